@@ -1,0 +1,61 @@
+"""The domain kernel: what every game plug-in is built from."""
+
+from domain.kernel.bots import RandomBot, choose_move
+from domain.kernel.emitter import Emitter
+from domain.kernel.jsonable import DecodeError, canonical_json, decode, encode, state_hash
+from domain.kernel.outcome import Outcome
+from domain.kernel.records import Codec, Command, Event
+from domain.kernel.registry import all_games, find_game, register
+from domain.kernel.rng import Rng, seed_commitment
+from domain.kernel.rules import (
+    LEAVING,
+    GameOver,
+    IllegalMove,
+    MalformedMove,
+    NotYourTurn,
+    RuleError,
+    RuleRef,
+)
+from domain.kernel.ruleset import (
+    ConfigError,
+    GameConfig,
+    NoOptions,
+    OptionError,
+    Ruleset,
+    Variant,
+)
+from domain.kernel.viewer import Viewer
+
+__all__ = [
+    "LEAVING",
+    "Codec",
+    "Command",
+    "ConfigError",
+    "DecodeError",
+    "Emitter",
+    "Event",
+    "GameConfig",
+    "GameOver",
+    "IllegalMove",
+    "MalformedMove",
+    "NoOptions",
+    "NotYourTurn",
+    "OptionError",
+    "Outcome",
+    "RandomBot",
+    "Rng",
+    "RuleError",
+    "RuleRef",
+    "Ruleset",
+    "Variant",
+    "Viewer",
+    "all_games",
+    "canonical_json",
+    "choose_move",
+    "decode",
+    "encode",
+    "find_game",
+    "register",
+    "seed_commitment",
+    "state_hash",
+]

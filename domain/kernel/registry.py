@@ -1,0 +1,35 @@
+"""The catalogue of games by slug. ``domain/catalog.py`` registers each one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.ruleset import ConfigError, Ruleset
+
+_GAMES: dict[str, Ruleset[Any]] = {}
+
+
+def register(ruleset: Ruleset[Any]) -> Ruleset[Any]:
+    if ruleset.slug in _GAMES and _GAMES[ruleset.slug] is not ruleset:
+        raise ValueError(f"game {ruleset.slug!r} is already registered")
+    _GAMES[ruleset.slug] = ruleset
+    return ruleset
+
+
+def find_game(slug: str) -> Ruleset[Any]:
+    """The registered game ``slug``; ``ConfigError`` lists the known ones."""
+    _load_catalog()
+    try:
+        return _GAMES[slug]
+    except KeyError:
+        known = ", ".join(sorted(_GAMES))
+        raise ConfigError("game", f"unknown game {slug!r}; expected one of: {known}") from None
+
+
+def all_games() -> list[Ruleset[Any]]:
+    _load_catalog()
+    return [_GAMES[k] for k in sorted(_GAMES)]
+
+
+def _load_catalog() -> None:
+    import domain.catalog  # noqa: F401  (registers the games on first import)
