@@ -1,0 +1,40 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_smorest import Api
+
+from api import errors, games, meta, players
+from services.bootstrap import Platform, bootstrap
+
+
+def create_app(platform: Platform | None = None) -> Flask:
+    """A Flask app over ``platform`` (bootstrapped from the environment when not given)."""
+    platform = platform or bootstrap()
+    app = Flask("dragonhall")
+    app.config.update(
+        API_TITLE="Dragonhall",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.json.compact = True  # type: ignore[attr-defined]
+    app.extensions["dragonhall"] = platform
+    api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for blp in (players.blp, games.blp, meta.blp):
+        api.register_blueprint(blp)
+    app.add_url_rule("/healthz", "healthz", meta.health)
+    app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
+    errors.register_error_handlers(app)
+    return app
+
+
+_DESCRIPTION = (
+    "An event-sourced server for four dragon board games. Every move is an immutable event; "
+    "read models are rebuilt from the events. Authenticate with a bearer token from POST /api/v1/players."
+)

@@ -1,0 +1,192 @@
+"""The ``dragonhall`` command: serve, worker, projections, rebuild-projections, new, verify."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+import urllib.error
+import urllib.request
+from typing import Any
+
+from rich.console import Console
+
+console = Console(stderr=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="dragonhall", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the HTTP server (embedded SQLite by default)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1, help="HTTP processes (only with a broker and PostgreSQL)")
+    serve.add_argument("--threads", type=int, default=16, help="threads per HTTP process")
+
+    worker = sub.add_parser("worker", help="run a Celery worker (bots, timers, notifications)")
+    worker.add_argument("--queues", default="bots,timers,notifications")
+    worker.add_argument("--concurrency", type=int, default=4)
+    worker.add_argument("--beat", action="store_true", help="also run the periodic sweep (run exactly one)")
+
+    sub.add_parser("projections", help="run the projection runners as their own process")
+    sub.add_parser("rebuild-projections", help="drop every read model and rebuild it from the events")
+
+    new = sub.add_parser("new", help="create a game of server bots on a running server; print its id and URL")
+    new.add_argument("game")
+    new.add_argument("--players", type=int, default=2)
+    new.add_argument("--variant")
+    new.add_argument("--bot", default="random", help="bot name for every seat, or a comma-separated list")
+    new.add_argument("--options", default=None, help="options as a JSON object")
+    new.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
+
+    verify = sub.add_parser("verify", help="verify a game record offline; print a verdict per step")
+    verify.add_argument("record")
+    verify.add_argument("--quiet", action="store_true")
+
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    handler = {"serve": _serve, "worker": _worker, "projections": _projections,
+               "rebuild-projections": _rebuild, "new": _new, "verify": _verify}[args.command]
+    return int(handler(args) or 0)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from gunicorn.app.base import BaseApplication
+
+    from services.config import Settings
+
+    settings = Settings.from_env()
+    workers = args.workers
+    if workers > 1 and (settings.embedded or settings.store != "postgres"):
+        console.print("[yellow]several HTTP processes need PostgreSQL and a broker; serving with one[/]")
+        workers = 1
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            self.cfg.set("bind", f"{args.host}:{args.port}")
+            self.cfg.set("workers", workers)
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("threads", args.threads)
+            self.cfg.set("timeout", 120)
+            self.cfg.set("graceful_timeout", 10)
+            self.cfg.set("keepalive", 30)
+            self.cfg.set("accesslog", os.environ.get("DRAGONHALL_ACCESS_LOG") or None)
+
+        def load(self) -> Any:
+            from api.app import create_app
+
+            return create_app()
+
+    where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
+    console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
+    console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
+    Server().run()
+    return 0
+
+
+def _worker(args: argparse.Namespace) -> int:
+    from services.bootstrap import bootstrap
+
+    platform = bootstrap(projections=False, worker=False)
+    celery = platform.extras["celery"]
+    argv = ["worker", "-Q", args.queues, "-c", str(args.concurrency), "--pool", "threads", "-l", "INFO",
+            "--without-gossip", "--without-mingle"]
+    if args.beat:
+        argv.append("-B")
+    try:
+        celery.worker_main(argv)
+    finally:
+        platform.close()
+    return 0
+
+
+def _projections(args: argparse.Namespace) -> int:
+    from services.bootstrap import bootstrap
+    from services.ports import NullWork
+
+    platform = bootstrap(projections=True, work=NullWork())
+    console.print("projection runner started; Ctrl-C to stop")
+    try:
+        assert platform.runner is not None
+        platform.runner.run_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        platform.close()
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    from services.bootstrap import bootstrap
+    from services.ports import NullWork
+
+    reader = bootstrap(projections=False, work=NullWork())
+    reader.views.drop_views(reader.games.name)
+    head = reader.games.recorder.max_notification_id() or 0
+    reader.close()
+    started = time.perf_counter()
+    platform = bootstrap(projections=True, work=NullWork())
+    try:
+        platform.wait_for_projections(timeout=3600)
+    finally:
+        games = len(platform.views.all_game_ids())
+        platform.close()
+    console.print(f"rebuilt the read models from {head} events ({games} games) in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def _new(args: argparse.Namespace) -> int:
+    base = args.server.rstrip("/")
+    player = _http("POST", f"{base}/api/v1/players", {"name": "dragonhall-cli", "kind": "human"})
+    token = player["token"]
+    spec: dict[str, Any] = {"game": args.game, "players": args.players}
+    if args.variant:
+        spec["variant"] = args.variant
+    if args.options:
+        spec["options"] = json.loads(args.options)
+    game = _http("POST", f"{base}/api/v1/games", spec, token)
+    bots = args.bot.split(",")
+    for i in range(args.players):
+        _http("POST", f"{base}/api/v1/games/{game['id']}/seats", {"bot": bots[i % len(bots)]}, token)
+    print(game["id"])
+    print(f"{base}/api/v1/games/{game['id']}")
+    return 0
+
+
+def _http(method: str, url: str, body: Any = None, token: str | None = None) -> Any:
+    req = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(), method=method)
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        console.print(f"[red]{method} {url}: {e.code} {e.read().decode(errors='replace')}[/]")
+        raise SystemExit(1) from None
+    except urllib.error.URLError as e:
+        console.print(f"[red]cannot reach {url}: {e.reason}; is `dragonhall serve` running?[/]")
+        raise SystemExit(1) from None
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from services.verification import verify_record
+
+    with open(args.record, encoding="utf-8") as f:
+        record = json.load(f)
+    report = verify_record(record)
+    for step in report["steps"]:
+        if not args.quiet or not step["ok"]:
+            mark = "ok  " if step["ok"] else "FAIL"
+            print(f"{mark} v{step['version']:>5} {step['actor']:<24} {step['summary']}")
+    print(report["verdict"])
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

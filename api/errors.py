@@ -1,0 +1,103 @@
+"""One table from error type to HTTP status, and the JSON error body.
+
+Every error answers ``{"error": {"code", "message", "rule"?, "fields"?}}``:
+400 malformed JSON or a schema error (with field details), 401 a missing or bad
+token, 403 no seat or not the creator, 404 an unknown game, 409 a stale
+``expected_version`` or a game not accepting the command, 422 a move the rules
+refuse (with the rule). No error writes an event.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, jsonify
+from werkzeug.exceptions import HTTPException
+
+from domain.kernel import MalformedMove, RuleError
+from services import errors as svc
+
+log = logging.getLogger("dragonhall.api")
+
+
+class MalformedJSON(Exception):
+    """The request body is not valid JSON."""
+
+
+class RequestInvalid(Exception):
+    """The request does not match its schema; ``fields`` maps each field to its messages."""
+
+    def __init__(self, fields: Any) -> None:
+        super().__init__("the request does not match its schema")
+        self.fields = fields
+
+
+STATUS: list[tuple[type[BaseException], int]] = [
+    (MalformedJSON, 400),
+    (RequestInvalid, 400),
+    (svc.InvalidRequest, 400),
+    (MalformedMove, 400),
+    (svc.NotAuthenticated, 401),
+    (svc.NotAPlayer, 403),
+    (svc.NotCreator, 403),
+    (svc.GameNotFound, 404),
+    (svc.PlayerNotFound, 404),
+    (svc.NoPicture, 404),
+    (svc.StaleVersion, 409),
+    (svc.NotAcceptingMoves, 409),
+    (svc.SeatUnavailable, 409),
+    (svc.CommandReused, 409),
+    (RuleError, 422),
+]
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, **{k: v for k, v in extra.items() if v is not None}}}
+
+
+def to_response(exc: BaseException) -> tuple[dict[str, Any], int]:
+    """The JSON body and status for a known error."""
+    for cls, status in STATUS:
+        if isinstance(exc, cls):
+            return _body(exc), status
+    raise exc
+
+
+def _body(exc: BaseException) -> dict[str, Any]:
+    if isinstance(exc, MalformedJSON):
+        return error_body("malformed_json", f"the request body is not valid JSON: {exc}")
+    if isinstance(exc, RequestInvalid):
+        return error_body("invalid_request", "the request does not match its schema", fields=exc.fields)
+    if isinstance(exc, RuleError):
+        field = exc.details.get("field")
+        return error_body(exc.code, exc.message, rule=exc.rule.to_json(), fields={field: [exc.message]} if field else None)
+    if isinstance(exc, svc.InvalidRequest):
+        return error_body(exc.code, exc.message, fields={exc.field: [exc.message]} if exc.field else None)
+    if isinstance(exc, svc.ServiceError):
+        return error_body(exc.code, exc.message, **exc.details)
+    return error_body("error", str(exc))
+
+
+def register_error_handlers(app: Flask) -> None:
+    for cls, _status in STATUS:
+        app.register_error_handler(cls, _handle_known)
+    app.register_error_handler(HTTPException, _handle_http)
+    app.register_error_handler(Exception, _handle_unexpected)
+
+
+def _handle_known(exc: BaseException) -> Any:
+    body, status = to_response(exc)
+    return jsonify(body), status
+
+
+def _handle_http(exc: HTTPException) -> Any:
+    code = (exc.name or "error").lower().replace(" ", "_")
+    return jsonify(error_body(code, exc.description or exc.name or "error")), exc.code or 500
+
+
+def _handle_unexpected(exc: Exception) -> Any:
+    if isinstance(exc, HTTPException):
+        return _handle_http(exc)
+    log.exception("unexpected error")
+    return jsonify(error_body("internal_error", "the server failed to handle this request")), 500

@@ -1,0 +1,145 @@
+"""Games: create, seat, start, move, resign; and the game's document, events and replays.
+
+Each route loads its request with a schema, calls one service method and dumps
+the result with a schema. Nothing here names a particular game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, current_app
+
+from api import schemas
+from api.auth import optional_player, required_player
+from api.parser import blueprint
+from services.accounts import server_bot_id
+from services.errors import NotCreator
+
+blp = blueprint("games", "Create and play games; read their state and history.")
+
+
+def _platform() -> Any:
+    return current_app.extensions["dragonhall"]
+
+
+def _pid() -> str | None:
+    player = optional_player()
+    return player.id if player else None
+
+
+@blp.route("/games", methods=["POST"])
+@blp.arguments(schemas.GameCreate)
+@blp.response(201, schemas.GameDocument)
+def create_game(body: dict[str, Any]) -> dict[str, Any]:
+    """Open a table; the caller is its creator. It starts when its last seat fills."""
+    player = required_player()
+    p = _platform()
+    settings = {"fill": body["fill"], "fill_bot": body["fill_bot"], "invite": body["invite"]}
+    game = p.games.create_game(player.id, body["game"], body["variant"], body["options"], body["players"],
+                               time_control=body["time_control"], starts_at=body["starts_at"], settings=settings)
+    return p.queries.from_game(game, player.id)
+
+
+@blp.route("/games", methods=["GET"])
+@blp.arguments(schemas.ListArgs, location="query")
+@blp.response(200, schemas.GameList)
+def list_games(args: dict[str, Any]) -> dict[str, Any]:
+    """Games filtered by status, game and player (sandboxes are not listed)."""
+    optional_player()
+    games = _platform().queries.list_games(args.get("status"), args.get("game"), args.get("player"),
+                                           args["limit"], args["offset"])
+    return {"games": games}
+
+
+@blp.route("/games/<game_id>", methods=["GET"])
+@blp.arguments(schemas.SeatArg, location="query")
+@blp.response(200, schemas.GameDocument)
+def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The game, with its board as the caller may see it."""
+    return _platform().queries.document(game_id, _pid(), args.get("seat"))
+
+
+@blp.route("/games/<game_id>/seats", methods=["POST"])
+@blp.arguments(schemas.SeatRequest)
+@blp.response(201, schemas.GameDocument)
+def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """Take a seat (``{}`` or ``{seat}``), or, as the creator, add a server bot (``{bot}``)."""
+    player = required_player()
+    p = _platform()
+    if "bot" in body:
+        if p.games.load(game_id).creator != player.id:
+            raise NotCreator("only the game's creator may add a server bot")
+        bot = body["bot"]
+        game = p.games.take_seat(game_id, server_bot_id(bot), f"{bot} bot", "bot", body.get("seat"), bot=bot)
+    else:
+        game = p.games.take_seat(game_id, player.id, player.name, player.kind, body.get("seat"))
+    return p.queries.from_game(game, player.id)
+
+
+@blp.route("/games/<game_id>/start", methods=["POST"])
+@blp.response(200, schemas.GameDocument)
+def start_game(game_id: str) -> dict[str, Any]:
+    """The creator starts the game early, where the rules allow the seats taken."""
+    player = required_player()
+    p = _platform()
+    return p.queries.from_game(p.games.start(game_id, player.id), player.id)
+
+
+@blp.route("/games/<game_id>/legal-moves", methods=["GET"])
+@blp.arguments(schemas.SeatArg, location="query")
+@blp.response(200, schemas.LegalMoves)
+def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """Every complete move the caller's seat may submit now (empty when not awaited)."""
+    player = required_player()
+    return _platform().queries.legal_moves(game_id, player.id, args.get("seat"))
+
+
+@blp.route("/games/<game_id>/moves", methods=["POST"])
+@blp.arguments(schemas.MoveRequest)
+@blp.response(201, schemas.MoveResult)
+@blp.alt_response(200, schema=schemas.MoveResult, description="A repeated command_id: the first result.")
+def submit_move(body: dict[str, Any], game_id: str) -> Any:
+    """Play a move. ``expected_version`` guards against racing moves; ``command_id``
+    makes a retry safe: repeating it returns the first result and writes nothing."""
+    player = required_player()
+    result = _platform().games.submit_move(game_id, player.id, body["move"], body.get("expected_version"),
+                                           body.get("command_id"), body.get("seat"))
+    if result.get("replayed"):
+        return result, 200
+    return result
+
+
+@blp.route("/games/<game_id>/resign", methods=["POST"])
+@blp.arguments(schemas.ResignRequest)
+@blp.response(201, schemas.MoveResult)
+def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The caller's seat leaves the game; the others play on where the rules allow."""
+    player = required_player()
+    return _platform().games.resign(game_id, player.id, body.get("seat"))
+
+
+@blp.route("/games/<game_id>/events", methods=["GET"])
+@blp.arguments(schemas.EventsArgs, location="query")
+@blp.response(200, schemas.EventList)
+def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The events after version ``after``: redacted for the caller while the game runs."""
+    return _platform().queries.events(game_id, _pid(), args["after"], args["limit"])
+
+
+@blp.route("/games/<game_id>/replay", methods=["GET"])
+@blp.arguments(schemas.ReplayArgs, location="query")
+@blp.response(200, schemas.GameDocument)
+def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The game as it stood at version ``at``, as the caller saw it then (all of it once finished)."""
+    return _platform().queries.replay(game_id, _pid(), args["at"], args.get("seat"))
+
+
+@blp.route("/games/<game_id>/board.svg", methods=["GET"])
+@blp.arguments(schemas.SeatArg, location="query")
+def board_svg(args: dict[str, Any], game_id: str) -> Response:
+    """The board as an SVG picture, for games that draw one (404 otherwise)."""
+    p = _platform()
+    doc = p.queries.document(game_id, _pid(), args.get("seat"))
+    svg = p.queries.svg(doc)
+    return Response(svg, mimetype="image/svg+xml")

@@ -1,0 +1,88 @@
+"""Health, the game catalogue, and a self-contained API reference page."""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import typing
+from typing import Any
+
+from flask import Response, current_app, url_for
+
+from api import schemas
+from api.parser import blueprint
+from domain.kernel import all_games
+
+blp = blueprint("meta", "Health, the catalogue of games, and these docs.")
+
+
+@blp.route("/catalog", methods=["GET"])
+@blp.response(200, schemas.Catalog)
+def catalog() -> dict[str, Any]:
+    """Every game: variants, seat ranges, options, bots and the shape of each move type."""
+    return {"games": [_describe(g) for g in all_games()]}
+
+
+def _describe(ruleset: Any) -> dict[str, Any]:
+    return {
+        "game": ruleset.slug,
+        "title": ruleset.title,
+        "engine_version": ruleset.engine_version,
+        "variants": [
+            {"name": v.name, "title": v.title, "min_seats": v.min_seats, "max_seats": v.max_seats,
+             "description": v.description, "options": v.options_schema()}
+            for v in ruleset.variants
+        ],
+        "bots": sorted(ruleset.bots),
+        "default_bot": ruleset.default_bot,
+        "moves": {name: _fields(cls) for name, cls in ruleset.commands.by_type.items()},
+        "events": sorted(ruleset.events.types),
+    }
+
+
+def _fields(cls: type) -> dict[str, str]:
+    hints = typing.get_type_hints(cls)
+    return {f.name: _type_name(hints[f.name]) for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+
+
+def _type_name(tp: Any) -> str:
+    text = str(tp) if not isinstance(tp, type) else tp.__name__
+    return text.replace("typing.", "")
+
+
+def health() -> Any:
+    """Liveness, the store in use and how far the read models lag behind the events."""
+    p = current_app.extensions["dragonhall"]
+    head = p.games.recorder.max_notification_id() or 0
+    tracked = p.views.max_tracking_id(p.games.name) or 0
+    body = {"status": "ok", "store": p.settings.store, "projections": {"head": head, "tracked": tracked,
+                                                                       "lag": max(0, head - tracked)},
+            "games": [g.slug for g in all_games()]}
+    return schemas.Health().dump(body)
+
+
+def docs_page() -> Response:
+    """A readable reference generated from the OpenAPI document, with no external assets."""
+    spec = current_app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+    rows = []
+    for path, ops in sorted(spec.get("paths", {}).items()):
+        for method, op in ops.items():
+            if method not in ("get", "post", "put", "delete", "patch"):
+                continue
+            summary = html.escape(op.get("summary", "") or "")
+            desc = html.escape(op.get("description", "") or "")
+            codes = ", ".join(sorted(op.get("responses", {})))
+            rows.append(f"<tr><td><code>{method.upper()}</code></td><td><code>{html.escape(path)}</code></td>"
+                        f"<td><b>{summary}</b><br>{desc}</td><td>{codes}</td></tr>")
+    spec_url = url_for("api-docs.openapi_json")
+    body = (
+        "<!doctype html><html><head><meta charset='utf-8'><title>Dragonhall API</title>"
+        "<style>body{font-family:sans-serif;margin:2em}td{border-top:1px solid #ddd;padding:.4em;"
+        "vertical-align:top}</style></head><body><h1>Dragonhall API v1</h1>"
+        f"<p>Machine-readable: <a href='{spec_url}'>OpenAPI 3 document</a>. Authenticate with "
+        "<code>Authorization: Bearer &lt;token&gt;</code> (from <code>POST /api/v1/players</code>). Errors are "
+        "<code>{\"error\": {\"code\", \"message\", \"rule\"?, \"fields\"?}}</code>.</p>"
+        "<table><tr><th>method</th><th>path</th><th>what it does</th><th>responses</th></tr>"
+        + "".join(rows) + "</table></body></html>"
+    )
+    return Response(body, mimetype="text/html")

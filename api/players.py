@@ -1,0 +1,42 @@
+"""Players: registration (the token is shown once) and the caller's own account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+
+from api import schemas
+from api.auth import required_player
+from api.parser import blueprint
+
+blp = blueprint("players", "Register players and manage your account.")
+
+
+def _platform() -> Any:
+    return current_app.extensions["dragonhall"]
+
+
+@blp.route("/players", methods=["POST"])
+@blp.arguments(schemas.PlayerCreate)
+@blp.response(201, schemas.PlayerWithToken)
+def create_player(body: dict[str, Any]) -> dict[str, Any]:
+    """Register a human or a bot; the response's token is shown only once."""
+    player, token = _platform().accounts.register(body["name"], body["kind"])
+    return {**player.to_json(), "token": token}
+
+
+@blp.route("/me", methods=["GET"])
+@blp.response(200, schemas.Player)
+def me() -> dict[str, Any]:
+    """The caller's account."""
+    return required_player().to_json()
+
+
+@blp.route("/me/webhook", methods=["PUT"])
+@blp.arguments(schemas.WebhookUpdate)
+@blp.response(200, schemas.Player)
+def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
+    """Register (or clear, with null) the URL that receives turn reminders."""
+    player = required_player()
+    return _platform().accounts.set_webhook(player.id, body["url"]).to_json()

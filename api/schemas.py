@@ -1,0 +1,202 @@
+"""marshmallow schemas of every request and response of the HTTP API.
+
+Requests reject unknown fields (marshmallow's default), so a misspelt field is a
+400 that names it rather than a silently ignored option.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+DAY = 86_400
+MAX_SECONDS = 14 * DAY
+POLICIES = ("auto", "forfeit", "skip")
+STATUSES = ("open", "scheduled", "active", "finished", "abandoned")
+
+
+def _int(**kw: Any) -> fields.Integer:
+    return fields.Integer(strict=True, **kw)
+
+
+# ------------------------------------------------------------------ players
+
+
+class PlayerCreate(Schema):
+    name = fields.String(required=True, validate=validate.Length(1, 80))
+    kind = fields.String(load_default="human", validate=validate.OneOf(("human", "bot")))
+
+
+class Player(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True)
+    created_at = fields.String()
+    webhook_url = fields.String(allow_none=True)
+
+
+class PlayerWithToken(Player):
+    token = fields.String(required=True, metadata={"description": "Shown once; only its hash is stored."})
+
+
+class WebhookUpdate(Schema):
+    url = fields.URL(required=True, allow_none=True, schemes={"http", "https"}, require_tld=False)
+
+
+# ------------------------------------------------------------------ games
+
+
+class TimeControl(Schema):
+    """``none``; ``per_move`` with ``seconds``; or ``bank`` with ``initial``, ``increment`` and ``cap``."""
+
+    kind = fields.String(required=True, validate=validate.OneOf(("none", "per_move", "bank")))
+    seconds = _int(validate=validate.Range(1, MAX_SECONDS))
+    initial = _int(validate=validate.Range(1, 60 * DAY))
+    increment = _int(validate=validate.Range(0, MAX_SECONDS))
+    cap = _int(validate=validate.Range(1, 60 * DAY))
+    timeout_policy = fields.String(load_default="auto", validate=validate.OneOf(POLICIES))
+
+    @validates_schema
+    def _fields_of_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
+        kind = data.get("kind")
+        wanted = {"none": set(), "per_move": {"seconds"}, "bank": {"initial", "increment", "cap"}}.get(kind, set())
+        given = {k for k in ("seconds", "initial", "increment", "cap") if k in data}
+        errors = {k: [f"required for kind {kind!r}"] for k in sorted(wanted - given)}
+        errors.update({k: [f"not used by kind {kind!r}"] for k in sorted(given - wanted)})
+        if kind == "bank" and not errors and data["cap"] < data["initial"]:
+            errors["cap"] = ["the cap must be at least the initial bank"]
+        if errors:
+            raise ValidationError(errors)
+
+
+class GameCreate(Schema):
+    game = fields.String(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    variant = fields.String(load_default=None, allow_none=True)
+    options = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
+    players = _int(required=True, validate=validate.Range(1, 64), metadata={"description": "Number of seats."})
+    time_control = fields.Nested(TimeControl, load_default=None, allow_none=True)
+    starts_at = fields.AwareDateTime(load_default=None, allow_none=True)
+    fill = fields.String(load_default="bot", validate=validate.OneOf(("bot", "cancel")),
+                         metadata={"description": "At a scheduled start, fill empty seats with bots or cancel."})
+    fill_bot = fields.String(load_default=None, allow_none=True)
+    invite = fields.List(fields.String(), load_default=list, metadata={"description": "Player ids to invite."})
+
+
+class SeatRequest(Schema):
+    seat = _int(validate=validate.Range(0, 63))
+    bot = fields.String(validate=validate.Length(1, 40))
+
+
+class MoveRequest(Schema):
+    move = fields.Dict(keys=fields.String(), required=True)
+    expected_version = _int(validate=validate.Range(0))
+    command_id = fields.String(validate=validate.Length(1, 128))
+    seat = _int(validate=validate.Range(0, 63))
+
+
+class SeatArg(Schema):
+    seat = _int(validate=validate.Range(0, 63))
+
+
+class ResignRequest(Schema):
+    seat = _int(validate=validate.Range(0, 63))
+
+
+class ListArgs(Schema):
+    status = fields.String(validate=validate.OneOf(STATUSES))
+    game = fields.String()
+    player = fields.String()
+    limit = _int(load_default=50, validate=validate.Range(1, 200))
+    offset = _int(load_default=0, validate=validate.Range(0))
+
+
+class EventsArgs(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(0))
+    limit = fields.Integer(load_default=100_000, validate=validate.Range(1, 100_000))
+
+
+class ReplayArgs(Schema):
+    at = fields.Integer(required=True, validate=validate.Range(1))
+    seat = fields.Integer(validate=validate.Range(0, 63))
+
+
+# ------------------------------------------------------------------ responses
+
+
+class Seat(Schema):
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True)
+    bot = fields.String(allow_none=True)
+
+
+class GameSummary(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    variant = fields.String(required=True)
+    status = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(Seat))
+    planned_seats = fields.Integer()
+    awaiting = fields.List(fields.Integer())
+    created_at = fields.String()
+    updated_at = fields.String()
+    starts_at = fields.String(allow_none=True)
+    outcome = fields.Raw(allow_none=True)
+
+
+class GameList(Schema):
+    games = fields.List(fields.Nested(GameSummary))
+
+
+class GameDocument(GameSummary):
+    options = fields.Raw()
+    view = fields.Raw(allow_none=True, metadata={"description": "The board as the caller may see it."})
+    creator = fields.String()
+    time_control = fields.Raw()
+    clocks = fields.Raw(allow_none=True)
+    seed_commitment = fields.String(metadata={"description": "SHA-256 of the secret seed, revealed at the end."})
+    sandbox = fields.Boolean()
+    your_seats = fields.List(fields.Integer())
+    current_version = fields.Integer()
+
+
+class LegalMoves(Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    moves = fields.List(fields.Raw(), required=True)
+
+
+class EventOut(Schema):
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    source = fields.String(metadata={"description": "'platform' (who did what) or 'rules' (the game's facts)."})
+    data = fields.Raw(required=True)
+    at = fields.String(required=True)
+    awaiting = fields.List(fields.Integer())
+    state_hash = fields.String()
+    engine = fields.String()
+
+
+class MoveResult(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
+    replayed = fields.Boolean()
+
+
+class EventList(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
+
+
+class Health(Schema):
+    status = fields.String(required=True)
+    store = fields.String()
+    projections = fields.Raw()
+    games = fields.List(fields.String())
+
+
+class Catalog(Schema):
+    games = fields.List(fields.Raw())

@@ -1,0 +1,181 @@
+"""The game read models, as ``eventsourcing`` tracking recorders.
+
+Three tables, rebuilt from the event stream:
+
+* ``dh_games``: one row per game: the list and each game's summary (status,
+  version, seats, awaiting seats, outcome);
+* ``dh_game_players``: who sits at which game, for filtering the list by player;
+* ``dh_boards``: each game's latest rules state (JSON), from which the API renders
+  a board view per viewer with ``domain.view``.
+
+Every update is written in the same transaction as its tracking record, so each
+event is processed exactly once and a restarted runner resumes where it stopped.
+The SQL is written once with ``?`` placeholders; the PostgreSQL class rewrites them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from eventsourcing.persistence import Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+
+Change = tuple[str, Sequence[Any]]
+
+TABLES = [
+    """CREATE TABLE IF NOT EXISTS {p}dh_games (
+        game_id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        seats TEXT NOT NULL,
+        planned_seats INTEGER NOT NULL,
+        awaiting TEXT NOT NULL,
+        creator TEXT NOT NULL,
+        options TEXT NOT NULL,
+        time_control TEXT NOT NULL,
+        starts_at TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        outcome TEXT,
+        sandbox INTEGER NOT NULL DEFAULT 0,
+        seed_commitment TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS dh_games_status ON {p}dh_games (status, updated_at)",
+    """CREATE TABLE IF NOT EXISTS {p}dh_game_players (
+        game_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, player_id)
+    )""",
+    "CREATE INDEX IF NOT EXISTS dh_game_players_player ON {p}dh_game_players (player_id)",
+    """CREATE TABLE IF NOT EXISTS {p}dh_boards (
+        game_id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        state TEXT
+    )""",
+]
+VIEW_TABLES = ("dh_games", "dh_game_players", "dh_boards")
+JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome")
+
+
+class GameViewsSQL:
+    """Writes and queries of the game read models, shared by both databases."""
+
+    dialect = "sqlite"
+    prefix = ""
+
+    @contextmanager
+    def _cursor(self, *, commit: bool) -> Iterator[Any]:
+        with self.datastore.transaction(commit=commit) as c:  # type: ignore[attr-defined]
+            yield c
+
+    def _sql(self, sql: str) -> str:
+        sql = sql.replace("{p}", self.prefix)
+        return sql.replace("?", "%s") if self.dialect == "postgres" else sql
+
+    def _create_view_tables(self, c: Any) -> None:
+        for statement in TABLES:
+            c.execute(self._sql(statement))
+
+    def apply(self, changes: Sequence[Change], tracking: Tracking) -> None:
+        """Applies the changes and records the tracking position in one transaction."""
+        with self._cursor(commit=True) as c:
+            for sql, params in changes:
+                c.execute(self._sql(sql), tuple(params))
+            self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self._cursor(commit=False) as c:
+            c.execute(self._sql(sql), tuple(params))
+            return [_decode_row(dict(r)) for r in c.fetchall()]
+
+    # ------------------------------------------------------------ queries
+
+    def game_summary(self, game_id: str) -> dict[str, Any] | None:
+        rows = self._rows("SELECT * FROM {p}dh_games WHERE game_id = ?", (game_id,))
+        return rows[0] if rows else None
+
+    def board(self, game_id: str) -> tuple[int, str | None] | None:
+        with self._cursor(commit=False) as c:
+            c.execute(self._sql("SELECT version, state FROM {p}dh_boards WHERE game_id = ?"), (game_id,))
+            row = c.fetchone()
+        return None if row is None else (int(row["version"]), row["state"])
+
+    def list_games(self, status: str | None = None, game: str | None = None, player: str | None = None,
+                   limit: int = 50, offset: int = 0, include_sandboxes: bool = False) -> list[dict[str, Any]]:
+        where, params = [], []
+        if status:
+            where.append("g.status = ?")
+            params.append(status)
+        if game:
+            where.append("g.game = ?")
+            params.append(game)
+        if player:
+            where.append("g.game_id IN (SELECT game_id FROM {p}dh_game_players WHERE player_id = ?)")
+            params.append(player)
+        if not include_sandboxes:
+            where.append("g.sandbox = 0")
+        sql = "SELECT * FROM {p}dh_games g"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY g.updated_at DESC, g.game_id LIMIT ? OFFSET ?"
+        return self._rows(sql, (*params, limit, offset))
+
+    def all_game_ids(self) -> list[str]:
+        return [r["game_id"] for r in self._rows("SELECT game_id FROM {p}dh_games ORDER BY game_id")]
+
+    def dump(self) -> dict[str, list[dict[str, Any]]]:
+        """Every row of every view table, in a stable order (to compare rebuilds)."""
+        out = {}
+        for table in VIEW_TABLES:
+            order = "game_id, player_id" if table == "dh_game_players" else "game_id"
+            out[table] = self._rows(f"SELECT * FROM {{p}}{table} ORDER BY {order}")
+        return out
+
+    def drop_views(self, application_name: str) -> None:
+        """Empties the read models and forgets the position, so a runner rebuilds from zero."""
+        with self._cursor(commit=True) as c:
+            for table in VIEW_TABLES:
+                c.execute(self._sql(f"DELETE FROM {{p}}{table}"))
+            c.execute(self._sql(f"DELETE FROM {self._tracking_table()} WHERE application_name = ?"),
+                      (application_name,))
+
+    def _tracking_table(self) -> str:
+        return "tracking"
+
+
+class SQLiteGameViews(GameViewsSQL, SQLiteTrackingRecorder):
+    """The read models in a SQLite database."""
+
+    def _create_table(self, c: Any) -> None:
+        super()._create_table(c)
+        self._create_view_tables(c)
+
+
+class PostgresGameViews(GameViewsSQL, PostgresTrackingRecorder):
+    """The read models in a PostgreSQL schema."""
+
+    dialect = "postgres"
+
+    def __init__(self, datastore: Any, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self.prefix = f'"{datastore.schema}".' if datastore.schema else ""
+
+    def _create_table(self, curs: Any) -> None:
+        super()._create_table(curs)
+        self._create_view_tables(curs)
+
+    def _tracking_table(self) -> str:
+        return f"{self.prefix}{self.tracking_table_name}"
+
+
+def _decode_row(row: dict[str, Any]) -> dict[str, Any]:
+    for key in JSON_COLUMNS:
+        if key in row and isinstance(row[key], str):
+            row[key] = json.loads(row[key])
+    return row

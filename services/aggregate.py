@@ -1,0 +1,323 @@
+"""The ``Game`` aggregate: one event stream per game, for every game plug-in.
+
+The stream holds two kinds of events:
+
+* **platform events**, which say who did what: ``Created``, ``SeatTaken``,
+  ``Started``, ``MoveMade``, ``Resigned``, ``TurnTimedOut``, ``Joined``,
+  ``Finished`` and ``Abandoned``;
+* **rule events**, the game's own facts (``DiceRolled``, ``CardPlaced``...), each
+  stored under its own topic ``dragonhall:<game>:<EventType>`` and carrying the
+  hash of the state it leads to, the seats awaited after it and the engine
+  version that produced it.
+
+Every decision is one platform event (the *cause*) followed by the rule events
+it produced. The aggregate never checks rules: the application asks the game's
+decider first and records only what it returned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Snapshot as BaseSnapshot
+from eventsourcing.utils import register_topic, resolve_topic
+
+from domain.kernel import Event, Ruleset, Viewer, decode, encode, find_game, state_hash
+from domain.kernel.registry import all_games
+
+
+class Game(Aggregate):
+    """A game table: its configuration, its seats and the rules state."""
+
+    TOPIC = "dragonhall:Game"
+
+    class Created(Aggregate.Created):
+        TOPIC = "dragonhall:Game.Created"
+        game: str
+        variant: str
+        options: dict[str, Any]
+        seats: int
+        creator: str
+        time_control: dict[str, Any]
+        starts_at: str | None
+        seed_commitment: str
+        engine: str
+        settings: dict[str, Any]
+        sandbox_of: dict[str, Any] | None
+
+    class SeatTaken(Aggregate.Event):
+        TOPIC = "dragonhall:Game.SeatTaken"
+        seat: int
+        player_id: str
+        name: str
+        kind: str
+        bot: str | None
+
+        def apply(self, game: Game) -> None:
+            game.seats = [*game.seats, _seat(self.seat, self.player_id, self.name, self.kind, self.bot)]
+
+    class Started(Aggregate.Event):
+        TOPIC = "dragonhall:Game.Started"
+        seats: list[dict[str, Any]]
+
+        def apply(self, game: Game) -> None:
+            game.seats = [dict(s) for s in self.seats]
+            game.status = "active"
+            game.state = game.ruleset.initial(game.config())
+            game.started_at = self.timestamp.isoformat()
+
+    class MoveMade(Aggregate.Event):
+        TOPIC = "dragonhall:Game.MoveMade"
+        seat: int
+        player_id: str
+        move: dict[str, Any]
+        command_id: str | None
+
+        def apply(self, game: Game) -> None:
+            game.decisions += 1
+            if self.command_id:
+                key = f"{self.player_id}:{self.command_id}"
+                game.commands = {**game.commands, key: {"version": self.originator_version, "move": self.move}}
+
+    class Resigned(Aggregate.Event):
+        TOPIC = "dragonhall:Game.Resigned"
+        seat: int
+        player_id: str
+
+        def apply(self, game: Game) -> None:
+            game.decisions += 1
+            game.left = [*game.left, self.seat]
+
+    class TurnTimedOut(Aggregate.Event):
+        TOPIC = "dragonhall:Game.TurnTimedOut"
+        seat: int
+        deadline: str
+        policy: str
+
+        def apply(self, game: Game) -> None:
+            game.decisions += 1
+            game.timeouts = game.timeouts + 1
+            if self.policy == "forfeit":
+                game.left = [*game.left, self.seat]
+
+    class Joined(Aggregate.Event):
+        TOPIC = "dragonhall:Game.Joined"
+        seat: int
+        player_id: str
+        name: str
+        kind: str
+        bot: str | None
+
+        def apply(self, game: Game) -> None:
+            game.decisions += 1
+            game.seats = [*game.seats, _seat(self.seat, self.player_id, self.name, self.kind, self.bot)]
+
+    class RuleEvent(Aggregate.Event):
+        """Base of the per-game rule event classes built by ``rule_event_class``."""
+
+        TOPIC = "dragonhall:Game.RuleEvent"
+        KIND = ""
+        data: dict[str, Any]
+        state_hash: str
+        awaiting: list[int]
+        engine: str
+
+        def apply(self, game: Game) -> None:
+            ahead = game.__dict__.pop("_next_state", None)
+            if ahead is None:
+                ahead = game.ruleset.evolve(game.state, game.ruleset.load_event(self.KIND, self.data))
+            game.state = ahead
+            game.awaiting = list(self.awaiting)
+
+        def domain_event(self, ruleset: Ruleset[Any]) -> Event:
+            return ruleset.load_event(self.KIND, self.data)
+
+    class Finished(Aggregate.Event):
+        TOPIC = "dragonhall:Game.Finished"
+        outcome: dict[str, Any]
+        seed: str
+
+        def apply(self, game: Game) -> None:
+            game.status = "finished"
+            game.outcome = dict(self.outcome)
+            game.seed = self.seed
+            game.awaiting = []
+            game.finished_at = self.timestamp.isoformat()
+
+    class Abandoned(Aggregate.Event):
+        TOPIC = "dragonhall:Game.Abandoned"
+        reason: str
+        seed: str
+
+        def apply(self, game: Game) -> None:
+            game.status = "abandoned"
+            game.outcome = {"reason": self.reason, "places": [], "winners": [], "scores": None}
+            game.seed = self.seed
+            game.awaiting = []
+            game.finished_at = self.timestamp.isoformat()
+
+    class Snapshot(BaseSnapshot):
+        """Stores the rules state in its JSON form; the rest of the aggregate is plain data."""
+
+        TOPIC = "dragonhall:Game.Snapshot"
+
+        @classmethod
+        def take(cls, aggregate: Any) -> Game.Snapshot:
+            snap = super().take(aggregate)
+            state = dict(snap.state)
+            state.pop("_next_state", None)
+            state["state"] = None if aggregate.state is None else encode(aggregate.state)
+            object.__setattr__(snap, "state", state)
+            return snap
+
+        def mutate(self, _: None) -> Game:
+            game = super().mutate(None)
+            if game.state is not None:
+                game.state = decode(game.ruleset.state_type, game.state)
+            return game  # type: ignore[return-value]
+
+    def __init__(
+        self,
+        game: str,
+        variant: str,
+        options: dict[str, Any],
+        seats: int,
+        creator: str,
+        time_control: dict[str, Any],
+        starts_at: str | None,
+        seed_commitment: str,
+        engine: str,
+        settings: dict[str, Any],
+        sandbox_of: dict[str, Any] | None,
+    ) -> None:
+        self.game = game
+        self.variant = variant
+        self.options = dict(options)
+        self.planned_seats = seats
+        self.creator = creator
+        self.time_control = dict(time_control)
+        self.starts_at = starts_at
+        self.seed_commitment = seed_commitment
+        self.engine = engine
+        self.settings = dict(settings)
+        self.sandbox_of = sandbox_of
+        self.created_at = self.created_on.isoformat()
+        self.started_at: str | None = None
+        self.finished_at: str | None = None
+        self.status = "scheduled" if starts_at else "open"
+        self.seats: list[dict[str, Any]] = []
+        self.state: Any = None
+        self.awaiting: list[int] = []
+        self.decisions = 0
+        self.timeouts = 0
+        self.commands: dict[str, dict[str, Any]] = {}
+        self.left: list[int] = []
+        self.outcome: dict[str, Any] | None = None
+        self.seed: str | None = None
+
+    # ------------------------------------------------------------------ reads
+
+    @property
+    def ruleset(self) -> Ruleset[Any]:
+        return find_game(self.game)
+
+    def config(self) -> Any:
+        return self.ruleset.configure(self.variant, self.options, len(self.seats))
+
+    def seats_of(self, player_id: str) -> list[int]:
+        return [s["seat"] for s in self.seats if s["player_id"] == player_id]
+
+    def seat_info(self, seat: int) -> dict[str, Any]:
+        for s in self.seats:
+            if s["seat"] == seat:
+                return s
+        raise KeyError(seat)
+
+    def free_seats(self) -> list[int]:
+        taken = {s["seat"] for s in self.seats}
+        return [i for i in range(self.planned_seats) if i not in taken]
+
+    def viewer_for(self, player_id: str | None, seat: int | None = None) -> Viewer:
+        """Who a caller is at this table: everyone once over, a seat, or a spectator."""
+        if self.status in ("finished", "abandoned"):
+            return Viewer.everyone()
+        mine = self.seats_of(player_id) if player_id else []
+        if seat is not None and seat in mine:
+            return Viewer.of(seat)
+        return Viewer.of(mine[0]) if mine else Viewer.spectator()
+
+    # ------------------------------------------------------------------ writes
+
+    def record(self, cause: type[Aggregate.Event] | None, cause_fields: dict[str, Any],
+               events: Sequence[Event]) -> None:
+        """Records a decision: its cause, then the rule events it produced, each
+        with the hash of the state it leads to and the seats awaited after it."""
+        if cause is not None:
+            self.trigger_event(cause, **cause_fields)
+        ruleset = self.ruleset
+        state = self.state
+        for e in events:
+            state = ruleset.evolve(state, e)
+            self._next_state = state
+            self.trigger_event(
+                rule_event_class(ruleset.slug, e.TYPE),
+                data=e.data(),
+                state_hash=state_hash(state),
+                awaiting=list(ruleset.awaiting(state)),
+                engine=ruleset.engine_version,
+            )
+
+    def finish_if_over(self, seed_hex: str) -> bool:
+        """Records ``Finished`` (revealing the seed) once the rules say the game is over."""
+        if self.status != "active":
+            return False
+        outcome = self.ruleset.outcome(self.state)
+        if outcome is None:
+            return False
+        self.trigger_event(self.Finished, outcome=outcome.to_json(), seed=seed_hex)
+        return True
+
+
+def _seat(seat: int, player_id: str, name: str, kind: str, bot: str | None) -> dict[str, Any]:
+    return {"seat": seat, "player_id": player_id, "name": name, "kind": kind, "bot": bot}
+
+
+PLATFORM_EVENTS = {
+    cls.__name__: cls
+    for cls in (
+        Game.Created, Game.SeatTaken, Game.Started, Game.MoveMade, Game.Resigned,
+        Game.TurnTimedOut, Game.Joined, Game.Finished, Game.Abandoned,
+    )
+}
+CAUSES = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.Joined)
+
+
+@cache
+def rule_event_class(slug: str, kind: str) -> type[Game.RuleEvent]:
+    """The stored event class of one rule event type, under a stable topic."""
+    topic = f"dragonhall:{slug}:{kind}"
+    try:
+        return resolve_topic(topic)  # type: ignore[no-any-return]
+    except Exception:  # noqa: BLE001 - not registered yet
+        pass
+    cls = type(kind, (Game.RuleEvent,), {"TOPIC": topic, "KIND": kind, "__module__": __name__,
+                                          "__qualname__": f"Game.{slug}.{kind}"})
+    register_topic(topic, cls)
+    return cls  # type: ignore[return-value]
+
+
+def register_rule_events(ruleset: Ruleset[Any]) -> None:
+    """Makes every rule event of ``ruleset`` loadable from the store."""
+    for kind in ruleset.events.types:
+        rule_event_class(ruleset.slug, kind)
+
+
+def register_all_rule_events() -> None:
+    for ruleset in all_games():
+        register_rule_events(ruleset)
+
+
+register_all_rule_events()

@@ -1,0 +1,156 @@
+"""The one wiring place: settings in, a running ``Platform`` out.
+
+It chooses the event store (memory, SQLite or PostgreSQL), the read models and
+their projection runner (inside this process, or left to a ``dragonhall
+projections`` process), and the background work (an in-process Celery worker,
+Redis-backed Celery, or nothing for unit tests).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from eventsourcing.persistence import InfrastructureFactory
+from eventsourcing.projection import ProjectionRunner
+from eventsourcing.utils import Environment
+
+from projections import subscription
+from projections.games import GameProjection
+from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
+from services.accounts import Accounts
+from services.config import Settings
+from services.games import GameService
+from services.ports import Work
+from services.queries import GameQueries
+from services.sqlstore import PostgresStore, SQLiteStore, SqlStore
+
+log = logging.getLogger("dragonhall")
+
+
+def eventsourcing_env(settings: Settings) -> dict[str, str]:
+    """The ``eventsourcing`` environment of the application and of its read models."""
+    app, views = "DRAGONHALL_", "DRAGONHALL_VIEWS_"
+    if settings.store == "memory":
+        return {
+            app + "PERSISTENCE_MODULE": "eventsourcing.popo",
+            views + "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            views + "SQLITE_DBNAME": f"file:dhviews-{uuid.uuid4().hex}?mode=memory&cache=shared",
+        }
+    if settings.store == "sqlite":
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        return {
+            app + "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            app + "SQLITE_DBNAME": str(settings.data_dir / "events.db"),
+            app + "SQLITE_LOCK_TIMEOUT": "30",
+            app + "APPLICATION_RECORDER_TOPIC": subscription.TOPIC,
+            views + "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            views + "SQLITE_DBNAME": str(settings.data_dir / "views.db"),
+            views + "SQLITE_LOCK_TIMEOUT": "30",
+        }
+    pg = settings.postgres
+    env = {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": pg.dbname,
+        "POSTGRES_HOST": pg.host,
+        "POSTGRES_PORT": pg.port,
+        "POSTGRES_USER": pg.user,
+        "POSTGRES_PASSWORD": pg.password,
+        "POSTGRES_POOL_SIZE": "8",
+        "POSTGRES_MAX_OVERFLOW": "8",
+    }
+    if settings.postgres_schema:
+        env["POSTGRES_SCHEMA"] = settings.postgres_schema
+    return env
+
+
+def sql_store(settings: Settings) -> SqlStore:
+    """The database of accounts and other service tables."""
+    if settings.store == "memory":
+        return SQLiteStore(":memory:")
+    if settings.store == "sqlite":
+        return SQLiteStore(settings.data_dir / "service.db")
+    return PostgresStore(settings.database_url or "", schema=settings.postgres_schema)
+
+
+def views_class(settings: Settings) -> type[GameViewsSQL]:
+    return PostgresGameViews if settings.store == "postgres" else SQLiteGameViews
+
+
+@dataclass
+class Platform:
+    """Everything a process needs: the write side, the read side and the background work."""
+
+    settings: Settings
+    games: GameService
+    accounts: Accounts
+    views: GameViewsSQL
+    db: SqlStore
+    queries: GameQueries = field(init=False)
+    runner: ProjectionRunner[Any, Any] | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+    _closers: list[Any] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.queries = GameQueries(self.games, self.views)
+
+    def close(self) -> None:
+        for close in reversed(self._closers):
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - closing is best effort
+                log.exception("error while closing")
+        self._closers.clear()
+
+    def wait_for_projections(self, timeout: float = 10.0) -> None:
+        """Blocks until the read models have caught up with every event saved so far."""
+        if self.runner is None:
+            return
+        head = self.games.recorder.max_notification_id()
+        if head:
+            self.runner.wait(head, timeout=timeout)
+
+
+def bootstrap(settings: Settings | None = None, *, projections: bool | None = None,
+              work: Work | None = None, worker: bool | None = None) -> Platform:
+    """Builds a platform. ``projections`` runs the runner in-process (default: as settings say);
+    ``work`` overrides the background work; ``worker`` starts the embedded Celery worker."""
+    settings = settings or Settings.from_env()
+    db = sql_store(settings)  # first: it creates the PostgreSQL schema the event store uses
+    env = eventsourcing_env(settings)
+    run_projections = settings.embedded_projections if projections is None else projections
+    if settings.store == "memory":
+        run_projections = True  # the in-memory store lives in the runner's application
+    vclass = views_class(settings)
+    runner = None
+    if run_projections:
+        runner = ProjectionRunner(application_class=GameService, projection_class=GameProjection,
+                                  view_class=vclass, env=env)
+        runner.__enter__()
+        games = runner.app
+        runner.projection.app = games
+        view = runner.view
+    else:
+        games = GameService(env)
+        view = InfrastructureFactory.construct(Environment(GameProjection.name, env)).tracking_recorder(vclass)
+    games.configure(secret_key=settings.secret_key, snapshot_interval=settings.snapshot_interval,
+                    cache_size=settings.cache_size)
+    if settings.store == "sqlite":
+        games.listeners.append(subscription.wake)
+    platform = Platform(settings, games, Accounts(db), view, db, runner)
+    if runner is not None:
+        platform._closers.append(lambda: runner.__exit__(None, None, None))
+    platform._closers.append(db.close)
+    _attach_work(platform, work, worker)
+    return platform
+
+
+def _attach_work(platform: Platform, work: Work | None, worker: bool | None) -> None:
+    if work is not None:
+        platform.games.work = work
+        return
+    from workers.dispatch import attach_celery  # the composition root may reach every layer
+
+    attach_celery(platform, start_worker=worker)

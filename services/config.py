@@ -1,0 +1,131 @@
+"""Settings, read once from the environment.
+
+Persistence is chosen by ``DRAGONHALL_STORE``:
+
+* ``sqlite`` (the embedded default): files under ``DRAGONHALL_DATA_DIR`` (``./var``);
+* ``postgres``: the database at ``DRAGONHALL_DATABASE_URL``
+  (``postgresql://user:password@host:port/dbname``); setting the URL alone selects it;
+* ``memory``: in-process only, for unit tests.
+
+Work is run by ``DRAGONHALL_BROKER_URL``: unset (embedded), a Celery worker runs
+inside the server process on an in-memory transport; ``redis://...`` sends it to
+separate ``dragonhall worker`` processes.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+
+@dataclass(frozen=True)
+class PostgresParams:
+    dbname: str
+    host: str
+    port: str
+    user: str
+    password: str
+
+    @classmethod
+    def from_url(cls, url: str) -> PostgresParams:
+        u = urlparse(url)
+        if u.scheme not in ("postgres", "postgresql"):
+            raise ValueError(f"DRAGONHALL_DATABASE_URL must be postgresql://..., not {url!r}")
+        return cls(
+            dbname=(u.path or "/").lstrip("/") or "postgres",
+            host=u.hostname or "127.0.0.1",
+            port=str(u.port or 5432),
+            user=unquote(u.username or os.environ.get("USER", "postgres")),
+            password=unquote(u.password or ""),
+        )
+
+
+@dataclass(frozen=True)
+class Settings:
+    store: str = "sqlite"
+    data_dir: Path = Path("var")
+    database_url: str | None = None
+    postgres_schema: str | None = None
+    broker_url: str | None = None
+    secret_key: bytes = b""
+    snapshot_interval: int = 50
+    cache_size: int = 2000
+    public_url: str | None = None
+    bot_budget: float = 2.0
+    sweep_interval: float = 5.0
+    embedded_projections: bool = True
+    embedded_worker: bool = True
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def postgres(self) -> PostgresParams:
+        if not self.database_url:
+            raise ValueError("DRAGONHALL_DATABASE_URL is not set")
+        return PostgresParams.from_url(self.database_url)
+
+    @property
+    def embedded(self) -> bool:
+        """Whether background work runs inside the server process (no broker)."""
+        return self.broker_url is None or self.broker_url.startswith("memory://")
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Settings:
+        e = dict(os.environ if env is None else env)
+        url = e.get("DRAGONHALL_DATABASE_URL") or None
+        store = e.get("DRAGONHALL_STORE") or ("postgres" if url else "sqlite")
+        if store not in ("sqlite", "postgres", "memory"):
+            raise ValueError(f"DRAGONHALL_STORE must be sqlite, postgres or memory, not {store!r}")
+        data_dir = Path(e.get("DRAGONHALL_DATA_DIR") or "var")
+        broker = e.get("DRAGONHALL_BROKER_URL") or None
+        values: dict[str, object] = {
+            "store": store,
+            "data_dir": data_dir,
+            "database_url": url,
+            "postgres_schema": e.get("DRAGONHALL_POSTGRES_SCHEMA") or None,
+            "broker_url": broker,
+            "secret_key": _secret_key(e, data_dir, store),
+            "snapshot_interval": int(e.get("DRAGONHALL_SNAPSHOT_INTERVAL", "50")),
+            "cache_size": int(e.get("DRAGONHALL_CACHE_SIZE", "2000")),
+            "public_url": e.get("DRAGONHALL_PUBLIC_URL") or None,
+            "bot_budget": float(e.get("DRAGONHALL_BOT_BUDGET", "2.0")),
+            "sweep_interval": float(e.get("DRAGONHALL_SWEEP_INTERVAL", "5.0")),
+            "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),
+            "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
+        }
+        values.update(overrides)
+        return cls(**values)  # type: ignore[arg-type]
+
+
+def _flag(value: str | None, *, default: bool) -> bool:
+    if value is None or value == "":
+        return default
+    return value.strip().lower() in ("1", "y", "yes", "true", "on")
+
+
+def _secret_key(e: dict[str, str], data_dir: Path, store: str) -> bytes:
+    """The server's master key, from which every game's secret seed is derived.
+
+    ``DRAGONHALL_SECRET_KEY`` (hex) wins. Otherwise the embedded store keeps one
+    in ``DATA_DIR/secret.key``, created on first use; the memory store makes a
+    fresh one per process. Production must set the variable, shared by the
+    server and its workers.
+    """
+    if e.get("DRAGONHALL_SECRET_KEY"):
+        return bytes.fromhex(e["DRAGONHALL_SECRET_KEY"])
+    if store == "memory":
+        return secrets.token_bytes(32)
+    path = data_dir / "secret.key"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(secrets.token_hex(32))
+        os.chmod(tmp, 0o600)
+        try:
+            os.link(tmp, path)  # atomic: two processes starting at once agree on one key
+        except FileExistsError:
+            pass
+        tmp.unlink(missing_ok=True)
+    return bytes.fromhex(path.read_text().strip())

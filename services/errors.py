@@ -1,0 +1,78 @@
+"""Errors of the service layer: who, which game, which version. Rules errors live in ``domain``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """Base of service errors; ``code`` is stable for clients."""
+
+    code = "error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class GameNotFound(ServiceError):
+    code = "game_not_found"
+
+
+class NoPicture(ServiceError):
+    """The game draws no SVG board, or there is no board yet."""
+
+    code = "no_picture"
+
+
+class PlayerNotFound(ServiceError):
+    code = "player_not_found"
+
+
+class NotAuthenticated(ServiceError):
+    code = "unauthenticated"
+
+
+class NotAPlayer(ServiceError):
+    """The caller holds no seat in the game (or not the seat named)."""
+
+    code = "not_a_player"
+
+
+class NotCreator(ServiceError):
+    code = "not_creator"
+
+
+class StaleVersion(ServiceError):
+    """``expected_version`` is not the game's current version."""
+
+    code = "stale_version"
+
+
+class NotAcceptingMoves(ServiceError):
+    """The game is not running (open, scheduled, finished or abandoned)."""
+
+    code = "not_accepting_moves"
+
+
+class SeatUnavailable(ServiceError):
+    """The seat asked for is taken, out of range, or the table is full or started."""
+
+    code = "seat_unavailable"
+
+
+class CommandReused(ServiceError):
+    """A ``command_id`` already used by this player for a different move."""
+
+    code = "command_id_reused"
+
+
+class InvalidRequest(ServiceError):
+    """A well-formed request that asks for something impossible (a bad option, say)."""
+
+    code = "invalid_request"
+
+    def __init__(self, message: str, field: str | None = None, **details: Any) -> None:
+        super().__init__(message, **details)
+        self.field = field

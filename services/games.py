@@ -1,0 +1,375 @@
+"""The write side: one application service, a short method per use case.
+
+Each command loads the game, asks the game's decider, and saves what it
+returned; it never names a particular game. Commands on one game are serialised
+in-process by a lock, and across processes by optimistic concurrency: a save
+that lost the race raises ``IntegrityError``, which becomes ``StaleVersion`` when
+the caller named an ``expected_version`` and a retry otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, Recording
+
+from domain.kernel import ConfigError, Rng, RuleError, find_game, seed_commitment
+from services.aggregate import CAUSES, Game
+from services.errors import (
+    CommandReused,
+    GameNotFound,
+    InvalidRequest,
+    NotAcceptingMoves,
+    NotAPlayer,
+    NotCreator,
+    SeatUnavailable,
+    StaleVersion,
+)
+from services.ports import NullWork, Work
+
+RETRIES = 5
+
+
+class GameService(Application):
+    """Dragonhall's event-sourced application: every game is a ``Game`` aggregate."""
+
+    name = "dragonhall"
+    snapshotting_intervals = {Game: 50}
+
+    def __init__(self, env: dict[str, str] | None = None, *, secret_key: bytes = b"",
+                 snapshot_interval: int = 50, cache_size: int = 2000) -> None:
+        super().__init__(env)
+        self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
+        self.secret_key = secret_key or uuid.uuid4().bytes
+        self.work: Work = NullWork()
+        self.listeners: list[Callable[[], None]] = []
+        self._cache: OrderedDict[uuid.UUID, Game] = OrderedDict()
+        self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+        self._locks: dict[uuid.UUID, threading.RLock] = {}
+        self._locks_lock = threading.Lock()
+
+    def configure(self, *, secret_key: bytes, snapshot_interval: int, cache_size: int) -> None:
+        """Settings the projection runner cannot pass when it builds this application."""
+        self.secret_key = secret_key or self.secret_key
+        self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
+        self._cache_size = cache_size
+
+    # ------------------------------------------------------------ seeds
+
+    def seed(self, game_id: uuid.UUID) -> bytes:
+        """The game's secret seed, derived from the server key and the game id."""
+        return hmac.new(self.secret_key, b"dragonhall-seed:" + game_id.bytes, hashlib.sha256).digest()
+
+    def rng(self, game: Game, stream: str | None = None) -> Rng:
+        return Rng(self.seed(game.id), stream or f"v{game.version}")
+
+    # ------------------------------------------------------------ loading
+
+    def load(self, game_id: uuid.UUID | str) -> Game:
+        """The current game, as a private copy the caller may record events on."""
+        gid = _uuid(game_id)
+        with self._cache_lock:
+            cached = self._cache.get(gid)
+            if cached is not None:
+                self._cache.move_to_end(gid)
+        if cached is None:
+            try:
+                game = self.repository.get(gid)
+            except AggregateNotFoundError:
+                raise GameNotFound(f"no game {game_id}") from None
+        else:
+            game = _copy(cached)
+            for event in self.events.get(gid, gt=cached.version):
+                event.mutate(game)
+        self._remember(game)
+        return _copy(game)
+
+    def load_at(self, game_id: uuid.UUID | str, version: int) -> Game:
+        """The game as it stood at ``version`` (snapshots make this cheap)."""
+        try:
+            return self.repository.get(_uuid(game_id), version=version)
+        except AggregateNotFoundError:
+            raise GameNotFound(f"no game {game_id} at version {version}") from None
+
+    def _remember(self, game: Game) -> None:
+        with self._cache_lock:
+            old = self._cache.get(game.id)
+            if old is None or old.version <= game.version:
+                self._cache[game.id] = game
+                self._cache.move_to_end(game.id)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def lock(self, game_id: uuid.UUID) -> threading.RLock:
+        with self._locks_lock:
+            lock = self._locks.get(game_id)
+            if lock is None:
+                if len(self._locks) > 4 * self._cache_size:
+                    self._locks.clear()
+                lock = self._locks[game_id] = threading.RLock()
+            return lock
+
+    def commit(self, game: Game) -> list[Recording[Any]]:
+        """Saves the game's new events, remembers it, and tells the workers."""
+        recordings = self.save(game)
+        self._remember(game)
+        self.work.game_changed(self, game)
+        return recordings
+
+    def _notify(self, recordings: list[Recording[Any]]) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    # ------------------------------------------------------------ commands
+
+    def create_game(self, creator: str, game: str, variant: str | None, options: dict[str, Any] | None,
+                    players: int, time_control: dict[str, Any] | None = None,
+                    starts_at: datetime | None = None, settings: dict[str, Any] | None = None,
+                    sandbox_of: dict[str, Any] | None = None) -> Game:
+        """Opens a table for ``players`` seats; it starts when the last seat fills."""
+        try:
+            ruleset = find_game(game)
+            config = ruleset.configure(variant, options, players)
+        except ConfigError as e:
+            raise InvalidRequest(e.message, field=e.field) from None
+        game_id = uuid.uuid4()
+        table = Game._create(  # noqa: SLF001 - the seed commitment needs the id up front
+            Game.Created,
+            id=game_id,
+            game=ruleset.slug,
+            variant=config.variant,
+            options=ruleset.options_json(config),
+            seats=players,
+            creator=creator,
+            time_control=dict(time_control or {"kind": "none"}),
+            starts_at=starts_at.isoformat() if starts_at else None,
+            seed_commitment=seed_commitment(self.seed(game_id)),
+            engine=ruleset.engine_version,
+            settings=dict(settings or {}),
+            sandbox_of=sandbox_of,
+        )
+        self.commit(table)
+        return table
+
+    def take_seat(self, game_id: str, player_id: str, name: str, kind: str, seat: int | None = None,
+                  bot: str | None = None) -> Game:
+        """Seats a player (or a server bot); starts the game when it is full."""
+        gid = _uuid(game_id)
+        with self.lock(gid):
+            game = self.load(gid)
+            if game.status not in ("open", "scheduled"):
+                raise SeatUnavailable(f"game {game_id} is {game.status}; no seat can be taken")
+            free = game.free_seats()
+            if seat is None:
+                if not free:
+                    raise SeatUnavailable(f"game {game_id} has no free seat")
+                seat = free[0]
+            elif seat not in free:
+                raise SeatUnavailable(f"seat {seat} of game {game_id} is not free")
+            if bot is not None:
+                try:
+                    game.ruleset.bot(bot)
+                except ConfigError as e:
+                    raise InvalidRequest(e.message, field="bot") from None
+            game.trigger_event(Game.SeatTaken, seat=seat, player_id=player_id, name=name, kind=kind, bot=bot)
+            if not game.free_seats() and game.status == "open":
+                self._start(game)
+            self._save_or_conflict(game)
+            return game
+
+    def start(self, game_id: str, player_id: str) -> Game:
+        """The creator starts a game early, with the seats taken so far."""
+        gid = _uuid(game_id)
+        with self.lock(gid):
+            game = self.load(gid)
+            if game.creator != player_id:
+                raise NotCreator("only the game's creator may start it early")
+            self._start_now(game)
+            self._save_or_conflict(game)
+            return game
+
+    def _start_now(self, game: Game) -> None:
+        if game.status not in ("open", "scheduled"):
+            raise NotAcceptingMoves(f"game {game.id} is {game.status}; it cannot be started")
+        variant = game.ruleset.variant(game.variant)
+        if not variant.min_seats <= len(game.seats) <= variant.max_seats:
+            raise SeatUnavailable(
+                f"{game.ruleset.title} needs {variant.min_seats} to {variant.max_seats} seated players "
+                f"to start; {len(game.seats)} are seated"
+            )
+        self._start(game)
+
+    def _start(self, game: Game) -> None:
+        """Records ``Started`` with the seats renumbered 0..n-1, then the opening events."""
+        seats = sorted(game.seats, key=lambda s: s["seat"])
+        seats = [{**s, "seat": i} for i, s in enumerate(seats)]
+        game.trigger_event(Game.Started, seats=seats)
+        events = game.ruleset.setup(game.state, self.rng(game, "setup"))
+        game.record(None, {}, events)
+        game.finish_if_over(self.seed(game.id).hex())
+
+    def submit_move(self, game_id: str, player_id: str, move: Any, expected_version: int | None = None,
+                    command_id: str | None = None, seat: int | None = None) -> dict[str, Any]:
+        """Plays ``move`` for the caller's awaited seat; returns the new version and events."""
+        gid = _uuid(game_id)
+        with self.lock(gid):
+            for _attempt in range(RETRIES):
+                game = self.load(gid)
+                if command_id is not None:
+                    done = game.commands.get(f"{player_id}:{command_id}")
+                    if done is not None:
+                        if done["move"] != move:
+                            raise CommandReused(f"command_id {command_id!r} was already used for another move")
+                        return self.decision_result(game, done["version"], player_id, replayed=True)
+                if expected_version is not None and expected_version != game.version:
+                    raise StaleVersion(
+                        f"expected version {expected_version}, but game {game_id} is at version {game.version}",
+                        current_version=game.version,
+                    )
+                acting = self._acting_seat(game, player_id, seat)
+                command = game.ruleset.parse_move(move)
+                events = game.ruleset.decide(game.state, acting, command, self.rng(game))
+                first = game.version + 1
+                game.record(Game.MoveMade, {"seat": acting, "player_id": player_id,
+                                            "move": game.ruleset.commands.dump(command),
+                                            "command_id": command_id}, events)
+                game.finish_if_over(self.seed(game.id).hex())
+                if self._try_save(game, expected_version):
+                    return self.decision_result(game, first, player_id)
+            raise StaleVersion(f"game {game_id} kept changing; try again", current_version=game.version)
+
+    def _acting_seat(self, game: Game, player_id: str, seat: int | None) -> int:
+        if game.status != "active":
+            raise NotAcceptingMoves(f"game {game.id} is {game.status}; it accepts no moves")
+        mine = [s for s in game.seats_of(player_id) if s not in game.left]
+        if not mine:
+            raise NotAPlayer(f"you hold no seat in game {game.id}")
+        if seat is not None:
+            if seat not in mine:
+                raise NotAPlayer(f"you do not hold seat {seat} in game {game.id}")
+            return seat
+        awaited = [s for s in mine if s in game.awaiting]
+        return awaited[0] if awaited else mine[0]
+
+    def resign(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
+        """The caller's seat leaves the game; the others play on if the rules allow."""
+        gid = _uuid(game_id)
+        with self.lock(gid):
+            for _attempt in range(RETRIES):
+                game = self.load(gid)
+                acting = self._acting_seat(game, player_id, seat)
+                first = game.version + 1
+                events = game.ruleset.leave(game.state, acting, self.rng(game))
+                game.record(Game.Resigned, {"seat": acting, "player_id": player_id}, events)
+                game.finish_if_over(self.seed(game.id).hex())
+                if self._try_save(game, None):
+                    return self.decision_result(game, first, player_id)
+            raise StaleVersion(f"game {game_id} kept changing; try again")
+
+    def play_for(self, game_id: str, seat: int, version: int, choose: Callable[[Game], Any],
+                 cause: type | None = None, cause_fields: dict[str, Any] | None = None) -> bool:
+        """Plays ``seat``'s decision with ``choose(game) -> command`` (a bot), but only if
+        the game is still at ``version`` and still awaits ``seat``: a late or duplicate
+        task writes nothing. The choice is made outside the game's lock; the version
+        is checked again under it before anything is written."""
+        gid = _uuid(game_id)
+        if not self._awaits(self.load(gid), seat, version):
+            return False
+        command = choose(self.load(gid))
+        with self.lock(gid):
+            game = self.load(gid)
+            if not self._awaits(game, seat, version):
+                return False
+            events = game.ruleset.decide(game.state, seat, command, self.rng(game))
+            info = game.seat_info(seat)
+            if cause is not None:
+                game.trigger_event(cause, **(cause_fields or {}))
+            game.record(Game.MoveMade, {"seat": seat, "player_id": info["player_id"],
+                                        "move": game.ruleset.commands.dump(command), "command_id": None}, events)
+            game.finish_if_over(self.seed(game.id).hex())
+            try:
+                self.commit(game)
+            except IntegrityError:
+                with self._cache_lock:
+                    self._cache.pop(game.id, None)
+                return False
+            return True
+
+    @staticmethod
+    def _awaits(game: Game, seat: int, version: int) -> bool:
+        return game.version == version and game.status == "active" and seat in game.awaiting
+
+    def _try_save(self, game: Game, expected_version: int | None) -> bool:
+        try:
+            self.commit(game)
+            return True
+        except IntegrityError:
+            with self._cache_lock:
+                self._cache.pop(game.id, None)
+            if expected_version is not None:
+                raise StaleVersion(f"game {game.id} moved on while this move was being decided") from None
+            return False
+
+    def _save_or_conflict(self, game: Game) -> None:
+        if not self._try_save(game, None):
+            raise StaleVersion(f"game {game.id} changed at the same time; try again")
+
+    # ------------------------------------------------------------ results
+
+    def decision_result(self, game: Game, first: int, player_id: str | None, *,
+                        replayed: bool = False) -> dict[str, Any]:
+        """``{version, events}`` of the decision recorded from version ``first``."""
+        events = []
+        for stored in self.events.get(game.id, gt=first - 1):
+            if stored.originator_version > first and isinstance(stored, CAUSES):
+                break
+            events.append(stored)
+        viewer = game.viewer_for(player_id)
+        out = [self.event_json(game.ruleset, e, viewer) for e in events]
+        result = {"version": events[-1].originator_version if events else game.version, "events": out}
+        if replayed:
+            result["replayed"] = True
+        return result
+
+    @staticmethod
+    def event_json(ruleset: Any, stored: Any, viewer: Any) -> dict[str, Any]:
+        """One stored event as a client sees it: redacted while the game runs."""
+        return event_to_json(ruleset, stored, viewer)
+
+    def stored_events(self, game_id: str, after: int = 0) -> Iterable[Any]:
+        return self.events.get(_uuid(game_id), gt=after)
+
+
+def event_to_json(ruleset: Any, stored: Any, viewer: Any) -> dict[str, Any]:
+    from services.redaction import redact_stored_event
+
+    return redact_stored_event(ruleset, stored, viewer)
+
+
+def _uuid(game_id: uuid.UUID | str) -> uuid.UUID:
+    if isinstance(game_id, uuid.UUID):
+        return game_id
+    try:
+        return uuid.UUID(str(game_id))
+    except ValueError:
+        raise GameNotFound(f"no game {game_id}") from None
+
+
+def _copy(game: Game) -> Game:
+    """A shallow copy: the aggregate's fields are replaced, never mutated, so sharing is safe."""
+    clone = object.__new__(Game)
+    clone.__dict__.update(game.__dict__)
+    clone.__dict__["_pending_events"] = []
+    return clone
+
+
+__all__ = ["GameService", "RuleError"]

@@ -1,0 +1,188 @@
+"""The read side's questions, answered as dicts.
+
+Lists and summaries come from the projections. A single game's document comes
+from its read models when they have caught up with the game's last event, and
+otherwise from the write model, so a client always reads its own writes: a move
+acknowledged by ``POST /moves`` is in the next ``GET``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from domain.kernel import Viewer, decode
+from services.aggregate import Game
+from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
+from services.games import GameService, _uuid, event_to_json
+
+STATE_CACHE = 256
+
+
+class GameQueries:
+    """Read models and history, rendered for one caller."""
+
+    def __init__(self, games: GameService, views: Any) -> None:
+        self.games = games
+        self.views = views
+        self._states: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ documents
+
+    def head_version(self, game_id: str) -> int:
+        stored = self.games.recorder.select_events(_uuid(game_id), desc=True, limit=1)
+        if not stored:
+            raise GameNotFound(f"no game {game_id}")
+        return int(stored[0].originator_version)
+
+    def document(self, game_id: str, player_id: str | None = None, seat: int | None = None) -> dict[str, Any]:
+        """The game as the caller may see it now."""
+        gid = str(_uuid(game_id))
+        head = self.head_version(gid)
+        row = self.views.game_summary(gid)
+        if row is not None and row["version"] == head:
+            state = self._board_state(gid, row)
+            if state is not _STALE:
+                return self._from_row(row, state, player_id, seat)
+        return self.from_game(self.games.load(gid), player_id, seat)
+
+    def _board_state(self, gid: str, row: dict[str, Any]) -> Any:
+        if row["status"] in ("open", "scheduled"):
+            return None
+        key = (gid, row["version"])
+        with self._lock:
+            if key in self._states:
+                self._states.move_to_end(key)
+                return self._states[key]
+        board = self.views.board(gid)
+        if board is None or board[1] is None:
+            return _STALE
+        ruleset = _ruleset(row["game"])
+        state = decode(ruleset.state_type, json.loads(board[1]))
+        with self._lock:
+            self._states[key] = state
+            while len(self._states) > STATE_CACHE:
+                self._states.popitem(last=False)
+        return state
+
+    def _from_row(self, row: dict[str, Any], state: Any, player_id: str | None, seat: int | None) -> dict[str, Any]:
+        seats = row["seats"]
+        viewer = _viewer(row["status"], seats, player_id, seat)
+        ruleset = _ruleset(row["game"])
+        return {
+            "id": row["game_id"], "game": row["game"], "variant": row["variant"], "options": row["options"],
+            "status": row["status"], "version": row["version"], "seats": [_public_seat(s) for s in seats],
+            "planned_seats": row["planned_seats"], "awaiting": row["awaiting"],
+            "view": None if state is None else ruleset.view(state, viewer),
+            "outcome": row["outcome"], "creator": row["creator"], "created_at": row["created_at"],
+            "updated_at": row["updated_at"], "starts_at": row["starts_at"], "time_control": row["time_control"],
+            "seed_commitment": row["seed_commitment"], "sandbox": bool(row["sandbox"]),
+            "your_seats": _mine(seats, player_id),
+        }
+
+    def from_game(self, game: Game, player_id: str | None, seat: int | None = None) -> dict[str, Any]:
+        """The document built from the write model (or from a past version of it)."""
+        viewer = game.viewer_for(player_id, seat)
+        state = game.state
+        return {
+            "id": str(game.id), "game": game.game, "variant": game.variant, "options": game.options,
+            "status": game.status, "version": game.version, "seats": [_public_seat(s) for s in game.seats],
+            "planned_seats": game.planned_seats, "awaiting": list(game.awaiting),
+            "view": None if state is None else game.ruleset.view(state, viewer),
+            "outcome": game.outcome, "creator": game.creator, "created_at": game.created_at,
+            "updated_at": game.modified_on.isoformat(), "starts_at": game.starts_at,
+            "time_control": game.time_control, "seed_commitment": game.seed_commitment,
+            "sandbox": bool(game.sandbox_of), "your_seats": _mine(game.seats, player_id),
+        }
+
+    @staticmethod
+    def svg(doc: dict[str, Any]) -> str:
+        """The board of a document as SVG, where the game draws one."""
+        picture = None if doc["view"] is None else _ruleset(doc["game"]).render_svg(doc["view"])
+        if picture is None:
+            raise NoPicture(f"game {doc['id']} has no board picture")
+        return str(picture)
+
+    # ------------------------------------------------------------ lists
+
+    def list_games(self, status: str | None, game: str | None, player: str | None,
+                   limit: int, offset: int) -> list[dict[str, Any]]:
+        rows = self.views.list_games(status=status, game=game, player=player, limit=limit, offset=offset)
+        return [
+            {"id": r["game_id"], "game": r["game"], "variant": r["variant"], "status": r["status"],
+             "version": r["version"], "seats": [_public_seat(s) for s in r["seats"]],
+             "planned_seats": r["planned_seats"], "awaiting": r["awaiting"], "created_at": r["created_at"],
+             "updated_at": r["updated_at"], "starts_at": r["starts_at"], "outcome": r["outcome"]}
+            for r in rows
+        ]
+
+    # ------------------------------------------------------------ moves and history
+
+    def legal_moves(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
+        game = self.games.load(game_id)
+        mine = game.seats_of(player_id)
+        if not mine:
+            raise NotAPlayer(f"you hold no seat in game {game_id}")
+        if seat is None:
+            awaited = [s for s in mine if s in game.awaiting]
+            seat = awaited[0] if awaited else mine[0]
+        elif seat not in mine:
+            raise NotAPlayer(f"you do not hold seat {seat} in game {game_id}")
+        moves: list[Any] = []
+        if game.status == "active" and seat in game.awaiting and seat not in game.left:
+            dump = game.ruleset.commands.dump
+            moves = [dump(m) for m in game.ruleset.legal_moves(game.state, seat)]
+        return {"version": game.version, "seat": seat, "moves": moves}
+
+    def events(self, game_id: str, player_id: str | None, after: int, limit: int) -> dict[str, Any]:
+        game = self.games.load(game_id)
+        viewer = game.viewer_for(player_id)
+        out = []
+        for stored in self.games.stored_events(game_id, after=after):
+            out.append(event_to_json(game.ruleset, stored, viewer))
+            if len(out) >= limit:
+                break
+        return {"version": game.version, "events": out}
+
+    def replay(self, game_id: str, player_id: str | None, at: int, seat: int | None = None) -> dict[str, Any]:
+        """The document as it stood at version ``at``; redacted as the caller saw it then,
+        unless the game has finished since."""
+        current = self.games.load(game_id)
+        if not 1 <= at <= current.version:
+            raise InvalidRequest(f"version {at} is outside 1..{current.version}", field="at")
+        past = self.games.load_at(game_id, at)
+        doc = self.from_game(past, player_id, seat)
+        if current.status in ("finished", "abandoned") and past.state is not None:
+            doc["view"] = past.ruleset.view(past.state, Viewer.everyone())
+        doc["current_version"] = current.version
+        return doc
+
+
+_STALE = object()
+
+
+def _ruleset(slug: str) -> Any:
+    from domain.kernel import find_game
+
+    return find_game(slug)
+
+
+def _viewer(status: str, seats: list[dict[str, Any]], player_id: str | None, seat: int | None) -> Viewer:
+    if status in ("finished", "abandoned"):
+        return Viewer.everyone()
+    mine = _mine(seats, player_id)
+    if seat is not None and seat in mine:
+        return Viewer.of(seat)
+    return Viewer.of(mine[0]) if mine else Viewer.spectator()
+
+
+def _mine(seats: list[dict[str, Any]], player_id: str | None) -> list[int]:
+    return [s["seat"] for s in seats if player_id and s["player_id"] == player_id]
+
+
+def _public_seat(s: dict[str, Any]) -> dict[str, Any]:
+    return {"seat": s["seat"], "player_id": s["player_id"], "name": s["name"], "kind": s["kind"],
+            "bot": s.get("bot")}

@@ -1,0 +1,41 @@
+"""Stored events as a viewer may see them.
+
+Rule events are redacted by the game's own declarations (``SECRET``/``OWNERS``);
+moves by the command's ``SECRET`` fields. State hashes stay hidden until the
+game is over: a hash of a state that holds secrets lets a player test guesses
+of those secrets offline.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import Codec, Viewer
+from services.aggregate import Game
+
+_META = {"originator_id", "originator_version", "timestamp", "originator_topic"}
+
+
+def redact_stored_event(ruleset: Any, stored: Any, viewer: Viewer) -> dict[str, Any]:
+    """``{version, type, source, data, at}`` for one stored event, as ``viewer`` sees it."""
+    out: dict[str, Any] = {
+        "version": stored.originator_version,
+        "at": stored.timestamp.isoformat(),
+    }
+    if isinstance(stored, Game.RuleEvent):
+        event = ruleset.load_event(stored.KIND, stored.data)
+        out.update(type=stored.KIND, source="rules", data=event.visible_data(viewer), awaiting=list(stored.awaiting))
+        if viewer.omniscient:
+            out["state_hash"] = stored.state_hash
+            out["engine"] = stored.engine
+        return out
+    data = {k: v for k, v in stored.__dict__.items() if k not in _META}
+    if isinstance(stored, Game.MoveMade):
+        command = ruleset.parse_move(stored.move)
+        data["move"] = {"type": command.TYPE, **command.visible_data(stored.seat, viewer)}
+    out.update(type=type(stored).__name__, source="platform", data=data)
+    return out
+
+
+def move_json(ruleset: Any, command: Any) -> dict[str, Any]:
+    return Codec.dump(command)

@@ -1,0 +1,148 @@
+"""A small SQL gateway over SQLite or PostgreSQL, for tables that are not event streams.
+
+Player accounts, the rejected-command journal, inboxes and other service tables
+live here. Statements are written once with ``?`` placeholders; the PostgreSQL
+dialect rewrites them to ``%s``. Rows come back as dicts.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from abc import ABC, abstractmethod
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class Cursor(Protocol):
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+
+
+class SqlStore(ABC):
+    """Connections and transactions for one database."""
+
+    dialect: str
+
+    @abstractmethod
+    def tx(self) -> AbstractContextManager[Tx]:
+        """A transaction, committed when the block ends without error."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        with self.tx() as t:
+            return t.execute(sql, params)
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self.tx() as t:
+            return t.query(sql, params)
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        rows = self.query(sql, params)
+        return rows[0] if rows else None
+
+    def script(self, statements: Sequence[str]) -> None:
+        with self.tx() as t:
+            for s in statements:
+                t.execute(s)
+
+    def close(self) -> None:
+        """Releases connections."""
+
+
+class Tx:
+    """One open transaction: ``execute`` returns the row count, ``query`` dict rows."""
+
+    def __init__(self, cursor: Any, dialect: str) -> None:
+        self._c = cursor
+        self._dialect = dialect
+
+    def _sql(self, sql: str) -> str:
+        return sql.replace("?", "%s") if self._dialect == "postgres" else sql
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self._c.execute(self._sql(sql), tuple(params))
+        return int(self._c.rowcount or 0)
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        self._c.execute(self._sql(sql), tuple(params))
+        return [dict(r) for r in self._c.fetchall()]
+
+
+class SQLiteStore(SqlStore):
+    """A SQLite file (WAL mode, one connection per thread) or a private in-memory database."""
+
+    dialect = "sqlite"
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._memory = self.path == ":memory:"
+        self._local = threading.local()
+        self._lock = threading.RLock()
+        self._shared: sqlite3.Connection | None = None
+        if not self._memory:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        if not self._memory:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    def _conn(self) -> sqlite3.Connection:
+        if self._memory:
+            if self._shared is None:
+                self._shared = self._connect()
+            return self._shared
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._connect()
+        return conn
+
+    @contextmanager
+    def tx(self) -> Iterator[Tx]:
+        with self._lock if self._memory else _nolock():
+            conn = self._conn()
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(conn.cursor(), self.dialect)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+
+
+class PostgresStore(SqlStore):
+    """A PostgreSQL database through a psycopg connection pool, in an optional schema."""
+
+    dialect = "postgres"
+
+    def __init__(self, conninfo: str, schema: str | None = None, max_size: int = 8) -> None:
+        from psycopg.rows import dict_row
+        from psycopg_pool import ConnectionPool
+
+        self.schema = schema
+        kwargs: dict[str, Any] = {"row_factory": dict_row}
+        if schema:
+            kwargs["options"] = f"-c search_path={schema}"
+        self._pool = ConnectionPool(conninfo, min_size=1, max_size=max_size, kwargs=kwargs, open=True)
+        if schema:
+            with self._pool.connection() as conn:
+                conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+
+    @contextmanager
+    def tx(self) -> Iterator[Tx]:
+        with self._pool.connection() as conn, conn.transaction():
+            yield Tx(conn.cursor(), self.dialect)
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+@contextmanager
+def _nolock() -> Iterator[None]:
+    yield

@@ -1,0 +1,41 @@
+"""Playing a server bot's turn: the bot sees only its seat's observation, within a time budget."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import random
+from typing import Any
+
+from domain.kernel import RandomBot, choose_move
+
+log = logging.getLogger("dragonhall.bots")
+_pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
+
+
+def bot_choice(game: Any, seat: int, bot_name: str | None, budget: float) -> Any:
+    """The command ``bot_name`` (or the game's default bot) picks for ``seat``.
+
+    The bot gets ``budget`` seconds as a soft limit; past twice that, its answer
+    is dropped and a uniformly random legal move is played instead, so a slow
+    bot can never stall a table.
+    """
+    ruleset = game.ruleset
+    bot = ruleset.bot(bot_name or ruleset.default_bot)
+    rng = random.Random(f"{game.id}:{game.version}:{seat}")
+    future = _pool.submit(choose_move, ruleset, bot, game.state, seat, rng, budget)
+    try:
+        return future.result(timeout=max(2 * budget, 0.05))
+    except concurrent.futures.TimeoutError:
+        log.warning("bot %s overran its %.1f s budget in game %s; playing a random move", bot_name, budget, game.id)
+        return RandomBot(ruleset).choose(game.state, seat, rng)
+
+
+def play_bot_turn(platform: Any, game_id: str, seat: int, version: int) -> bool:
+    """Plays the server bot in ``seat`` if the game still awaits it at ``version``."""
+    budget = platform.settings.bot_budget
+
+    def choose(game: Any) -> Any:
+        return bot_choice(game, seat, game.seat_info(seat)["bot"], budget)
+
+    return bool(platform.games.play_for(game_id, seat, version, choose))

@@ -1,0 +1,55 @@
+"""The Celery application, configured from the settings.
+
+Queues: ``bots`` (bot turns), ``timers`` (deadlines, scheduled starts, the
+sweep) and ``notifications`` (webhooks). With no broker URL the app uses the
+in-memory transport and a worker thread inside the server process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from celery import Celery
+from kombu import Queue
+
+from services.config import Settings
+
+QUEUES = ("bots", "timers", "notifications")
+
+
+def make_celery(settings: Settings, platform: Callable[[], Any]) -> Celery:
+    """A Celery app whose tasks act on ``platform()``."""
+    app = Celery("dragonhall", broker=settings.broker_url or "memory://localhost/", set_as_current=False)
+    app.conf.update(
+        task_serializer="json",
+        accept_content=["json"],
+        task_ignore_result=True,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=4,
+        worker_hijack_root_logger=False,
+        broker_connection_retry_on_startup=True,
+        broker_transport_options=_transport_options(settings),
+        task_queues=[Queue(q) for q in QUEUES],
+        task_default_queue="bots",
+        enable_utc=True,
+        timezone="UTC",
+        beat_schedule={
+            "sweep-deadlines": {"task": "dragonhall.sweep", "schedule": settings.sweep_interval,
+                                "options": {"queue": "timers"}},
+        },
+    )
+    from workers.tasks import register_tasks
+
+    register_tasks(app, platform)
+    return app
+
+
+def _transport_options(settings: Settings) -> dict[str, Any]:
+    """The in-memory transport polls its queues (once a second by default): poll often.
+    Redis blocks on its queues; its visibility timeout bounds how long an unacknowledged
+    task waits before redelivery, so deadlines days away are swept, not held as ETA tasks."""
+    if settings.embedded:
+        return {"polling_interval": 0.002}
+    return {"visibility_timeout": 3600}
