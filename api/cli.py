@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--threads", type=int, default=16, help="threads per HTTP process")
 
     worker = sub.add_parser("worker", help="run a Celery worker (bots, timers, notifications)")
-    worker.add_argument("--queues", default="bots,timers,notifications")
+    worker.add_argument("--queues", default="bots,timers,notifications", help="without the queue prefix")
     worker.add_argument("--concurrency", type=int, default=4)
     worker.add_argument("--beat", action="store_true", help="also run the periodic sweep (run exactly one)")
 
@@ -94,7 +94,8 @@ def _worker(args: argparse.Namespace) -> int:
 
     platform = bootstrap(projections=False, worker=False)
     celery = platform.extras["celery"]
-    argv = ["worker", "-Q", args.queues, "-c", str(args.concurrency), "--pool", "threads", "-l", "INFO",
+    queues = ",".join(platform.settings.queue_prefix + q for q in args.queues.split(","))
+    argv = ["worker", "-Q", queues, "-c", str(args.concurrency), "--pool", "threads", "-l", "INFO",
             "--without-gossip", "--without-mingle"]
     if args.beat:
         argv.append("-B")

@@ -56,6 +56,7 @@ class Settings:
     public_url: str | None = None
     bot_budget: float = 2.0
     sweep_interval: float = 5.0
+    queue_prefix: str = ""
     embedded_projections: bool = True
     embedded_worker: bool = True
     extra: dict[str, str] = field(default_factory=dict)
@@ -92,6 +93,7 @@ class Settings:
             "public_url": e.get("DRAGONHALL_PUBLIC_URL") or None,
             "bot_budget": float(e.get("DRAGONHALL_BOT_BUDGET", "2.0")),
             "sweep_interval": float(e.get("DRAGONHALL_SWEEP_INTERVAL", "5.0")),
+            "queue_prefix": e.get("DRAGONHALL_QUEUE_PREFIX", ""),
             "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),
             "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
         }

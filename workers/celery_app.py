@@ -18,6 +18,11 @@ from services.config import Settings
 QUEUES = ("bots", "timers", "notifications")
 
 
+def queue(settings: Settings, name: str) -> str:
+    """A queue's name; ``DRAGONHALL_QUEUE_PREFIX`` lets deployments share one broker."""
+    return settings.queue_prefix + name
+
+
 def make_celery(settings: Settings, platform: Callable[[], Any]) -> Celery:
     """A Celery app whose tasks act on ``platform()``."""
     app = Celery("dragonhall", broker=settings.broker_url or "memory://localhost/", set_as_current=False)
@@ -31,13 +36,13 @@ def make_celery(settings: Settings, platform: Callable[[], Any]) -> Celery:
         worker_hijack_root_logger=False,
         broker_connection_retry_on_startup=True,
         broker_transport_options=_transport_options(settings),
-        task_queues=[Queue(q) for q in QUEUES],
-        task_default_queue="bots",
+        task_queues=[Queue(queue(settings, q)) for q in QUEUES],
+        task_default_queue=queue(settings, "bots"),
         enable_utc=True,
         timezone="UTC",
         beat_schedule={
             "sweep-deadlines": {"task": "dragonhall.sweep", "schedule": settings.sweep_interval,
-                                "options": {"queue": "timers"}},
+                                "options": {"queue": queue(settings, "timers")}},
         },
     )
     from workers.tasks import register_tasks

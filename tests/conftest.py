@@ -1,0 +1,125 @@
+"""Shared fixtures: platforms on each store, real services, and a live HTTP server.
+
+A test that needs PostgreSQL or Redis uses the real one. When the service is
+down, the test is skipped on a developer's machine (with a message naming the
+service) and fails in CI (``CI=true``), where ``.ci/run`` starts both.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.kernel import register
+from services.aggregate import register_rule_events
+from tests.support.toygame import DICE_RACE
+
+register(DICE_RACE)
+register_rule_events(DICE_RACE)
+
+PG_URL = os.environ.get("DRAGONHALL_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("DRAGONHALL_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+def _reachable(url: str, default_port: int) -> bool:
+    from urllib.parse import urlparse
+
+    u = urlparse(url)
+    try:
+        with socket.create_connection((u.hostname or "127.0.0.1", u.port or default_port), timeout=2):
+            return True
+    except OSError:
+        return False
+
+
+def need_service(name: str, url: str, port: int) -> None:
+    if _reachable(url, port):
+        return
+    message = f"{name} is not reachable at {url}"
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"{message} (CI needs it: .ci/run starts it)")
+    pytest.skip(f"{message}; start {name} to run this test")
+
+
+@pytest.fixture
+def pg_url() -> str:
+    need_service("PostgreSQL", PG_URL, 5432)
+    return PG_URL
+
+
+@pytest.fixture
+def redis_url() -> str:
+    need_service("Redis", REDIS_URL, 6379)
+    return REDIS_URL
+
+
+@pytest.fixture
+def pg_schema(pg_url: str) -> Iterator[str]:
+    """A fresh PostgreSQL schema, dropped after the test."""
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    yield schema
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def make_settings(store: str, tmp: Path | None = None, **overrides: Any) -> Any:
+    from services.config import Settings
+
+    env = {"DRAGONHALL_STORE": store, "DRAGONHALL_SECRET_KEY": "11" * 32}
+    if tmp is not None:
+        env["DRAGONHALL_DATA_DIR"] = str(tmp)
+    return Settings.from_env(env, **overrides)
+
+
+@pytest.fixture
+def platform() -> Iterator[Any]:
+    """In-memory store, read models in-process, no background work."""
+    from services.bootstrap import bootstrap
+    from services.ports import NullWork
+
+    p = bootstrap(make_settings("memory"), work=NullWork())
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def live_platform() -> Iterator[Any]:
+    """In-memory store with the embedded Celery worker: bots play by themselves."""
+    from services.bootstrap import bootstrap
+
+    p = bootstrap(make_settings("memory"))
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def sqlite_platform(tmp_path: Path) -> Iterator[Any]:
+    from services.bootstrap import bootstrap
+
+    p = bootstrap(make_settings("sqlite", tmp_path))
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def client(platform: Any) -> Any:
+    from api.app import create_app
+    from tests.support.api_client import ApiClient
+
+    return ApiClient(create_app(platform).test_client(), platform)
+
+
+@pytest.fixture
+def live_client(live_platform: Any) -> Any:
+    from api.app import create_app
+    from tests.support.api_client import ApiClient
+
+    return ApiClient(create_app(live_platform).test_client(), live_platform)

@@ -1,0 +1,114 @@
+"""Whole deployments in real processes: the embedded default, and PostgreSQL + Redis + workers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.processes import Proc, Server
+
+pytestmark = pytest.mark.slow
+
+DUMP = """
+import json, sys
+from services.bootstrap import bootstrap
+from services.ports import NullWork
+from domain.kernel import state_hash, Viewer
+p = bootstrap(projections=False, work=NullWork())
+game = p.games.load(sys.argv[1])
+print(json.dumps({"hash": state_hash(game.state), "view": game.ruleset.view(game.state, Viewer.everyone()),
+                  "views": p.views.dump()}))
+p.close()
+"""
+
+
+def _fresh_process(env: dict[str, str], cwd: Path, gid: str) -> dict[str, Any]:
+    out = subprocess.run([sys.executable, "-c", DUMP, gid], env=env, cwd=cwd, capture_output=True, text=True,
+                         timeout=120, check=True)
+    return json.loads(out.stdout)
+
+
+@pytest.fixture
+def embedded(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str]]]:
+    import os
+
+    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(tmp_path / "var"), "DRAGONHALL_STORE": "sqlite"}
+    env.pop("DRAGONHALL_DATABASE_URL", None)
+    env.pop("DRAGONHALL_BROKER_URL", None)
+    server = Server(env, tmp_path)
+    yield server, env
+    server.stop()
+
+
+def test_the_embedded_server_plays_a_bot_game_whose_history_agrees_with_itself(
+        embedded: tuple[Server, dict[str, str]], tmp_path: Path) -> None:
+    server, env = embedded
+    gid, _ = server.bot_game("tarasque", 4)
+    doc = server.wait_status(gid)
+    st, body = server.call("GET", f"/api/v1/games/{gid}/events")
+    events = body["events"]
+    assert [e["version"] for e in events] == list(range(1, doc["version"] + 1))
+    assert doc["outcome"]["winners"]
+    st, final = server.call("GET", f"/api/v1/games/{gid}/replay?at={doc['version']}")
+    assert final["view"] == doc["view"]
+    for at in (4, doc["version"] // 3, doc["version"] // 2):
+        st, past = server.call("GET", f"/api/v1/games/{gid}/replay?at={at}")
+        assert st == 200 and past["version"] == at
+    last_hash = [e for e in events if e["source"] == "rules"][-1]["state_hash"]
+    server.stop()
+
+    fresh = _fresh_process(env, tmp_path, gid)
+    assert fresh["hash"] == last_hash
+    assert fresh["view"] == doc["view"]
+
+
+def test_rebuilding_the_projections_ends_with_the_same_content(
+        embedded: tuple[Server, dict[str, str]], tmp_path: Path) -> None:
+    server, env = embedded
+    games = [server.bot_game("tarasque", 2)[0] for _ in range(2)]
+    for gid in games:
+        server.wait_status(gid)
+    server.stop()
+    before = _fresh_process(env, tmp_path, games[0])["views"]
+    assert len(before["dh_games"]) == 2
+    subprocess.run([str(Path(sys.executable).parent / "dragonhall"), "rebuild-projections"], env=env, cwd=tmp_path,
+                   check=True, timeout=300, capture_output=True)
+    after = _fresh_process(env, tmp_path, games[0])["views"]
+    assert after == before
+
+
+def test_a_bot_game_runs_on_postgres_with_redis_and_separate_processes(
+        tmp_path: Path, pg_url: str, redis_url: str, pg_schema: str) -> None:
+    import os
+
+    prefix = f"t{uuid.uuid4().hex[:8]}."
+    env = {**os.environ, "DRAGONHALL_DATABASE_URL": pg_url, "DRAGONHALL_POSTGRES_SCHEMA": pg_schema,
+           "DRAGONHALL_BROKER_URL": redis_url, "DRAGONHALL_QUEUE_PREFIX": prefix,
+           "DRAGONHALL_EMBEDDED_PROJECTIONS": "0", "DRAGONHALL_DATA_DIR": str(tmp_path / "var"),
+           "DRAGONHALL_SECRET_KEY": "22" * 32}
+    server = Server(env, tmp_path)
+    worker = Proc(["worker", "--concurrency", "2"], env, tmp_path / "worker.log", tmp_path)
+    projections = Proc(["projections"], env, tmp_path / "projections.log", tmp_path)
+    try:
+        gid, _ = server.bot_game("tarasque", 2)
+        doc = server.wait_status(gid, timeout=180)
+        assert doc["outcome"]["winners"]
+        for _ in range(100):
+            st, listing = server.call("GET", "/api/v1/games?status=finished")
+            if [g["id"] for g in listing["games"]] == [gid]:
+                break
+            import time
+
+            time.sleep(0.1)
+        assert [g["id"] for g in listing["games"]] == [gid], projections.tail()
+        assert worker.alive() and projections.alive()
+    finally:
+        for proc in (server, worker, projections):
+            proc.stop()

@@ -1,0 +1,72 @@
+"""A thin HTTP client for tests, over Flask's test client or a live server."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Any
+
+    @property
+    def text(self) -> str:
+        return json.dumps(self.body)
+
+
+class ApiClient:
+    def __init__(self, flask_client: Any, platform: Any = None) -> None:
+        self.http = flask_client
+        self.platform = platform
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
+             raw: bytes | None = None) -> Reply:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = raw if raw is not None else (None if body is None else json.dumps(body))
+        r = self.http.open(path, method=method, data=data, headers=headers)
+        try:
+            payload = r.get_json()
+        except Exception:  # noqa: BLE001 - not JSON (an SVG, say)
+            payload = r.get_data(as_text=True)
+        return Reply(r.status_code, payload)
+
+    def player(self, name: str = "p", kind: str = "human") -> dict[str, Any]:
+        r = self.call("POST", "/api/v1/players", {"name": name, "kind": kind})
+        assert r.status == 201, r.body
+        return r.body
+
+    def new_game(self, token: str, game: str = "dice-race", players: int = 2, **extra: Any) -> dict[str, Any]:
+        r = self.call("POST", "/api/v1/games", {"game": game, "players": players, **extra}, token)
+        assert r.status == 201, r.body
+        return r.body
+
+    def seat(self, game_id: str, token: str, **body: Any) -> Reply:
+        return self.call("POST", f"/api/v1/games/{game_id}/seats", body, token)
+
+    def game(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        r = self.call("GET", f"/api/v1/games/{game_id}", token=token)
+        assert r.status == 200, r.body
+        return r.body
+
+    def legal(self, game_id: str, token: str) -> dict[str, Any]:
+        r = self.call("GET", f"/api/v1/games/{game_id}/legal-moves", token=token)
+        assert r.status == 200, r.body
+        return r.body
+
+    def move(self, game_id: str, token: str, move: Any, **extra: Any) -> Reply:
+        return self.call("POST", f"/api/v1/games/{game_id}/moves", {"move": move, **extra}, token)
+
+    def wait_finished(self, game_id: str, timeout: float = 60) -> dict[str, Any]:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            doc = self.game(game_id)
+            if doc["status"] in ("finished", "abandoned"):
+                return doc
+            time.sleep(0.05)
+        raise AssertionError(f"game {game_id} did not finish in {timeout} s")
