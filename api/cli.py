@@ -137,7 +137,8 @@ def _rebuild(args: argparse.Namespace) -> int:
     finally:
         games = len(platform.views.all_game_ids())
         platform.close()
-    console.print(f"rebuilt the read models from {head} events ({games} games) in {time.perf_counter() - started:.1f} s")
+    took = time.perf_counter() - started
+    console.print(f"rebuilt the read models from {head} events ({games} games) in {took:.1f} s")
     return 0
 
 

@@ -71,7 +71,8 @@ def _body(exc: BaseException) -> dict[str, Any]:
         return error_body("invalid_request", "the request does not match its schema", fields=exc.fields)
     if isinstance(exc, RuleError):
         field = exc.details.get("field")
-        return error_body(exc.code, exc.message, rule=exc.rule.to_json(), fields={field: [exc.message]} if field else None)
+        fields = {field: [exc.message]} if field else None
+        return error_body(exc.code, exc.message, rule=exc.rule.to_json(), fields=fields)
     if isinstance(exc, svc.InvalidRequest):
         return error_body(exc.code, exc.message, fields={exc.field: [exc.message]} if exc.field else None)
     if isinstance(exc, svc.ServiceError):

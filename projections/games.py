@@ -1,15 +1,19 @@
 """The game projection: keeps the list, the summaries and the boards from the events.
 
-It matches on the stored event type and turns each event into row changes,
-written with the event's tracking record in one transaction. Boards are folded
-with the game's own ``evolve``; the latest states are kept in memory, and a
-state that is not at hand is rebuilt from the event store (``self.app``).
+It matches on the stored event type and turns each event into row changes.
+Within a batch the changes are coalesced (one summary update and one board
+write per game), then written with the tracking record of the batch's last event
+in one transaction. Boards are folded with the game's own ``evolve``; recent
+states stay in memory, and a state not at hand is read back from the board
+table or, failing that, rebuilt from the event store (``self.app``).
 """
 
 from __future__ import annotations
 
 import json
+import uuid
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import Any
 
 from eventsourcing.dispatch import singledispatchmethod
@@ -23,6 +27,32 @@ from services.aggregate import Game
 STATE_CACHE = 512
 
 
+@dataclass
+class Batch:
+    """The row changes of a batch of events, coalesced per game."""
+
+    inserts: list[Change] = field(default_factory=list)
+    updates: dict[str, dict[str, Any]] = field(default_factory=dict)
+    boards: dict[str, tuple[int, Any]] = field(default_factory=dict)
+
+    def update(self, gid: str, e: Any, **columns: Any) -> None:
+        row = self.updates.setdefault(gid, {})
+        row.update(version=e.originator_version, updated_at=e.timestamp.isoformat(), **columns)
+
+    def changes(self) -> list[Change]:
+        out = list(self.inserts)
+        for gid, columns in self.updates.items():
+            sets = ", ".join(f"{k} = ?" for k in columns)
+            out.append((f"UPDATE {{p}}dh_games SET {sets} WHERE game_id = ?", (*columns.values(), gid)))
+        for gid, (version, state) in self.boards.items():
+            out.append((
+                "INSERT INTO {p}dh_boards (game_id, version, state) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state",
+                (gid, version, canonical_json(state)),
+            ))
+        return out
+
+
 class GameProjection(Projection[GameViewsSQL]):
     """Materialises ``dh_games``, ``dh_game_players`` and ``dh_boards``."""
 
@@ -31,22 +61,40 @@ class GameProjection(Projection[GameViewsSQL]):
     def __init__(self, view: GameViewsSQL) -> None:
         super().__init__(view)
         self.app: Any = None
+        self.listeners: list[Any] = []
         self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
         self._meta: dict[str, dict[str, Any]] = {}
-        self.listeners: list[Any] = []
+        self._seats: dict[str, list[dict[str, Any]]] = {}
 
-    def _done(self, changes: list[Change], tracking: Tracking) -> None:
-        self.view.apply(changes, tracking)
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self.process_batch([(domain_event, tracking)])
+
+    def process_batch(self, items: list[tuple[Any, Tracking]]) -> None:
+        """Applies a batch of events and records the position of its last one, atomically."""
+        batch = Batch()
+        try:
+            for event, _tracking in items:
+                self.apply(event, batch)
+            self.view.apply(batch.changes(), items[-1][1])
+        except BaseException:
+            self._forget(items)
+            raise
         for listener in list(self.listeners):
             listener()
 
-    @singledispatchmethod
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        """Events this projection does not use still move its position on."""
-        self._done([], tracking)
+    def _forget(self, items: list[tuple[Any, Tracking]]) -> None:
+        """After a failed write, drops what memory learnt from the batch: the tables are the truth."""
+        for event, _tracking in items:
+            gid = str(event.originator_id)
+            self._states.pop(gid, None)
+            self._seats.pop(gid, None)
 
-    @process_event.register
-    def _created(self, e: Game.Created, tracking: Tracking) -> None:
+    @singledispatchmethod
+    def apply(self, event: Any, batch: Batch) -> None:
+        """Events this projection does not use only move its position on."""
+
+    @apply.register
+    def _created(self, e: Game.Created, batch: Batch) -> None:
         gid = str(e.originator_id)
         at = e.timestamp.isoformat()
         row = {
@@ -58,91 +106,86 @@ class GameProjection(Projection[GameViewsSQL]):
             "sandbox": 1 if e.sandbox_of else 0, "seed_commitment": e.seed_commitment,
         }
         self._meta[gid] = {"game": e.game, "variant": e.variant, "options": e.options}
-        cols = ", ".join(row)
+        self._seats[gid] = []
         marks = ", ".join("?" for _ in row)
-        self._done([(f"INSERT INTO {{p}}dh_games ({cols}) VALUES ({marks})", tuple(row.values())),
-                    _touch_player(gid, e.creator)], tracking)
+        batch.inserts.append((f"INSERT INTO {{p}}dh_games ({', '.join(row)}) VALUES ({marks})", tuple(row.values())))
+        batch.inserts.append(_player(gid, e.creator))
 
-    @process_event.register
-    def _seat_taken(self, e: Game.SeatTaken, tracking: Tracking) -> None:
-        self._seats_changed(e, tracking, e.player_id, None)
+    @apply.register
+    def _seat_taken(self, e: Game.SeatTaken, batch: Batch) -> None:
+        self._seat_added(e, batch)
 
-    @process_event.register
-    def _joined(self, e: Game.Joined, tracking: Tracking) -> None:
-        self._seats_changed(e, tracking, e.player_id, None)
+    @apply.register
+    def _joined(self, e: Game.Joined, batch: Batch) -> None:
+        self._seat_added(e, batch)
 
-    def _seats_changed(self, e: Any, tracking: Tracking, player_id: str, status: str | None) -> None:
+    def _seat_added(self, e: Any, batch: Batch) -> None:
         gid = str(e.originator_id)
-        seats = self._seats(gid)
-        seats.append({"seat": e.seat, "player_id": e.player_id, "name": e.name, "kind": e.kind, "bot": e.bot})
-        changes = [_update(gid, e, seats=json.dumps(sorted(seats, key=lambda s: s["seat"]))),
-                   _touch_player(gid, player_id)]
-        self._done(changes, tracking)
+        seats = [*self._seats_of(gid), {"seat": e.seat, "player_id": e.player_id, "name": e.name,
+                                        "kind": e.kind, "bot": e.bot}]
+        seats.sort(key=lambda s: s["seat"])
+        self._seats[gid] = seats
+        batch.update(gid, e, seats=json.dumps(seats))
+        batch.inserts.append(_player(gid, e.player_id))
 
-    @process_event.register
-    def _started(self, e: Game.Started, tracking: Tracking) -> None:
+    @apply.register
+    def _started(self, e: Game.Started, batch: Batch) -> None:
         gid = str(e.originator_id)
         meta = self._game_meta(gid)
         ruleset = find_game(meta["game"])
-        config = ruleset.configure(meta["variant"], meta["options"], len(e.seats))
-        state = ruleset.initial(config)
+        state = ruleset.initial(ruleset.configure(meta["variant"], meta["options"], len(e.seats)))
+        self._seats[gid] = [dict(s) for s in e.seats]
         self._remember(gid, e.originator_version, state)
-        changes = [_update(gid, e, seats=json.dumps(e.seats), status="active"),
-                   _board(gid, e.originator_version, state)]
-        self._done(changes, tracking)
+        batch.update(gid, e, seats=json.dumps(e.seats), status="active")
+        batch.boards[gid] = (e.originator_version, state)
 
-    @process_event.register
-    def _rule_event(self, e: Game.RuleEvent, tracking: Tracking) -> None:
+    @apply.register
+    def _rule_event(self, e: Game.RuleEvent, batch: Batch) -> None:
         gid = str(e.originator_id)
         ruleset = find_game(self._game_meta(gid)["game"])
         state = self._state_before(gid, e.originator_version, ruleset)
         state = ruleset.evolve(state, ruleset.load_event(e.KIND, e.data))
         self._remember(gid, e.originator_version, state)
-        changes = [_update(gid, e, awaiting=json.dumps(list(e.awaiting))), _board(gid, e.originator_version, state)]
-        self._done(changes, tracking)
+        batch.update(gid, e, awaiting=json.dumps(list(e.awaiting)))
+        batch.boards[gid] = (e.originator_version, state)
 
-    @process_event.register
-    def _finished(self, e: Game.Finished, tracking: Tracking) -> None:
-        self._ended(e, tracking, "finished", e.outcome)
+    @apply.register
+    def _finished(self, e: Game.Finished, batch: Batch) -> None:
+        batch.update(str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome))
 
-    @process_event.register
-    def _abandoned(self, e: Game.Abandoned, tracking: Tracking) -> None:
+    @apply.register
+    def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
         outcome = {"reason": e.reason, "places": [], "winners": [], "scores": None}
-        self._ended(e, tracking, "abandoned", outcome)
+        batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome))
 
-    def _ended(self, e: Any, tracking: Tracking, status: str, outcome: dict[str, Any]) -> None:
-        gid = str(e.originator_id)
-        change = _update(gid, e, status=status, awaiting="[]", outcome=json.dumps(outcome))
-        self._done([change], tracking)
+    @apply.register
+    def _move(self, e: Game.MoveMade, batch: Batch) -> None:
+        batch.update(str(e.originator_id), e)
 
-    @process_event.register
-    def _cause(self, e: Game.MoveMade, tracking: Tracking) -> None:
-        self._bump(e, tracking)
+    @apply.register
+    def _resigned(self, e: Game.Resigned, batch: Batch) -> None:
+        batch.update(str(e.originator_id), e)
 
-    @process_event.register
-    def _resigned(self, e: Game.Resigned, tracking: Tracking) -> None:
-        self._bump(e, tracking)
+    @apply.register
+    def _timed_out(self, e: Game.TurnTimedOut, batch: Batch) -> None:
+        batch.update(str(e.originator_id), e)
 
-    @process_event.register
-    def _timed_out(self, e: Game.TurnTimedOut, tracking: Tracking) -> None:
-        self._bump(e, tracking)
-
-    def _bump(self, e: Any, tracking: Tracking) -> None:
-        self._done([_update(str(e.originator_id), e)], tracking)
-
-    # ------------------------------------------------------------ helpers
+    # ------------------------------------------------------------ memory
 
     def _game_meta(self, gid: str) -> dict[str, Any]:
         meta = self._meta.get(gid)
         if meta is None:
             row = self.view.game_summary(gid)
-            assert row is not None, f"no summary row for game {gid}"
+            if row is None:
+                raise LookupError(f"no summary row for game {gid}")
             meta = self._meta[gid] = {"game": row["game"], "variant": row["variant"], "options": row["options"]}
         return meta
 
-    def _seats(self, gid: str) -> list[dict[str, Any]]:
-        row = self.view.game_summary(gid)
-        return list(row["seats"]) if row else []
+    def _seats_of(self, gid: str) -> list[dict[str, Any]]:
+        if gid not in self._seats:
+            row = self.view.game_summary(gid)
+            self._seats[gid] = list(row["seats"]) if row else []
+        return self._seats[gid]
 
     def _remember(self, gid: str, version: int, state: Any) -> None:
         self._states[gid] = (version, state)
@@ -151,36 +194,19 @@ class GameProjection(Projection[GameViewsSQL]):
             self._states.popitem(last=False)
 
     def _state_before(self, gid: str, version: int, ruleset: Any) -> Any:
+        """The game's state just before ``version``. Events reach this projection in
+        order and every batch is written whole, so the state in memory, or else the
+        board row, is the state after every earlier event of the game."""
         held = self._states.get(gid)
-        if held is not None and held[0] == version - 1:
+        if held is not None:
             return held[1]
         board = self.view.board(gid)
-        if board is not None and board[0] == version - 1 and board[1] is not None:
+        if board is not None and board[1] is not None:
             return decode(ruleset.state_type, json.loads(board[1]))
-        return self.app.repository.get(self.app_id(gid), version=version - 1).state
-
-    @staticmethod
-    def app_id(gid: str) -> Any:
-        import uuid
-
-        return uuid.UUID(gid)
+        return self.app.repository.get(uuid.UUID(gid), version=version - 1).state
 
 
-def _update(gid: str, e: Any, **columns: Any) -> Change:
-    columns = {"version": e.originator_version, "updated_at": e.timestamp.isoformat(), **columns}
-    sets = ", ".join(f"{k} = ?" for k in columns)
-    return f"UPDATE {{p}}dh_games SET {sets} WHERE game_id = ?", (*columns.values(), gid)
-
-
-def _board(gid: str, version: int, state: Any) -> Change:
-    return (
-        "INSERT INTO {p}dh_boards (game_id, version, state) VALUES (?, ?, ?) "
-        "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state",
-        (gid, version, canonical_json(state)),
-    )
-
-
-def _touch_player(gid: str, player_id: str) -> Change:
+def _player(gid: str, player_id: str) -> Change:
     return (
         "INSERT INTO {p}dh_game_players (game_id, player_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
         (gid, player_id),

@@ -301,7 +301,7 @@ def rule_event_class(slug: str, kind: str) -> type[Game.RuleEvent]:
     topic = f"dragonhall:{slug}:{kind}"
     try:
         return resolve_topic(topic)  # type: ignore[no-any-return]
-    except Exception:  # noqa: BLE001 - not registered yet
+    except Exception:
         pass
     cls = type(kind, (Game.RuleEvent,), {"TOPIC": topic, "KIND": kind, "__module__": __name__,
                                           "__qualname__": f"Game.{slug}.{kind}"})

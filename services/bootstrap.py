@@ -17,9 +17,10 @@ from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.projection import ProjectionRunner
 from eventsourcing.utils import Environment
 
-from projections import subscription
 from projections.games import GameProjection
+from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
+from services import sqlite_events
 from services.accounts import Accounts
 from services.config import Settings
 from services.games import GameService
@@ -42,11 +43,10 @@ def eventsourcing_env(settings: Settings) -> dict[str, str]:
     if settings.store == "sqlite":
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         return {
-            app + "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            app + "PERSISTENCE_MODULE": sqlite_events.FACTORY_TOPIC,
             app + "SQLITE_DBNAME": str(settings.data_dir / "events.db"),
             app + "SQLITE_LOCK_TIMEOUT": "30",
-            app + "APPLICATION_RECORDER_TOPIC": subscription.TOPIC,
-            views + "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            views + "PERSISTENCE_MODULE": sqlite_events.FACTORY_TOPIC,
             views + "SQLITE_DBNAME": str(settings.data_dir / "views.db"),
             views + "SQLITE_LOCK_TIMEOUT": "30",
         }
@@ -79,6 +79,12 @@ def views_class(settings: Settings) -> type[GameViewsSQL]:
     return PostgresGameViews if settings.store == "postgres" else SQLiteGameViews
 
 
+def single_writer(settings: Settings, run_projections: bool) -> bool:
+    """Whether this process is the only writer of its store: the embedded default,
+    where the server runs the workers and the read models itself."""
+    return settings.store != "postgres" and settings.embedded and run_projections
+
+
 @dataclass
 class Platform:
     """Everything a process needs: the write side, the read side and the background work."""
@@ -100,7 +106,7 @@ class Platform:
         for close in reversed(self._closers):
             try:
                 close()
-            except Exception:  # noqa: BLE001 - closing is best effort
+            except Exception:
                 log.exception("error while closing")
         self._closers.clear()
 
@@ -126,7 +132,7 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
     vclass = views_class(settings)
     runner = None
     if run_projections:
-        runner = ProjectionRunner(application_class=GameService, projection_class=GameProjection,
+        runner = BatchingProjectionRunner(application_class=GameService, projection_class=GameProjection,
                                   view_class=vclass, env=env)
         runner.__enter__()
         games = runner.app
@@ -136,9 +142,9 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
         games = GameService(env)
         view = InfrastructureFactory.construct(Environment(GameProjection.name, env)).tracking_recorder(vclass)
     games.configure(secret_key=settings.secret_key, snapshot_interval=settings.snapshot_interval,
-                    cache_size=settings.cache_size)
+                    cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
     if settings.store == "sqlite":
-        games.listeners.append(subscription.wake)
+        games.listeners.append(sqlite_events.wake)
     platform = Platform(settings, games, Accounts(db), view, db, runner)
     if runner is not None:
         platform._closers.append(lambda: runner.__exit__(None, None, None))

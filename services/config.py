@@ -14,6 +14,7 @@ separate ``dragonhall worker`` processes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -125,9 +126,7 @@ def _secret_key(e: dict[str, str], data_dir: Path, store: str) -> bytes:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(secrets.token_hex(32))
         os.chmod(tmp, 0o600)
-        try:
+        with contextlib.suppress(FileExistsError):
             os.link(tmp, path)  # atomic: two processes starting at once agree on one key
-        except FileExistsError:
-            pass
         tmp.unlink(missing_ok=True)
     return bytes.fromhex(path.read_text().strip())

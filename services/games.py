@@ -53,15 +53,21 @@ class GameService(Application):
         self.listeners: list[Callable[[], None]] = []
         self._cache: OrderedDict[uuid.UUID, Game] = OrderedDict()
         self._cache_size = cache_size
+        self.single_writer = False
         self._cache_lock = threading.Lock()
         self._locks: dict[uuid.UUID, threading.RLock] = {}
         self._locks_lock = threading.Lock()
 
-    def configure(self, *, secret_key: bytes, snapshot_interval: int, cache_size: int) -> None:
-        """Settings the projection runner cannot pass when it builds this application."""
+    def configure(self, *, secret_key: bytes, snapshot_interval: int, cache_size: int,
+                  single_writer: bool = False) -> None:
+        """Settings the projection runner cannot pass when it builds this application.
+
+        ``single_writer`` says that no other process writes this store (the embedded
+        default), so a cached game is current without asking the store."""
         self.secret_key = secret_key or self.secret_key
         self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
         self._cache_size = cache_size
+        self.single_writer = single_writer
 
     # ------------------------------------------------------------ seeds
 
@@ -86,6 +92,8 @@ class GameService(Application):
                 game = self.repository.get(gid)
             except AggregateNotFoundError:
                 raise GameNotFound(f"no game {game_id}") from None
+        elif self.single_writer:
+            return _copy(cached)
         else:
             game = _copy(cached)
             for event in self.events.get(gid, gt=cached.version):
@@ -118,12 +126,24 @@ class GameService(Application):
                 lock = self._locks[game_id] = threading.RLock()
             return lock
 
-    def commit(self, game: Game) -> list[Recording[Any]]:
-        """Saves the game's new events, remembers it, and tells the workers."""
-        recordings = self.save(game)
+    def commit(self, game: Game) -> list[Any]:
+        """Saves the game's new events, remembers it, tells the workers; returns the events."""
+        events = list(game._pending_events)
+        self.save(game)
         self._remember(game)
         self.work.game_changed(self, game)
-        return recordings
+        return events
+
+    def _take_snapshots(self, processing_event: Any) -> None:
+        """Snapshots a game when a save crosses a multiple of the interval, from the
+        saved aggregate itself rather than by reloading it from the store."""
+        interval = self.snapshotting_intervals.get(Game)
+        if not interval or self.snapshots is None:
+            return
+        for aggregate in processing_event.aggregates.values():
+            versions = [e.originator_version for e in processing_event.events if e.originator_id == aggregate.id]
+            if versions and (min(versions) - 1) // interval != max(versions) // interval:
+                self.snapshots.put([Game.Snapshot.take(aggregate)])
 
     def _notify(self, recordings: list[Recording[Any]]) -> None:
         for listener in list(self.listeners):
@@ -142,7 +162,7 @@ class GameService(Application):
         except ConfigError as e:
             raise InvalidRequest(e.message, field=e.field) from None
         game_id = uuid.uuid4()
-        table = Game._create(  # noqa: SLF001 - the seed commitment needs the id up front
+        table = Game._create(
             Game.Created,
             id=game_id,
             game=ruleset.slug,
@@ -229,7 +249,7 @@ class GameService(Application):
                     if done is not None:
                         if done["move"] != move:
                             raise CommandReused(f"command_id {command_id!r} was already used for another move")
-                        return self.decision_result(game, done["version"], player_id, replayed=True)
+                        return self.decision_result(game, done["version"], player_id)
                 if expected_version is not None and expected_version != game.version:
                     raise StaleVersion(
                         f"expected version {expected_version}, but game {game_id} is at version {game.version}",
@@ -238,13 +258,13 @@ class GameService(Application):
                 acting = self._acting_seat(game, player_id, seat)
                 command = game.ruleset.parse_move(move)
                 events = game.ruleset.decide(game.state, acting, command, self.rng(game))
-                first = game.version + 1
                 game.record(Game.MoveMade, {"seat": acting, "player_id": player_id,
                                             "move": game.ruleset.commands.dump(command),
                                             "command_id": command_id}, events)
                 game.finish_if_over(self.seed(game.id).hex())
-                if self._try_save(game, expected_version):
-                    return self.decision_result(game, first, player_id)
+                saved = self._try_save(game, expected_version)
+                if saved is not None:
+                    return self._result(game, saved, player_id)
             raise StaleVersion(f"game {game_id} kept changing; try again", current_version=game.version)
 
     def _acting_seat(self, game: Game, player_id: str, seat: int | None) -> int:
@@ -267,12 +287,12 @@ class GameService(Application):
             for _attempt in range(RETRIES):
                 game = self.load(gid)
                 acting = self._acting_seat(game, player_id, seat)
-                first = game.version + 1
                 events = game.ruleset.leave(game.state, acting, self.rng(game))
                 game.record(Game.Resigned, {"seat": acting, "player_id": player_id}, events)
                 game.finish_if_over(self.seed(game.id).hex())
-                if self._try_save(game, None):
-                    return self.decision_result(game, first, player_id)
+                saved = self._try_save(game, None)
+                if saved is not None:
+                    return self._result(game, saved, player_id)
             raise StaleVersion(f"game {game_id} kept changing; try again")
 
     def play_for(self, game_id: str, seat: int, version: int, choose: Callable[[Game], Any],
@@ -308,42 +328,36 @@ class GameService(Application):
     def _awaits(game: Game, seat: int, version: int) -> bool:
         return game.version == version and game.status == "active" and seat in game.awaiting
 
-    def _try_save(self, game: Game, expected_version: int | None) -> bool:
+    def _try_save(self, game: Game, expected_version: int | None) -> list[Any] | None:
+        """The saved events, or None when another writer got there first."""
         try:
-            self.commit(game)
-            return True
+            return self.commit(game)
         except IntegrityError:
             with self._cache_lock:
                 self._cache.pop(game.id, None)
             if expected_version is not None:
                 raise StaleVersion(f"game {game.id} moved on while this move was being decided") from None
-            return False
+            return None
 
     def _save_or_conflict(self, game: Game) -> None:
-        if not self._try_save(game, None):
+        if self._try_save(game, None) is None:
             raise StaleVersion(f"game {game.id} changed at the same time; try again")
 
     # ------------------------------------------------------------ results
 
-    def decision_result(self, game: Game, first: int, player_id: str | None, *,
-                        replayed: bool = False) -> dict[str, Any]:
-        """``{version, events}`` of the decision recorded from version ``first``."""
+    def decision_result(self, game: Game, first: int, player_id: str | None) -> dict[str, Any]:
+        """``{version, events, replayed}`` of the decision recorded from version ``first``."""
         events = []
         for stored in self.events.get(game.id, gt=first - 1):
             if stored.originator_version > first and isinstance(stored, CAUSES):
                 break
             events.append(stored)
-        viewer = game.viewer_for(player_id)
-        out = [self.event_json(game.ruleset, e, viewer) for e in events]
-        result = {"version": events[-1].originator_version if events else game.version, "events": out}
-        if replayed:
-            result["replayed"] = True
-        return result
+        return {**self._result(game, events, player_id), "replayed": True}
 
-    @staticmethod
-    def event_json(ruleset: Any, stored: Any, viewer: Any) -> dict[str, Any]:
-        """One stored event as a client sees it: redacted while the game runs."""
-        return event_to_json(ruleset, stored, viewer)
+    def _result(self, game: Game, events: list[Any], player_id: str | None) -> dict[str, Any]:
+        viewer = game.viewer_for(player_id)
+        out = [event_to_json(game.ruleset, e, viewer) for e in events]
+        return {"version": events[-1].originator_version if events else game.version, "events": out}
 
     def stored_events(self, game_id: str, after: int = 0) -> Iterable[Any]:
         return self.events.get(_uuid(game_id), gt=after)

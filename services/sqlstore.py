@@ -8,8 +8,8 @@ dialect rewrites them to ``%s``. Rows come back as dicts.
 from __future__ import annotations
 
 import sqlite3
-from abc import ABC, abstractmethod
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -48,7 +48,7 @@ class SqlStore(ABC):
             for s in statements:
                 t.execute(s)
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - most stores hold nothing to release
         """Releases connections."""
 
 

@@ -38,8 +38,8 @@ class EmbeddedWorker:
         celery.finalize()
         self.controller = WorkController(
             app=celery, hostname=f"embedded-{id(self)}@dragonhall", pool="threads", concurrency=concurrency,
-            queues=[queue(settings, q) for q in QUEUES], loglevel="WARNING", without_heartbeat=True, without_mingle=True,
-            without_gossip=True, ready_callback=None,
+            queues=[queue(settings, q) for q in QUEUES], loglevel="WARNING", without_heartbeat=True,
+            without_mingle=True, without_gossip=True, ready_callback=None,
         )
         self.thread = threading.Thread(target=self.controller.start, name="celery-embedded", daemon=True)
 

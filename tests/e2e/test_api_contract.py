@@ -98,7 +98,7 @@ def test_a_wrong_token_is_401_even_where_a_token_is_optional(client: Any) -> Non
 
 
 def test_move_errors_map_to_403_409_422_and_write_nothing(client: Any) -> None:
-    game, a, b = _two_seat_game(client)
+    game, a, _b = _two_seat_game(client)
     gid = game["id"]
     before = _versions(client, gid)
     stranger = client.player("eve")

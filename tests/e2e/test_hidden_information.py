@@ -50,13 +50,13 @@ def test_another_seat_sees_neither_my_secret_card_nor_my_secret_bid(client: Any)
         events = client.call("GET", f"/api/v1/games/{gid}/events", token=token).body["events"]
         dealt = [e for e in events if e["type"] == "SecretDealt" and e["data"]["seat"] == 0]
         assert dealt[0]["data"]["card"] == {"hidden": True}
-        bid = [e for e in events if e["type"] == "BidPlaced"][0]
+        bid = next(e for e in events if e["type"] == "BidPlaced")
         assert bid["data"]["amount"] == {"hidden": True}
-        made = [e for e in events if e["type"] == "MoveMade"][0]
+        made = next(e for e in events if e["type"] == "MoveMade")
         assert made["data"]["move"] == {"type": "bid", "amount": {"hidden": True}}
         assert all("state_hash" not in e for e in events)
     own = client.call("GET", f"/api/v1/games/{gid}/events", token=a["token"]).body["events"]
-    assert [e for e in own if e["type"] == "BidPlaced"][0]["data"]["amount"] == 2
+    assert next(e for e in own if e["type"] == "BidPlaced")["data"]["amount"] == 2
 
 
 def test_the_seed_is_secret_until_the_end_and_then_matches_its_commitment(client: Any) -> None:

@@ -101,7 +101,7 @@ def test_a_bot_game_runs_on_postgres_with_redis_and_separate_processes(
         doc = server.wait_status(gid, timeout=180)
         assert doc["outcome"]["winners"]
         for _ in range(100):
-            st, listing = server.call("GET", "/api/v1/games?status=finished")
+            _st, listing = server.call("GET", "/api/v1/games?status=finished")
             if [g["id"] for g in listing["games"]] == [gid]:
                 break
             import time

@@ -1,0 +1,207 @@
+"""HTTP load: full Tarasque games through the API with concurrent clients.
+
+Starts `dragonhall serve` (SQLite under a temporary directory, or PostgreSQL in a
+fresh schema), keeps ``--games`` two-player games in flight for ``--seconds``,
+each driven by a client that asks for the legal moves and posts one with
+``expected_version``, and prints moves per second and latency percentiles.
+Clients run in separate processes so that they do not share the server's core.
+
+Every 201 must mean the move is stored: at the end each game's acknowledged
+versions are checked against its stored events.
+
+    python bench/http_load.py --store sqlite
+    python bench/http_load.py --store postgres --database-url postgresql://postgres@127.0.0.1:5432/test
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import multiprocessing as mp
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rich.console import Console
+from rich.table import Table
+
+from tests.support.processes import Server
+
+console = Console()
+
+
+class Client:
+    """One keep-alive HTTP connection."""
+
+    def __init__(self, port: int) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any, float]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = None if body is None else json.dumps(body)
+        start = time.perf_counter()
+        self.conn.request(method, path, body=data, headers=headers)
+        r = self.conn.getresponse()
+        raw = r.read()
+        return r.status, json.loads(raw) if raw else None, time.perf_counter() - start
+
+
+def play_games(port: int, seconds: float, games: int, seed: int, out: Any) -> None:
+    """A client process: keeps ``games`` games going (one thread each) until time is up."""
+    import threading
+
+    stop_at = time.time() + seconds
+    results: list[dict[str, Any]] = []
+    lock = threading.Lock()
+
+    def worker(k: int) -> None:
+        rng = random.Random(seed * 1000 + k)
+        client = Client(port)
+        mine: dict[str, Any] = {"moves": [], "gets": [], "games": 0, "errors": 0, "acks": []}
+        while time.time() < stop_at:
+            game_id, tokens = _new_game(client)
+            _, doc, _ = client.call("GET", f"/api/v1/games/{game_id}")
+            awaiting, version = doc["awaiting"], doc["version"]
+            acked = []
+            while awaiting and time.time() < stop_at:
+                seat = awaiting[0]
+                st, legal, t_get = client.call("GET", f"/api/v1/games/{game_id}/legal-moves", token=tokens[seat])
+                mine["gets"].append(t_get)
+                move = rng.choice(legal["moves"])
+                st, res, t_post = client.call("POST", f"/api/v1/games/{game_id}/moves",
+                                              {"move": move, "expected_version": legal["version"]}, tokens[seat])
+                if st != 201:
+                    mine["errors"] += 1
+                    _, doc, _ = client.call("GET", f"/api/v1/games/{game_id}")
+                    awaiting = doc["awaiting"]
+                    continue
+                mine["moves"].append(t_post)
+                version = res["version"]
+                acked.append(version)
+                rules = [e for e in res["events"] if e.get("source") == "rules"]
+                awaiting = rules[-1]["awaiting"] if rules else awaiting
+                if res["events"][-1]["type"] in ("Finished", "Abandoned"):
+                    awaiting = []
+            mine["acks"].append((game_id, acked))
+            mine["games"] += 1
+        with lock:
+            results.append(mine)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(games)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put(results)
+
+
+def _new_game(client: Client) -> tuple[str, list[str]]:
+    tokens = []
+    for name in ("a", "b"):
+        _, p, _ = client.call("POST", "/api/v1/players", {"name": name})
+        tokens.append(p["token"])
+    _, g, _ = client.call("POST", "/api/v1/games", {"game": "tarasque", "players": 2}, tokens[0])
+    for t in tokens:
+        client.call("POST", f"/api/v1/games/{g['id']}/seats", {}, t)
+    return g["id"], tokens
+
+
+def run(store: str, games: int, seconds: float, processes: int, database_url: str | None) -> dict[str, Any]:
+    workdir = Path(tempfile.mkdtemp(prefix="dh-bench-"))
+    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(workdir / "var"), "DRAGONHALL_STORE": store}
+    schema = None
+    if store == "postgres":
+        schema = f"bench_{uuid.uuid4().hex[:8]}"
+        env.update(DRAGONHALL_DATABASE_URL=database_url or "", DRAGONHALL_POSTGRES_SCHEMA=schema)
+    server = Server(env, workdir)
+    try:
+        queue: Any = mp.Queue()
+        per = [games // processes + (1 if i < games % processes else 0) for i in range(processes)]
+        procs = [mp.Process(target=play_games, args=(server.port, seconds, n, i, queue)) for i, n in enumerate(per)]
+        started = time.perf_counter()
+        for p in procs:
+            p.start()
+        results = [r for _ in procs for r in queue.get()]
+        for p in procs:
+            p.join()
+        elapsed = time.perf_counter() - started
+        unstored = _check_acks(server, results)
+    finally:
+        server.stop()
+        if schema:
+            _drop_schema(database_url or "", schema)
+    moves = [t for r in results for t in r["moves"]]
+    gets = [t for r in results for t in r["gets"]]
+    return {
+        "store": store, "games_in_flight": games, "seconds": elapsed, "moves": len(moves),
+        "moves_per_s": len(moves) / elapsed, "post_p50_ms": _pct(moves, 50), "post_p99_ms": _pct(moves, 99),
+        "get_p50_ms": _pct(gets, 50), "get_p99_ms": _pct(gets, 99),
+        "games_played": sum(r["games"] for r in results), "errors": sum(r["errors"] for r in results),
+        "acknowledged_but_not_stored": unstored,
+    }
+
+
+def _check_acks(server: Server, results: list[dict[str, Any]]) -> int:
+    """Counts acknowledged versions missing from the stored events (it must be 0)."""
+    missing = 0
+    for r in results:
+        for game_id, acked in r["acks"]:
+            if not acked:
+                continue
+            _, body = server.call("GET", f"/api/v1/games/{game_id}/events?after={acked[0] - 1}")
+            stored = {e["version"] for e in body["events"]}
+            missing += sum(1 for v in acked if v not in stored)
+    return missing
+
+
+def _drop_schema(url: str, schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def _pct(values: list[float], q: int) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0] * 1000
+    return statistics.quantiles(values, n=100)[q - 1] * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="both")
+    parser.add_argument("--games", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--database-url", default=os.environ.get("DRAGONHALL_TEST_DATABASE_URL",
+                                                                 "postgresql://postgres@127.0.0.1:5432/test"))
+    args = parser.parse_args()
+    stores = ["sqlite", "postgres"] if args.store == "both" else [args.store]
+    table = Table(title=f"HTTP load: {args.games} two-player Tarasque games in flight")
+    for col in ("store", "moves/s", "POST p50 ms", "POST p99 ms", "GET p50 ms", "GET p99 ms", "moves",
+                "games", "errors", "acked not stored"):
+        table.add_column(col, justify="right")
+    for store in stores:
+        r = run(store, args.games, args.seconds, args.processes, args.database_url)
+        table.add_row(store, f"{r['moves_per_s']:.0f}", f"{r['post_p50_ms']:.1f}", f"{r['post_p99_ms']:.1f}",
+                      f"{r['get_p50_ms']:.1f}", f"{r['get_p99_ms']:.1f}", str(r["moves"]), str(r["games_played"]),
+                      str(r["errors"]), str(r["acknowledged_but_not_stored"]))
+        print(json.dumps(r))
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
