@@ -40,3 +40,26 @@ def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
     """Register (or clear, with null) the URL that receives turn reminders."""
     player = required_player()
     return _platform().accounts.set_webhook(player.id, body["url"]).to_json()
+
+
+@blp.route("/me/inbox", methods=["GET"])
+@blp.response(200, schemas.Inbox)
+def inbox() -> dict[str, Any]:
+    """Games awaiting your decision (soonest deadline first), reminders and invitations."""
+    player = required_player()
+    return _platform().timers.inbox_of(player.id)
+
+
+@blp.route("/me/vacation", methods=["GET"])
+@blp.response(200, schemas.Vacation)
+def vacation() -> dict[str, Any]:
+    """Your vacation days and what is left of each year's allowance."""
+    return _platform().vacations.summary(required_player().id)
+
+
+@blp.route("/me/vacation", methods=["POST"])
+@blp.arguments(schemas.VacationRequest)
+@blp.response(201, schemas.Vacation)
+def declare_vacation(body: dict[str, Any]) -> dict[str, Any]:
+    """Declare vacation days: your clocks stand still on them in all your games."""
+    return _platform().vacations.declare(required_player().id, body["start"], body["days"])

@@ -40,6 +40,48 @@ class PlayerWithToken(Player):
     token = fields.String(required=True, metadata={"description": "Shown once; only its hash is stored."})
 
 
+class VacationRequest(Schema):
+    start = fields.Date(required=True, metadata={"description": "First vacation day (UTC), YYYY-MM-DD."})
+    days = _int(required=True, validate=validate.Range(1, 366))
+
+
+class Vacation(Schema):
+    days = fields.List(fields.String())
+    allowance = fields.Raw()
+
+
+class InboxItem(Schema):
+    id = fields.String()
+    kind = fields.String()
+    game_id = fields.String()
+    at = fields.String()
+    type = fields.String()
+    game = fields.String()
+    variant = fields.String(allow_none=True)
+    seat = fields.Integer()
+    version = fields.Integer()
+    deadline = fields.String(allow_none=True)
+    message = fields.String()
+    creator = fields.String()
+    starts_at = fields.String(allow_none=True)
+
+
+class AwaitingItem(Schema):
+    game_id = fields.String(required=True)
+    game = fields.String(required=True)
+    variant = fields.String()
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    deadline = fields.String(allow_none=True)
+    remaining = fields.Float(allow_none=True)
+
+
+class Inbox(Schema):
+    awaiting = fields.List(fields.Nested(AwaitingItem), metadata={"description": "Soonest deadline first."})
+    reminders = fields.List(fields.Nested(InboxItem))
+    invitations = fields.List(fields.Nested(InboxItem))
+
+
 class WebhookUpdate(Schema):
     url = fields.URL(required=True, allow_none=True, schemes={"http", "https"}, require_tld=False)
 

@@ -14,6 +14,7 @@ import json
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from eventsourcing.dispatch import singledispatchmethod
@@ -22,7 +23,9 @@ from eventsourcing.projection import Projection
 
 from domain.kernel import canonical_json, decode, find_game
 from projections.views import Change, GameViewsSQL
+from services import clocks
 from services.aggregate import Game
+from services.timers import clocks_key
 
 STATE_CACHE = 512
 
@@ -65,6 +68,7 @@ class GameProjection(Projection[GameViewsSQL]):
         self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
         self._meta: dict[str, dict[str, Any]] = {}
         self._seats: dict[str, list[dict[str, Any]]] = {}
+        self._clocks: dict[str, dict[str, Any]] = {}
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
@@ -88,6 +92,7 @@ class GameProjection(Projection[GameViewsSQL]):
             gid = str(event.originator_id)
             self._states.pop(gid, None)
             self._seats.pop(gid, None)
+            self._clocks.pop(gid, None)
 
     @singledispatchmethod
     def apply(self, event: Any, batch: Batch) -> None:
@@ -105,8 +110,11 @@ class GameProjection(Projection[GameViewsSQL]):
             "starts_at": e.starts_at, "created_at": at, "updated_at": at, "outcome": None,
             "sandbox": 1 if e.sandbox_of else 0, "seed_commitment": e.seed_commitment,
         }
-        self._meta[gid] = {"game": e.game, "variant": e.variant, "options": e.options}
+        self._meta[gid] = {"game": e.game, "variant": e.variant, "options": e.options, "tc": e.time_control}
         self._seats[gid] = []
+        self._clocks[gid] = {"turns": {}, "banks": {}, "awaiting": []}
+        if e.starts_at:
+            row["next_deadline"] = clocks_key(clocks.parse(e.starts_at))
         marks = ", ".join("?" for _ in row)
         batch.inserts.append((f"INSERT INTO {{p}}dh_games ({', '.join(row)}) VALUES ({marks})", tuple(row.values())))
         batch.inserts.append(_player(gid, e.creator))
@@ -121,6 +129,9 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def _seat_added(self, e: Any, batch: Batch) -> None:
         gid = str(e.originator_id)
+        bank = clocks.initial_bank(self._game_meta(gid)["tc"])
+        if bank is not None and isinstance(e, Game.Joined):
+            self._clock_of(gid)["banks"][str(e.seat)] = bank
         seats = [*self._seats_of(gid), {"seat": e.seat, "player_id": e.player_id, "name": e.name,
                                         "kind": e.kind, "bot": e.bot}]
         seats.sort(key=lambda s: s["seat"])
@@ -136,7 +147,10 @@ class GameProjection(Projection[GameViewsSQL]):
         state = ruleset.initial(ruleset.configure(meta["variant"], meta["options"], len(e.seats)))
         self._seats[gid] = [dict(s) for s in e.seats]
         self._remember(gid, e.originator_version, state)
-        batch.update(gid, e, seats=json.dumps(e.seats), status="active")
+        bank = clocks.initial_bank(meta["tc"])
+        if bank is not None:
+            self._clock_of(gid)["banks"] = {str(s["seat"]): bank for s in e.seats}
+        batch.update(gid, e, seats=json.dumps(e.seats), status="active", **self._timing(gid))
         batch.boards[gid] = (e.originator_version, state)
 
     @apply.register
@@ -146,17 +160,29 @@ class GameProjection(Projection[GameViewsSQL]):
         state = self._state_before(gid, e.originator_version, ruleset)
         state = ruleset.evolve(state, ruleset.load_event(e.KIND, e.data))
         self._remember(gid, e.originator_version, state)
-        batch.update(gid, e, awaiting=json.dumps(list(e.awaiting)))
+        held = self._clock_of(gid)
+        held["turns"], _ended = clocks.turns_after(held["turns"], held["awaiting"], e.awaiting, e.timestamp.isoformat())
+        held["awaiting"] = list(e.awaiting)
+        batch.update(gid, e, awaiting=json.dumps(list(e.awaiting)), **self._timing(gid))
         batch.boards[gid] = (e.originator_version, state)
 
     @apply.register
+    def _clock_settled(self, e: Game.ClockSettled, batch: Batch) -> None:
+        gid = str(e.originator_id)
+        held = self._clock_of(gid)
+        held["banks"] = {**held["banks"], **e.banks}
+        batch.update(gid, e, **self._timing(gid))
+
+    @apply.register
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
-        batch.update(str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome))
+        batch.update(str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome),
+                     **_NO_TIMING)
 
     @apply.register
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
         outcome = {"reason": e.reason, "places": [], "winners": [], "scores": None}
-        batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome))
+        batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome),
+                     **_NO_TIMING)
 
     @apply.register
     def _move(self, e: Game.MoveMade, batch: Batch) -> None:
@@ -170,6 +196,37 @@ class GameProjection(Projection[GameViewsSQL]):
     def _timed_out(self, e: Game.TurnTimedOut, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
 
+    # ------------------------------------------------------------ clocks
+
+    def _clock_of(self, gid: str) -> dict[str, Any]:
+        if gid not in self._clocks:
+            row = self.view.game_summary(gid)
+            held = (row or {}).get("clock") or {}
+            self._clocks[gid] = {"turns": dict(held.get("turns", {})), "banks": dict(held.get("banks", {})),
+                                 "awaiting": list((row or {}).get("awaiting", []))}
+        return self._clocks[gid]
+
+    def _timing(self, gid: str) -> dict[str, Any]:
+        """The clock columns: turn starts and banks, and the next deadline and reminder
+        (without vacation days, which only ever push them later) for the sweep's index."""
+        held = self._clock_of(gid)
+        tc = self._game_meta(gid)["tc"]
+        deadlines, reminders = [], []
+        for seat, since in held["turns"].items():
+            seconds = clocks.budget(tc, held["banks"].get(seat))
+            if seconds is not None:
+                start = clocks.parse(since)
+                deadlines.append(start + timedelta(seconds=seconds))
+                reminders.append(start + timedelta(seconds=clocks.REMINDER_AT * seconds))
+        seats = {s["seat"]: s for s in self._seats_of(gid)}
+        bots = any(seats.get(s, {}).get("bot") for s in held["awaiting"])
+        return {
+            "clock": json.dumps({"turns": held["turns"], "banks": held["banks"]}),
+            "next_deadline": clocks_key(min(deadlines)) if deadlines else None,
+            "next_reminder": clocks_key(min(reminders)) if reminders else None,
+            "bots_awaited": 1 if bots else 0,
+        }
+
     # ------------------------------------------------------------ memory
 
     def _game_meta(self, gid: str) -> dict[str, Any]:
@@ -178,7 +235,8 @@ class GameProjection(Projection[GameViewsSQL]):
             row = self.view.game_summary(gid)
             if row is None:
                 raise LookupError(f"no summary row for game {gid}")
-            meta = self._meta[gid] = {"game": row["game"], "variant": row["variant"], "options": row["options"]}
+            meta = self._meta[gid] = {"game": row["game"], "variant": row["variant"], "options": row["options"],
+                                      "tc": row["time_control"]}
         return meta
 
     def _seats_of(self, gid: str) -> list[dict[str, Any]]:
@@ -204,6 +262,9 @@ class GameProjection(Projection[GameViewsSQL]):
         if board is not None and board[1] is not None:
             return decode(ruleset.state_type, json.loads(board[1]))
         return self.app.repository.get(uuid.UUID(gid), version=version - 1).state
+
+
+_NO_TIMING = {"next_deadline": None, "next_reminder": None, "bots_awaited": 0}
 
 
 def _player(gid: str, player_id: str) -> Change:

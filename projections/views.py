@@ -44,9 +44,15 @@ TABLES = [
         updated_at TEXT NOT NULL,
         outcome TEXT,
         sandbox INTEGER NOT NULL DEFAULT 0,
-        seed_commitment TEXT NOT NULL
+        seed_commitment TEXT NOT NULL,
+        clock TEXT NOT NULL DEFAULT '{}',
+        next_deadline TEXT,
+        next_reminder TEXT,
+        bots_awaited INTEGER NOT NULL DEFAULT 0
     )""",
     "CREATE INDEX IF NOT EXISTS dh_games_status ON {p}dh_games (status, updated_at)",
+    "CREATE INDEX IF NOT EXISTS dh_games_deadline ON {p}dh_games (next_deadline)",
+    "CREATE INDEX IF NOT EXISTS dh_games_reminder ON {p}dh_games (next_reminder)",
     """CREATE TABLE IF NOT EXISTS {p}dh_game_players (
         game_id TEXT NOT NULL,
         player_id TEXT NOT NULL,
@@ -60,7 +66,7 @@ TABLES = [
     )""",
 ]
 VIEW_TABLES = ("dh_games", "dh_game_players", "dh_boards")
-JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome")
+JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome", "clock")
 
 
 class GameViewsSQL:
@@ -125,6 +131,23 @@ class GameViewsSQL:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.updated_at DESC, g.game_id LIMIT ? OFFSET ?"
         return self._rows(sql, (*params, limit, offset))
+
+    def due_games(self, horizon: str) -> list[dict[str, Any]]:
+        """Running or scheduled games with a deadline, reminder or start before ``horizon``."""
+        return self._rows(
+            "SELECT game_id FROM {p}dh_games WHERE status IN ('active', 'scheduled') AND "
+            "((next_deadline IS NOT NULL AND next_deadline <= ?) OR "
+            "(next_reminder IS NOT NULL AND next_reminder <= ?)) ORDER BY next_deadline", (horizon, horizon))
+
+    def stalled_bot_games(self, before: str) -> list[dict[str, Any]]:
+        """Running games awaiting a server bot that has not moved since ``before``."""
+        return self._rows("SELECT game_id FROM {p}dh_games WHERE status = 'active' AND bots_awaited = 1 "
+                          "AND updated_at < ?", (before,))
+
+    def games_of_player(self, player_id: str, status: str) -> list[dict[str, Any]]:
+        return self._rows(
+            "SELECT g.* FROM {p}dh_games g JOIN {p}dh_game_players p ON p.game_id = g.game_id "
+            "WHERE p.player_id = ? AND g.status = ?", (player_id, status))
 
     def all_game_ids(self) -> list[str]:
         return [r["game_id"] for r in self._rows("SELECT game_id FROM {p}dh_games ORDER BY game_id")]

@@ -18,6 +18,7 @@ decider first and records only what it returned.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -27,14 +28,23 @@ from eventsourcing.utils import register_topic, resolve_topic
 
 from domain.kernel import Event, Ruleset, Viewer, decode, encode, find_game, state_hash
 from domain.kernel.registry import all_games
+from services import clock, clocks
+
+
+class _Timed:
+    """Event timestamps come from the services' clock, so tests can control time."""
+
+    @staticmethod
+    def create_timestamp() -> datetime:
+        return clock.now()
 
 
 class Game(Aggregate):
-    """A game table: its configuration, its seats and the rules state."""
+    """A game table: its configuration, its seats, its clocks and the rules state."""
 
     TOPIC = "dragonhall:Game"
 
-    class Created(Aggregate.Created):
+    class Created(_Timed, Aggregate.Created):
         TOPIC = "dragonhall:Game.Created"
         game: str
         variant: str
@@ -48,7 +58,7 @@ class Game(Aggregate):
         settings: dict[str, Any]
         sandbox_of: dict[str, Any] | None
 
-    class SeatTaken(Aggregate.Event):
+    class SeatTaken(_Timed, Aggregate.Event):
         TOPIC = "dragonhall:Game.SeatTaken"
         seat: int
         player_id: str
@@ -59,7 +69,7 @@ class Game(Aggregate):
         def apply(self, game: Game) -> None:
             game.seats = [*game.seats, _seat(self.seat, self.player_id, self.name, self.kind, self.bot)]
 
-    class Started(Aggregate.Event):
+    class Started(_Timed, Aggregate.Event):
         TOPIC = "dragonhall:Game.Started"
         seats: list[dict[str, Any]]
 
@@ -68,8 +78,11 @@ class Game(Aggregate):
             game.status = "active"
             game.state = game.ruleset.initial(game.config())
             game.started_at = self.timestamp.isoformat()
+            bank = clocks.initial_bank(game.time_control)
+            if bank is not None:
+                game.banks = {str(s["seat"]): bank for s in self.seats}
 
-    class MoveMade(Aggregate.Event):
+    class MoveMade(_Timed, Aggregate.Event):
         TOPIC = "dragonhall:Game.MoveMade"
         seat: int
         player_id: str
@@ -82,7 +95,7 @@ class Game(Aggregate):
                 key = f"{self.player_id}:{self.command_id}"
                 game.commands = {**game.commands, key: {"version": self.originator_version, "move": self.move}}
 
-    class Resigned(Aggregate.Event):
+    class Resigned(_Timed, Aggregate.Event):
         TOPIC = "dragonhall:Game.Resigned"
         seat: int
         player_id: str
@@ -91,19 +104,36 @@ class Game(Aggregate):
             game.decisions += 1
             game.left = [*game.left, self.seat]
 
-    class TurnTimedOut(Aggregate.Event):
+    class TurnTimedOut(_Timed, Aggregate.Event):
+        """A seat's time ran out. ``policy`` is the game's; ``applied`` is what was done
+        (``skip`` falls back to ``auto`` where the rules allow no decision to be lost);
+        ``move`` is the stand-in bot's move under ``auto``."""
+
         TOPIC = "dragonhall:Game.TurnTimedOut"
         seat: int
         deadline: str
         policy: str
+        applied: str
+        move: dict[str, Any] | None
 
         def apply(self, game: Game) -> None:
             game.decisions += 1
             game.timeouts = game.timeouts + 1
-            if self.policy == "forfeit":
+            if self.applied == "forfeit":
                 game.left = [*game.left, self.seat]
 
-    class Joined(Aggregate.Event):
+    class ClockSettled(_Timed, Aggregate.Event):
+        """Bank clocks after turns ended: seconds used and the bank left, per seat."""
+
+        TOPIC = "dragonhall:Game.ClockSettled"
+        used: dict[str, float]
+        banks: dict[str, float]
+
+        def apply(self, game: Game) -> None:
+            game.banks = {**game.banks, **self.banks}
+            game.unsettled = {s: t for s, t in game.unsettled.items() if s not in self.banks}
+
+    class Joined(_Timed, Aggregate.Event):
         TOPIC = "dragonhall:Game.Joined"
         seat: int
         player_id: str
@@ -114,8 +144,11 @@ class Game(Aggregate):
         def apply(self, game: Game) -> None:
             game.decisions += 1
             game.seats = [*game.seats, _seat(self.seat, self.player_id, self.name, self.kind, self.bot)]
+            bank = clocks.initial_bank(game.time_control)
+            if bank is not None:
+                game.banks = {**game.banks, str(self.seat): bank}
 
-    class RuleEvent(Aggregate.Event):
+    class RuleEvent(_Timed, Aggregate.Event):
         """Base of the per-game rule event classes built by ``rule_event_class``."""
 
         TOPIC = "dragonhall:Game.RuleEvent"
@@ -130,12 +163,12 @@ class Game(Aggregate):
             if ahead is None:
                 ahead = game.ruleset.evolve(game.state, game.ruleset.load_event(self.KIND, self.data))
             game.state = ahead
-            game.awaiting = list(self.awaiting)
+            game.note_awaiting(self.awaiting, self.timestamp)
 
         def domain_event(self, ruleset: Ruleset[Any]) -> Event:
             return ruleset.load_event(self.KIND, self.data)
 
-    class Finished(Aggregate.Event):
+    class Finished(_Timed, Aggregate.Event):
         TOPIC = "dragonhall:Game.Finished"
         outcome: dict[str, Any]
         seed: str
@@ -144,10 +177,10 @@ class Game(Aggregate):
             game.status = "finished"
             game.outcome = dict(self.outcome)
             game.seed = self.seed
-            game.awaiting = []
+            game.note_awaiting([], self.timestamp)
             game.finished_at = self.timestamp.isoformat()
 
-    class Abandoned(Aggregate.Event):
+    class Abandoned(_Timed, Aggregate.Event):
         TOPIC = "dragonhall:Game.Abandoned"
         reason: str
         seed: str
@@ -156,7 +189,7 @@ class Game(Aggregate):
             game.status = "abandoned"
             game.outcome = {"reason": self.reason, "places": [], "winners": [], "scores": None}
             game.seed = self.seed
-            game.awaiting = []
+            game.note_awaiting([], self.timestamp)
             game.finished_at = self.timestamp.isoformat()
 
     class Snapshot(BaseSnapshot):
@@ -217,6 +250,9 @@ class Game(Aggregate):
         self.left: list[int] = []
         self.outcome: dict[str, Any] | None = None
         self.seed: str | None = None
+        self.turns: dict[str, str] = {}
+        self.unsettled: dict[str, list[str]] = {}
+        self.banks: dict[str, float] = {}
 
     # ------------------------------------------------------------------ reads
 
@@ -248,6 +284,19 @@ class Game(Aggregate):
         if seat is not None and seat in mine:
             return Viewer.of(seat)
         return Viewer.of(mine[0]) if mine else Viewer.spectator()
+
+    def note_awaiting(self, awaiting: list[int], at: datetime) -> None:
+        """Starts the clocks of newly awaited seats and stops those no longer awaited;
+        ended bank turns wait for ``ClockSettled``."""
+        stamp = at.isoformat()
+        running, ended = clocks.turns_after(self.turns, self.awaiting, awaiting, stamp)
+        self.turns = running
+        self.awaiting = list(awaiting)
+        if ended and self.time_control.get("kind") == "bank" and self.status == "active":
+            self.unsettled = {**self.unsettled, **{s: [t, stamp] for s, t in ended.items()}}
+
+    def holder(self, seat: int) -> str:
+        return str(self.seat_info(seat)["player_id"])
 
     # ------------------------------------------------------------------ writes
 
@@ -289,7 +338,7 @@ PLATFORM_EVENTS = {
     cls.__name__: cls
     for cls in (
         Game.Created, Game.SeatTaken, Game.Started, Game.MoveMade, Game.Resigned,
-        Game.TurnTimedOut, Game.Joined, Game.Finished, Game.Abandoned,
+        Game.TurnTimedOut, Game.Joined, Game.ClockSettled, Game.Finished, Game.Abandoned,
     )
 }
 CAUSES = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.Joined)

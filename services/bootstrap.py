@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import uuid
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from eventsourcing.persistence import InfrastructureFactory
@@ -24,9 +25,13 @@ from services import sqlite_events
 from services.accounts import Accounts
 from services.config import Settings
 from services.games import GameService
+from services.inbox import Inbox
+from services.locks import Leases
 from services.ports import Work
 from services.queries import GameQueries
 from services.sqlstore import PostgresStore, SQLiteStore, SqlStore
+from services.timers import NEAR, Timers
+from services.vacations import Vacations
 
 log = logging.getLogger("dragonhall")
 
@@ -95,12 +100,27 @@ class Platform:
     views: GameViewsSQL
     db: SqlStore
     queries: GameQueries = field(init=False)
+    vacations: Vacations = field(init=False)
+    inbox: Inbox = field(init=False)
+    timers: Timers = field(init=False)
+    leases: Leases = field(init=False)
     runner: ProjectionRunner[Any, Any] | None = None
     extras: dict[str, Any] = field(default_factory=dict)
     _closers: list[Any] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.queries = GameQueries(self.games, self.views)
+        self.vacations = Vacations(self.db, self.settings.vacation_days)
+        self.inbox = Inbox(self.db)
+        self.games.vacations = self.vacations
+        self.games.inbox = self.inbox
+        near = timedelta(seconds=min(NEAR.total_seconds(), self.settings.visibility_timeout / 2))
+        self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near)
+        self.leases = Leases(self.db)
+        self.queries = GameQueries(self.games, self.views, self.timers)
+
+    def sweep_lock(self) -> bool:
+        """Whether this process may sweep now (one sweep per interval across all processes)."""
+        return self.leases.take("sweep", 0.8 * self.settings.sweep_interval)
 
     def close(self) -> None:
         for close in reversed(self._closers):

@@ -58,6 +58,8 @@ class Settings:
     bot_budget: float = 2.0
     sweep_interval: float = 5.0
     queue_prefix: str = ""
+    vacation_days: int = 30
+    visibility_timeout: int = 3600
     embedded_projections: bool = True
     embedded_worker: bool = True
     extra: dict[str, str] = field(default_factory=dict)
@@ -95,6 +97,8 @@ class Settings:
             "bot_budget": float(e.get("DRAGONHALL_BOT_BUDGET", "2.0")),
             "sweep_interval": float(e.get("DRAGONHALL_SWEEP_INTERVAL", "5.0")),
             "queue_prefix": e.get("DRAGONHALL_QUEUE_PREFIX", ""),
+            "vacation_days": int(e.get("DRAGONHALL_VACATION_DAYS", "30")),
+            "visibility_timeout": int(e.get("DRAGONHALL_BROKER_VISIBILITY_TIMEOUT", "3600")),
             "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),
             "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
         }

@@ -22,6 +22,8 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Recording
 
 from domain.kernel import ConfigError, Rng, RuleError, find_game, seed_commitment
+from services import clock, clocks
+from services.accounts import server_bot_id
 from services.aggregate import CAUSES, Game
 from services.errors import (
     CommandReused,
@@ -50,6 +52,8 @@ class GameService(Application):
         self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
         self.secret_key = secret_key or uuid.uuid4().bytes
         self.work: Work = NullWork()
+        self.vacations: Any = None
+        self.inbox: Any = None
         self.listeners: list[Callable[[], None]] = []
         self._cache: OrderedDict[uuid.UUID, Game] = OrderedDict()
         self._cache_size = cache_size
@@ -128,11 +132,25 @@ class GameService(Application):
 
     def commit(self, game: Game) -> list[Any]:
         """Saves the game's new events, remembers it, tells the workers; returns the events."""
+        self._settle_clocks(game)
         events = list(game._pending_events)
         self.save(game)
         self._remember(game)
         self.work.game_changed(self, game)
         return events
+
+    def _settle_clocks(self, game: Game) -> None:
+        """Charges the bank of every seat whose turn ended in this save (vacation days free)."""
+        tc = game.time_control
+        if game.status != "active" or not game.unsettled or tc.get("kind") != "bank":
+            return
+        used, banks = {}, {}
+        for seat, (since, ended) in sorted(game.unsettled.items()):
+            days = self.vacations.days(game.holder(int(seat))) if self.vacations else frozenset()
+            spent = clocks.elapsed(clocks.parse(since), clocks.parse(ended), days)
+            used[seat] = round(spent, 3)
+            banks[seat] = round(clocks.settle(tc, game.banks.get(seat, float(tc["initial"])), spent), 3)
+        game.trigger_event(Game.ClockSettled, used=used, banks=banks)
 
     def _take_snapshots(self, processing_event: Any) -> None:
         """Snapshots a game when a save crosses a multiple of the interval, from the
@@ -161,6 +179,8 @@ class GameService(Application):
             config = ruleset.configure(variant, options, players)
         except ConfigError as e:
             raise InvalidRequest(e.message, field=e.field) from None
+        if starts_at is not None and starts_at <= clock.now():
+            raise InvalidRequest("starts_at must be in the future", field="starts_at")
         game_id = uuid.uuid4()
         table = Game._create(
             Game.Created,
@@ -178,7 +198,16 @@ class GameService(Application):
             sandbox_of=sandbox_of,
         )
         self.commit(table)
+        self._invite(table)
         return table
+
+    def _invite(self, game: Game) -> None:
+        if self.inbox is None:
+            return
+        for player_id in game.settings.get("invite", []):
+            self.inbox.add(player_id, "invitation", f"invitation:{game.id}:{player_id}", str(game.id),
+                           {"type": "invitation", "game_id": str(game.id), "game": game.game,
+                            "variant": game.variant, "creator": game.creator, "starts_at": game.starts_at})
 
     def take_seat(self, game_id: str, player_id: str, name: str, kind: str, seat: int | None = None,
                   bot: str | None = None) -> Game:
@@ -302,12 +331,12 @@ class GameService(Application):
         task writes nothing. The choice is made outside the game's lock; the version
         is checked again under it before anything is written."""
         gid = _uuid(game_id)
-        if not self._awaits(self.load(gid), seat, version):
+        if not self.awaits(self.load(gid), seat, version):
             return False
         command = choose(self.load(gid))
         with self.lock(gid):
             game = self.load(gid)
-            if not self._awaits(game, seat, version):
+            if not self.awaits(game, seat, version):
                 return False
             events = game.ruleset.decide(game.state, seat, command, self.rng(game))
             info = game.seat_info(seat)
@@ -325,8 +354,61 @@ class GameService(Application):
             return True
 
     @staticmethod
-    def _awaits(game: Game, seat: int, version: int) -> bool:
-        return game.version == version and game.status == "active" and seat in game.awaiting
+    def awaits(game: Game, seat: int, version: int) -> bool:
+        """Whether ``game`` is still at ``version`` and awaits ``seat``: the guard of every task."""
+        return (game.version == version and game.status == "active" and seat in game.awaiting
+                and seat not in game.left)
+
+    def time_out(self, game_id: str, seat: int, version: int, deadline: datetime,
+                 bot: Callable[[Game], Any]) -> bool:
+        """Records ``TurnTimedOut`` for ``seat`` and its consequence under the game's policy:
+        ``auto`` (the default bot plays), ``forfeit`` (the seat leaves) or ``skip`` (the
+        decision is lost where the rules allow, else ``auto``). Writes nothing if the
+        game is no longer at ``version``."""
+        gid = _uuid(game_id)
+        game = self.load(gid)
+        if not self.awaits(game, seat, version):
+            return False
+        policy = game.time_control.get("timeout_policy", "auto")
+        skipped = game.ruleset.skip(game.state, seat, self.rng(game)) if policy == "skip" else None
+        applied = policy if policy != "skip" or skipped is not None else "auto"
+        command = bot(game) if applied == "auto" else None
+        with self.lock(gid):
+            game = self.load(gid)
+            if not self.awaits(game, seat, version):
+                return False
+            rng = self.rng(game)
+            if applied == "forfeit":
+                events = game.ruleset.leave(game.state, seat, rng)
+            elif applied == "skip":
+                events = game.ruleset.skip(game.state, seat, rng) or []
+            else:
+                events = game.ruleset.decide(game.state, seat, command, rng)
+            move = None if command is None else game.ruleset.commands.dump(command)
+            game.record(Game.TurnTimedOut, {"seat": seat, "deadline": deadline.isoformat(), "policy": policy,
+                                            "applied": applied, "move": move}, events)
+            game.finish_if_over(self.seed(game.id).hex())
+            return self._try_save(game, None) is not None
+
+    def start_scheduled(self, game_id: str, now: datetime) -> bool:
+        """At its time, a scheduled game fills its empty seats with bots (or is cancelled) and starts."""
+        gid = _uuid(game_id)
+        with self.lock(gid):
+            game = self.load(gid)
+            if game.status != "scheduled" or not game.starts_at or clocks.parse(game.starts_at) > now:
+                return False
+            free = game.free_seats()
+            if free and game.settings.get("fill", "bot") == "cancel":
+                game.trigger_event(Game.Abandoned, reason=f"{len(free)} seat(s) still empty at the scheduled start",
+                                   seed=self.seed(game.id).hex())
+            else:
+                bot = game.settings.get("fill_bot") or game.ruleset.default_bot
+                for seat in free:
+                    game.trigger_event(Game.SeatTaken, seat=seat, player_id=server_bot_id(bot), name=f"{bot} bot",
+                                       kind="bot", bot=bot)
+                self._start_now(game)
+            self._save_or_conflict(game)
+            return True
 
     def _try_save(self, game: Game, expected_version: int | None) -> list[Any] | None:
         """The saved events, or None when another writer got there first."""

@@ -24,9 +24,10 @@ STATE_CACHE = 256
 class GameQueries:
     """Read models and history, rendered for one caller."""
 
-    def __init__(self, games: GameService, views: Any) -> None:
+    def __init__(self, games: GameService, views: Any, timers: Any = None) -> None:
         self.games = games
         self.views = views
+        self.timers = timers
         self._states: OrderedDict[tuple[str, int], Any] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -81,7 +82,14 @@ class GameQueries:
             "updated_at": row["updated_at"], "starts_at": row["starts_at"], "time_control": row["time_control"],
             "seed_commitment": row["seed_commitment"], "sandbox": bool(row["sandbox"]),
             "your_seats": _mine(seats, player_id),
+            "clocks": self._clocks(row["time_control"], row["status"], seats, row.get("clock") or {}),
         }
+
+    def _clocks(self, tc: dict[str, Any], status: str, seats: list[dict[str, Any]],
+                held: dict[str, Any]) -> dict[str, Any] | None:
+        if self.timers is None:
+            return None
+        return self.timers.clock_view(tc, status, seats, held.get("turns", {}), held.get("banks", {}))
 
     def from_game(self, game: Game, player_id: str | None, seat: int | None = None) -> dict[str, Any]:
         """The document built from the write model (or from a past version of it)."""
@@ -96,6 +104,8 @@ class GameQueries:
             "updated_at": game.modified_on.isoformat(), "starts_at": game.starts_at,
             "time_control": game.time_control, "seed_commitment": game.seed_commitment,
             "sandbox": bool(game.sandbox_of), "your_seats": _mine(game.seats, player_id),
+            "clocks": self._clocks(game.time_control, game.status, game.seats,
+                                   {"turns": game.turns, "banks": game.banks}),
         }
 
     @staticmethod

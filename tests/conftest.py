@@ -123,3 +123,42 @@ def live_client(live_platform: Any) -> Any:
     from tests.support.api_client import ApiClient
 
     return ApiClient(create_app(live_platform).test_client(), live_platform)
+
+
+class _Hooks:
+    def __init__(self) -> None:
+        import http.server
+        import json as _json
+        import threading
+        from urllib.parse import parse_qs, urlparse
+
+        self.received: list[Any] = []
+        hooks = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", 0))
+                hooks.received.append(_json.loads(self.rfile.read(length) or b"null"))
+                status = int(parse_qs(urlparse(self.path).query).get("status", ["200"])[0])
+                self.send_response(status)
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                return None
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def webhook_server() -> Iterator[Any]:
+    """A local HTTP endpoint that records the webhooks it receives (``?status=N`` answers N)."""
+    hooks = _Hooks()
+    yield hooks
+    hooks.close()

@@ -23,8 +23,8 @@ def queue(settings: Settings, name: str) -> str:
     return settings.queue_prefix + name
 
 
-def make_celery(settings: Settings, platform: Callable[[], Any]) -> Celery:
-    """A Celery app whose tasks act on ``platform()``."""
+def make_celery(settings: Settings, platform: Callable[[], Any], send: Callable[[list[Any]], None]) -> Celery:
+    """A Celery app whose tasks act on ``platform()`` and send follow-ups with ``send``."""
     app = Celery("dragonhall", broker=settings.broker_url or "memory://localhost/", set_as_current=False)
     app.conf.update(
         task_serializer="json",
@@ -47,7 +47,7 @@ def make_celery(settings: Settings, platform: Callable[[], Any]) -> Celery:
     )
     from workers.tasks import register_tasks
 
-    register_tasks(app, platform)
+    register_tasks(app, platform, send)
     return app
 
 
@@ -57,4 +57,4 @@ def _transport_options(settings: Settings) -> dict[str, Any]:
     task waits before redelivery, so deadlines days away are swept, not held as ETA tasks."""
     if settings.embedded:
         return {"polling_interval": 0.002}
-    return {"visibility_timeout": 3600}
+    return {"visibility_timeout": settings.visibility_timeout}

@@ -1,4 +1,4 @@
-"""From a saved game to background work: which tasks to send, and the embedded worker."""
+"""From the services' plans to Celery messages; the embedded worker and sweep."""
 
 from __future__ import annotations
 
@@ -9,26 +9,45 @@ from typing import Any
 from celery import Celery
 from celery.worker import WorkController
 
+from services import clock
+from services.timers import Action, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
 from workers.celery_app import QUEUES, make_celery, queue
 
 log = logging.getLogger("dragonhall.work")
 
 
 class CeleryWork:
-    """Sends a bot task for every awaited seat that a server bot holds."""
+    """Sends the tasks ``Timers.plan`` asks for after every save."""
 
-    def __init__(self, celery: Celery, settings: Any) -> None:
+    def __init__(self, celery: Celery, settings: Any, timers: Any) -> None:
         self.celery = celery
-        self.bots_queue = queue(settings, "bots")
+        self.settings = settings
+        self.timers = timers
 
     def game_changed(self, service: Any, game: Any) -> None:
-        if game.status != "active":
-            return
-        gid = str(game.id)
-        for seat in game.awaiting:
-            info = game.seat_info(seat)
-            if info.get("bot"):
-                self.celery.send_task("dragonhall.play_bot", args=(gid, seat, game.version), queue=self.bots_queue)
+        self.send(self.timers.plan(game))
+
+    def send(self, actions: list[Action]) -> None:
+        for action in actions:
+            name, args, q, eta = _message(action)
+            options: dict[str, Any] = {"queue": queue(self.settings, q)}
+            if eta is not None and eta > clock.now():
+                options["countdown"] = (eta - clock.now()).total_seconds()
+            self.celery.send_task(name, args=args, **options)
+
+
+def _message(action: Action) -> tuple[str, tuple[Any, ...], str, Any]:
+    if isinstance(action, PlayBot):
+        return "dragonhall.play_bot", (action.game_id, action.seat, action.version), "bots", None
+    if isinstance(action, FireDeadline):
+        return "dragonhall.deadline", (action.game_id, action.seat, action.version), "timers", action.eta
+    if isinstance(action, Remind):
+        return "dragonhall.remind", (action.game_id, action.seat, action.since), "timers", action.eta
+    if isinstance(action, StartGame):
+        return "dragonhall.start", (action.game_id,), "timers", action.eta
+    if isinstance(action, PostWebhook):
+        return "dragonhall.webhook", (action.delivery_id,), "notifications", None
+    raise TypeError(f"unknown action {action!r}")
 
 
 class EmbeddedWorker:
@@ -53,14 +72,44 @@ class EmbeddedWorker:
             self.thread.join(10)
 
 
+class EmbeddedSweep:
+    """The periodic sweep on a thread, where there is no celery beat (the embedded default)."""
+
+    def __init__(self, platform: Any, work: CeleryWork, interval: float) -> None:
+        self.platform = platform
+        self.work = work
+        self.interval = interval
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="dragonhall-sweep", daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.work.send(self.platform.timers.sweep())
+            except Exception:
+                log.exception("sweep failed")
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.thread.join(5)
+
+
 def attach_celery(platform: Any, start_worker: bool | None = None) -> None:
-    """Plugs Celery into the platform, and starts the embedded worker when there is no broker."""
-    celery = make_celery(platform.settings, lambda: platform)
+    """Plugs Celery into the platform; without a broker, starts the embedded worker and sweep."""
+    holder: dict[str, CeleryWork] = {}
+    celery = make_celery(platform.settings, lambda: platform, lambda actions: holder["work"].send(actions))
+    work = holder["work"] = CeleryWork(celery, platform.settings, platform.timers)
     platform.extras["celery"] = celery
-    platform.games.work = CeleryWork(celery, platform.settings)
+    platform.extras["work"] = work
+    platform.games.work = work
     run_worker = platform.settings.embedded if start_worker is None else start_worker
     if run_worker and platform.settings.embedded:
         worker = EmbeddedWorker(celery, platform.settings)
         worker.start()
+        sweep = EmbeddedSweep(platform, work, platform.settings.sweep_interval)
+        sweep.start()
         platform.extras["worker"] = worker
-        platform._closers.append(worker.stop)
+        platform._closers.extend([worker.stop, sweep.stop])

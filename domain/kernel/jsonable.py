@@ -180,7 +180,7 @@ def _literal(args: tuple[Any, ...]) -> Decoder:
 
 
 def _union(args: tuple[Any, ...]) -> Decoder:
-    tagged = {getattr(a, "TYPE", None): a for a in args if dataclasses.is_dataclass(a)}
+    tagged = {a.TYPE: a for a in args if dataclasses.is_dataclass(a) and isinstance(getattr(a, "TYPE", None), str)}
     decoders = [_decoder(a) for a in args]
 
     def dec(d: Any, p: str) -> Any:

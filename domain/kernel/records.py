@@ -83,6 +83,10 @@ class Event(Record):
     RULE: ClassVar[RuleRef]
     OWNERS: ClassVar[tuple[str, ...]] = ()
 
+    def rule(self) -> RuleRef:
+        """The rule this event applies; override where it depends on the event's data."""
+        return self.RULE
+
     def owners(self) -> frozenset[int]:
         out: set[int] = set()
         for name in self.OWNERS:

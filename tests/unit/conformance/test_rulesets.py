@@ -40,7 +40,7 @@ LEGAL_SAMPLE = 12
 
 
 def _check_event(ruleset: Any, event: Any) -> None:
-    assert event.RULE in ruleset.rules, f"{event.TYPE} cites a rule the game does not list"
+    assert event.rule() in ruleset.rules, f"{event.TYPE} cites a rule the game does not list"
     again = ruleset.load_event(event.TYPE, json.loads(json.dumps(event.data())))
     assert again == event, f"{event.TYPE} does not survive its JSON form"
 

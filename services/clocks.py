@@ -1,0 +1,93 @@
+"""Time-control arithmetic: turns, banks, deadlines and vacation days. Pure functions.
+
+A seat's *turn* is the span during which it stays awaited; its clock runs for the
+whole turn, however many decisions the turn holds, and each seat of a
+simultaneous phase runs its own. A time control is:
+
+* ``none``: no clock;
+* ``per_move``: every turn gets ``seconds``;
+* ``bank``: a turn may use the seat's bank; when it ends, the time used is taken
+  from the bank, then ``increment`` is added, up to ``cap``.
+
+A player's vacation days (whole UTC days) do not count: the clock stands still on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import date, datetime, timedelta
+from typing import Any
+
+REMINDER_AT = 0.8
+"""A reminder goes out when this share of a turn's time has gone."""
+
+
+def is_timed(tc: Mapping[str, Any]) -> bool:
+    return tc.get("kind", "none") != "none"
+
+
+def initial_bank(tc: Mapping[str, Any]) -> float | None:
+    return float(tc["initial"]) if tc.get("kind") == "bank" else None
+
+
+def budget(tc: Mapping[str, Any], bank: float | None) -> float | None:
+    """Seconds a turn may take, before vacation days."""
+    kind = tc.get("kind", "none")
+    if kind == "per_move":
+        return float(tc["seconds"])
+    if kind == "bank":
+        return max(0.0, float(bank if bank is not None else tc["initial"]))
+    return None
+
+
+def settle(tc: Mapping[str, Any], bank: float, used: float) -> float:
+    """The bank after a turn that used ``used`` seconds: minus use, plus increment, capped."""
+    return min(float(tc["cap"]), max(0.0, bank - used) + float(tc["increment"]))
+
+
+def turns_after(turns: Mapping[str, str], before: Iterable[int], after: Iterable[int],
+                at: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Turn starts once the awaited seats go from ``before`` to ``after`` at time ``at``:
+    ``(running, ended)`` where ``ended`` maps each seat whose turn just ended to its start."""
+    was, now = set(before), set(after)
+    running = {s: t for s, t in turns.items() if int(s) in now}
+    ended = {s: t for s, t in turns.items() if int(s) not in now}
+    for seat in now - was:
+        running.setdefault(str(seat), at)
+    return running, ended
+
+
+def advance(start: datetime, seconds: float, vacation: frozenset[date] = frozenset()) -> datetime:
+    """The instant at which ``seconds`` of clock time have run from ``start``, the clock
+    standing still on vacation days."""
+    t, left = start, seconds
+    for _ in range(10_000):
+        midnight = datetime.combine(t.date() + timedelta(days=1), datetime.min.time(), tzinfo=t.tzinfo)
+        if t.date() in vacation:
+            t = midnight
+            continue
+        span = (midnight - t).total_seconds()
+        if left <= span:
+            return t + timedelta(seconds=left)
+        left -= span
+        t = midnight
+    return t + timedelta(seconds=left)
+
+
+def elapsed(start: datetime, end: datetime, vacation: frozenset[date] = frozenset()) -> float:
+    """Clock seconds between ``start`` and ``end``, not counting vacation days."""
+    total = max(0.0, (end - start).total_seconds())
+    if not vacation or total == 0:
+        return total
+    day, off = start.date(), 0.0
+    while day <= end.date():
+        if day in vacation:
+            lo = max(start, datetime.combine(day, datetime.min.time(), tzinfo=start.tzinfo))
+            hi = min(end, datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=start.tzinfo))
+            off += max(0.0, (hi - lo).total_seconds())
+        day += timedelta(days=1)
+    return max(0.0, total - off)
+
+
+def parse(ts: str) -> datetime:
+    return datetime.fromisoformat(ts)

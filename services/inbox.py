@@ -1,0 +1,93 @@
+"""Each player's inbox: reminders and invitations, and the webhook deliveries they cause.
+
+A reminder is recorded once per turn (its key is the game, the seat and the
+turn's start), and its webhook is POSTed at most once per deadline: the delivery
+row is claimed before the POST, and only its own task retries it.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from services import clock
+from services.sqlstore import SqlStore
+
+TABLES = [
+    """CREATE TABLE IF NOT EXISTS dh_inbox (
+        item_id TEXT PRIMARY KEY,
+        player_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        dedupe TEXT NOT NULL UNIQUE,
+        game_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        payload TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS dh_inbox_player ON dh_inbox (player_id, created_at)",
+    """CREATE TABLE IF NOT EXISTS dh_webhook_deliveries (
+        delivery_id TEXT PRIMARY KEY,
+        item_id TEXT NOT NULL UNIQUE,
+        url TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        updated_at TEXT NOT NULL,
+        last_error TEXT
+    )""",
+]
+
+
+class Inbox:
+    def __init__(self, db: SqlStore) -> None:
+        self.db = db
+        self.db.script(TABLES)
+
+    def add(self, player_id: str, kind: str, dedupe: str, game_id: str, payload: dict[str, Any]) -> str | None:
+        """Records an item once per ``dedupe`` key; returns its id, or None if it was already there."""
+        item_id = str(uuid.uuid4())
+        with self.db.tx() as t:
+            inserted = t.execute(
+                "INSERT INTO dh_inbox (item_id, player_id, kind, dedupe, game_id, created_at, payload) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe) DO NOTHING",
+                (item_id, player_id, kind, dedupe, game_id, clock.now().isoformat(), json.dumps(payload)),
+            )
+        return item_id if inserted else None
+
+    def items(self, player_id: str, kind: str, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self.db.query(
+            "SELECT item_id, kind, game_id, created_at, payload FROM dh_inbox WHERE player_id = ? AND kind = ? "
+            "ORDER BY created_at DESC LIMIT ?", (player_id, kind, limit))
+        return [{"id": r["item_id"], "kind": r["kind"], "game_id": r["game_id"], "at": r["created_at"],
+                 **json.loads(r["payload"])} for r in rows]
+
+    def has(self, dedupe: str) -> bool:
+        return self.db.one("SELECT 1 AS x FROM dh_inbox WHERE dedupe = ?", (dedupe,)) is not None
+
+    # ------------------------------------------------------------ webhooks
+
+    def claim_delivery(self, item_id: str, url: str) -> str | None:
+        """Claims the one delivery of an item; None if it was already claimed."""
+        delivery_id = str(uuid.uuid4())
+        with self.db.tx() as t:
+            inserted = t.execute(
+                "INSERT INTO dh_webhook_deliveries (delivery_id, item_id, url, status, attempts, updated_at) "
+                "VALUES (?, ?, ?, 'pending', 0, ?) ON CONFLICT (item_id) DO NOTHING",
+                (delivery_id, item_id, url, clock.now().isoformat()),
+            )
+        return delivery_id if inserted else None
+
+    def delivery(self, delivery_id: str) -> dict[str, Any] | None:
+        row = self.db.one(
+            "SELECT d.*, i.payload, i.player_id FROM dh_webhook_deliveries d JOIN dh_inbox i ON i.item_id = d.item_id "
+            "WHERE d.delivery_id = ?", (delivery_id,))
+        if row is not None:
+            row["payload"] = json.loads(row["payload"])
+        return row
+
+    def mark_delivery(self, delivery_id: str, status: str, error: str | None = None) -> None:
+        self.db.execute(
+            "UPDATE dh_webhook_deliveries SET status = ?, attempts = attempts + 1, updated_at = ?, last_error = ? "
+            "WHERE delivery_id = ?", (status, clock.now().isoformat(), error, delivery_id))
+
+    def deliveries(self, item_id: str) -> list[dict[str, Any]]:
+        return self.db.query("SELECT * FROM dh_webhook_deliveries WHERE item_id = ?", (item_id,))

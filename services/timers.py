@@ -1,0 +1,268 @@
+"""Deadlines, reminders, scheduled starts and the sweep: the time-driven use cases.
+
+Workers call these; each is idempotent. A deadline task carries the game
+version it was scheduled for and writes nothing if the game has moved on. After
+every save, ``plan`` says which timed tasks to send now: only deadlines within
+``NEAR`` get an ETA task (a Redis broker redelivers unacknowledged tasks after its
+visibility timeout, so deadlines days away wait in the index); the periodic
+``sweep`` reads the index (a projection) and catches what is near, overdue or lost.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from services import clock, clocks
+from services.aggregate import Game
+from services.errors import GameNotFound
+
+log = logging.getLogger("dragonhall.timers")
+
+NEAR = timedelta(minutes=10)
+"""Deadlines closer than this get an ETA task; the sweep schedules the others when they come near."""
+BOT_STALL = timedelta(seconds=30)
+"""An awaited server bot that has not moved for this long is nudged again by the sweep."""
+
+
+@dataclass(frozen=True)
+class PlayBot:
+    game_id: str
+    seat: int
+    version: int
+
+
+@dataclass(frozen=True)
+class FireDeadline:
+    game_id: str
+    seat: int
+    version: int
+    eta: datetime
+
+
+@dataclass(frozen=True)
+class Remind:
+    game_id: str
+    seat: int
+    since: str
+    eta: datetime
+
+
+@dataclass(frozen=True)
+class StartGame:
+    game_id: str
+    eta: datetime
+
+
+@dataclass(frozen=True)
+class PostWebhook:
+    delivery_id: str
+
+
+Action = PlayBot | FireDeadline | Remind | StartGame | PostWebhook
+
+
+class Timers:
+    """Time-driven use cases over the games, the players' vacations and inboxes."""
+
+    def __init__(self, games: Any, vacations: Any, inbox: Any, accounts: Any, views: Any,
+                 near: timedelta = NEAR) -> None:
+        self.near = near
+        self.games = games
+        self.vacations = vacations
+        self.inbox = inbox
+        self.accounts = accounts
+        self.views = views
+
+    # ------------------------------------------------------------ clocks
+
+    def _vacation(self, game: Game, seat: int) -> frozenset[Any]:
+        return self.vacations.days(game.holder(seat))
+
+    def deadline(self, game: Game, seat: int) -> datetime | None:
+        """When ``seat``'s running turn times out, vacation days not counted."""
+        return self._deadline(game.time_control, game.turns, game.banks, seat, self._vacation(game, seat))
+
+    @staticmethod
+    def _deadline(tc: dict[str, Any], turns: dict[str, str], banks: dict[str, float], seat: int,
+                  vacation: frozenset[Any]) -> datetime | None:
+        since = turns.get(str(seat))
+        seconds = clocks.budget(tc, banks.get(str(seat)))
+        if since is None or seconds is None:
+            return None
+        return clocks.advance(clocks.parse(since), seconds, vacation)
+
+    def reminder_time(self, game: Game, seat: int) -> datetime | None:
+        since = game.turns.get(str(seat))
+        seconds = clocks.budget(game.time_control, game.banks.get(str(seat)))
+        if since is None or seconds is None:
+            return None
+        return clocks.advance(clocks.parse(since), clocks.REMINDER_AT * seconds, self._vacation(game, seat))
+
+    def clock_view(self, tc: dict[str, Any], status: str, seats: list[dict[str, Any]],
+                   turns: dict[str, str], banks: dict[str, float]) -> dict[str, Any] | None:
+        """Each seat's clock for the game document: deadline, time left, bank, vacation."""
+        if not clocks.is_timed(tc) or status != "active":
+            return None
+        now = clock.now()
+        out: dict[str, Any] = {}
+        for info in seats:
+            seat = info["seat"]
+            vacation = self.vacations.days(info["player_id"])
+            deadline = self._deadline(tc, turns, banks, seat, vacation)
+            out[str(seat)] = {
+                "running": deadline is not None,
+                "since": turns.get(str(seat)),
+                "deadline": deadline.isoformat() if deadline else None,
+                "remaining": None if deadline is None else round(
+                    clocks.elapsed(now, deadline, vacation) if deadline > now else 0.0, 3),
+                "bank": banks.get(str(seat)),
+                "on_vacation": now.date() in vacation,
+            }
+        return out
+
+    def inbox_of(self, player_id: str) -> dict[str, Any]:
+        """The caller's games awaiting a decision (soonest deadline first), reminders and invitations."""
+        waiting = []
+        for row in self.views.games_of_player(player_id, "active"):
+            held = row.get("clock") or {}
+            clock_view = self.clock_view(row["time_control"], row["status"], row["seats"],
+                                         held.get("turns", {}), held.get("banks", {})) or {}
+            for info in row["seats"]:
+                seat = info["seat"]
+                if info["player_id"] != player_id or seat not in row["awaiting"]:
+                    continue
+                c = clock_view.get(str(seat), {})
+                waiting.append({"game_id": row["game_id"], "game": row["game"], "variant": row["variant"],
+                                "seat": seat, "version": row["version"], "deadline": c.get("deadline"),
+                                "remaining": c.get("remaining")})
+        waiting.sort(key=lambda w: (w["deadline"] is None, w["deadline"] or "", w["game_id"]))
+        return {"awaiting": waiting, "reminders": self.inbox.items(player_id, "reminder"),
+                "invitations": self.inbox.items(player_id, "invitation")}
+
+    # ------------------------------------------------------------ planning
+
+    def plan(self, game: Game) -> list[Action]:
+        """The tasks to send after ``game`` was saved: bot turns, near deadlines and reminders."""
+        now = clock.now()
+        gid = str(game.id)
+        actions: list[Action] = []
+        if game.status == "scheduled" and game.starts_at:
+            at = clocks.parse(game.starts_at)
+            if at - now <= self.near:
+                actions.append(StartGame(gid, max(at, now)))
+            return actions
+        if game.status != "active":
+            return actions
+        for seat in game.awaiting:
+            if seat in game.left:
+                continue
+            if game.seat_info(seat).get("bot"):
+                actions.append(PlayBot(gid, seat, game.version))
+            actions.extend(self._timed(game, seat, now))
+        return actions
+
+    def _timed(self, game: Game, seat: int, now: datetime) -> list[Action]:
+        out: list[Action] = []
+        deadline = self.deadline(game, seat)
+        if deadline is None:
+            return out
+        if deadline - now <= self.near:
+            out.append(FireDeadline(str(game.id), seat, game.version, max(deadline, now)))
+        remind = self.reminder_time(game, seat)
+        since = game.turns[str(seat)]
+        if remind is not None and remind - now <= self.near and not self.inbox.has(_reminder_key(game, seat, since)):
+            out.append(Remind(str(game.id), seat, since, max(remind, now)))
+        return out
+
+    # ------------------------------------------------------------ deadlines
+
+    def fire_deadline(self, game_id: str, seat: int, version: int, bot: Any) -> tuple[str, datetime | None]:
+        """Times out ``seat`` if the game is still at ``version``, awaits the seat and its
+        deadline has passed. Returns ``("fired"|"stale"|"early", deadline)``."""
+        try:
+            game = self.games.load(game_id)
+        except GameNotFound:
+            return "stale", None
+        if not self.games.awaits(game, seat, version):
+            return "stale", None
+        deadline = self.deadline(game, seat)
+        if deadline is None:
+            return "stale", None
+        if clock.now() < deadline:
+            return "early", deadline
+        done = self.games.time_out(game_id, seat, version, deadline, bot)
+        return ("fired" if done else "stale"), deadline
+
+    # ------------------------------------------------------------ reminders
+
+    def remind(self, game_id: str, seat: int, since: str) -> list[Action]:
+        """Records the reminder of a running turn once, and its webhook delivery once."""
+        try:
+            game = self.games.load(game_id)
+        except GameNotFound:
+            return []
+        if game.status != "active" or game.turns.get(str(seat)) != since:
+            return []
+        at = self.reminder_time(game, seat)
+        if at is None or clock.now() < at:
+            return [Remind(game_id, seat, since, at)] if at is not None else []
+        player_id = game.holder(seat)
+        deadline = self.deadline(game, seat)
+        payload = {"type": "reminder", "game_id": game_id, "game": game.game, "seat": seat,
+                   "version": game.version, "deadline": deadline.isoformat() if deadline else None,
+                   "message": f"your turn in game {game_id} times out at {deadline.isoformat() if deadline else '?'}"}
+        item = self.inbox.add(player_id, "reminder", _reminder_key(game, seat, since), game_id, payload)
+        if item is None:
+            return []
+        url = self._webhook(player_id)
+        delivery = self.inbox.claim_delivery(item, url) if url else None
+        return [PostWebhook(delivery)] if delivery else []
+
+    def _webhook(self, player_id: str) -> str | None:
+        try:
+            return self.accounts.get(player_id).webhook_url
+        except Exception:
+            return None
+
+    # ------------------------------------------------------------ scheduled games
+
+    def start_scheduled(self, game_id: str) -> bool:
+        """Starts a scheduled game at its time: empty seats get bots, or the game is cancelled."""
+        return bool(self.games.start_scheduled(game_id, clock.now()))
+
+    # ------------------------------------------------------------ the sweep
+
+    def sweep(self) -> list[Action]:
+        """What is due or near according to the read models: a backstop for lost tasks."""
+        now = clock.now()
+        horizon = clocks_key(now + self.near)
+        actions: list[Action] = []
+        for row in self.views.due_games(horizon):
+            try:
+                game = self.games.load(row["game_id"])
+            except GameNotFound:
+                continue
+            if game.status == "scheduled" and game.starts_at and clocks.parse(game.starts_at) <= now + self.near:
+                actions.append(StartGame(str(game.id), max(clocks.parse(game.starts_at), now)))
+                continue
+            if game.status != "active":
+                continue
+            for seat in game.awaiting:
+                if seat not in game.left:
+                    actions.extend(self._timed(game, seat, now))
+        for row in self.views.stalled_bot_games(clocks_key(now - BOT_STALL)):
+            game = self.games.load(row["game_id"])
+            actions.extend(a for a in self.plan(game) if isinstance(a, PlayBot))
+        return actions
+
+
+def _reminder_key(game: Game, seat: int, since: str) -> str:
+    return f"reminder:{game.id}:{seat}:{since}"
+
+
+def clocks_key(when: datetime) -> str:
+    """A sortable text form of an instant, for the deadline index."""
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")
