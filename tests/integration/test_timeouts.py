@@ -69,7 +69,7 @@ def _events(server: Server, gid: str, token: str | None = None) -> list[dict[str
 
 
 def test_per_move_auto_plays_itself_to_the_end_with_redis_and_a_worker_process(deployment: Any) -> None:
-    server, _env_, _tmp = deployment
+    server = deployment[0]
     gid, _ = _human_and_bots(server, {"kind": "per_move", "seconds": 1, "timeout_policy": "auto"}, bots=1)
     doc = server.wait_status(gid, timeout=240)
     timeouts = [e for e in _events(server, gid) if e["type"] == "TurnTimedOut"]
@@ -78,7 +78,7 @@ def test_per_move_auto_plays_itself_to_the_end_with_redis_and_a_worker_process(d
 
 
 def test_a_forfeit_removes_the_seat_and_the_others_play_on(deployment: Any) -> None:
-    server, _env_, _tmp = deployment
+    server = deployment[0]
     gid, _ = _human_and_bots(server, {"kind": "per_move", "seconds": 1, "timeout_policy": "forfeit"}, bots=2)
     doc = server.wait_status(gid, timeout=240)
     events = _events(server, gid)
@@ -90,7 +90,7 @@ def test_a_forfeit_removes_the_seat_and_the_others_play_on(deployment: Any) -> N
 
 
 def test_a_bank_clock_adds_its_increment_and_respects_its_cap(deployment: Any) -> None:
-    server, _env_, _tmp = deployment
+    server = deployment[0]
     tc = {"kind": "bank", "initial": 2, "increment": 1, "cap": 3, "timeout_policy": "auto"}
     gid, token = _human_and_bots(server, tc, bots=1)
     deadline = time.time() + 120
@@ -115,10 +115,10 @@ def test_a_worker_killed_while_a_timeout_is_pending_fires_it_once_after_restart(
     first = Proc(["worker", "--concurrency", "2"], env, tmp_path / "first.log", tmp_path)
     second = None
     try:
-        st, me = server.call("POST", "/api/v1/players", {"name": "a"})
-        st, other = server.call("POST", "/api/v1/players", {"name": "b"})
+        me = server.call("POST", "/api/v1/players", {"name": "a"})[1]
+        other = server.call("POST", "/api/v1/players", {"name": "b"})[1]
         tc = {"kind": "per_move", "seconds": 4, "timeout_policy": "forfeit"}
-        st, game = server.call("POST", "/api/v1/games", {"game": "tarasque", "players": 2, "time_control": tc},
+        _, game = server.call("POST", "/api/v1/games", {"game": "tarasque", "players": 2, "time_control": tc},
                                me["token"])
         gid = game["id"]
         server.call("POST", f"/api/v1/games/{gid}/seats", {}, me["token"])

@@ -95,7 +95,7 @@ def test_forfeit_removes_the_seat_and_the_game_goes_on(platform: Any, fake_clock
 
 def test_skip_loses_what_the_rules_let_be_lost_and_falls_back_to_the_bot(platform: Any,
                                                                         fake_clock: FakeClock) -> None:
-    gid, ids = _game(platform, {"kind": "per_move", "seconds": 10, "timeout_policy": "skip"})
+    gid, _ids = _game(platform, {"kind": "per_move", "seconds": 10, "timeout_policy": "skip"})
     version = platform.games.load(gid).version
     fake_clock.advance(11)
     platform.timers.fire_deadline(gid, 0, version, lambda g: first_move(g, 0))
