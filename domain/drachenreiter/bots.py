@@ -1,0 +1,209 @@
+"""The bots: ``random`` over the sampled legal moves, and ``racer``.
+
+``racer`` searches two moves deep: each candidate move (speed and both turns on a
+grid of the notches) is scored by the progress its front point makes, less
+penalties for touching a border, a dragon or a trap and plus small bonuses for
+fields and symbols, plus the best progress still open from where it lands (so
+that it brakes before a bend). It sets the speed whose best line scores most,
+flies that line refined on a finer grid, and plays its cards by simple rules.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from domain.drachenreiter.cards import (
+    CARD_SHIFT,
+    DEBILITATUS_SPEED_CAP,
+    ENERGY_LIMIT,
+    ENERGY_RANGE,
+    FIREBALL_RANGE,
+    HAND_LIMIT,
+    LASSO_RANGE,
+    Magic,
+)
+from domain.drachenreiter.commands import Aim, Discard, Hold, Join, LayTraps, Move, SetSpeed
+from domain.drachenreiter.dimensions import BASE_LENGTH, MAX_SPEED_CHANGE, SPEEDS, TEMPLATE_LENGTH
+from domain.drachenreiter.magic import alliance_targets, in_range, trap_layouts
+from domain.drachenreiter.race import ahead, overfull, settable_speeds, template_speeds
+from domain.drachenreiter.state import Dragon, Phase, RaceState, Step
+from domain.drachenreiter.survey import Scene, grid, scene, survey
+from domain.kernel import Command
+
+CRASH_PENALTY = 500.0
+"""Designed bot weights, in units of progress."""
+STRUCK_PENALTY = 150.0
+TRAP_PENALTY = 120.0
+FIELD_BONUS = 40.0
+DEBILITATUS_FIELD_BONUS = 200.0
+SYMBOL_BONUS = 25.0
+LOOKAHEAD = 0.9
+"""Weight of the best next move from where a candidate lands."""
+FIRST_PLY = np.linspace(-1.0, 1.0, 9)
+FINE_PLY = np.linspace(-1.0, 1.0, 17)
+SECOND_PLY = np.linspace(-1.0, 1.0, 5)
+FORCE_MARGIN = 40.0
+"""Dragon force is laid when a faster template promises this much more."""
+KEEP = 3
+"""Candidates per speed explored a second move deep."""
+CARD_VALUE = {
+    Magic.FORCE: 9, Magic.LASSO: 8, Magic.FIREBALL_800: 7, Magic.FIREBALL_600: 6, Magic.ENERGY: 5,
+    Magic.FIREBALL_400: 4, Magic.AMULET: 3, Magic.TRAP: 2, Magic.ALLIANCE: 1, Magic.COUNTER_WIND: 0,
+}
+"""Designed: how much the racer wants to keep each card."""
+
+
+class SampledRandomBot:
+    """Uniform over the listed (sampled) legal moves."""
+
+    def __init__(self, ruleset: Any) -> None:
+        self.ruleset = ruleset
+
+    def choose(self, state: Any, seat: int, rng: random.Random, budget: float | None = None) -> Command:
+        moves = self.ruleset.legal_moves(state, seat)
+        if not moves:
+            raise LookupError(f"seat {seat} has no legal move")
+        return moves[rng.randrange(len(moves))]
+
+
+def _next_speeds(dial: int, exhausted: bool) -> list[int]:
+    top = DEBILITATUS_SPEED_CAP if exhausted else max(SPEEDS)
+    return sorted({max(min(SPEEDS), dial - MAX_SPEED_CHANGE), dial, min(top, dial + MAX_SPEED_CHANGE)})
+
+
+class RacerBot(SampledRandomBot):
+    """Two moves deep over a grid of turns; see the module doc."""
+
+    def choose(self, state: RaceState, seat: int, rng: random.Random, budget: float | None = None) -> Command:
+        me = state.dragons[seat]
+        if state.phase is Phase.SPEED:
+            return self._set_speed(state, seat, me)
+        if state.step is Step.FLY:
+            return self._fly(state, seat, me)
+        if state.step is Step.DISCARD:
+            keep = sorted(me.hand, key=lambda c: (CARD_VALUE[c], c.value))
+            return Discard(tuple(keep[: overfull(me)]))
+        return self._cast(state, seat, me)
+
+    # ---------------------------------------------------------------- search
+
+    def _values(self, sc: Scene, state: RaceState, me: Dragon, speeds: np.ndarray, ins: np.ndarray,
+                outs: np.ndarray, dial: int) -> np.ndarray:
+        """Two-move scores of candidate moves from ``me``'s pose."""
+        p = me.pose
+        n = len(speeds)
+        first = survey(sc, np.full(n, p.x), np.full(n, p.y), np.full(n, p.heading), np.full(n, p.progress),
+                       speeds, ins, outs)
+        value = first.progress - p.progress
+        value -= first.crash * (CRASH_PENALTY + value)
+        value -= first.struck * STRUCK_PENALTY + first.traps * TRAP_PENALTY * (me.laid is not Magic.AMULET)
+        if me.exhausted:
+            value += first.field * DEBILITATUS_FIELD_BONUS
+        elif me.energy < ENERGY_LIMIT:
+            value += first.field * FIELD_BONUS
+        if len(me.hand) < HAND_LIMIT and not me.exhausted:
+            value += first.symbol * SYMBOL_BONUS
+        ok = np.flatnonzero(~first.crash)
+        if not len(ok):
+            return value
+        keep: list[int] = []
+        for v in np.unique(speeds[ok]):
+            idx = ok[speeds[ok] == v]
+            keep += idx[np.argsort(-value[idx], kind="stable")[:KEEP]].tolist()
+        ns, na, nb = grid(_next_speeds(dial, me.exhausted), SECOND_PLY)
+        m = len(ns)
+        rep = np.repeat(np.array(keep), m)
+        second = survey(sc, first.x[rep], first.y[rep], first.heading[rep], first.progress[rep],
+                        np.tile(ns, len(keep)), np.tile(na, len(keep)), np.tile(nb, len(keep)))
+        gain = second.progress - first.progress[rep] - second.crash * CRASH_PENALTY
+        best = gain.reshape(len(keep), m).max(axis=1)
+        bonus = np.full(n, -CRASH_PENALTY)
+        bonus[keep] = best
+        return value + LOOKAHEAD * bonus
+
+    def _best(self, sc: Scene, state: RaceState, me: Dragon, speeds: list[int], fractions: np.ndarray,
+              dial: int | None = None) -> tuple[float, int, float, float]:
+        sp, a, b = grid(speeds, fractions)
+        values = np.empty(len(sp))
+        for v in speeds:
+            idx = sp == v
+            values[idx] = self._values(sc, state, me, sp[idx], a[idx], b[idx], dial if dial is not None else v)
+        i = int(np.argmax(values))
+        return float(values[i]), int(sp[i]), float(a[i]), float(b[i])
+
+    # ---------------------------------------------------------------- decisions
+
+    def _set_speed(self, state: RaceState, seat: int, me: Dragon) -> Command:
+        sc = scene(state, seat)
+        values = {v: self._best(sc, state, me, [v], FIRST_PLY)[0] for v in settable_speeds(me)}
+        speed = max(values, key=lambda v: (values[v], v))
+        card = self._card_to_lay(sc, state, seat, me, speed, values)
+        return SetSpeed(speed, card)
+
+    def _card_to_lay(self, sc: Scene, state: RaceState, seat: int, me: Dragon, speed: int,
+                     values: dict[int, float]) -> Magic | None:
+        hand = set(me.hand)
+        if not hand:
+            return None
+        if Magic.FORCE in hand and speed < max(SPEEDS):
+            faster = [v for v in SPEEDS if speed < v <= speed + CARD_SHIFT]
+            if self._best(sc, state, me, faster, FIRST_PLY, dial=speed)[0] > values[speed] + FORCE_MARGIN:
+                return Magic.FORCE
+        front = ahead(state, seat)
+        mine = TEMPLATE_LENGTH[speed] + BASE_LENGTH
+        gap = {t: state.dragons[t].pose.progress - me.pose.progress - mine
+               + TEMPLATE_LENGTH[state.dragons[t].speed] + BASE_LENGTH for t in front}
+
+        def near(reach: int) -> list[int]:
+            """Dragons ahead likely within ``reach`` once all have moved (a guess)."""
+            return [t for t in front if 0 < gap[t] < TEMPLATE_LENGTH[reach] + BASE_LENGTH / 2]
+
+        if Magic.LASSO in hand and near(LASSO_RANGE):
+            return Magic.LASSO
+        for card in (Magic.FIREBALL_800, Magic.FIREBALL_600, Magic.FIREBALL_400):
+            if card in hand and near(FIREBALL_RANGE[card]):
+                return card
+        rich = [t for t in near(ENERGY_RANGE) if state.dragons[t].energy]
+        if Magic.ENERGY in hand and me.energy < ENERGY_LIMIT and rich:
+            return Magic.ENERGY
+        behind = [s for s in state.alive() if s != seat and s not in front]
+        if Magic.TRAP in hand and behind:
+            return Magic.TRAP
+        if Magic.AMULET in hand and me.energy <= 1:
+            return Magic.AMULET
+        return None
+
+    def _fly(self, state: RaceState, seat: int, me: Dragon) -> Command:
+        speeds = list(template_speeds(me))
+        dial = me.set_speed if me.set_speed is not None else me.speed
+        value, v, a, b = self._best(scene(state, seat), state, me, speeds, FINE_PLY, dial=dial)
+        if me.laid is Magic.ALLIANCE:
+            gain = value
+            for t in alliance_targets(state, seat):
+                there = state.dragons[t].pose.progress - BASE_LENGTH - me.pose.progress
+                if there > gain:
+                    return Join(t)
+        return Move(v, round(a, 6), round(b, 6))
+
+    def _cast(self, state: RaceState, seat: int, me: Dragon) -> Command:
+        card = me.laid
+        front = ahead(state, seat)
+        if card is Magic.TRAP:
+            layouts = trap_layouts(state)
+            return LayTraps(layouts[0]) if layouts else Hold()
+        reach = FIREBALL_RANGE.get(card) if card is not None else None
+        if card is Magic.LASSO:
+            reach = LASSO_RANGE
+        if card is Magic.ENERGY:
+            reach = ENERGY_RANGE
+        if reach is None:
+            return Hold()
+        targets = [t for t in front if in_range(state, seat, state.dragons[t].pose, reach)]
+        if card is Magic.ENERGY:
+            targets = [t for t in targets if state.dragons[t].energy]
+        if card is Magic.LASSO:
+            targets.reverse()
+        return Aim(targets[0]) if targets else Hold()

@@ -1,0 +1,345 @@
+"""The facts of a race. Poses in events are final (already put back inside)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.drachenreiter import rulebook as rb
+from domain.drachenreiter.cards import Magic
+from domain.drachenreiter.state import Pose, TemplatePose
+from domain.kernel import LEAVING, Event
+
+# ------------------------------------------------------------------ setup
+
+
+@dataclass(frozen=True, slots=True)
+class StartCardsDealt(Event):
+    """``cards[seat]`` is the start card (grid place) each seat drew, face up."""
+
+    cards: tuple[int, ...]
+    RULE = rb.START_ORDER
+
+
+@dataclass(frozen=True, slots=True)
+class DragonLinedUp(Event):
+    seat: int
+    pose: Pose
+    energy: int
+    speed: int
+    RULE = rb.START_PLACE
+
+
+@dataclass(frozen=True, slots=True)
+class DeckShuffled(Event):
+    cards: tuple[Magic, ...]
+    RULE = rb.DECK
+    SECRET = ("cards",)
+
+
+@dataclass(frozen=True, slots=True)
+class TrapsShuffled(Event):
+    values: tuple[int, ...]
+    RULE = rb.TRAP_STOCK
+    SECRET = ("values",)
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt(Event):
+    seat: int
+    cards: tuple[Magic, ...]
+    RULE = rb.START_HAND
+    SECRET = ("cards",)
+    OWNERS = ("seat",)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    round: int
+    RULE = rb.ROUND
+
+
+# ------------------------------------------------------------------ speed and laying
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedSet(Event):
+    seat: int
+    speed: int
+    RULE = rb.SET_SPEED
+    SECRET = ("speed",)
+    OWNERS = ("seat",)
+
+
+@dataclass(frozen=True, slots=True)
+class CardLaid(Event):
+    seat: int
+    card: Magic
+    RULE = rb.LAY_CARD
+    SECRET = ("card",)
+    OWNERS = ("seat",)
+
+
+# ------------------------------------------------------------------ the turn
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedRevealed(Event):
+    """The foremost dragon yet to move begins its turn and shows its speed."""
+
+    seat: int
+    speed: int
+    RULE = rb.REVEAL
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """The laid card is turned up and played (then discarded)."""
+
+    seat: int
+    card: Magic
+    RULE = rb.LAID_ONLY
+
+
+@dataclass(frozen=True, slots=True)
+class DragonFlew(Event):
+    """The template was laid and the dragon set at its tip (``pose``; on a template
+    crash, the pose where it stopped)."""
+
+    seat: int
+    template: TemplatePose
+    turn_in: float
+    turn_out: float
+    pose: Pose
+    haven: int
+    """The last energy field the move crossed, or -1."""
+    RULE = rb.LANDING
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateCrashed(Event):
+    seat: int
+    pose: Pose
+    RULE = rb.CRASH_TEMPLATE
+
+
+@dataclass(frozen=True, slots=True)
+class DragonCrashed(Event):
+    seat: int
+    pose: Pose
+    RULE = rb.CRASH_DRAGON
+
+
+@dataclass(frozen=True, slots=True)
+class DragonStruck(Event):
+    """``struck`` was hit by ``seat`` and put back inside at ``pose``."""
+
+    seat: int
+    struck: int
+    pose: Pose
+    RULE = rb.STRUCK
+
+
+@dataclass(frozen=True, slots=True)
+class EnergyGained(Event):
+    seat: int
+    amount: int
+    RULE = rb.FIELD
+
+
+@dataclass(frozen=True, slots=True)
+class EnergyLost(Event):
+    seat: int
+    amount: int
+    cause: str
+    RULE = rb.ENERGY_LOST
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn(Event):
+    seat: int
+    cards: tuple[Magic, ...]
+    RULE = rb.SYMBOL
+    SECRET = ("cards",)
+    OWNERS = ("seat",)
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardReshuffled(Event):
+    """The discard pile, shuffled, becomes the pile (in this order)."""
+
+    cards: tuple[Magic, ...]
+    RULE = rb.RESHUFFLE
+    SECRET = ("cards",)
+
+
+@dataclass(frozen=True, slots=True)
+class TrapSprung(Event):
+    seat: int
+    trap: int
+    value: int
+    shielded: bool
+    RULE = rb.TRAP
+
+
+@dataclass(frozen=True, slots=True)
+class SpeedDialled(Event):
+    seat: int
+    speed: int
+    RULE = rb.DIAL
+
+
+@dataclass(frozen=True, slots=True)
+class Exhausted(Event):
+    """Debilitatus: the dragon discards ``cards`` and restarts at ``pose`` with 2 energy, speed 300."""
+
+    seat: int
+    cards: tuple[Magic, ...]
+    pose: Pose
+    RULE = rb.DEBILITATUS
+
+
+@dataclass(frozen=True, slots=True)
+class DebilitatusLifted(Event):
+    seat: int
+    RULE = rb.DEBILITATUS_LIFT
+
+
+@dataclass(frozen=True, slots=True)
+class DragonEliminated(Event):
+    """A second Debilitatus: the dragon leaves the race; its cards are discarded."""
+
+    seat: int
+    cards: tuple[Magic, ...]
+    RULE = rb.ELIMINATION
+
+
+@dataclass(frozen=True, slots=True)
+class DragonLeft(Event):
+    """The player left (resigned or forfeited); the dragon is out, its cards discarded."""
+
+    seat: int
+    cards: tuple[Magic, ...]
+    RULE = LEAVING
+
+
+@dataclass(frozen=True, slots=True)
+class HandOverflowed(Event):
+    """The mover holds more than four cards and must discard the excess."""
+
+    seat: int
+    excess: int
+    RULE = rb.HAND_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDiscarded(Event):
+    seat: int
+    cards: tuple[Magic, ...]
+    RULE = rb.HAND_LIMIT
+
+
+@dataclass(frozen=True, slots=True)
+class MagicAwaited(Event):
+    """The mover, its dragon moved, may now play its laid card."""
+
+    seat: int
+    RULE = rb.LAID_ONLY
+
+
+@dataclass(frozen=True, slots=True)
+class MagicHeld(Event):
+    seat: int
+    RULE = rb.UNPLAYED
+
+
+@dataclass(frozen=True, slots=True)
+class LaidCardDiscarded(Event):
+    seat: int
+    card: Magic
+    RULE = rb.UNPLAYED
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    seat: int
+    RULE = rb.NEXT_MOVER
+
+
+# ------------------------------------------------------------------ magic
+
+
+@dataclass(frozen=True, slots=True)
+class MagicMissed(Event):
+    """The card was played at ``target`` but did nothing (out of range, no room)."""
+
+    seat: int
+    target: int
+    reason: str
+    RULE = rb.RANGE
+
+
+@dataclass(frozen=True, slots=True)
+class AmuletShielded(Event):
+    """``seat``'s laid amulet is shown: it protects it through this movement phase."""
+
+    seat: int
+    RULE = rb.AMULET
+
+
+@dataclass(frozen=True, slots=True)
+class FireballRolled(Event):
+    seat: int
+    target: int
+    dice: tuple[int, ...]
+    RULE = rb.FIREBALL
+
+
+@dataclass(frozen=True, slots=True)
+class EnergyDrained(Event):
+    """``seat`` took one energy from ``target`` (kept up to four, else back to the supply)."""
+
+    seat: int
+    target: int
+    RULE = rb.MAGIC_ENERGY
+
+
+@dataclass(frozen=True, slots=True)
+class DragonLassoed(Event):
+    seat: int
+    target: int
+    pose: Pose
+    RULE = rb.LASSO
+
+
+@dataclass(frozen=True, slots=True)
+class AllianceJoined(Event):
+    seat: int
+    target: int
+    pose: Pose
+    RULE = rb.ALLIANCE
+
+
+@dataclass(frozen=True, slots=True)
+class TrapsLaid(Event):
+    """Traps from the top of the stock laid at ``spots`` (id, x, y); faces unseen by all."""
+
+    seat: int
+    spots: tuple[tuple[int, float, float], ...]
+    values: tuple[int, ...]
+    RULE = rb.MAGIC_TRAP
+    SECRET = ("values",)
+
+
+@dataclass(frozen=True, slots=True)
+class RaceFinished(Event):
+    reason: str
+    RULE = rb.END
+
+
+EVENTS = (
+    StartCardsDealt, DragonLinedUp, DeckShuffled, TrapsShuffled, HandDealt, RoundStarted, SpeedSet, CardLaid,
+    SpeedRevealed, CardPlayed, DragonFlew, TemplateCrashed, DragonCrashed, DragonStruck, EnergyGained, EnergyLost,
+    CardsDrawn, DiscardReshuffled, TrapSprung, SpeedDialled, Exhausted, DebilitatusLifted, DragonEliminated,
+    DragonLeft, HandOverflowed, CardsDiscarded, MagicAwaited, MagicHeld, LaidCardDiscarded, TurnEnded, MagicMissed,
+    AmuletShielded, FireballRolled, EnergyDrained, DragonLassoed, AllianceJoined, TrapsLaid, RaceFinished,
+)

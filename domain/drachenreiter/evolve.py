@@ -1,0 +1,135 @@
+"""evolve: the state after an event. Total and unchecked: it trusts the event."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from domain.drachenreiter import events as ev
+from domain.drachenreiter.cards import DEBILITATUS_ENERGY, DEBILITATUS_SPEED, ENERGY_LIMIT, Magic
+from domain.drachenreiter.state import Dragon, Phase, Pose, RaceState, Step, Trap
+from domain.kernel import Event
+
+
+def _dragon(state: RaceState, seat: int, **changes: Any) -> RaceState:
+    dragons = list(state.dragons)
+    dragons[seat] = replace(dragons[seat], **changes)
+    return replace(state, dragons=tuple(dragons))
+
+
+def _without(cards: tuple[Magic, ...], gone: tuple[Magic, ...]) -> tuple[Magic, ...]:
+    left = list(cards)
+    for c in gone:
+        left.remove(c)
+    return tuple(left)
+
+
+def _hand(cards: tuple[Magic, ...]) -> tuple[Magic, ...]:
+    return tuple(sorted(cards, key=lambda c: c.value))
+
+
+def _out(state: RaceState, seat: int, cards: tuple[Magic, ...]) -> RaceState:
+    d = state.dragons[seat]
+    if d.out:
+        return state
+    state = replace(state, discard=state.discard + cards, supply=state.supply + d.energy,
+                    out_order=(*state.out_order, seat))
+    return _dragon(state, seat, out=True, hand=(), laid=None, shown=False, energy=0)
+
+
+def evolve(state: RaceState, event: Event) -> RaceState:
+    """Folds one event into the state (see the module doc)."""
+    match event:
+        case ev.StartCardsDealt(cards):
+            return replace(state, dragons=tuple(replace(d, place=c) for d, c in zip(state.dragons, cards,
+                                                                                        strict=True)))
+        case ev.DragonLinedUp(seat, pose, energy, speed):
+            return _dragon(replace(state, supply=state.supply - energy), seat, pose=pose, energy=energy, speed=speed)
+        case ev.DeckShuffled(cards):
+            return replace(state, deck=cards)
+        case ev.TrapsShuffled(values):
+            return replace(state, stock=values)
+        case ev.HandDealt(seat, cards) | ev.CardsDrawn(seat, cards):
+            state = replace(state, deck=state.deck[len(cards):])
+            return _dragon(state, seat, hand=_hand(state.dragons[seat].hand + cards))
+        case ev.RoundStarted(number):
+            dragons = tuple(replace(d, set_speed=None, laid=None, shown=False, moved=False, before=None)
+                            for d in state.dragons)
+            return replace(state, round=number, phase=Phase.SPEED, dragons=dragons, mover=None, step=None)
+        case ev.SpeedSet(seat, speed):
+            return _dragon(state, seat, set_speed=speed)
+        case ev.CardLaid(seat, card):
+            return _dragon(state, seat, laid=card, hand=_without(state.dragons[seat].hand, (card,)))
+        case ev.SpeedRevealed(seat, _):
+            state = replace(state, phase=Phase.MOVE, mover=seat, step=Step.FLY)
+            return _dragon(state, seat, before=state.dragons[seat].pose)
+        case ev.CardPlayed(seat, card):
+            return _dragon(replace(state, discard=(*state.discard, card)), seat, laid=None, shown=False)
+        case ev.DragonFlew(seat, template, _, _, pose, haven):
+            d = state.dragons[seat]
+            return _dragon(replace(state, template=template), seat, pose=pose,
+                           haven=haven if haven >= 0 else d.haven)
+        case ev.TemplateCrashed(seat, pose) | ev.DragonCrashed(seat, pose) | ev.AllianceJoined(seat, _, pose):
+            return _dragon(state, seat, pose=pose)
+        case ev.DragonStruck(_, struck, pose) | ev.DragonLassoed(_, struck, pose):
+            return _dragon(state, struck, pose=pose)
+        case ev.EnergyGained(seat, amount):
+            return _dragon(replace(state, supply=state.supply - amount), seat,
+                           energy=state.dragons[seat].energy + amount)
+        case ev.EnergyLost(seat, amount, _):
+            return _dragon(replace(state, supply=state.supply + amount), seat,
+                           energy=state.dragons[seat].energy - amount)
+        case ev.DiscardReshuffled(cards):
+            return replace(state, deck=state.deck + cards, discard=())
+        case ev.TrapSprung(_, trap, _, _):
+            return replace(state, traps=tuple(t for t in state.traps if t.id != trap))
+        case ev.SpeedDialled(seat, speed):
+            return _dragon(state, seat, speed=speed)
+        case ev.Exhausted(seat, cards, pose):
+            d = state.dragons[seat]
+            state = replace(state, discard=state.discard + cards,
+                            supply=state.supply + d.energy - DEBILITATUS_ENERGY)
+            set_speed = DEBILITATUS_SPEED if d.set_speed is not None and not d.moved else d.set_speed
+            return _dragon(state, seat, hand=(), laid=None, shown=False, exhausted=True, pose=pose,
+                           energy=DEBILITATUS_ENERGY, speed=DEBILITATUS_SPEED, set_speed=set_speed)
+        case ev.DebilitatusLifted(seat):
+            return _dragon(state, seat, exhausted=False)
+        case ev.DragonEliminated(seat, cards):
+            return _out(state, seat, cards)
+        case ev.DragonLeft(seat, cards):
+            return replace(_out(state, seat, cards), left=(*state.left, seat))
+        case ev.HandOverflowed(seat, _):
+            return replace(state, step=Step.DISCARD)
+        case ev.CardsDiscarded(seat, cards):
+            state = replace(state, discard=state.discard + cards)
+            return _dragon(state, seat, hand=_without(state.dragons[seat].hand, cards))
+        case ev.MagicAwaited(_):
+            return replace(state, step=Step.CAST)
+        case ev.LaidCardDiscarded(seat, card):
+            return _dragon(replace(state, discard=(*state.discard, card)), seat, laid=None, shown=False)
+        case ev.TurnEnded(seat):
+            return _dragon(replace(state, mover=None, step=None), seat, moved=True)
+        case ev.AmuletShielded(seat):
+            return _dragon(state, seat, shown=True)
+        case ev.EnergyDrained(seat, target):
+            t, me = state.dragons[target], state.dragons[seat]
+            state = _dragon(state, target, energy=t.energy - 1)
+            if me.energy < ENERGY_LIMIT:
+                return _dragon(state, seat, energy=me.energy + 1)
+            return replace(state, supply=state.supply + 1)
+        case ev.TrapsLaid(_, spots, values):
+            traps = tuple(Trap(i, x, y, v) for (i, x, y), v in zip(spots, values, strict=True))
+            return replace(state, traps=state.traps + traps, stock=state.stock[len(values):],
+                           next_trap=state.next_trap + len(values))
+        case ev.RaceFinished(reason):
+            return replace(state, phase=Phase.OVER, mover=None, step=None, result=reason)
+        case ev.MagicHeld() | ev.MagicMissed() | ev.FireballRolled():
+            return state
+    raise TypeError(f"unknown event {event!r}")
+
+
+def blank(layout: str, backwards: bool, seats: int, tokens: int) -> RaceState:
+    """The state before setup: dragons off the board, the energy all in the supply."""
+    nowhere = Pose(0.0, 0.0, 0.0, 0.0)
+    dragons = tuple(Dragon(pose=nowhere, place=0, energy=0, speed=100) for _ in range(seats))
+    return RaceState(layout, backwards, Phase.SETUP, 0, dragons, supply=tokens)

@@ -1,0 +1,141 @@
+"""From a flight to its events: crashes, collisions, fields, symbols, traps, energy.
+
+Order (designed where the rulebook is silent, documented here): the dragon lands
+(put back inside after a crash); struck dragons go back inside; the energy field
+gives its token and lifts a Debilitatus; symbols draw cards; traps are flipped;
+then the energy owed is paid at once (rulebook: "il reçoit un jeton Energie, mais
+il doit éventuellement en donner"), a dragon that cannot pay taking a
+Debilitatus; finally the dial shows the speed, less the penalties.
+"""
+
+from __future__ import annotations
+
+import math
+
+from domain.drachenreiter import events as ev
+from domain.drachenreiter.cards import ENERGY_LIMIT, Magic
+from domain.drachenreiter.dimensions import SPEEDS
+from domain.drachenreiter.flight import Flight, track_of
+from domain.drachenreiter.placement import centre_progress, obstacles, settle
+from domain.drachenreiter.state import Pose, RaceState
+from domain.kernel import Emitter, Rng
+
+CRASH_LOSS = {"template": 2, "dragon": 1}
+"""Energy a crash costs (rulebook: "deux jetons" by the template, "un jeton" by the dragon)."""
+CRASH_SPEED = 100
+COLLISION_LOSS = 1
+COLLISION_SLOWDOWN = 100
+
+
+def shielded(state: RaceState, seat: int) -> bool:
+    """Whether ``seat`` has an amulet laid (shown or not): it protects all phase long."""
+    return state.dragons[seat].laid is Magic.AMULET
+
+
+def shield(out: Emitter[RaceState], seat: int) -> bool:
+    """Shows ``seat``'s amulet if it has one laid; True when it protects."""
+    if not shielded(out.state, seat):
+        return False
+    if not out.state.dragons[seat].shown:
+        out.emit(ev.AmuletShielded(seat))
+    return True
+
+
+def haven_pose(state: RaceState, seat: int) -> Pose:
+    """Where an exhausted dragon restarts: on the last energy field it crossed (its
+    start place if none), facing along the track, sliding back if it is taken."""
+    tr = track_of(state)
+    d = state.dragons[seat]
+    if d.haven >= 0:
+        spot = tr.fields[d.haven]
+        s, u = spot.s, spot.u
+    else:
+        x, y, _ = tr.grid[d.place - 1]
+        s = tr.progress(x, y, 0.0)
+        u = tr.lateral(s, x, y)
+    if tr.closed:  # the lap of the haven behind the dragon, never ahead of it
+        s += math.floor((d.pose.progress - s) / tr.length) * tr.length
+    others = [o.pose for k, o in enumerate(state.dragons) if k != seat and not o.out]
+    return settle(tr, s, u, None, obstacles(others), s) or d.pose
+
+
+def exhaust(out: Emitter[RaceState], seat: int) -> None:
+    """A dragon that must give energy it does not have: Debilitatus, or out on a second."""
+    d = out.state.dragons[seat]
+    cards = d.hand + ((d.laid,) if d.laid is not None else ())
+    if d.exhausted:
+        out.emit(ev.DragonEliminated(seat, cards))
+        return
+    out.emit(ev.Exhausted(seat, cards, haven_pose(out.state, seat)))
+
+
+def lose(out: Emitter[RaceState], seat: int, amount: int, cause: str) -> None:
+    """``seat`` gives ``amount`` energy; what it cannot give exhausts it."""
+    if amount <= 0:
+        return
+    have = out.state.dragons[seat].energy
+    if have:
+        out.emit(ev.EnergyLost(seat, min(have, amount), cause))
+    if amount > have:
+        exhaust(out, seat)
+
+
+def draw(out: Emitter[RaceState], seat: int, count: int, rng: Rng) -> None:
+    """``seat`` draws ``count`` cards, the discard pile reshuffled when the pile runs out."""
+    for _ in range(count):
+        if not out.state.deck:
+            if not out.state.discard:
+                return
+            out.emit(ev.DiscardReshuffled(rng.shuffle(out.state.discard)))
+        out.emit(ev.CardsDrawn(seat, out.state.deck[:1]))
+
+
+def settle_struck(out: Emitter[RaceState], mover: int, struck: int) -> None:
+    """Puts a struck dragon back inside along the border at its height, or slides it back."""
+    state = out.state
+    tr = track_of(state)
+    pose = state.dragons[struck].pose
+    s = centre_progress(tr, pose)
+    others = [d.pose for k, d in enumerate(state.dragons) if k != struck and not d.out]
+    u = tr.lateral(s, pose.x, pose.y)
+    spot = settle(tr, s, u, pose.heading, obstacles(others), pose.progress, border_first=True)
+    spot = spot or settle(tr, s, u, None, obstacles(others), pose.progress, border_first=True) or pose
+    out.emit(ev.DragonStruck(mover, struck, spot))
+
+
+def resolve(out: Emitter[RaceState], seat: int, flight: Flight, dial: int, rng: Rng) -> None:
+    """Emits the events of ``flight`` by ``seat`` whose dial was set to ``dial``."""
+    f = flight
+    out.emit(ev.DragonFlew(seat, f.template, f.turn_in, f.turn_out, f.landing, f.haven))
+    owed: list[tuple[int, str]] = []
+    speed = dial
+    if f.crash == "template":
+        out.emit(ev.TemplateCrashed(seat, f.final))
+    elif f.crash == "dragon":
+        out.emit(ev.DragonCrashed(seat, f.final))
+    if f.crash:
+        owed.append((CRASH_LOSS[f.crash], f"{f.crash} crash"))
+        speed = CRASH_SPEED
+    for struck in f.struck:
+        settle_struck(out, seat, struck)
+        owed.append((COLLISION_LOSS, f"collision with seat {struck}"))
+        speed = max(min(SPEEDS), speed - COLLISION_SLOWDOWN)
+    me = out.state.dragons[seat]
+    if f.fields:
+        if me.energy < ENERGY_LIMIT and out.state.supply:
+            out.emit(ev.EnergyGained(seat, 1))
+        if me.exhausted:
+            out.emit(ev.DebilitatusLifted(seat))
+    if f.symbols and not out.state.dragons[seat].exhausted:
+        draw(out, seat, len(f.symbols), rng)
+    values = {t.id: t.value for t in out.state.traps}
+    for trap in f.traps:
+        protected = shield(out, seat)
+        out.emit(ev.TrapSprung(seat, trap, values[trap], protected))
+        if not protected and values[trap]:
+            owed.append((values[trap], f"trap {trap}"))
+    before = out.state.dragons[seat]
+    lose(out, seat, sum(a for a, _ in owed), ", ".join(c for _, c in owed))
+    after = out.state.dragons[seat]
+    if not after.out and after.exhausted == before.exhausted:
+        out.emit(ev.SpeedDialled(seat, speed))

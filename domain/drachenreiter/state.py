@@ -1,0 +1,136 @@
+"""The race state: frozen records of plain values (no shapely objects, no caches).
+
+Coordinates and angles are floats rounded to 1e-6 (``shapes.fix``). Hidden
+parts: each ``Dragon.set_speed`` and ``Dragon.laid`` (its owner's), each hand
+(its owner's), the order of ``deck``, and the values of ``stock`` and of the
+traps lying on the track (nobody's).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from domain.drachenreiter.cards import Magic
+
+
+class Phase(StrEnum):
+    SETUP = "setup"
+    SPEED = "speed"
+    """Every dragon sets its speed and may lay a card, in secret (phases 1 and 2)."""
+    MOVE = "move"
+    """Movement and magic in race order (phase 3)."""
+    OVER = "over"
+
+
+class Step(StrEnum):
+    """What the mover is asked for during its turn."""
+
+    FLY = "fly"
+    """Move (or join by a forced alliance)."""
+    DISCARD = "discard"
+    """Discard down to four cards."""
+    CAST = "cast"
+    """Play the laid card after the move, or hold it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pose:
+    """Where a base stands: centre, heading (degrees) and its front point's progress."""
+
+    TYPE: ClassVar[str] = "pose"
+    """Tagged because the kernel's decoder of ``X | None`` needs a tag on ``X``."""
+
+    x: float
+    y: float
+    heading: float
+    progress: float
+
+
+@dataclass(frozen=True, slots=True)
+class TemplatePose:
+    """A template as laid: from the front point ``(x, y)`` along ``direction``."""
+
+    TYPE: ClassVar[str] = "template"
+
+    seat: int
+    speed: int
+    x: float
+    y: float
+    direction: float
+    length: float
+    reach: float
+    """How far the move ran along it (less than ``length`` when it touched a border)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trap:
+    """A trap token lying face down on the track."""
+
+    id: int
+    x: float
+    y: float
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dragon:
+    """One player's dragon, dial, energy and cards."""
+
+    pose: Pose
+    place: int
+    """Its start card (and grid place), 1 to 6."""
+    energy: int
+    speed: int
+    """The dial (silver needle): the speed of the last move, base of the ±300 rule."""
+    hand: tuple[Magic, ...] = ()
+    """Sorted."""
+    set_speed: int | None = None
+    """Secret: the speed set for this round."""
+    laid: Magic | None = None
+    """Secret: the face-down magic card of this round."""
+    shown: bool = False
+    """The laid card (an amulet) has been revealed by protecting its dragon."""
+    exhausted: bool = False
+    """Holds a Debilitatus card."""
+    out: bool = False
+    """Eliminated (or left the race)."""
+    haven: int = -1
+    """The last energy field crossed (-1: none yet, its start place stands in)."""
+    moved: bool = False
+    """Has had its turn this round."""
+    before: Pose | None = None
+    """Where it stood before its move this round (alliances measure from there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RaceState:
+    layout: str
+    backwards: bool
+    phase: Phase
+    round: int
+    dragons: tuple[Dragon, ...]
+    deck: tuple[Magic, ...] = ()
+    discard: tuple[Magic, ...] = ()
+    stock: tuple[int, ...] = ()
+    traps: tuple[Trap, ...] = ()
+    supply: int = 0
+    """Energy tokens in the box."""
+    mover: int | None = None
+    step: Step | None = None
+    template: TemplatePose | None = None
+    """The last move's template (kept for a magic trap and for drawing)."""
+    out_order: tuple[int, ...] = ()
+    """Seats out of the race, in the order they went out."""
+    left: tuple[int, ...] = ()
+    """Seats that left (resigned or forfeited), in order."""
+    next_trap: int = 0
+    result: str = ""
+
+    @property
+    def seats(self) -> int:
+        return len(self.dragons)
+
+    def alive(self) -> tuple[int, ...]:
+        return tuple(s for s, d in enumerate(self.dragons) if not d.out)

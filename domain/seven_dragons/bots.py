@@ -1,0 +1,239 @@
+"""The bots: ``random`` (uniform over the legal moves) and ``greedy``.
+
+``greedy`` looks one play ahead. It scores the position after each candidate
+move by the expected largest group of its own goal colour, minus the threat of
+the groups in the colours it believes the others hold (``beliefs``, inferred
+from their plays), plus the value of the cards in its hand and the bonus draws.
+A move that wins is taken; one that hands an opponent the win is avoided. It
+weighs Trade Goals and Rotate Goals by the beliefs about the goal it would get,
+so it swaps itself into the leading colour when that pays.
+
+It only ever receives ``observe(...)``: it reads its own hand and goal, the goals
+it has held (their places are public knowledge), and public things.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain.kernel import Command, RandomBot
+from domain.seven_dragons.beliefs import Belief, ring_beliefs
+from domain.seven_dragons.board import Board
+from domain.seven_dragons.cards import ACTION_COLOUR, ACTION_OF, BIT, COLOURS, SILVER, Action, Colour, oriented
+from domain.seven_dragons.checks import board
+from domain.seven_dragons.commands import (
+    Direction,
+    Discard,
+    DiscardAction,
+    MoveCard,
+    PlaceDragon,
+    RotateGoals,
+    SetAside,
+    TradeGoals,
+    TradeHands,
+    ZapCard,
+)
+from domain.seven_dragons.legal import legal_moves
+from domain.seven_dragons.state import Placed, SevenDragonsState
+
+State = SevenDragonsState
+
+# Designed weights of the greedy bot's judgement (tuned against the random bot in bench/seven_dragons_bots.py).
+WIN = 1_000.0
+"""A position where the bot has won."""
+LOSS = 600.0
+"""A position where an opponent has won, times the chance it holds that colour."""
+GROWTH = 1.0
+"""Per dragon in the largest group of the bot's goal colour."""
+CLOSING = 4.0
+"""Extra value of nearing the target: CLOSING * (group / target) ** 2."""
+THREAT = 8.0
+"""An opponent's group in a colour it may hold: THREAT * (group / target) ** 3, times that chance."""
+CARD = 0.35
+"""Per card in hand: more cards, more choices."""
+KEEP = {
+    Action.TRADE_GOALS: 2.0,
+    Action.ROTATE_GOALS: 1.5,
+    Action.ZAP_A_CARD: 1.0,
+    Action.MOVE_A_CARD: 1.0,
+    Action.TRADE_HANDS: 0.5,
+}
+"""What holding each action is worth: spending one must gain more than this."""
+MOVE_TARGETS = 8
+"""How many layout cards Move a Card considers lifting (those whose removal costs least)."""
+
+
+class GreedyBot:
+    """One-ply search over the legal moves with a hand-written judgement."""
+
+    def choose(self, state: State, seat: int, rng: random.Random, budget: float | None = None) -> Command:
+        moves = legal_moves(state, seat)
+        if not moves:
+            raise LookupError(f"seat {seat} has no legal move")
+        if not state.table.goals:  # Dragon connections: where a card goes does not change who places last.
+            return moves[rng.randrange(len(moves))]
+        judge = Judge(state, seat)
+        best: Command | None = None
+        best_score = float("-inf")
+        for command in judge.candidates(moves):
+            score = judge.score(command) + rng.random() * 1e-6
+            if score > best_score:
+                best, best_score = command, score
+        return best if best is not None else moves[0]
+
+
+class Judge:
+    """The position of one seat, and what each of its moves would make of it."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.board = board(state)
+        self.silver = state.silver_mask()
+        self.largest = self.board.largest()
+        self.place = state.slot_of(seat)
+        self.beliefs = ring_beliefs(state, seat, self.board)
+        self.hand = state.hands[seat]
+        self._by_silver: dict[int, tuple[int, ...]] = {self.silver: self.largest}
+        self._lifted: dict[int, Board] = {}
+
+    # ------------------------------------------------------------ the judgement
+
+    def value(self, largest: tuple[int, ...], beliefs: list[Belief], cards: float) -> float:
+        """The worth of a position: groups ``largest``, goals ``beliefs`` per ring place, ``cards`` in hand."""
+        state = self.state
+        target = state.targets[self.seat]
+        mine = beliefs[self.place]
+        p_win = sum(p for c, p in mine.items() if largest[_INDEX[c]] >= target)
+        growth = sum(
+            p * (GROWTH * largest[_INDEX[c]] + CLOSING * (largest[_INDEX[c]] / target) ** 2) for c, p in mine.items()
+        )
+        danger = 0.0
+        for i, slot in enumerate(state.ring):
+            if slot.seat is None or slot.seat == self.seat:
+                continue
+            limit = state.targets[slot.seat]
+            for c, p in beliefs[i].items():
+                n = largest[_INDEX[c]]
+                danger += p * (LOSS if n >= limit else THREAT * (n / limit) ** 3)
+        return p_win * WIN + (1.0 - p_win) * (growth - danger) + CARD * cards
+
+    def score(self, command: Command) -> float:
+        return _SCORERS[type(command)](self, command)
+
+    def candidates(self, moves: Any) -> list[Command]:
+        """Every legal move, except that Move a Card lifts only the cheapest few cards."""
+        keep = self._move_targets()
+        return [m for m in moves if not isinstance(m, MoveCard) or m.target in keep]
+
+    # ------------------------------------------------------------ helpers
+
+    def _with_silver(self, b: Board, colour: Colour | None) -> tuple[int, ...]:
+        """Largest groups once the Silver Dragon takes ``colour`` (None: it keeps its colour)."""
+        if colour is None or not self.state.table.silver:
+            return b.largest()
+        return b.resilvered(BIT[colour]).largest()
+
+    def _silver_after(self, card: int, discard: Discard) -> Colour | None:
+        return ACTION_COLOUR[ACTION_OF[card]] if discard is Discard.TOP else None  # type: ignore[index]
+
+    def _largest_for_silver(self, colour: Colour | None) -> tuple[int, ...]:
+        mask = self.silver if colour is None or not self.state.table.silver else BIT[colour]
+        if mask not in self._by_silver:
+            self._by_silver[mask] = self.board.resilvered(mask).largest()
+        return self._by_silver[mask]
+
+    def _lift(self, card: int) -> Board:
+        if card not in self._lifted:
+            self._lifted[card] = self.board.without(card)
+        return self._lifted[card]
+
+    def _move_targets(self) -> set[int]:
+        if not any(ACTION_OF[c] is Action.MOVE_A_CARD for c in self.hand):
+            return set()
+        costs = []
+        for p in self.state.layout:
+            if p.card != SILVER:
+                costs.append((-self.value(self._lift(p.card).largest(), self.beliefs, 0), p.card))
+        return {card for _, card in sorted(costs)[:MOVE_TARGETS]}
+
+    def _cards_after_action(self, card: int) -> float:
+        return len(self.hand) - 1 - KEEP[ACTION_OF[card]]  # type: ignore[index]
+
+
+_INDEX = {c: i for i, c in enumerate(COLOURS)}
+
+
+def _place(j: Judge, m: PlaceDragon) -> float:
+    cell = (m.x, m.y)
+    own = oriented(m.card, m.orientation)
+    draws = min(max(j.board.bonus(own, cell) - 1, 0), len(j.state.deck))
+    after = j.board.placed(Placed(m.card, m.x, m.y, m.orientation, j.seat), j.silver)
+    return j.value(after.largest(), j.beliefs, len(j.hand) - 1 + draws)
+
+
+def _discard(j: Judge, m: DiscardAction) -> float:
+    colour = ACTION_COLOUR[ACTION_OF[m.card]]  # type: ignore[index]
+    return j.value(j._largest_for_silver(colour), j.beliefs, j._cards_after_action(m.card))
+
+
+def _set_aside(j: Judge, m: SetAside) -> float:
+    return j.value(j.largest, j.beliefs, len(j.hand) - 1)
+
+
+def _trade_hands(j: Judge, m: TradeHands) -> float:
+    theirs = len(j.state.hands[m.seat])
+    largest = j._largest_for_silver(j._silver_after(m.card, m.discard))
+    return j.value(largest, j.beliefs, theirs - KEEP[Action.TRADE_HANDS])
+
+
+def _trade_goals(j: Judge, m: TradeGoals) -> float:
+    state = j.state
+    other = state.slot_of(m.seat) if m.seat is not None else state.unused_slots()[m.unused or 0]
+    beliefs = list(j.beliefs)
+    beliefs[j.place], beliefs[other] = j.beliefs[other], j.beliefs[j.place]
+    largest = j._largest_for_silver(j._silver_after(m.card, m.discard))
+    return j.value(largest, beliefs, j._cards_after_action(m.card))
+
+
+def _rotate_goals(j: Judge, m: RotateGoals) -> float:
+    b = j.beliefs
+    beliefs = b[-1:] + b[:-1] if m.direction is Direction.LEFT else b[1:] + b[:1]
+    largest = j._largest_for_silver(j._silver_after(m.card, m.discard))
+    return j.value(largest, beliefs, j._cards_after_action(m.card))
+
+
+def _zap(j: Judge, m: ZapCard) -> float:
+    largest = j._with_silver(j._lift(m.target), j._silver_after(m.card, m.discard))
+    return j.value(largest, j.beliefs, j._cards_after_action(m.card) + 1)
+
+
+def _move(j: Judge, m: MoveCard) -> float:
+    lifted = j._lift(m.target)
+    lifted.largest()
+    after = lifted.placed(Placed(m.target, m.x, m.y, m.orientation, j.seat), j.silver)
+    largest = j._with_silver(after, j._silver_after(m.card, m.discard))
+    return j.value(largest, j.beliefs, j._cards_after_action(m.card))
+
+
+_SCORERS: dict[type, Callable[[Judge, Any], float]] = {
+    PlaceDragon: _place,
+    DiscardAction: _discard,
+    SetAside: _set_aside,
+    TradeHands: _trade_hands,
+    TradeGoals: _trade_goals,
+    RotateGoals: _rotate_goals,
+    ZapCard: _zap,
+    MoveCard: _move,
+}
+
+
+def _random() -> RandomBot:
+    from domain.seven_dragons.ruleset import RULESET
+
+    return RandomBot(RULESET)
+
+
+BOTS: Mapping[str, Callable[[], Any]] = {"random": _random, "greedy": GreedyBot}

@@ -1,0 +1,121 @@
+"""Tarasque's bots: ``random`` (uniform over legal moves) and ``greedy``.
+
+``greedy`` scores every legal move with ``strategy.Valuation`` and plays the
+best (the first listed among equals, so it is deterministic):
+
+* removing a middle tile (2 players): the one worth most to the opponent and least to itself;
+* storing a tile: the row where it adds most, counting the room the row has to grow;
+* setting dice aside, rolling or stopping: the expected harvest of the dice,
+  looking ahead by expectation over the dice still in hand;
+* taking tiles: the best split of each symbol's dice, valuing safety at the
+  base (a higher side is harder to steal), stealing (the victim loses the
+  tile but gains an egg) and the six-dice extra turn;
+* at the end of the turn: a lair move if it gains more than an egg is worth.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.kernel import Command, RandomBot
+from domain.tarasque.commands import EndTurn, MoveLairTile, RemoveTile, Roll, SetAside, Stop, StoreTile, TakeTile
+from domain.tarasque.lair import move
+from domain.tarasque.legal import legal_moves
+from domain.tarasque.queries import egg_available, locate, pool
+from domain.tarasque.state import Lair, TarasqueState
+from domain.tarasque.strategy import EGG_VALUE, Valuation
+
+TAKING_FIRST = 100.0
+"""Taking tiles always comes before the egg move or ending the turn (a tile is always worth taking)."""
+TIE_BREAK = 1e-9
+"""Rolling again never loses the dice set aside, so among equals the bot rolls on."""
+
+
+class RandomTarasqueBot(RandomBot):
+    """Uniform over the listed legal moves."""
+
+    def __init__(self) -> None:
+        from domain.tarasque.ruleset import RULESET
+
+        super().__init__(RULESET)
+
+
+class GreedyBot:
+    """Plays the legal move the valuation rates best."""
+
+    def choose(self, state: TarasqueState, seat: int, rng: random.Random, budget: float | None = None) -> Command:
+        moves = legal_moves(state, seat)
+        if not moves:
+            raise LookupError(f"seat {seat} has no legal move")
+        if len(moves) == 1:
+            return moves[0]
+        judge = _Judge(state, seat)
+        scores = [judge.score(m) for m in moves]
+        return moves[scores.index(max(scores))]
+
+
+class _Judge:
+    """Scores the moves of one decision."""
+
+    def __init__(self, state: TarasqueState, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self.value = Valuation(state, seat)
+        self.turn = state.turn
+
+    def score(self, command: Command) -> float:
+        return _SCORERS[type(command)](self, command)
+
+    def remove(self, cmd: RemoveTile) -> float:
+        theirs = max((self.value.gain(o, cmd.tile) for o in self.value.opponents), default=0.0)
+        return theirs - self.value.gain(self.seat, cmd.tile)
+
+    def store(self, cmd: StoreTile) -> float:
+        rows = self.state.board.lairs[self.seat]
+        return dict(self.value.placements(rows, cmd.tile))[cmd.row]
+
+    def set_aside(self, cmd: SetAside) -> float:
+        pools = self.value.pools()
+        pools[cmd.symbol] += cmd.count + cmd.egg
+        egg_left = egg_available(self.state) and not cmd.egg
+        cost = EGG_VALUE if cmd.egg else 0.0
+        return self.value.prospect(pools, self.turn.dice - cmd.count, egg_left) - cost
+
+    def roll(self, cmd: Roll) -> float:
+        return self.value.prospect(self.value.pools(), self.turn.dice, egg_available(self.state)) + TIE_BREAK
+
+    def stop(self, cmd: Stop) -> float:
+        return self.value.harvest(self.value.pools()) - TIE_BREAK
+
+    def take(self, cmd: TakeTile) -> float:
+        where = locate(self.state, cmd.tile)
+        assert where is not None
+        symbol = self.state.deck.symbol[cmd.tile]
+        others = tuple(c for c in self.value.candidates(symbol) if c[0] != cmd.tile)
+        rest = self.value.best(others, pool(self.state, symbol) - cmd.dice)
+        return TAKING_FIRST + self.value.take_value(cmd.tile, cmd.dice, where[0]) + rest
+
+    def move_in_lair(self, cmd: MoveLairTile) -> float:
+        rows = self.state.board.lairs[self.seat]
+        return self._worth(move(rows, cmd.tile, cmd.row)) - self._worth(rows) - EGG_VALUE
+
+    def end(self, cmd: EndTurn) -> float:
+        return 0.0
+
+    def _worth(self, rows: Lair) -> float:
+        return sum(self.value.row_value(r) for r in rows)
+
+
+_SCORERS: dict[type, Any] = {
+    RemoveTile: _Judge.remove,
+    StoreTile: _Judge.store,
+    SetAside: _Judge.set_aside,
+    Roll: _Judge.roll,
+    Stop: _Judge.stop,
+    TakeTile: _Judge.take,
+    MoveLairTile: _Judge.move_in_lair,
+    EndTurn: _Judge.end,
+}
+
+__all__ = ["GreedyBot", "RandomTarasqueBot"]
