@@ -138,7 +138,9 @@ class MoveRequest(Schema):
 
 
 class SeatArg(Schema):
-    seat = _int(validate=validate.Range(0, 63))
+    """A query argument: query strings carry text, so integers are parsed, not strict."""
+
+    seat = fields.Integer(validate=validate.Range(0, 63))
 
 
 class ResignRequest(Schema):
@@ -149,8 +151,8 @@ class ListArgs(Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
     game = fields.String()
     player = fields.String()
-    limit = _int(load_default=50, validate=validate.Range(1, 200))
-    offset = _int(load_default=0, validate=validate.Range(0))
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0))
 
 
 class EventsArgs(Schema):

@@ -33,6 +33,7 @@ def test_a_game_is_created_seated_started_and_summarised(client: Any) -> None:
     assert doc["status"] == "active"
     assert [s["player_id"] for s in doc["seats"]] == [a["id"], b["id"]]
     assert doc["awaiting"] == [0, 1] and doc["your_seats"] == [0]
+    assert client.call("GET", f"/api/v1/games/{game['id']}?seat=0", token=a["token"]).status == 200
     assert doc["view"]["secrets"][0] is not None and doc["view"]["secrets"][1] is None
 
 
@@ -63,6 +64,9 @@ def test_the_game_list_filters_by_status_game_and_player(client: Any) -> None:
     assert ids(f"player={a['id']}") == [game["id"]]
     assert set(ids("game=dice-race")) == {game["id"], open_game["id"]}
     assert ids("game=tarasque") == []
+    assert len(ids("limit=1")) == 1 and ids("limit=1&offset=5") == []
+    r = client.call("GET", "/api/v1/games?limit=0")
+    assert r.status == 400 and "limit" in r.body["error"]["fields"]
 
 
 @pytest.mark.parametrize(
