@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
-from api import errors, games, meta, players
+from api import audit, errors, games, meta, players
 from services.bootstrap import Platform, bootstrap
 
 
@@ -26,7 +26,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.extensions["dragonhall"] = platform
     api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for blp in (players.blp, games.blp, meta.blp):
+    for blp in (players.blp, games.blp, audit.blp, meta.blp):
         api.register_blueprint(blp)
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)

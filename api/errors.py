@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.kernel import MalformedMove, RuleError
 from services import errors as svc
+from services.disputes import DisputeNotFound
 
 log = logging.getLogger("dragonhall.api")
 
@@ -44,6 +45,7 @@ STATUS: list[tuple[type[BaseException], int]] = [
     (svc.GameNotFound, 404),
     (svc.PlayerNotFound, 404),
     (svc.NoPicture, 404),
+    (DisputeNotFound, 404),
     (svc.StaleVersion, 409),
     (svc.NotAcceptingMoves, 409),
     (svc.SeatUnavailable, 409),

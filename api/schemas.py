@@ -244,3 +244,92 @@ class Health(Schema):
 
 class Catalog(Schema):
     games = fields.List(fields.Raw())
+
+
+# ------------------------------------------------------------------ audits
+
+
+class Rule(Schema):
+    id = fields.String()
+    book = fields.String()
+    section = fields.String()
+    text = fields.String()
+
+
+class Step(Schema):
+    step = fields.Integer()
+    version = fields.Integer()
+    until = fields.Integer()
+    at = fields.String()
+    actor = fields.Raw()
+    decision = fields.Raw()
+    rules = fields.List(fields.Nested(Rule))
+    events = fields.List(fields.Nested(EventOut))
+
+
+class Steps(Schema):
+    game_id = fields.String()
+    status = fields.String()
+    steps = fields.List(fields.Nested(Step))
+
+
+class Audit(Steps):
+    verified = fields.Boolean()
+    verdict = fields.String()
+    checks = fields.Raw()
+    first_bad_step = fields.Raw(allow_none=True)
+    seed_commitment = fields.String()
+    seed = fields.String(allow_none=True)
+
+
+class Record(Schema):
+    format = fields.String()
+    header = fields.Raw()
+    decisions = fields.List(fields.Raw())
+    events = fields.List(fields.Nested(EventOut))
+    audit = fields.Raw()
+
+
+class JournalEntry(Schema):
+    at = fields.String()
+    player_id = fields.String()
+    seat = fields.Integer(allow_none=True)
+    version = fields.Integer(allow_none=True)
+    command = fields.Raw()
+    code = fields.String()
+    message = fields.String(allow_none=True, metadata={"description": "Shown to the sender, and to all once over."})
+    rule = fields.Nested(Rule, allow_none=True)
+
+
+class Journal(Schema):
+    game_id = fields.String()
+    entries = fields.List(fields.Nested(JournalEntry))
+
+
+class DisputeRequest(Schema):
+    version = _int(required=True, validate=validate.Range(1))
+    claim = fields.String(required=True, validate=validate.Length(1, 2000))
+    move = fields.Dict(keys=fields.String(), metadata={"description": "The move said to be legal or illegal."})
+    seat = _int(validate=validate.Range(0, 63))
+
+
+class DisputeResolution(Schema):
+    verdict = fields.String(required=True, validate=validate.OneOf(("upheld", "rejected", "withdrawn")))
+    note = fields.String(load_default="", validate=validate.Length(0, 2000))
+
+
+class Dispute(Schema):
+    id = fields.String()
+    game_id = fields.String()
+    version = fields.Integer()
+    claim = fields.String()
+    move = fields.Raw(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    opener = fields.String()
+    opened_at = fields.String()
+    answer = fields.Raw(allow_none=True)
+    resolution = fields.Raw(allow_none=True)
+
+
+class DisputeList(Schema):
+    disputes = fields.List(fields.Nested(Dispute))

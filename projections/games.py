@@ -154,6 +154,20 @@ class GameProjection(Projection[GameViewsSQL]):
         batch.boards[gid] = (e.originator_version, state)
 
     @apply.register
+    def _forked(self, e: Game.Forked, batch: Batch) -> None:
+        gid = str(e.originator_id)
+        ruleset = find_game(self._game_meta(gid)["game"])
+        state = decode(ruleset.state_type, e.state)
+        self._seats[gid] = [dict(s) for s in e.seats]
+        self._remember(gid, e.originator_version, state)
+        held = self._clock_of(gid)
+        held["turns"], _ended = clocks.turns_after(held["turns"], [], e.awaiting, e.timestamp.isoformat())
+        held["awaiting"] = list(e.awaiting)
+        batch.update(gid, e, seats=json.dumps(e.seats), status="active", awaiting=json.dumps(list(e.awaiting)),
+                     **self._timing(gid))
+        batch.boards[gid] = (e.originator_version, state)
+
+    @apply.register
     def _rule_event(self, e: Game.RuleEvent, batch: Batch) -> None:
         gid = str(e.originator_id)
         ruleset = find_game(self._game_meta(gid)["game"])

@@ -148,6 +148,22 @@ class Game(Aggregate):
             if bank is not None:
                 game.banks = {**game.banks, str(self.seat): bank}
 
+    class Forked(_Timed, Aggregate.Event):
+        """A sandbox starts from another game's state at one version (see ``sandbox_of``)."""
+
+        TOPIC = "dragonhall:Game.Forked"
+        seats: list[dict[str, Any]]
+        state: dict[str, Any]
+        state_hash: str
+        awaiting: list[int]
+
+        def apply(self, game: Game) -> None:
+            game.seats = [dict(s) for s in self.seats]
+            game.status = "active"
+            game.state = decode(game.ruleset.state_type, self.state)
+            game.started_at = self.timestamp.isoformat()
+            game.note_awaiting(list(self.awaiting), self.timestamp)
+
     class RuleEvent(_Timed, Aggregate.Event):
         """Base of the per-game rule event classes built by ``rule_event_class``."""
 
@@ -338,7 +354,7 @@ PLATFORM_EVENTS = {
     cls.__name__: cls
     for cls in (
         Game.Created, Game.SeatTaken, Game.Started, Game.MoveMade, Game.Resigned,
-        Game.TurnTimedOut, Game.Joined, Game.ClockSettled, Game.Finished, Game.Abandoned,
+        Game.TurnTimedOut, Game.Joined, Game.ClockSettled, Game.Forked, Game.Finished, Game.Abandoned,
     )
 }
 CAUSES = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.Joined)

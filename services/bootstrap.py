@@ -24,8 +24,10 @@ from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
 from services import sqlite_events
 from services.accounts import Accounts
 from services.config import Settings
+from services.disputes import Disputes
 from services.games import GameService
 from services.inbox import Inbox
+from services.journal import Journal
 from services.locks import Leases
 from services.ports import Work
 from services.queries import GameQueries
@@ -104,6 +106,8 @@ class Platform:
     inbox: Inbox = field(init=False)
     timers: Timers = field(init=False)
     leases: Leases = field(init=False)
+    journal: Journal = field(init=False)
+    disputes: Disputes = field(init=False)
     runner: ProjectionRunner[Any, Any] | None = None
     extras: dict[str, Any] = field(default_factory=dict)
     _closers: list[Any] = field(default_factory=list)
@@ -116,6 +120,9 @@ class Platform:
         near = timedelta(seconds=min(NEAR.total_seconds(), self.settings.visibility_timeout / 2))
         self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near)
         self.leases = Leases(self.db)
+        self.journal = Journal(self.db)
+        self.games.journal = self.journal
+        self.disputes = Disputes(self.games, self.db)
         self.queries = GameQueries(self.games, self.views, self.timers)
 
     def sweep_lock(self) -> bool:

@@ -33,6 +33,7 @@ from services.errors import (
     NotAPlayer,
     NotCreator,
     SeatUnavailable,
+    ServiceError,
     StaleVersion,
 )
 from services.ports import NullWork, Work
@@ -54,6 +55,7 @@ class GameService(Application):
         self.work: Work = NullWork()
         self.vacations: Any = None
         self.inbox: Any = None
+        self.journal: Any = None
         self.listeners: list[Callable[[], None]] = []
         self._cache: OrderedDict[uuid.UUID, Game] = OrderedDict()
         self._cache_size = cache_size
@@ -172,7 +174,7 @@ class GameService(Application):
     def create_game(self, creator: str, game: str, variant: str | None, options: dict[str, Any] | None,
                     players: int, time_control: dict[str, Any] | None = None,
                     starts_at: datetime | None = None, settings: dict[str, Any] | None = None,
-                    sandbox_of: dict[str, Any] | None = None) -> Game:
+                    sandbox_of: dict[str, Any] | None = None, game_id: uuid.UUID | None = None) -> Game:
         """Opens a table for ``players`` seats; it starts when the last seat fills."""
         try:
             ruleset = find_game(game)
@@ -181,7 +183,7 @@ class GameService(Application):
             raise InvalidRequest(e.message, field=e.field) from None
         if starts_at is not None and starts_at <= clock.now():
             raise InvalidRequest("starts_at must be in the future", field="starts_at")
-        game_id = uuid.uuid4()
+        game_id = game_id or uuid.uuid4()
         table = Game._create(
             Game.Created,
             id=game_id,
@@ -215,6 +217,8 @@ class GameService(Application):
         gid = _uuid(game_id)
         with self.lock(gid):
             game = self.load(gid)
+            if game.status == "active" and bot is None and game.ruleset.can_join(game.state):
+                return self._join(game, player_id, name, kind)
             if game.status not in ("open", "scheduled"):
                 raise SeatUnavailable(f"game {game_id} is {game.status}; no seat can be taken")
             free = game.free_seats()
@@ -234,6 +238,17 @@ class GameService(Application):
                 self._start(game)
             self._save_or_conflict(game)
             return game
+
+    def _join(self, game: Game, player_id: str, name: str, kind: str) -> Game:
+        """A newcomer takes the next seat of a running game, where its rules allow it."""
+        if game.seats_of(player_id):
+            raise SeatUnavailable(f"you already hold a seat in game {game.id}")
+        events = game.ruleset.join(game.state, self.rng(game))
+        game.record(Game.Joined, {"seat": len(game.seats), "player_id": player_id, "name": name, "kind": kind,
+                                  "bot": None}, events)
+        game.finish_if_over(self.seed(game.id).hex())
+        self._save_or_conflict(game)
+        return game
 
     def start(self, game_id: str, player_id: str) -> Game:
         """The creator starts a game early, with the seats taken so far."""
@@ -268,7 +283,25 @@ class GameService(Application):
 
     def submit_move(self, game_id: str, player_id: str, move: Any, expected_version: int | None = None,
                     command_id: str | None = None, seat: int | None = None) -> dict[str, Any]:
-        """Plays ``move`` for the caller's awaited seat; returns the new version and events."""
+        """Plays ``move`` for the caller's awaited seat; returns the new version and events.
+        A refused move writes no event; it is entered in the journal of refusals."""
+        try:
+            return self._submit_move(game_id, player_id, move, expected_version, command_id, seat)
+        except (RuleError, ServiceError) as e:
+            self._journal_refusal(game_id, player_id, seat, move, e)
+            raise
+
+    def _journal_refusal(self, game_id: str, player_id: str, seat: int | None, move: Any, error: Exception) -> None:
+        if self.journal is None or isinstance(error, GameNotFound):
+            return
+        game = self.load(game_id)
+        if seat is None:
+            mine = [s for s in game.seats_of(player_id) if s in game.awaiting] or game.seats_of(player_id)
+            seat = mine[0] if mine else None
+        self.journal.refused(str(game.id), player_id, seat, game.version, move, error)
+
+    def _submit_move(self, game_id: str, player_id: str, move: Any, expected_version: int | None,
+                     command_id: str | None, seat: int | None) -> dict[str, Any]:
         gid = _uuid(game_id)
         with self.lock(gid):
             for _attempt in range(RETRIES):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel import Codec, Viewer
+from domain.kernel import Viewer
 from services.aggregate import Game
 
 _META = {"originator_id", "originator_version", "timestamp", "originator_topic"}
@@ -30,12 +30,11 @@ def redact_stored_event(ruleset: Any, stored: Any, viewer: Viewer) -> dict[str, 
             out["engine"] = stored.engine
         return out
     data = {k: v for k, v in stored.__dict__.items() if k not in _META}
-    if isinstance(stored, Game.MoveMade):
-        command = ruleset.parse_move(stored.move)
+    move = getattr(stored, "move", None)
+    if isinstance(stored, (Game.MoveMade, Game.TurnTimedOut)) and move is not None:
+        command = ruleset.parse_move(move)
         data["move"] = {"type": command.TYPE, **command.visible_data(stored.seat, viewer)}
+    if isinstance(stored, Game.Forked) and not viewer.omniscient:
+        data["state"] = {"hidden": True}
     out.update(type=type(stored).__name__, source="platform", data=data)
     return out
-
-
-def move_json(ruleset: Any, command: Any) -> dict[str, Any]:
-    return Codec.dump(command)
