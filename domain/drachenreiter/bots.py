@@ -11,7 +11,6 @@ flies that line refined on a finer grid, and plays its cards by simple rules.
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import numpy as np
 
@@ -31,7 +30,7 @@ from domain.drachenreiter.magic import alliance_targets, in_range, trap_layouts
 from domain.drachenreiter.race import ahead, overfull, settable_speeds, template_speeds
 from domain.drachenreiter.state import Dragon, Phase, RaceState, Step
 from domain.drachenreiter.survey import Scene, grid, scene, survey
-from domain.kernel import Command
+from domain.kernel import Command, RandomBot
 
 CRASH_PENALTY = 500.0
 """Designed bot weights, in units of progress."""
@@ -56,17 +55,8 @@ CARD_VALUE = {
 """Designed: how much the racer wants to keep each card."""
 
 
-class SampledRandomBot:
-    """Uniform over the listed (sampled) legal moves."""
-
-    def __init__(self, ruleset: Any) -> None:
-        self.ruleset = ruleset
-
-    def choose(self, state: Any, seat: int, rng: random.Random, budget: float | None = None) -> Command:
-        moves = self.ruleset.legal_moves(state, seat)
-        if not moves:
-            raise LookupError(f"seat {seat} has no legal move")
-        return moves[rng.randrange(len(moves))]
+class SampledRandomBot(RandomBot):
+    """Uniform over the listed (sampled) legal moves: the kernel's random bot."""
 
 
 def _next_speeds(dial: int, exhausted: bool) -> list[int]:
