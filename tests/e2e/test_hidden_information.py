@@ -14,15 +14,25 @@ from tests.support.toygame import DICE_RACE
 
 
 def _play_random(platform: Any, gid: str, decisions: int, seed: int = 7) -> None:
+    """Random decisions, avoiding those that would end the game (the check needs it running)."""
+    from domain.kernel import Rng
+
     rng = random.Random(seed)
     for _ in range(decisions):
         game = platform.games.load(gid)
-        if game.status != "active":
-            return
+        ruleset = game.ruleset
         seat = rng.choice(game.awaiting)
-        move = rng.choice(list(game.ruleset.legal_moves(game.state, seat)))
-        platform.games.submit_move(gid, game.seat_info(seat)["player_id"], game.ruleset.commands.dump(move),
-                                   seat=seat)
+        moves = list(ruleset.legal_moves(game.state, seat))
+        rng.shuffle(moves)
+        for move in moves:
+            after = ruleset.fold(game.state, ruleset.decide(game.state, seat, move, Rng(b"probe", "x")))
+            if not ruleset.is_over(after):
+                break
+        else:
+            return
+        platform.games.submit_move(gid, game.seat_info(seat)["player_id"], ruleset.commands.dump(move), seat=seat)
+        if platform.games.load(gid).status != "active":
+            return
 
 
 def _seated_game(client: Any, slug: str, seats: int) -> tuple[str, list[dict[str, Any]]]:
