@@ -1,0 +1,78 @@
+"""legal_moves(): every command the awaited seat may submit now, each accepted as is.
+
+Programming lists every programme of the hand (15,120 with 9 cards, 48,720
+with 13) as a lazy sequence: its length and indexing cost nothing, ``in`` checks the rules
+directly, and a full iteration is built once per hand and kept. Plank
+placements follow the listing rule of ``building``; stone drops in the
+challenge variant are sampled on the grid of ``building.DROP_GRID``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import overload
+
+from domain.kernel import Command
+from domain.mekong.building import bare_stones, drop_spots, plank_choices, stone_spots, takeable_planks
+from domain.mekong.cards import PLANK_CARDS, STONE_CARDS, Card, Programmes, programme_fault
+from domain.mekong.commands import Jump, Move, PlacePlank, PlaceStone, PlaceStoneAt, Program, RemovePlank, RemoveStone
+from domain.mekong.decide import awaiting
+from domain.mekong.pawns import jumps, move_paths
+from domain.mekong.state import MekongState, Phase
+
+
+class ProgramMoves(Sequence[Program]):
+    """The ``Program`` commands of one hand, in the order of ``cards.Programmes``."""
+
+    __slots__ = ("_all", "programmes")
+
+    def __init__(self, held: tuple[Card, ...]) -> None:
+        self.programmes = Programmes(held)
+        self._all: tuple[Program, ...] | None = None
+
+    def __len__(self) -> int:
+        return len(self.programmes)
+
+    @overload
+    def __getitem__(self, i: int) -> Program: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Program]: ...
+    def __getitem__(self, i: int | slice) -> Program | Sequence[Program]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return Program(self.programmes[i])
+
+    def __iter__(self) -> Iterator[Program]:
+        if self._all is None:
+            self._all = tuple(Program(cards) for cards in self.programmes)
+        return iter(self._all)
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, Program) and programme_fault(move.cards, self.programmes.held) is None
+
+
+@lru_cache(maxsize=8)
+def program_moves(held: tuple[Card, ...]) -> ProgramMoves:
+    return ProgramMoves(held)
+
+
+def legal_moves(state: MekongState, seat: int) -> Sequence[Command]:
+    """The commands ``seat`` may submit now; empty when it is not awaited."""
+    if seat not in awaiting(state):
+        return ()
+    if state.phase is Phase.PROGRAMMING:
+        return program_moves(state.hand(seat))
+    card = state.card(seat)
+    if card in STONE_CARDS:
+        if state.edition.islands:
+            return [PlaceStone(island) for island in stone_spots(state)]
+        return [PlaceStoneAt(x, y) for x, y in drop_spots(state)]
+    if card in PLANK_CARDS:
+        return [PlacePlank(plank, ends) for plank, ends in plank_choices(state, seat)]
+    if card is Card.REMOVE:
+        return [RemovePlank(p) for p in takeable_planks(state, seat)] + [RemoveStone(s) for s in bare_stones(state)]
+    if card is Card.JUMP:
+        return [Jump(over, to) for over, to in jumps(state, seat)]
+    assert card is not None
+    return [Move(path) for path in move_paths(state, seat, card)]
