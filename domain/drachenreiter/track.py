@@ -11,9 +11,9 @@ ligne jaune"); the yellow lines are its visible marks.
 from __future__ import annotations
 
 import math
+import threading
 from bisect import bisect_right
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import shapely
@@ -307,10 +307,23 @@ def _sample(
     return np.array(xs), np.array(ys), np.array(hs)
 
 
-@cache
+_built = threading.local()
+
+
 def track(name: str, backwards: bool = False) -> Track:
-    """The built track of layout ``name`` (cached: built once per process)."""
-    return Track(LAYOUTS[name], backwards)
+    """The built track of layout ``name``, built once per thread.
+
+    Per thread, because GEOS prepared geometries (which make the touch tests fast)
+    are not thread-safe, and the server runs requests and bots on several threads:
+    sharing one prepared track between threads crashes the process.
+    """
+    tracks = getattr(_built, "tracks", None)
+    if tracks is None:
+        tracks = _built.tracks = {}
+    key = (name, backwards)
+    if key not in tracks:
+        tracks[key] = Track(LAYOUTS[name], backwards)
+    return tracks[key]
 
 
 def runs_backwards(name: str, players: int) -> bool:

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.kernel import Codec, Rng, Viewer, all_games, decode, encode, state_hash
+from domain.kernel import Codec, Rng, Viewer, all_games, choose_move, decode, encode, state_hash
 from tests.support.rulebooks import find_rules_dir
 from tests.support.toygame import DICE_RACE
 
@@ -148,3 +148,31 @@ def test_every_cited_passage_is_found_verbatim_in_its_rulebook(ruleset: Any) -> 
 def test_the_game_has_bots_and_a_default(ruleset: Any) -> None:
     assert "random" in ruleset.bots
     assert ruleset.default_bot in ruleset.bots
+
+
+def _bot_game(ruleset: Any, seed: int) -> str:
+    """A whole game between the game's strongest bots; returns the hash of its final state."""
+    rng = random.Random(seed)
+    variant = ruleset.variants[0]
+    state, _ = ruleset.new_game(ruleset.configure(variant.name, None, variant.min_seats), Rng(SEED, "setup"))
+    bot = ruleset.bot(ruleset.default_bot)
+    for decision in range(ruleset.max_decisions):
+        if ruleset.is_over(state):
+            break
+        seat = ruleset.awaiting(state)[0]
+        move = choose_move(ruleset, bot, state, seat, rng, 0.05)
+        state = ruleset.fold(state, ruleset.decide(state, seat, move, Rng(SEED, f"v{decision}")))
+    return state_hash(state)
+
+
+@pytest.mark.parametrize("ruleset", GAMES, ids=lambda g: g.slug)
+def test_games_can_be_played_on_several_threads_at_once(ruleset: Any) -> None:
+    """The server runs requests and bots on several threads: shared caches must not corrupt
+    (or crash) a game, and threads must not change what a game does."""
+    import concurrent.futures
+
+    seeds = [1, 2, 3, 4]
+    alone = [_bot_game(ruleset, s) for s in seeds[:2]]
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda s: _bot_game(ruleset, s), seeds * 2))
+    assert together[:2] == alone and together[4:6] == alone
