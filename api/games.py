@@ -87,12 +87,13 @@ def start_game(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
-@blp.arguments(schemas.SeatArg, location="query")
+@blp.arguments(schemas.LegalMovesArgs, location="query")
 @blp.response(200, schemas.LegalMoves)
 def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
-    """Every complete move the caller's seat may submit now (empty when not awaited)."""
+    """Every complete move the caller's seat may submit now (empty when not awaited), a page at a
+    time: ``total`` says how many there are (a Mekong programme has tens of thousands)."""
     player = required_player()
-    return _platform().queries.legal_moves(game_id, player.id, args.get("seat"))
+    return _platform().queries.legal_moves(game_id, player.id, args.get("seat"), args["offset"], args["limit"])
 
 
 @blp.route("/games/<game_id>/moves", methods=["POST"])

@@ -210,7 +210,14 @@ class GameDocument(GameSummary):
 class LegalMoves(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
+    total = fields.Integer(metadata={"description": "How many moves there are; page with offset and limit."})
+    offset = fields.Integer()
     moves = fields.List(fields.Raw(), required=True)
+
+
+class LegalMovesArgs(SeatArg):
+    offset = fields.Integer(load_default=0, validate=validate.Range(0))
+    limit = fields.Integer(load_default=1000, validate=validate.Range(1, 10_000))
 
 
 class EventOut(Schema):

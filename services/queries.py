@@ -131,7 +131,8 @@ class GameQueries:
 
     # ------------------------------------------------------------ moves and history
 
-    def legal_moves(self, game_id: str, player_id: str, seat: int | None = None) -> dict[str, Any]:
+    def legal_moves(self, game_id: str, player_id: str, seat: int | None = None, offset: int = 0,
+                    limit: int = 1000) -> dict[str, Any]:
         game = self.games.load(game_id)
         mine = game.seats_of(player_id)
         if not mine:
@@ -141,11 +142,13 @@ class GameQueries:
             seat = awaited[0] if awaited else mine[0]
         elif seat not in mine:
             raise NotAPlayer(f"you do not hold seat {seat} in game {game_id}")
-        moves: list[Any] = []
+        listed: Any = []
         if game.status == "active" and seat in game.awaiting and seat not in game.left:
-            dump = game.ruleset.commands.dump
-            moves = [dump(m) for m in game.ruleset.legal_moves(game.state, seat)]
-        return {"version": game.version, "seat": seat, "moves": moves}
+            listed = game.ruleset.legal_moves(game.state, seat)
+        total = len(listed)
+        dump = game.ruleset.commands.dump
+        moves = [dump(listed[i]) for i in range(offset, min(total, offset + limit))]
+        return {"version": game.version, "seat": seat, "total": total, "offset": offset, "moves": moves}
 
     def events(self, game_id: str, player_id: str | None, after: int, limit: int) -> dict[str, Any]:
         game = self.games.load(game_id)

@@ -40,7 +40,9 @@ def test_a_game_is_created_seated_started_and_summarised(client: Any) -> None:
 def test_legal_moves_can_be_submitted_as_listed(client: Any) -> None:
     game, a, _b = _two_seat_game(client)
     listing = client.legal(game["id"], a["token"])
-    assert listing["seat"] == 0 and len(listing["moves"]) == 3
+    assert listing["seat"] == 0 and len(listing["moves"]) == 3 and listing["total"] == 3
+    page = client.call("GET", f"/api/v1/games/{game['id']}/legal-moves?offset=1&limit=1", token=a["token"]).body
+    assert page["moves"] == listing["moves"][1:2] and page["total"] == 3
     r = client.move(game["id"], a["token"], listing["moves"][0], expected_version=listing["version"])
     assert r.status == 201
     assert r.body["version"] == listing["version"] + 2
