@@ -25,7 +25,7 @@ def _pid() -> str | None:
 
 
 @blp.route("/games/<game_id>/steps", methods=["GET"])
-@blp.response(200, schemas.Steps)
+@blp.response(200, schemas.Steps())
 def steps(game_id: str) -> dict[str, Any]:
     """The game decision by decision: each step's actor, decision, rules applied and events
     (redacted as the caller saw them while the game runs)."""
@@ -34,7 +34,7 @@ def steps(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/record", methods=["GET"])
-@blp.response(200, schemas.Record)
+@blp.response(200, schemas.Record())
 def record(game_id: str) -> dict[str, Any]:
     """A finished game as one self-contained document, checkable offline with `dragonhall verify`."""
     optional_player()
@@ -42,7 +42,7 @@ def record(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/audit", methods=["GET"])
-@blp.response(200, schemas.Audit)
+@blp.response(200, schemas.Audit())
 def audit(game_id: str) -> dict[str, Any]:
     """The audit trail with the server's verification of every step: decisions re-derive the
     recorded events, state hashes match, and (once the game has ended) the seed matches its commitment."""
@@ -50,7 +50,7 @@ def audit(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/journal", methods=["GET"])
-@blp.response(200, schemas.Journal)
+@blp.response(200, schemas.Journal())
 def journal(game_id: str) -> dict[str, Any]:
     """Refused commands: who, when, what and which rule refused it. The game's seats may read
     it while the game runs; everyone once it has ended."""
@@ -64,8 +64,8 @@ def journal(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/disputes", methods=["POST"])
-@blp.arguments(schemas.DisputeRequest)
-@blp.response(201, schemas.Dispute)
+@blp.arguments(schemas.DisputeRequest())
+@blp.response(201, schemas.Dispute())
 def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Dispute version N: the server answers from the rules and forks a sandbox from N."""
     player = required_player()
@@ -74,22 +74,22 @@ def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/disputes", methods=["GET"])
-@blp.response(200, schemas.DisputeList)
+@blp.response(200, schemas.DisputeList())
 def list_disputes(game_id: str) -> dict[str, Any]:
     """The game's disputes (answers shown to their openers while the game runs)."""
     return {"disputes": _platform().disputes.of_game(str(_platform().games.load(game_id).id), _pid())}
 
 
 @blp.route("/disputes/<dispute_id>", methods=["GET"])
-@blp.response(200, schemas.Dispute)
+@blp.response(200, schemas.Dispute())
 def get_dispute(dispute_id: str) -> dict[str, Any]:
     """One dispute, with its answer and resolution."""
     return _platform().disputes.document(dispute_id, _pid())
 
 
 @blp.route("/disputes/<dispute_id>/resolve", methods=["POST"])
-@blp.arguments(schemas.DisputeResolution)
-@blp.response(200, schemas.Dispute)
+@blp.arguments(schemas.DisputeResolution())
+@blp.response(200, schemas.Dispute())
 def resolve_dispute(body: dict[str, Any], dispute_id: str) -> dict[str, Any]:
     """Resolve a dispute: an event in the dispute, never an edit of the game's history."""
     player = required_player()

@@ -61,10 +61,19 @@ def _serve(args: argparse.Namespace) -> int:
     from services.config import Settings
 
     settings = Settings.from_env()
-    workers = args.workers
-    if workers > 1 and (settings.embedded or settings.store != "postgres"):
-        console.print("[yellow]several HTTP processes need PostgreSQL and a broker; serving with one[/]")
+    workers = max(1, args.workers)
+    if workers > 1 and settings.store == "memory":
+        console.print("[yellow]the in-memory store lives in one process; serving with one[/]")
         workers = 1
+    os.environ["DRAGONHALL_HTTP_WORKERS"] = str(workers)  # each process knows it is not alone
+    _prepare_store()
+
+    apps: list[Any] = []
+
+    def worker_exit(server: Any, worker: Any) -> None:
+        """Stops the worker's threads (read models, embedded Celery, sweep) so it exits at once."""
+        for app in apps:
+            app.extensions["dragonhall"].close()
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -76,17 +85,28 @@ def _serve(args: argparse.Namespace) -> int:
             self.cfg.set("graceful_timeout", 10)
             self.cfg.set("keepalive", 30)
             self.cfg.set("accesslog", os.environ.get("DRAGONHALL_ACCESS_LOG") or None)
+            self.cfg.set("worker_exit", worker_exit)
 
         def load(self) -> Any:
             from api.app import create_app
 
-            return create_app()
+            app = create_app()
+            apps.append(app)
+            return app
 
     where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
     console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
     console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
     Server().run()
     return 0
+
+
+def _prepare_store() -> None:
+    """Creates every table once, before the HTTP processes start (they would race to)."""
+    from services.bootstrap import bootstrap
+    from services.ports import NullWork
+
+    bootstrap(projections=False, work=NullWork()).close()
 
 
 def _worker(args: argparse.Namespace) -> int:

@@ -29,8 +29,8 @@ def _pid() -> str | None:
 
 
 @blp.route("/games", methods=["POST"])
-@blp.arguments(schemas.GameCreate)
-@blp.response(201, schemas.GameDocument)
+@blp.arguments(schemas.GameCreate())
+@blp.response(201, schemas.GameDocument())
 def create_game(body: dict[str, Any]) -> dict[str, Any]:
     """Open a table; the caller is its creator. It starts when its last seat fills."""
     player = required_player()
@@ -42,8 +42,8 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/games", methods=["GET"])
-@blp.arguments(schemas.ListArgs, location="query")
-@blp.response(200, schemas.GameList)
+@blp.arguments(schemas.ListArgs(), location="query")
+@blp.response(200, schemas.GameList())
 def list_games(args: dict[str, Any]) -> dict[str, Any]:
     """Games filtered by status, game and player (sandboxes are not listed)."""
     optional_player()
@@ -53,16 +53,16 @@ def list_games(args: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
-@blp.arguments(schemas.SeatArg, location="query")
-@blp.response(200, schemas.GameDocument)
+@blp.arguments(schemas.SeatArg(), location="query")
+@blp.response(200, schemas.GameDocument())
 def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The game, with its board as the caller may see it."""
     return _platform().queries.document(game_id, _pid(), args.get("seat"))
 
 
 @blp.route("/games/<game_id>/seats", methods=["POST"])
-@blp.arguments(schemas.SeatRequest)
-@blp.response(201, schemas.GameDocument)
+@blp.arguments(schemas.SeatRequest())
+@blp.response(201, schemas.GameDocument())
 def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Take a seat (``{}`` or ``{seat}``), or, as the creator, add a server bot (``{bot}``)."""
     player = required_player()
@@ -78,7 +78,7 @@ def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/start", methods=["POST"])
-@blp.response(200, schemas.GameDocument)
+@blp.response(200, schemas.GameDocument())
 def start_game(game_id: str) -> dict[str, Any]:
     """The creator starts the game early, where the rules allow the seats taken."""
     player = required_player()
@@ -87,8 +87,8 @@ def start_game(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
-@blp.arguments(schemas.LegalMovesArgs, location="query")
-@blp.response(200, schemas.LegalMoves)
+@blp.arguments(schemas.LegalMovesArgs(), location="query")
+@blp.response(200, schemas.LegalMoves())
 def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Every complete move the caller's seat may submit now (empty when not awaited), a page at a
     time: ``total`` says how many there are (a Mekong programme has tens of thousands)."""
@@ -97,23 +97,26 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/moves", methods=["POST"])
-@blp.arguments(schemas.MoveRequest)
-@blp.response(201, schemas.MoveResult)
-@blp.alt_response(200, schema=schemas.MoveResult, description="A repeated command_id: the first result.")
+@blp.arguments(schemas.MoveRequest())
+@blp.response(201, schemas.MoveResult())
+@blp.alt_response(200, schema=schemas.MoveResult(), description="A repeated command_id: the first result.")
 def submit_move(body: dict[str, Any], game_id: str) -> Any:
     """Play a move. ``expected_version`` guards against racing moves; ``command_id``
     makes a retry safe: repeating it returns the first result and writes nothing."""
     player = required_player()
-    result = _platform().games.submit_move(game_id, player.id, body["move"], body.get("expected_version"),
-                                           body.get("command_id"), body.get("seat"))
+    p = _platform()
+    result = p.games.submit_move(game_id, player.id, body["move"], body.get("expected_version"),
+                                 body.get("command_id"), body.get("seat"))
+    if body["include_legal_moves"]:
+        result["legal_moves"] = p.queries.legal_moves(game_id, player.id, body.get("seat"))
     if result.get("replayed"):
         return result, 200
     return result
 
 
 @blp.route("/games/<game_id>/resign", methods=["POST"])
-@blp.arguments(schemas.ResignRequest)
-@blp.response(201, schemas.MoveResult)
+@blp.arguments(schemas.ResignRequest())
+@blp.response(201, schemas.MoveResult())
 def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The caller's seat leaves the game; the others play on where the rules allow."""
     player = required_player()
@@ -121,23 +124,23 @@ def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
-@blp.arguments(schemas.EventsArgs, location="query")
-@blp.response(200, schemas.EventList)
+@blp.arguments(schemas.EventsArgs(), location="query")
+@blp.response(200, schemas.EventList())
 def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The events after version ``after``: redacted for the caller while the game runs."""
     return _platform().queries.events(game_id, _pid(), args["after"], args["limit"])
 
 
 @blp.route("/games/<game_id>/replay", methods=["GET"])
-@blp.arguments(schemas.ReplayArgs, location="query")
-@blp.response(200, schemas.GameDocument)
+@blp.arguments(schemas.ReplayArgs(), location="query")
+@blp.response(200, schemas.GameDocument())
 def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The game as it stood at version ``at``, as the caller saw it then (all of it once finished)."""
     return _platform().queries.replay(game_id, _pid(), args["at"], args.get("seat"))
 
 
 @blp.route("/games/<game_id>/board.svg", methods=["GET"])
-@blp.arguments(schemas.SeatArg, location="query")
+@blp.arguments(schemas.SeatArg(), location="query")
 def board_svg(args: dict[str, Any], game_id: str) -> Response:
     """The board as an SVG picture, for games that draw one (404 otherwise)."""
     p = _platform()

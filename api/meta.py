@@ -17,7 +17,7 @@ blp = blueprint("meta", "Health, the catalogue of games, and these docs.")
 
 
 @blp.route("/catalog", methods=["GET"])
-@blp.response(200, schemas.Catalog)
+@blp.response(200, schemas.Catalog())
 def catalog() -> dict[str, Any]:
     """Every game: variants, seat ranges, options, bots and the shape of each move type."""
     return {"games": [_describe(g) for g in all_games()]}

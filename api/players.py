@@ -18,8 +18,8 @@ def _platform() -> Any:
 
 
 @blp.route("/players", methods=["POST"])
-@blp.arguments(schemas.PlayerCreate)
-@blp.response(201, schemas.PlayerWithToken)
+@blp.arguments(schemas.PlayerCreate())
+@blp.response(201, schemas.PlayerWithToken())
 def create_player(body: dict[str, Any]) -> dict[str, Any]:
     """Register a human or a bot; the response's token is shown only once."""
     player, token = _platform().accounts.register(body["name"], body["kind"])
@@ -27,15 +27,15 @@ def create_player(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/me", methods=["GET"])
-@blp.response(200, schemas.Player)
+@blp.response(200, schemas.Player())
 def me() -> dict[str, Any]:
     """The caller's account."""
     return required_player().to_json()
 
 
 @blp.route("/me/webhook", methods=["PUT"])
-@blp.arguments(schemas.WebhookUpdate)
-@blp.response(200, schemas.Player)
+@blp.arguments(schemas.WebhookUpdate())
+@blp.response(200, schemas.Player())
 def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
     """Register (or clear, with null) the URL that receives turn reminders."""
     player = required_player()
@@ -43,7 +43,7 @@ def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/me/inbox", methods=["GET"])
-@blp.response(200, schemas.Inbox)
+@blp.response(200, schemas.Inbox())
 def inbox() -> dict[str, Any]:
     """Games awaiting your decision (soonest deadline first), reminders and invitations."""
     player = required_player()
@@ -51,15 +51,15 @@ def inbox() -> dict[str, Any]:
 
 
 @blp.route("/me/vacation", methods=["GET"])
-@blp.response(200, schemas.Vacation)
+@blp.response(200, schemas.Vacation())
 def vacation() -> dict[str, Any]:
     """Your vacation days and what is left of each year's allowance."""
     return _platform().vacations.summary(required_player().id)
 
 
 @blp.route("/me/vacation", methods=["POST"])
-@blp.arguments(schemas.VacationRequest)
-@blp.response(201, schemas.Vacation)
+@blp.arguments(schemas.VacationRequest())
+@blp.response(201, schemas.Vacation())
 def declare_vacation(body: dict[str, Any]) -> dict[str, Any]:
     """Declare vacation days: your clocks stand still on them in all your games."""
     return _platform().vacations.declare(required_player().id, body["start"], body["days"])

@@ -135,6 +135,9 @@ class MoveRequest(Schema):
     expected_version = _int(validate=validate.Range(0))
     command_id = fields.String(validate=validate.Length(1, 128))
     seat = _int(validate=validate.Range(0, 63))
+    include_legal_moves = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Also answer with the caller's legal moves after this move (saves a request)."})
 
 
 class SeatArg(Schema):
@@ -235,6 +238,7 @@ class MoveResult(Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventOut), required=True)
     replayed = fields.Boolean()
+    legal_moves = fields.Nested(LegalMoves, allow_none=True)
 
 
 class EventList(Schema):

@@ -2,8 +2,11 @@
 
 Starts `dragonhall serve` (SQLite under a temporary directory, or PostgreSQL in a
 fresh schema), keeps ``--games`` two-player games in flight for ``--seconds``,
-each driven by a client that asks for the legal moves and posts one with
-``expected_version``, and prints moves per second and latency percentiles.
+each driven by a client that posts a legal move with ``expected_version`` and
+asks for the legal moves it needs, as a bot would: a move's answer carries the
+mover's next legal moves (``include_legal_moves``), so a client asks
+``GET /legal-moves`` only when the turn passes. It prints moves per second and
+latency percentiles.
 Clients run in separate processes so that they do not share the server's core.
 
 Every 201 must mean the move is stored: at the end each game's acknowledged
@@ -73,21 +76,26 @@ def play_games(port: int, seconds: float, games: int, seed: int, out: Any) -> No
             game_id, tokens = _new_game(client)
             _, doc, _ = client.call("GET", f"/api/v1/games/{game_id}")
             awaiting, version = doc["awaiting"], doc["version"]
-            acked = []
+            acked: list[int] = []
+            legal: Any = None
             while awaiting and time.time() < stop_at:
                 seat = awaiting[0]
-                st, legal, t_get = client.call("GET", f"/api/v1/games/{game_id}/legal-moves", token=tokens[seat])
-                mine["gets"].append(t_get)
+                if not legal or not legal["moves"] or legal["seat"] != seat:
+                    st, legal, t_get = client.call("GET", f"/api/v1/games/{game_id}/legal-moves",
+                                                   token=tokens[seat])
+                    mine["gets"].append(t_get)
                 move = rng.choice(legal["moves"])
-                st, res, t_post = client.call("POST", f"/api/v1/games/{game_id}/moves",
-                                              {"move": move, "expected_version": legal["version"]}, tokens[seat])
+                body = {"move": move, "expected_version": legal["version"], "include_legal_moves": True}
+                st, res, t_post = client.call("POST", f"/api/v1/games/{game_id}/moves", body, tokens[seat])
                 if st != 201:
                     mine["errors"] += 1
+                    legal = None
                     _, doc, _ = client.call("GET", f"/api/v1/games/{game_id}")
                     awaiting = doc["awaiting"]
                     continue
                 mine["moves"].append(t_post)
                 version = res["version"]
+                legal = res["legal_moves"]
                 acked.append(version)
                 rules = [e for e in res["events"] if e.get("source") == "rules"]
                 awaiting = rules[-1]["awaiting"] if rules else awaiting
@@ -117,14 +125,15 @@ def _new_game(client: Client) -> tuple[str, list[str]]:
     return g["id"], tokens
 
 
-def run(store: str, games: int, seconds: float, processes: int, database_url: str | None) -> dict[str, Any]:
+def run(store: str, games: int, seconds: float, processes: int, database_url: str | None,
+        threads: int, workers: int) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="dh-bench-"))
     env = {**os.environ, "DRAGONHALL_DATA_DIR": str(workdir / "var"), "DRAGONHALL_STORE": store}
     schema = None
     if store == "postgres":
         schema = f"bench_{uuid.uuid4().hex[:8]}"
         env.update(DRAGONHALL_DATABASE_URL=database_url or "", DRAGONHALL_POSTGRES_SCHEMA=schema)
-    server = Server(env, workdir)
+    server = Server(env, workdir, ("--threads", str(threads), "--workers", str(workers)))
     try:
         queue: Any = mp.Queue()
         per = [games // processes + (1 if i < games % processes else 0) for i in range(processes)]
@@ -186,6 +195,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--threads", type=int, default=8, help="threads per server process")
+    parser.add_argument("--workers", type=int, default=2, help="server processes")
     parser.add_argument("--database-url", default=os.environ.get("DRAGONHALL_TEST_DATABASE_URL",
                                                                  "postgresql://postgres@127.0.0.1:5432/test"))
     args = parser.parse_args()
@@ -195,7 +206,7 @@ def main() -> None:
                 "games", "errors", "acked not stored"):
         table.add_column(col, justify="right")
     for store in stores:
-        r = run(store, args.games, args.seconds, args.processes, args.database_url)
+        r = run(store, args.games, args.seconds, args.processes, args.database_url, args.threads, args.workers)
         table.add_row(store, f"{r['moves_per_s']:.0f}", f"{r['post_p50_ms']:.1f}", f"{r['post_p99_ms']:.1f}",
                       f"{r['get_p50_ms']:.1f}", f"{r['get_p99_ms']:.1f}", str(r["moves"]), str(r["games_played"]),
                       str(r["errors"]), str(r["acknowledged_but_not_stored"]))

@@ -1,16 +1,22 @@
 """The game projection: keeps the list, the summaries and the boards from the events.
 
 It matches on the stored event type and turns each event into row changes.
-Within a batch the changes are coalesced (one summary update and one board
-write per game), then written with the tracking record of the batch's last event
-in one transaction. Boards are folded with the game's own ``evolve``; recent
-states stay in memory, and a state not at hand is read back from the board
-table or, failing that, rebuilt from the event store (``self.app``).
+Within a batch the changes are coalesced (one summary update per game), then
+written with the tracking record of the batch's last event in one transaction.
+
+Boards are folded with the game's own ``evolve`` and kept in memory. A board row
+is written when the runner has caught up, when the game ends, or when it has
+waited ``BOARD_LAG`` seconds: under load most moves then cost no board write. A
+row records the version it is folded up to, and readers use it only when that
+is the game's last version (else they read the write model). After a restart, a
+state not in memory is read back from its row if the row is current, or rebuilt
+from the event store (``self.app``).
 """
 
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -27,7 +33,9 @@ from services import clocks
 from services.aggregate import Game
 from services.timers import clocks_key
 
-STATE_CACHE = 512
+STATE_CACHE = 4096
+BOARD_LAG = 0.5
+"""Seconds a board may wait in memory before its row is written, while the runner is busy."""
 
 
 @dataclass
@@ -35,12 +43,16 @@ class Batch:
     """The row changes of a batch of events, coalesced per game."""
 
     inserts: list[Change] = field(default_factory=list)
+    ended: set[str] = field(default_factory=set)
     updates: dict[str, dict[str, Any]] = field(default_factory=dict)
     boards: dict[str, tuple[int, Any]] = field(default_factory=dict)
 
     def update(self, gid: str, e: Any, **columns: Any) -> None:
         row = self.updates.setdefault(gid, {})
         row.update(version=e.originator_version, updated_at=e.timestamp.isoformat(), **columns)
+
+    def write_board(self, gid: str, version: int, state: Any) -> None:
+        self.boards[gid] = (version, state)
 
     def changes(self) -> list[Change]:
         out = list(self.inserts)
@@ -69,16 +81,20 @@ class GameProjection(Projection[GameViewsSQL]):
         self._meta: dict[str, dict[str, Any]] = {}
         self._seats: dict[str, list[dict[str, Any]]] = {}
         self._clocks: dict[str, dict[str, Any]] = {}
+        self._dirty: dict[str, float] = {}
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
 
-    def process_batch(self, items: list[tuple[Any, Tracking]]) -> None:
-        """Applies a batch of events and records the position of its last one, atomically."""
+    def process_batch(self, items: list[tuple[Any, Tracking]], idle: bool = True) -> None:
+        """Applies a batch of events and records the position of its last one, atomically.
+        ``idle`` says the runner has nothing more waiting: every board in memory is written."""
         batch = Batch()
         try:
             for event, _tracking in items:
                 self.apply(event, batch)
+                self._advance(str(event.originator_id), event.originator_version)
+            self._flush_boards(batch, idle)
             self.view.apply(batch.changes(), items[-1][1])
         except BaseException:
             self._forget(items)
@@ -93,6 +109,23 @@ class GameProjection(Projection[GameViewsSQL]):
             self._states.pop(gid, None)
             self._seats.pop(gid, None)
             self._clocks.pop(gid, None)
+            self._dirty.pop(gid, None)
+
+    def _advance(self, gid: str, version: int) -> None:
+        """Every event of a game moves its board's version on, even those that leave it as it was."""
+        held = self._states.get(gid)
+        if held is not None and held[0] == version - 1:
+            self._states[gid] = (version, held[1])
+            self._touch(gid)
+
+    def _flush_boards(self, batch: Batch, idle: bool) -> None:
+        now = time.monotonic()
+        for gid, since in list(self._dirty.items()):
+            if idle or now - since >= BOARD_LAG or gid in batch.ended:
+                held = self._states.get(gid)
+                if held is not None:
+                    batch.write_board(gid, held[0], held[1])
+                del self._dirty[gid]
 
     @singledispatchmethod
     def apply(self, event: Any, batch: Batch) -> None:
@@ -151,7 +184,7 @@ class GameProjection(Projection[GameViewsSQL]):
         if bank is not None:
             self._clock_of(gid)["banks"] = {str(s["seat"]): bank for s in e.seats}
         batch.update(gid, e, seats=json.dumps(e.seats), status="active", **self._timing(gid))
-        batch.boards[gid] = (e.originator_version, state)
+        self._touch(gid)
 
     @apply.register
     def _forked(self, e: Game.Forked, batch: Batch) -> None:
@@ -165,7 +198,7 @@ class GameProjection(Projection[GameViewsSQL]):
         held["awaiting"] = list(e.awaiting)
         batch.update(gid, e, seats=json.dumps(e.seats), status="active", awaiting=json.dumps(list(e.awaiting)),
                      **self._timing(gid))
-        batch.boards[gid] = (e.originator_version, state)
+        self._touch(gid)
 
     @apply.register
     def _rule_event(self, e: Game.RuleEvent, batch: Batch) -> None:
@@ -178,7 +211,7 @@ class GameProjection(Projection[GameViewsSQL]):
         held["turns"], _ended = clocks.turns_after(held["turns"], held["awaiting"], e.awaiting, e.timestamp.isoformat())
         held["awaiting"] = list(e.awaiting)
         batch.update(gid, e, awaiting=json.dumps(list(e.awaiting)), **self._timing(gid))
-        batch.boards[gid] = (e.originator_version, state)
+        self._touch(gid)
 
     @apply.register
     def _clock_settled(self, e: Game.ClockSettled, batch: Batch) -> None:
@@ -189,12 +222,14 @@ class GameProjection(Projection[GameViewsSQL]):
 
     @apply.register
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
+        batch.ended.add(str(e.originator_id))
         batch.update(str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome),
                      **_NO_TIMING)
 
     @apply.register
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
         outcome = {"reason": e.reason, "places": [], "winners": [], "scores": None}
+        batch.ended.add(str(e.originator_id))
         batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome),
                      **_NO_TIMING)
 
@@ -259,10 +294,18 @@ class GameProjection(Projection[GameViewsSQL]):
             self._seats[gid] = list(row["seats"]) if row else []
         return self._seats[gid]
 
+    def _touch(self, gid: str) -> None:
+        self._dirty.setdefault(gid, time.monotonic())
+
     def _remember(self, gid: str, version: int, state: Any) -> None:
         self._states[gid] = (version, state)
         self._states.move_to_end(gid)
         while len(self._states) > STATE_CACHE:
+            old = next(iter(self._states))
+            if old in self._dirty:  # write it out before forgetting it
+                self._states.move_to_end(old)
+                self._dirty[old] = 0.0
+                break
             self._states.popitem(last=False)
 
     def _state_before(self, gid: str, version: int, ruleset: Any) -> Any:
@@ -273,7 +316,7 @@ class GameProjection(Projection[GameViewsSQL]):
         if held is not None:
             return held[1]
         board = self.view.board(gid)
-        if board is not None and board[1] is not None:
+        if board is not None and board[0] == version - 1 and board[1] is not None:
             return decode(ruleset.state_type, json.loads(board[1]))
         return self.app.repository.get(uuid.UUID(gid), version=version - 1).state
 

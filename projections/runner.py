@@ -45,7 +45,7 @@ class BatchingProjectionRunner(ProjectionRunner[Any, Any]):
                         tail = nxt
                         break
                     batch.append(nxt)
-                projection.process_batch(batch)
+                projection.process_batch(batch, idle=ready.empty())
                 if tail is _END:
                     break
                 if isinstance(tail, BaseException):

@@ -19,6 +19,7 @@ from eventsourcing.projection import ProjectionRunner
 from eventsourcing.utils import Environment
 
 from projections.games import GameProjection
+from projections.leader import ProjectionLeader
 from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
 from services import sqlite_events
@@ -89,7 +90,7 @@ def views_class(settings: Settings) -> type[GameViewsSQL]:
 def single_writer(settings: Settings, run_projections: bool) -> bool:
     """Whether this process is the only writer of its store: the embedded default,
     where the server runs the workers and the read models itself."""
-    return settings.store != "postgres" and settings.embedded and run_projections
+    return settings.store != "postgres" and settings.embedded and run_projections and settings.http_workers == 1
 
 
 @dataclass
@@ -139,11 +140,12 @@ class Platform:
 
     def wait_for_projections(self, timeout: float = 10.0) -> None:
         """Blocks until the read models have caught up with every event saved so far."""
-        if self.runner is None:
+        runner = self.runner or getattr(self.extras.get("leader"), "runner", None)
+        if runner is None:
             return
         head = self.games.recorder.max_notification_id()
         if head:
-            self.runner.wait(head, timeout=timeout)
+            runner.wait(head, timeout=timeout)
 
 
 def bootstrap(settings: Settings | None = None, *, projections: bool | None = None,
@@ -157,17 +159,17 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
     if settings.store == "memory":
         run_projections = True  # the in-memory store lives in the runner's application
     vclass = views_class(settings)
-    runner = None
-    if run_projections:
-        runner = BatchingProjectionRunner(application_class=GameService, projection_class=GameProjection,
-                                  view_class=vclass, env=env)
-        runner.__enter__()
+    runner = leader = None
+    shared = run_projections and settings.http_workers > 1 and settings.store != "memory"
+    if run_projections and not shared:
+        runner = _start_runner(env, vclass)
         games = runner.app
-        runner.projection.app = games
         view = runner.view
     else:
         games = GameService(env)
         view = InfrastructureFactory.construct(Environment(GameProjection.name, env)).tracking_recorder(vclass)
+        if shared:
+            leader = ProjectionLeader(settings.data_dir / "projections.lock", lambda: _start_runner(env, vclass))
     games.configure(secret_key=settings.secret_key, snapshot_interval=settings.snapshot_interval,
                     cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
     if settings.store == "sqlite":
@@ -175,9 +177,20 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
     platform = Platform(settings, games, Accounts(db), view, db, runner)
     if runner is not None:
         platform._closers.append(lambda: runner.__exit__(None, None, None))
+    if leader is not None:
+        platform.extras["leader"] = leader
+        platform._closers.append(leader.stop)
     platform._closers.append(db.close)
     _attach_work(platform, work, worker)
     return platform
+
+
+def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL]) -> Any:
+    runner = BatchingProjectionRunner(application_class=GameService, projection_class=GameProjection,
+                                      view_class=vclass, env=env)
+    runner.__enter__()
+    runner.projection.app = runner.app
+    return runner
 
 
 def _attach_work(platform: Platform, work: Work | None, worker: bool | None) -> None:

@@ -59,7 +59,7 @@ class GameQueries:
                 self._states.move_to_end(key)
                 return self._states[key]
         board = self.views.board(gid)
-        if board is None or board[1] is None:
+        if board is None or board[1] is None or board[0] != row["version"]:
             return _STALE
         ruleset = _ruleset(row["game"])
         state = decode(ruleset.state_type, json.loads(board[1]))

@@ -1,8 +1,9 @@
 """The Celery application, configured from the settings.
 
 Queues: ``bots`` (bot turns), ``timers`` (deadlines, scheduled starts, the
-sweep) and ``notifications`` (webhooks). With no broker URL the app uses the
-in-memory transport and a worker thread inside the server process.
+sweep) and ``notifications`` (webhooks). With no broker URL (the embedded
+default) nothing is sent through Celery: ``workers.local`` runs the same jobs on
+threads of the server process.
 """
 
 from __future__ import annotations
@@ -52,9 +53,7 @@ def make_celery(settings: Settings, platform: Callable[[], Any], send: Callable[
 
 
 def _transport_options(settings: Settings) -> dict[str, Any]:
-    """The in-memory transport polls its queues (once a second by default): poll often.
-    Redis blocks on its queues; its visibility timeout bounds how long an unacknowledged
-    task waits before redelivery, so deadlines days away are swept, not held as ETA tasks."""
-    if settings.embedded:
-        return {"polling_interval": 0.002}
+    """Redis redelivers a task nobody acknowledged after its visibility timeout, so
+    deadlines days away are swept from the index rather than held as ETA tasks.
+    (The embedded default sends nothing through a broker: see ``workers.local``.)"""
     return {"visibility_timeout": settings.visibility_timeout}

@@ -1,4 +1,4 @@
-"""From the services' plans to Celery messages; the embedded worker and sweep."""
+"""From the services' plans to Celery messages (or the embedded executor); the embedded sweep."""
 
 from __future__ import annotations
 
@@ -7,22 +7,24 @@ import threading
 from typing import Any
 
 from celery import Celery
-from celery.worker import WorkController
 
 from services import clock
 from services.timers import Action, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
-from workers.celery_app import QUEUES, make_celery, queue
+from workers.celery_app import make_celery, queue
+from workers.local import LocalExecutor
 
 log = logging.getLogger("dragonhall.work")
 
 
 class CeleryWork:
-    """Sends the tasks ``Timers.plan`` asks for after every save."""
+    """Sends the tasks ``Timers.plan`` asks for after every save: to Celery through the broker,
+    or, in the embedded default, to the local executor that runs the same jobs in this process."""
 
     def __init__(self, celery: Celery, settings: Any, timers: Any) -> None:
         self.celery = celery
         self.settings = settings
         self.timers = timers
+        self.local: LocalExecutor | None = None
 
     def game_changed(self, service: Any, game: Any) -> None:
         self.send(self.timers.plan(game))
@@ -30,6 +32,9 @@ class CeleryWork:
     def send(self, actions: list[Action]) -> None:
         for action in actions:
             name, args, q, eta = _message(action)
+            if self.local is not None:
+                self.local.submit(name, args, eta)
+                continue
             options: dict[str, Any] = {"queue": queue(self.settings, q)}
             if eta is not None and eta > clock.now():
                 options["countdown"] = (eta - clock.now()).total_seconds()
@@ -48,28 +53,6 @@ def _message(action: Action) -> tuple[str, tuple[Any, ...], str, Any]:
     if isinstance(action, PostWebhook):
         return "dragonhall.webhook", (action.delivery_id,), "notifications", None
     raise TypeError(f"unknown action {action!r}")
-
-
-class EmbeddedWorker:
-    """A Celery worker on a thread of this process (in-memory transport)."""
-
-    def __init__(self, celery: Celery, settings: Any, concurrency: int = 4) -> None:
-        celery.finalize()
-        self.controller = WorkController(
-            app=celery, hostname=f"embedded-{id(self)}@dragonhall", pool="threads", concurrency=concurrency,
-            queues=[queue(settings, q) for q in QUEUES], loglevel="WARNING", without_heartbeat=True,
-            without_mingle=True, without_gossip=True, ready_callback=None,
-        )
-        self.thread = threading.Thread(target=self.controller.start, name="celery-embedded", daemon=True)
-
-    def start(self) -> None:
-        self.thread.start()
-
-    def stop(self) -> None:
-        try:
-            self.controller.stop(in_sighandler=False)
-        finally:
-            self.thread.join(10)
 
 
 class EmbeddedSweep:
@@ -107,9 +90,8 @@ def attach_celery(platform: Any, start_worker: bool | None = None) -> None:
     platform.games.work = work
     run_worker = platform.settings.embedded if start_worker is None else start_worker
     if run_worker and platform.settings.embedded:
-        worker = EmbeddedWorker(celery, platform.settings)
-        worker.start()
+        work.local = LocalExecutor(platform, work.send)
         sweep = EmbeddedSweep(platform, work, platform.settings.sweep_interval)
         sweep.start()
-        platform.extras["worker"] = worker
-        platform._closers.extend([worker.stop, sweep.stop])
+        platform.extras["worker"] = work.local
+        platform._closers.extend([work.local.stop, sweep.stop])

@@ -48,6 +48,15 @@ def test_legal_moves_can_be_submitted_as_listed(client: Any) -> None:
     assert r.body["version"] == listing["version"] + 2
     assert [e["type"] for e in r.body["events"]] == ["MoveMade", "BidPlaced"]
     assert client.game(game["id"])["version"] == r.body["version"]
+    b_token = client.call("POST", "/api/v1/players", {"name": "x"}).body["token"]  # not seated: 403 before a move
+    assert client.call("GET", f"/api/v1/games/{game['id']}/legal-moves", token=b_token).status == 403
+
+
+def test_a_move_can_answer_with_the_next_legal_moves(client: Any) -> None:
+    game, a, b = _two_seat_game(client)
+    r = client.move(game["id"], a["token"], {"type": "bid", "amount": 0}, include_legal_moves=True)
+    assert r.status == 201 and r.body["legal_moves"] == client.legal(game["id"], a["token"])
+    assert r.body["legal_moves"]["moves"] == []  # alice has bid; bob is awaited
 
 
 def test_the_game_list_filters_by_status_game_and_player(client: Any) -> None:

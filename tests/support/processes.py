@@ -54,10 +54,10 @@ class Proc:
 
 
 class Server(Proc):
-    def __init__(self, env: dict[str, str], workdir: Path) -> None:
+    def __init__(self, env: dict[str, str], workdir: Path, args: tuple[str, ...] = ()) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        super().__init__(["serve", "--port", str(self.port)], env, workdir / f"serve-{self.port}.log", workdir)
+        super().__init__(["serve", "--port", str(self.port), *args], env, workdir / f"serve-{self.port}.log", workdir)
         deadline = time.time() + 40
         while time.time() < deadline:
             if not self.alive():
