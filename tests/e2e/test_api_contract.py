@@ -53,7 +53,7 @@ def test_legal_moves_can_be_submitted_as_listed(client: Any) -> None:
 
 
 def test_a_move_can_answer_with_the_next_legal_moves(client: Any) -> None:
-    game, a, b = _two_seat_game(client)
+    game, a, _b = _two_seat_game(client)
     r = client.move(game["id"], a["token"], {"type": "bid", "amount": 0}, include_legal_moves=True)
     assert r.status == 201 and r.body["legal_moves"] == client.legal(game["id"], a["token"])
     assert r.body["legal_moves"]["moves"] == []  # alice has bid; bob is awaited
