@@ -7,8 +7,8 @@ Persistence is chosen by ``DRAGONHALL_STORE``:
   (``postgresql://user:password@host:port/dbname``); setting the URL alone selects it;
 * ``memory``: in-process only, for unit tests.
 
-Work is run by ``DRAGONHALL_BROKER_URL``: unset (embedded), a Celery worker runs
-inside the server process on an in-memory transport; ``redis://...`` sends it to
+Work is run by ``DRAGONHALL_BROKER_URL``: unset (embedded), the Celery jobs run on
+threads of the server process (``workers.local``); ``redis://...`` sends them to
 separate ``dragonhall worker`` processes.
 """
 

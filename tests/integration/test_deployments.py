@@ -112,3 +112,19 @@ def test_a_bot_game_runs_on_postgres_with_redis_and_separate_processes(
     finally:
         for proc in (server, worker, projections):
             proc.stop()
+
+
+def test_the_new_command_creates_a_bot_game_on_a_running_server(
+        embedded: tuple[Server, dict[str, str]], tmp_path: Path) -> None:
+    server, env = embedded
+    cli = Path(sys.executable).parent / "dragonhall"
+    out = subprocess.run([str(cli), "new", "seven-dragons", "--players", "3", "--bot", "greedy,random",
+                          "--server", server.base], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    game_id, url = out.stdout.split()
+    assert url == f"{server.base}/api/v1/games/{game_id}"
+    doc = server.wait_status(game_id)
+    assert [s["bot"] for s in doc["seats"]] == ["greedy", "random", "greedy"]
+    bad = subprocess.run([str(cli), "new", "no-such-game", "--server", server.base], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "400" in bad.stderr
