@@ -196,3 +196,23 @@ def test_the_catalog_describes_games_variants_bots_and_moves(client: Any) -> Non
     assert race["variants"][0]["min_seats"] == 2 and race["variants"][0]["options"][0]["name"] == "goal"
     assert race["moves"]["bid"] == {"amount": "int"}
     assert "random" in race["bots"]
+
+
+def test_a_newcomer_joins_a_running_game_where_its_rules_allow(client: Any) -> None:
+    """Seven Dragons lets a newcomer join a running game of fewer than 5 players; Dice Race does not."""
+    a, b, c = client.player("a"), client.player("b"), client.player("c")
+    game = client.new_game(a["token"], game="seven-dragons", players=2)
+    client.seat(game["id"], a["token"])
+    client.seat(game["id"], b["token"])
+    r = client.seat(game["id"], c["token"])
+    assert r.status == 201, r.body
+    assert [s["player_id"] for s in r.body["seats"]] == [a["id"], b["id"], c["id"]]
+    assert r.body["your_seats"] == [2]
+    events = client.call("GET", f"/api/v1/games/{game['id']}/events", token=c["token"]).body["events"]
+    joined = [e for e in events if e["type"] == "Joined"]
+    assert joined and joined[0]["data"]["seat"] == 2
+    assert client.seat(game["id"], c["token"]).status == 409  # already seated
+    race = client.new_game(a["token"])
+    client.seat(race["id"], a["token"])
+    client.seat(race["id"], b["token"])
+    assert client.seat(race["id"], c["token"]).status == 409

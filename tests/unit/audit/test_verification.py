@@ -128,3 +128,23 @@ def test_the_verify_command_works_offline_and_prints_a_verdict_per_step(platform
     nok = subprocess.run([str(cli), "verify", str(bad)], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert nok.returncode == 1 and "REJECTED" in nok.stdout and "FAIL" in nok.stdout
     assert not (tmp_path / "var").exists()
+
+
+def test_a_record_with_a_newcomer_and_a_resignation_verifies(platform: Any) -> None:
+    rng = random.Random(5)
+    owner = platform.accounts.register("owner", "human")[0].id
+    g = platform.games.create_game(owner, "seven-dragons", None, None, 2)
+    gid = str(g.id)
+    for _ in range(2):
+        platform.games.take_seat(gid, "server-bot:random", "random bot", "bot", bot="random")
+    platform.games.take_seat(gid, owner, "owner", "human")  # joins the running game as seat 2
+    assert platform.games.load(gid).seats[-1]["player_id"] == owner
+    platform.games.resign(gid, owner)
+    while (g := platform.games.load(gid)).status == "active":
+        seat = g.awaiting[0]
+        command = choose_move(g.ruleset, g.ruleset.bot("random"), g.state, seat, rng)
+        platform.games.play_for(gid, seat, g.version, lambda _g, c=command: c)
+    record = game_record(platform.games, gid)
+    kinds = {e["type"] for e in record["events"]}
+    assert {"Joined", "Resigned"} <= kinds
+    assert verify_record(json.loads(json.dumps(record)))["ok"]
