@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1, help="HTTP processes (only with a broker and PostgreSQL)")
-    serve.add_argument("--threads", type=int, default=16, help="threads per HTTP process")
+    serve.add_argument("--threads", type=int, default=8, help="threads per HTTP process")
 
     worker = sub.add_parser("worker", help="run a Celery worker (bots, timers, notifications)")
     worker.add_argument("--queues", default="bots,timers,notifications", help="without the queue prefix")
