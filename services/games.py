@@ -22,8 +22,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, Recording
 
 from domain.kernel import ConfigError, Rng, RuleError, find_game, seed_commitment
-from services import clock, clocks
-from services.accounts import server_bot_id
+from services import clock
 from services.aggregate import CAUSES, Game
 from services.errors import (
     CommandReused,
@@ -37,11 +36,13 @@ from services.errors import (
     StaleVersion,
 )
 from services.ports import NullWork, Work
+from services.redaction import redact_stored_event
+from services.timed_cases import TimedCases
 
 RETRIES = 5
 
 
-class GameService(Application):
+class GameService(TimedCases, Application):
     """Dragonhall's event-sourced application: every game is a ``Game`` aggregate."""
 
     name = "dragonhall"
@@ -140,19 +141,6 @@ class GameService(Application):
         self._remember(game)
         self.work.game_changed(self, game)
         return events
-
-    def _settle_clocks(self, game: Game) -> None:
-        """Charges the bank of every seat whose turn ended in this save (vacation days free)."""
-        tc = game.time_control
-        if game.status != "active" or not game.unsettled or tc.get("kind") != "bank":
-            return
-        used, banks = {}, {}
-        for seat, (since, ended) in sorted(game.unsettled.items()):
-            days = self.vacations.days(game.holder(int(seat))) if self.vacations else frozenset()
-            spent = clocks.elapsed(clocks.parse(since), clocks.parse(ended), days)
-            used[seat] = round(spent, 3)
-            banks[seat] = round(clocks.settle(tc, game.banks.get(seat, float(tc["initial"])), spent), 3)
-        game.trigger_event(Game.ClockSettled, used=used, banks=banks)
 
     def _take_snapshots(self, processing_event: Any) -> None:
         """Snapshots a game when a save crosses a multiple of the interval, from the
@@ -392,57 +380,6 @@ class GameService(Application):
         return (game.version == version and game.status == "active" and seat in game.awaiting
                 and seat not in game.left)
 
-    def time_out(self, game_id: str, seat: int, version: int, deadline: datetime,
-                 bot: Callable[[Game], Any]) -> bool:
-        """Records ``TurnTimedOut`` for ``seat`` and its consequence under the game's policy:
-        ``auto`` (the default bot plays), ``forfeit`` (the seat leaves) or ``skip`` (the
-        decision is lost where the rules allow, else ``auto``). Writes nothing if the
-        game is no longer at ``version``."""
-        gid = _uuid(game_id)
-        game = self.load(gid)
-        if not self.awaits(game, seat, version):
-            return False
-        policy = game.time_control.get("timeout_policy", "auto")
-        skipped = game.ruleset.skip(game.state, seat, self.rng(game)) if policy == "skip" else None
-        applied = policy if policy != "skip" or skipped is not None else "auto"
-        command = bot(game) if applied == "auto" else None
-        with self.lock(gid):
-            game = self.load(gid)
-            if not self.awaits(game, seat, version):
-                return False
-            rng = self.rng(game)
-            if applied == "forfeit":
-                events = game.ruleset.leave(game.state, seat, rng)
-            elif applied == "skip":
-                events = game.ruleset.skip(game.state, seat, rng) or []
-            else:
-                events = game.ruleset.decide(game.state, seat, command, rng)
-            move = None if command is None else game.ruleset.commands.dump(command)
-            game.record(Game.TurnTimedOut, {"seat": seat, "deadline": deadline.isoformat(), "policy": policy,
-                                            "applied": applied, "move": move}, events)
-            game.finish_if_over(self.seed(game.id).hex())
-            return self._try_save(game, None) is not None
-
-    def start_scheduled(self, game_id: str, now: datetime) -> bool:
-        """At its time, a scheduled game fills its empty seats with bots (or is cancelled) and starts."""
-        gid = _uuid(game_id)
-        with self.lock(gid):
-            game = self.load(gid)
-            if game.status != "scheduled" or not game.starts_at or clocks.parse(game.starts_at) > now:
-                return False
-            free = game.free_seats()
-            if free and game.settings.get("fill", "bot") == "cancel":
-                game.trigger_event(Game.Abandoned, reason=f"{len(free)} seat(s) still empty at the scheduled start",
-                                   seed=self.seed(game.id).hex())
-            else:
-                bot = game.settings.get("fill_bot") or game.ruleset.default_bot
-                for seat in free:
-                    game.trigger_event(Game.SeatTaken, seat=seat, player_id=server_bot_id(bot), name=f"{bot} bot",
-                                       kind="bot", bot=bot)
-                self._start_now(game)
-            self._save_or_conflict(game)
-            return True
-
     def _try_save(self, game: Game, expected_version: int | None) -> list[Any] | None:
         """The saved events, or None when another writer got there first."""
         try:
@@ -471,17 +408,15 @@ class GameService(Application):
 
     def _result(self, game: Game, events: list[Any], player_id: str | None) -> dict[str, Any]:
         viewer = game.viewer_for(player_id)
-        out = [event_to_json(game.ruleset, e, viewer) for e in events]
+        out = [redact_stored_event(game.ruleset, e, viewer) for e in events]
         return {"version": events[-1].originator_version if events else game.version, "events": out}
+
+    @staticmethod
+    def game_uuid(game_id: uuid.UUID | str) -> uuid.UUID:
+        return _uuid(game_id)
 
     def stored_events(self, game_id: str, after: int = 0) -> Iterable[Any]:
         return self.events.get(_uuid(game_id), gt=after)
-
-
-def event_to_json(ruleset: Any, stored: Any, viewer: Any) -> dict[str, Any]:
-    from services.redaction import redact_stored_event
-
-    return redact_stored_event(ruleset, stored, viewer)
 
 
 def _uuid(game_id: uuid.UUID | str) -> uuid.UUID:

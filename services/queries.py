@@ -16,7 +16,8 @@ from typing import Any
 from domain.kernel import Viewer, decode
 from services.aggregate import Game
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
-from services.games import GameService, _uuid, event_to_json
+from services.games import GameService, _uuid
+from services.redaction import redact_stored_event
 
 STATE_CACHE = 256
 
@@ -155,7 +156,7 @@ class GameQueries:
         viewer = game.viewer_for(player_id)
         out = []
         for stored in self.games.stored_events(game_id, after=after):
-            out.append(event_to_json(game.ruleset, stored, viewer))
+            out.append(redact_stored_event(game.ruleset, stored, viewer))
             if len(out) >= limit:
                 break
         return {"version": game.version, "events": out}
