@@ -135,3 +135,24 @@ def test_a_worker_killed_while_a_timeout_is_pending_fires_it_once_after_restart(
         for proc in (server, first, second):
             if proc is not None:
                 proc.stop()
+
+
+def test_many_games_timing_out_together_each_time_out_exactly_once(live_client: Any) -> None:
+    """A small, fixed sample of bench/timeouts.py: 40 games whose deadlines fall within a second."""
+    platform = live_client.platform
+    games = []
+    for i in range(40):
+        a = platform.accounts.register(f"a{i}", "human")[0].id
+        b = platform.accounts.register(f"b{i}", "human")[0].id
+        g = platform.games.create_game(a, "dice-race", None, None, 2,
+                                       time_control={"kind": "per_move", "seconds": 1, "timeout_policy": "forfeit"})
+        platform.games.take_seat(str(g.id), a, "a", "human")
+        platform.games.take_seat(str(g.id), b, "b", "human")
+        games.append(str(g.id))
+    deadline = time.time() + 30
+    while time.time() < deadline and any(platform.games.load(g).status == "active" for g in games):
+        time.sleep(0.2)
+    for gid in games:
+        timeouts = [e for e in platform.games.stored_events(gid) if isinstance(e, Game.TurnTimedOut)]
+        assert len(timeouts) == 1, gid
+        assert platform.games.load(gid).status == "finished"
