@@ -132,12 +132,14 @@ class GameViewsSQL:
         sql += " ORDER BY g.updated_at DESC, g.game_id LIMIT ? OFFSET ?"
         return self._rows(sql, (*params, limit, offset))
 
-    def due_games(self, horizon: str) -> list[dict[str, Any]]:
-        """Running or scheduled games with a deadline, reminder or start before ``horizon``."""
+    def due_games(self, high: str, low: str, overdue: str) -> list[dict[str, Any]]:
+        """Running or scheduled games whose next deadline, reminder or start falls in
+        ``(low, high]`` or at or before ``overdue`` (all in the sortable form of ``clocks_key``)."""
         return self._rows(
-            "SELECT game_id FROM {p}dh_games WHERE status IN ('active', 'scheduled') AND "
-            "((next_deadline IS NOT NULL AND next_deadline <= ?) OR "
-            "(next_reminder IS NOT NULL AND next_reminder <= ?)) ORDER BY next_deadline", (horizon, horizon))
+            "SELECT game_id FROM {p}dh_games WHERE status IN ('active', 'scheduled') AND ("
+            "(next_deadline > ? AND next_deadline <= ?) OR next_deadline <= ? OR "
+            "(next_reminder > ? AND next_reminder <= ?) OR next_reminder <= ?) ORDER BY next_deadline",
+            (low, high, overdue, low, high, overdue))
 
     def stalled_bot_games(self, before: str) -> list[dict[str, Any]]:
         """Running games awaiting a server bot that has not moved since ``before``."""

@@ -23,6 +23,8 @@ log = logging.getLogger("dragonhall.timers")
 
 NEAR = timedelta(minutes=10)
 """Deadlines closer than this get an ETA task; the sweep schedules the others when they come near."""
+GRACE = timedelta(seconds=2)
+"""A deadline this far past with the seat still awaited means its task was lost: the sweep fires it."""
 BOT_STALL = timedelta(seconds=30)
 """An awaited server bot that has not moved for this long is nudged again by the sweep."""
 
@@ -64,12 +66,25 @@ class PostWebhook:
 Action = PlayBot | FireDeadline | Remind | StartGame | PostWebhook
 
 
+@dataclass(frozen=True)
+class Window:
+    """What a sweep schedules: instants in ``(low, high]``, or at or before ``overdue``."""
+
+    low: datetime
+    high: datetime
+    overdue: datetime
+
+    def wants(self, at: datetime) -> bool:
+        return self.low < at <= self.high or at <= self.overdue
+
+
 class Timers:
     """Time-driven use cases over the games, the players' vacations and inboxes."""
 
     def __init__(self, games: Any, vacations: Any, inbox: Any, accounts: Any, views: Any,
                  near: timedelta = NEAR) -> None:
         self.near = near
+        self._last_sweep: datetime | None = None
         self.games = games
         self.vacations = vacations
         self.inbox = inbox
@@ -164,16 +179,19 @@ class Timers:
             actions.extend(self._timed(game, seat, now))
         return actions
 
-    def _timed(self, game: Game, seat: int, now: datetime) -> list[Action]:
+    def _timed(self, game: Game, seat: int, now: datetime, window: Window | None = None) -> list[Action]:
+        """The deadline and reminder tasks of ``seat``'s running turn: after a save, those
+        within ``near``; in a sweep, those that came near since the last sweep or are overdue."""
         out: list[Action] = []
         deadline = self.deadline(game, seat)
         if deadline is None:
             return out
-        if deadline - now <= self.near:
+        due = window.wants if window is not None else (lambda at: at - now <= self.near)
+        if due(deadline):
             out.append(FireDeadline(str(game.id), seat, game.version, max(deadline, now)))
         remind = self.reminder_time(game, seat)
         since = game.turns[str(seat)]
-        if remind is not None and remind - now <= self.near and not self.inbox.has(_reminder_key(game, seat, since)):
+        if remind is not None and due(remind) and not self.inbox.has(_reminder_key(game, seat, since)):
             out.append(Remind(str(game.id), seat, since, max(remind, now)))
         return out
 
@@ -236,23 +254,28 @@ class Timers:
     # ------------------------------------------------------------ the sweep
 
     def sweep(self) -> list[Action]:
-        """What is due or near according to the read models: a backstop for lost tasks."""
+        """What the read models say is due: deadlines, reminders and starts that came within
+        ``near`` since the last sweep (each gets its task once), and those overdue by more
+        than ``GRACE`` (their task was lost with a broker or a worker)."""
         now = clock.now()
-        horizon = clocks_key(now + self.near)
+        overdue = now - GRACE
+        low = self._last_sweep + self.near if self._last_sweep else overdue  # the first sweep takes all
+        window = Window(low=low, high=now + self.near, overdue=overdue)
+        self._last_sweep = now
         actions: list[Action] = []
-        for row in self.views.due_games(horizon):
+        for row in self.views.due_games(clocks_key(window.high), clocks_key(window.low), clocks_key(window.overdue)):
             try:
                 game = self.games.load(row["game_id"])
             except GameNotFound:
                 continue
-            if game.status == "scheduled" and game.starts_at and clocks.parse(game.starts_at) <= now + self.near:
+            if game.status == "scheduled" and game.starts_at and window.wants(clocks.parse(game.starts_at)):
                 actions.append(StartGame(str(game.id), max(clocks.parse(game.starts_at), now)))
                 continue
             if game.status != "active":
                 continue
             for seat in game.awaiting:
                 if seat not in game.left:
-                    actions.extend(self._timed(game, seat, now))
+                    actions.extend(self._timed(game, seat, now, window))
         for row in self.views.stalled_bot_games(clocks_key(now - BOT_STALL)):
             game = self.games.load(row["game_id"])
             actions.extend(a for a in self.plan(game) if isinstance(a, PlayBot))

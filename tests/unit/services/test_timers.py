@@ -251,3 +251,8 @@ def test_the_sweep_finds_deadlines_that_came_near_or_were_missed(platform: Any, 
     fake_clock.advance(3 * 86_400 - 60)
     due = [a for a in platform.timers.sweep() if isinstance(a, FireDeadline)]
     assert {(a.seat, a.version) for a in due} == {(0, game.version), (1, game.version)}
+    fake_clock.advance(5)
+    assert not [a for a in platform.timers.sweep() if isinstance(a, FireDeadline)], "scheduled once, not twice"
+    fake_clock.advance(60)  # past the deadline and its grace, and the seats still awaited: the tasks were lost
+    again = [a for a in platform.timers.sweep() if isinstance(a, FireDeadline)]
+    assert {a.seat for a in again} == {0, 1} and all(a.eta == fake_clock.now() for a in again)
