@@ -241,7 +241,10 @@ class AllCardsPlayed(Event):
 
 @dataclass(frozen=True, slots=True)
 class LastCardPlaced(Event):
-    """Dragon connections: the deck is through; ``seat`` placed the last card (None if nobody placed one)."""
+    """Dragon connections: the deck is through; ``seat`` placed the last card (None if nobody placed one).
+
+    ``seat`` wins, unless it has left since: then the seats still playing share the win.
+    """
 
     seat: int | None
     RULE = rb.CONNECTIONS_WIN

@@ -234,7 +234,10 @@ def _all_cards_played(s: State, e: ev.AllCardsPlayed) -> State:
 
 
 def _last_card_placed(s: State, e: ev.LastCardPlaced) -> State:
-    return _over(s, (e.seat,) if e.seat is not None else s.active(), End.LAST_CARD)
+    """The last placer wins; if nobody placed a card, or the last placer has since left (leavers
+    rank below those still playing), the seats still playing share the win."""
+    placer = e.seat
+    return _over(s, (placer,) if placer is not None and placer not in s.left else s.active(), End.LAST_CARD)
 
 
 def _last_seat(s: State, e: ev.LastSeatStanding) -> State:

@@ -153,3 +153,22 @@ def test_anyone_may_look_through_the_discard_pile_in_its_order() -> None:
     for viewer in (Viewer.spectator(), Viewer.of(2)):
         assert [c["card"] for c in RULESET.view(state, viewer)["discard"]] == list(pile)
     assert RULESET.view(state, Viewer.of(0))["silver"] == "blue"
+
+
+def test_exactly_the_events_that_carry_a_hand_a_goal_or_the_deck_order_are_secret() -> None:
+    """Issue (hidden information): the deal, draws (bonus draws too), trades and goal moves are redacted
+    for everyone but their owners; the deck order and the unused goals for everyone. Every other event
+    (placements, actions played, discards, a turned-up card, a leaver's hand set aside face up) is public."""
+    declared = {cls.TYPE: (cls.SECRET, cls.OWNERS) for cls in RULESET.events.by_type.values() if cls.SECRET}
+    assert declared == {
+        "GoalDealt": (("goal",), ("seat",)),
+        "UnusedGoalsLaidAside": (("goals",), ()),
+        "DeckShuffled": (("order",), ()),
+        "CardsDealt": (("cards",), ("seat",)),
+        "CardDrawn": (("card",), ("seat",)),
+        "BonusDrawn": (("cards",), ("seat",)),
+        "HandsTraded": (("received", "given"), ("seat", "other")),
+        "GoalsTraded": (("received", "given"), ("seat", "other")),
+        "SeatJoined": (("goal",), ("seat",)),
+    }
+    assert all(not cls.SECRET for cls in RULESET.commands.by_type.values())

@@ -5,7 +5,7 @@ Coordinates: x grows to the right, y downwards; (0, 1) is below (0, 0).
 
 from __future__ import annotations
 
-from domain.kernel import IllegalMove
+from domain.kernel import IllegalMove, Viewer
 from domain.seven_dragons import events as ev
 from domain.seven_dragons import rulebook as rb
 from domain.seven_dragons.cards import RAINBOW, Action
@@ -188,3 +188,41 @@ def test_dragon_connections_draws_no_bonus() -> None:
     )
     events, _ = act(turned_up, 0, PlaceDragon(card, 0, 1))
     assert not of_type(events, ev.BonusDrawn)
+
+
+def _four_colour_table(card: int, deck: tuple[int, ...], **kwargs: object) -> object:
+    """GRYB at (0, 0) shows red and blue on its right edge; KKGG at (2, 0) shows black and green on
+    its left edge: a four-quarter card RKBG in (1, 0) touches a matching panel with each quarter."""
+    layout = [(dragon("GRYB"), 0, 0), (dragon("KKGG"), 2, 0)]
+    return table(seats=2, layout=layout, hands=[[card], []], deck=deck, **kwargs)
+
+
+def test_connecting_four_colours_draws_three_bonus_cards() -> None:
+    """Rulebook (Bonus): "et oui, vous pouvez piocher 3 cartes bonus si vous parvenez à établir 4 connexions"."""
+    rkbg = dragon("RKBG")
+    deck = (dragon("GGGG"), dragon("BBBB"), dragon("YYYY"), dragon("KKKK"))
+    state = _four_colour_table(rkbg, deck, variant="basic")
+    events, after = act(state, 0, PlaceDragon(rkbg, 1, 0))
+    assert of_type(events, ev.BonusDrawn) == [ev.BonusDrawn(0, deck[:3])]
+    assert after.hands[0] == deck[:3] and after.hands[1] == deck[3:]  # seat 1 then draws the fourth
+
+
+def test_placing_the_rainbow_itself_draws_no_bonus() -> None:
+    """Rulebook (Bonus): "on n'obtient pas de bonus pour les connexions avec le Dragon Arc-en-ciel", the
+    Rainbow placed between four colours included."""
+    deck = (dragon("GGGG"), dragon("BBBB"), dragon("YYYY"))
+    state = _four_colour_table(RAINBOW, deck, variant="single-action", silver=False)
+    events, after = act(state, 0, PlaceDragon(RAINBOW, 1, 0))
+    assert of_type(events, ev.DragonPlaced) and not of_type(events, ev.BonusDrawn)
+    assert after.hands[0] == ()
+
+
+def test_bonus_cards_are_seen_by_the_drawer_only() -> None:
+    """Issue (hidden information): draws are redacted for everyone but their owner; the count is public."""
+    rkbg = dragon("RKBG")
+    deck = (dragon("GGGG"), dragon("BBBB"), dragon("YYYY"))
+    events, _ = act(_four_colour_table(rkbg, deck, variant="basic"), 0, PlaceDragon(rkbg, 1, 0))
+    bonus = of_type(events, ev.BonusDrawn)[0]
+    assert bonus.visible_data(Viewer.of(0))["cards"] == list(deck)
+    assert bonus.visible_data(Viewer.of(1))["cards"] == {"hidden": 3}
+    assert bonus.visible_data(Viewer.spectator())["cards"] == {"hidden": 3}

@@ -74,6 +74,22 @@ def test_in_dragon_connections_whoever_places_the_last_card_wins() -> None:
     assert RULESET.outcome(after).places == (2, 1, 2)  # type: ignore[union-attr]
 
 
+def test_in_dragon_connections_a_last_placer_who_has_left_wins_nothing() -> None:
+    """Platform: leavers rank below the seats still playing. The last card placed was placed by a
+    seat that has since left, so no seat still playing placed it: they share the win, and the
+    state's winners (shown in every view) agree with the outcome."""
+    rrbb, yyyy = dragon("RRBB"), dragon("YYYY")
+    state = table(variant="connections", seats=3, layout=[(rrbb, 0, 0)], hands=[[RRRR], [], []], deck=(yyyy,))
+    _, state = act(state, 0, PlaceDragon(RRRR, 1, 0))
+    state = RULESET.fold(state, RULESET.leave(state, 0, Rng(b"l", "l")))
+    events, after = act(state, 1, SetAside(yyyy))
+    assert events[-1] == ev.LastCardPlaced(0)  # the fact: seat 0 placed the last card
+    assert after.winners == (1, 2)
+    assert RULESET.view(after, Viewer.spectator())["winners"] == [1, 2]
+    outcome = RULESET.outcome(after)
+    assert outcome is not None and outcome.winners == (1, 2) and outcome.places == (3, 1, 1)
+
+
 # ------------------------------------------------------------------ joining
 
 

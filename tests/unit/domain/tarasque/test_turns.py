@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.kernel import GameOver, IllegalMove, NotYourTurn
+from domain.kernel import GameOver, IllegalMove, NotYourTurn, Viewer
 from domain.tarasque import rulebook as rb
 from domain.tarasque.commands import EndTurn, RemoveTile, Roll, StoreTile, TakeTile
 from domain.tarasque.events import GameEnded, MiddleRefilled, TileRemoved, TurnStarted
@@ -66,6 +66,9 @@ def test_with_two_players_the_active_player_removes_one_of_four_middle_tiles_for
     assert events[0] == TileRemoved(0, "green-sea")
     assert removed.board.removed == ("green-sea",)
     assert removed.board.middle == ("red-desert", "blue-sea", "yellow-sea")
+    # The removed tile lies aside "de manière à ce que les deux joueurs puissent la voir".
+    for viewer in (Viewer.of(0), Viewer.of(1), Viewer.spectator()):
+        assert RULES.view(removed, viewer)["removed"] == ["green-sea"]
 
 
 def test_only_a_middle_tile_can_be_removed() -> None:
