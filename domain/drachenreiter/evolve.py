@@ -8,6 +8,7 @@ from typing import Any
 from domain.drachenreiter import events as ev
 from domain.drachenreiter.cards import DEBILITATUS_ENERGY, DEBILITATUS_SPEED, ENERGY_LIMIT, Magic
 from domain.drachenreiter.state import Dragon, Phase, Pose, RaceState, Step, Trap
+from domain.drachenreiter.track import track
 from domain.kernel import Event
 
 
@@ -60,15 +61,19 @@ def evolve(state: RaceState, event: Event) -> RaceState:
             return _dragon(state, seat, set_speed=speed)
         case ev.CardLaid(seat, card):
             return _dragon(state, seat, laid=card, hand=_without(state.dragons[seat].hand, (card,)))
-        case ev.SpeedRevealed(seat, _):
+        case ev.SpeedRevealed(seat, speed):
             state = replace(state, phase=Phase.MOVE, mover=seat, step=Step.FLY)
-            return _dragon(state, seat, before=state.dragons[seat].pose)
+            return _dragon(state, seat, before=state.dragons[seat].pose, set_speed=speed)
         case ev.CardPlayed(seat, card):
             return _dragon(replace(state, discard=(*state.discard, card)), seat, laid=None, shown=False)
         case ev.DragonFlew(seat, template, _, _, pose, haven):
-            d = state.dragons[seat]
-            return _dragon(replace(state, template=template), seat, pose=pose,
-                           haven=haven if haven >= 0 else d.haven)
+            state = replace(state, template=template)
+            if haven < 0:
+                return _dragon(state, seat, pose=pose)
+            # The field was crossed during this move: its lap is the one nearest the landing.
+            tr = track(state.layout, state.backwards)
+            return _dragon(state, seat, pose=pose, haven=haven,
+                           haven_lap=tr.lap(tr.fields[haven].s, pose.progress))
         case ev.TemplateCrashed(seat, pose) | ev.DragonCrashed(seat, pose) | ev.AllianceJoined(seat, _, pose):
             return _dragon(state, seat, pose=pose)
         case ev.DragonStruck(_, struck, pose) | ev.DragonLassoed(_, struck, pose):
@@ -89,7 +94,8 @@ def evolve(state: RaceState, event: Event) -> RaceState:
             d = state.dragons[seat]
             state = replace(state, discard=state.discard + cards,
                             supply=state.supply + d.energy - DEBILITATUS_ENERGY)
-            set_speed = DEBILITATUS_SPEED if d.set_speed is not None and not d.moved else d.set_speed
+            # Both needles go to 300: a dragon yet to move has no secret speed left; its dial shows it.
+            set_speed = None if not d.moved else d.set_speed
             return _dragon(state, seat, hand=(), laid=None, shown=False, exhausted=True, pose=pose,
                            energy=DEBILITATUS_ENERGY, speed=DEBILITATUS_SPEED, set_speed=set_speed)
         case ev.DebilitatusLifted(seat):

@@ -10,8 +10,6 @@ Debilitatus; finally the dial shows the speed, less the penalties.
 
 from __future__ import annotations
 
-import math
-
 from domain.drachenreiter import events as ev
 from domain.drachenreiter.cards import ENERGY_LIMIT, Magic
 from domain.drachenreiter.dimensions import SPEEDS
@@ -43,18 +41,21 @@ def shield(out: Emitter[RaceState], seat: int) -> bool:
 
 def haven_pose(state: RaceState, seat: int) -> Pose:
     """Where an exhausted dragon restarts: on the last energy field it crossed (its
-    start place if none), facing along the track, sliding back if it is taken."""
+    start place if none), facing along the track, sliding back if it is taken.
+
+    The field is taken on the lap it was crossed (``Dragon.haven_lap``), the start
+    place on the first lap: the dragon's progress cannot tell the lap, as it may since
+    have fallen back behind the field (its nose only touched it, it flew or was pushed
+    back) or flown on for most of a lap without touching another field."""
     tr = track_of(state)
     d = state.dragons[seat]
     if d.haven >= 0:
         spot = tr.fields[d.haven]
-        s, u = spot.s, spot.u
+        s, u = spot.s + d.haven_lap * tr.length, spot.u
     else:
         x, y, _ = tr.grid[d.place - 1]
         s = tr.progress(x, y, 0.0)
         u = tr.lateral(s, x, y)
-    if tr.closed:  # the lap of the haven behind the dragon, never ahead of it
-        s += math.floor((d.pose.progress - s) / tr.length) * tr.length
     others = [o.pose for k, o in enumerate(state.dragons) if k != seat and not o.out]
     return settle(tr, s, u, None, obstacles(others), s) or d.pose
 

@@ -87,7 +87,9 @@ class Dragon:
     hand: tuple[Magic, ...] = ()
     """Sorted."""
     set_speed: int | None = None
-    """Secret: the speed set for this round."""
+    """Secret: the speed set for this round (the one shown once its turn begins). None
+    before it is set, and once a Debilitatus has put both needles on the dial's 300
+    before the dragon moved: nothing is secret then, the dial shows the speed."""
     laid: Magic | None = None
     """Secret: the face-down magic card of this round."""
     shown: bool = False
@@ -98,6 +100,9 @@ class Dragon:
     """Eliminated (or left the race)."""
     haven: int = -1
     """The last energy field crossed (-1: none yet, its start place stands in)."""
+    haven_lap: int = 0
+    """The lap (0 the first) on which ``haven`` was crossed: a dragon may stand well behind
+    or ahead of its last field since, so its progress cannot tell which lap that was."""
     moved: bool = False
     """Has had its turn this round."""
     before: Pose | None = None

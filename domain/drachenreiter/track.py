@@ -194,6 +194,13 @@ class Track:
             return s
         return s + np.round((hint - s) / self.length) * self.length
 
+    def lap(self, s: float, near: float) -> int:
+        """The lap (0 the first) of the instance of progress ``s`` (within one lap) nearest
+        ``near``; always 0 on a course."""
+        if not self.closed:
+            return 0
+        return round((near - s) / self.length)
+
     def lateral(self, s: float, x: float, y: float) -> float:
         """The offset of ``(x, y)`` from the centre line at progress ``s``."""
         cx, cy = self.point_at(s, 0.0)

@@ -29,6 +29,7 @@ from domain.drachenreiter.events import (
     TurnEnded,
 )
 from domain.drachenreiter.flight import fly
+from domain.drachenreiter.race import template_speeds
 from domain.drachenreiter.shapes import base, template
 from domain.drachenreiter.state import Step
 from domain.kernel import IllegalMove, Rng, Viewer
@@ -284,3 +285,23 @@ def test_dragons_in_between_do_not_stop_a_fireball() -> None:
     state = dragon(state, 2, pose=pose(state, 200.0), energy=3)
     events, _ = play(casting(state, Magic.FIREBALL_800), 0, Aim(1))
     assert of_type(events, FireballRolled)
+
+
+@pytest.mark.parametrize(("card", "speeds"), [(Magic.FORCE, (500, 600, 700, 800)),
+                                              (Magic.COUNTER_WIND, (200, 300, 400, 500))])
+def test_the_rulebook_examples_of_dragon_force_and_counter_wind(card: Magic, speeds: tuple[int, ...]) -> None:
+    """Rulebook: with the dial on 500, dragon force allows "un élément de trajectoire de 500, 600, 700 ou 800",
+    counter-wind "de 500, 400, 300 ou 200"."""
+    state = moving(duel(them=900.0), 0, 500, laid=card)
+    assert template_speeds(state.dragons[0]) == speeds
+    assert {m.speed for m in RULESET.legal_moves(state, 0) if isinstance(m, Move)} == set(speeds)
+
+
+def test_an_amulet_protects_against_a_lasso_and_a_forced_alliance() -> None:
+    """Rulebook: the amulet protects "contre les attaques adverses ... de alliance forcée et de lasso magique"."""
+    events, _ = play(casting(duel(them=300.0, u=50.0, laid=Magic.AMULET), Magic.LASSO), 0, Aim(1))
+    assert MagicMissed(0, 1, "amulet") in events and not of_type(events, DragonLassoed)
+    state = duel(them=230.0, laid=Magic.AMULET)
+    state = dragon(state, 1, pose=pose(state, 600.0), moved=True, before=state.dragons[1].pose)
+    events, _ = play(moving(state, 0, 700, laid=Magic.ALLIANCE), 0, Join(1))
+    assert MagicMissed(0, 1, "amulet") in events and not of_type(events, AllianceJoined)

@@ -10,8 +10,8 @@ import shapely
 from domain.drachenreiter import RULESET
 from domain.drachenreiter import rulebook as rb
 from domain.drachenreiter.cards import Magic
-from domain.drachenreiter.commands import Discard, Hold, Move
-from domain.drachenreiter.dimensions import TRAP_RADIUS
+from domain.drachenreiter.commands import Aim, Discard, Hold, Move
+from domain.drachenreiter.dimensions import BASE_LENGTH, TRAP_RADIUS
 from domain.drachenreiter.events import (
     CardsDrawn,
     DebilitatusLifted,
@@ -29,6 +29,7 @@ from domain.drachenreiter.events import (
     TurnEnded,
 )
 from domain.drachenreiter.flight import fly
+from domain.drachenreiter.race import settable_speeds
 from domain.drachenreiter.shapes import base, template
 from domain.drachenreiter.state import Step
 from domain.kernel import IllegalMove
@@ -283,3 +284,59 @@ def test_a_debilitatus_never_sends_a_dragon_a_lap_ahead() -> None:
     progress = state.dragons[0].pose.progress
     events, _ = play(state, 0, Move(400, -60.0, 0.0))
     assert of_type(events, Exhausted)[0].pose.progress < progress
+
+
+def _drained(state, seat: int, caster: int = 0):
+    """``seat``, with no energy left, is drained by a magic energy from ``caster`` just behind it: it takes a
+    Debilitatus; returns where it is put."""
+    state = dragon(state, caster, pose=pose(state, state.dragons[seat].pose.progress - 150.0, 0.0), energy=2)
+    state = dragon(state, seat, energy=0)
+    state = replace(moving(state, caster, 100, laid=Magic.ENERGY), step=Step.CAST)
+    events, _ = play(state, caster, Aim(seat))
+    (exhausted,) = of_type(events, Exhausted)
+    return exhausted.pose
+
+
+def test_a_debilitatus_sends_a_dragon_to_the_field_its_nose_touched_on_this_lap() -> None:
+    """Rulebook: "placer son dragon sur le dernier champ Energie qu'il a traversé". A field whose centre lies
+    just ahead of the front point (the base only touched its edge) is that field on this lap, not a lap back."""
+    state = clear(new_race())
+    f = field(1)
+    state = dragon(state, 1, pose=pose(state, f.s - 35.0, f.u), haven=1)
+    assert state.dragons[1].pose.progress < f.s
+    landed = _drained(state, 1)
+    assert (landed.x, landed.y) == pytest.approx((f.x, f.y), abs=1.0)
+    assert f.s < landed.progress < f.s + BASE_LENGTH
+
+
+def test_a_debilitatus_before_any_field_sends_a_dragon_behind_its_place_to_that_place() -> None:
+    """The start place stands in for the last field while none was crossed; it lies on the first lap, even when
+    the dragon has fallen back behind it."""
+    state = clear(new_race())
+    tr = track_of(state)
+    place = state.dragons[1].place
+    x, y, _ = tr.grid[place - 1]
+    start = tr.progress(x, y, 0.0)
+    state = dragon(state, 1, pose=pose(state, start - 120.0, 0.0), haven=-1)
+    landed = _drained(state, 1)
+    assert (landed.x, landed.y) == pytest.approx((x, y), abs=1.0)
+    assert start < landed.progress < start + BASE_LENGTH
+
+
+def test_a_field_crossed_is_remembered_with_its_lap() -> None:
+    """A dragon that flies on past its last field for more than half a lap still goes back to it, not a lap on."""
+    f = field(0)
+    _, after = play(at(f.s - 90, f.u, energy=2), 0, Move(100, 0.0, 0.0))
+    assert after.dragons[0].haven == 0 and after.dragons[0].haven_lap == 0
+    tr = track_of(after)
+    far = dragon(after, 0, pose=pose(after, f.s + 0.7 * tr.length, 0.0))
+    landed = _drained(far, 0, caster=1)
+    assert (landed.x, landed.y) == pytest.approx((f.x, f.y), abs=1.0)
+    assert f.s < landed.progress < f.s + BASE_LENGTH
+
+
+def test_after_a_crash_the_next_speed_is_at_most_400() -> None:
+    """Rulebook: "régler son indicateur de vitesse sur 100 VD. Au prochain tour il ne pourra donc pas dépasser
+    400 VD"."""
+    _, after = play(at(200.0, -40.0, speed=100), 0, Move(100, -45.0, -45.0))
+    assert after.dragons[0].speed == 100 and max(settable_speeds(after.dragons[0])) == 400

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from domain.drachenreiter import RULESET
 from domain.drachenreiter.cards import Magic
-from domain.drachenreiter.commands import SetSpeed
+from domain.drachenreiter.commands import Aim, Move, SetSpeed
+from domain.drachenreiter.events import CardLaid, CardsDrawn, DiscardReshuffled, SpeedRevealed
+from domain.drachenreiter.race import template_speeds
+from domain.drachenreiter.state import Step
 from domain.kernel import IllegalMove, Viewer
 
-from .helpers import card_total, dragon, new_race, play, with_traps
+from .helpers import card_total, clear, dragon, moving, new_race, play, pose, with_traps
 
 
 def secret_race():
@@ -57,3 +61,37 @@ def test_refusals_do_not_reveal_hidden_state() -> None:
         with pytest.raises(IllegalMove) as err:
             play(state, 0, command)
         assert "600" not in err.value.message and "amulet" not in err.value.message
+
+
+def test_a_speed_reset_by_a_debilitatus_is_known_to_all_and_kept_by_observe() -> None:
+    """Rulebook: an exhausted dragon must "régler les deux aiguilles de son indicateur de vitesse sur 300 VD".
+    Exhausted before its turn, its speed this round is public (300): ``observe`` must not redraw it, and its
+    turn shows 300."""
+    state = clear(new_race(3))
+    state = dragon(state, 0, pose=pose(state, 100.0), energy=2)
+    state = dragon(state, 1, pose=pose(state, 250.0), energy=0)
+    state = dragon(state, 2, pose=pose(state, 1500.0))
+    state = replace(moving(state, 0, 100, laid=Magic.ENERGY), step=Step.CAST)
+    state = dragon(state, 1, set_speed=700)
+    _, after = play(state, 0, Aim(1))
+    assert after.dragons[1].exhausted and not after.dragons[1].moved and after.mover == 2
+    for k in range(12):
+        for seat in (0, 2):
+            assert template_speeds(RULESET.observe(after, seat, random.Random(k)).dragons[1]) == (300,)
+    events, _ = play(after, 2, Move(after.dragons[2].set_speed, 0.0, 0.0))
+    assert SpeedRevealed(1, 300) in events
+
+
+def test_events_and_moves_hide_laid_and_drawn_cards_and_the_reshuffled_pile() -> None:
+    """Issue: while the race runs the laid card, each hand and the pile's order are secret: the owner sees its
+    cards, the others and spectators only how many."""
+    laid, drawn = CardLaid(1, Magic.AMULET), CardsDrawn(1, (Magic.LASSO,))
+    pile = DiscardReshuffled((Magic.LASSO, Magic.TRAP))
+    for viewer in (Viewer.of(0), Viewer.spectator()):
+        assert laid.visible_data(viewer)["card"] == {"hidden": True}
+        assert drawn.visible_data(viewer)["cards"] == {"hidden": 1}
+        assert SetSpeed(600, Magic.AMULET).visible_data(1, viewer)["card"] == {"hidden": True}
+    for viewer in (Viewer.of(0), Viewer.of(1), Viewer.spectator()):
+        assert pile.visible_data(viewer)["cards"] == {"hidden": 2}
+    assert laid.visible_data(Viewer.of(1))["card"] == "amulet"
+    assert drawn.visible_data(Viewer.of(1))["cards"] == ["lasso"]
