@@ -24,7 +24,8 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="run the HTTP server (embedded SQLite by default)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=1, help="HTTP processes (only with a broker and PostgreSQL)")
+    serve.add_argument("--workers", type=int, default=_default_workers(),
+                       help="HTTP processes (default: one per CPU core, at most 2; DRAGONHALL_HTTP_WORKERS)")
     serve.add_argument("--threads", type=int, default=8, help="threads per HTTP process")
 
     worker = sub.add_parser("worker", help="run a Celery worker (bots, timers, notifications)")
@@ -53,6 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     handler = {"serve": _serve, "worker": _worker, "projections": _projections,
                "rebuild-projections": _rebuild, "new": _new, "verify": _verify}[args.command]
     return int(handler(args) or 0)
+
+
+def _default_workers() -> int:
+    """One HTTP process per core, up to two: one Python process is bound to one core by its GIL.
+    The processes share one projection runner (``projections.leader``) and serialise SQLite writers."""
+    if os.environ.get("DRAGONHALL_HTTP_WORKERS"):
+        return int(os.environ["DRAGONHALL_HTTP_WORKERS"])
+    return max(1, min(2, os.cpu_count() or 1))
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -86,6 +95,7 @@ def _serve(args: argparse.Namespace) -> int:
             self.cfg.set("keepalive", 30)
             self.cfg.set("accesslog", os.environ.get("DRAGONHALL_ACCESS_LOG") or None)
             self.cfg.set("worker_exit", worker_exit)
+            self.cfg.set("reuse_port", workers > 1)  # the kernel spreads connections over the processes
 
         def load(self) -> Any:
             from api.app import create_app

@@ -102,6 +102,13 @@ class GameProjection(Projection[GameViewsSQL]):
         for listener in list(self.listeners):
             listener()
 
+    def flush(self) -> None:
+        """Writes out every board still held in memory (at shutdown)."""
+        batch = Batch()
+        self._flush_boards(batch, idle=True)
+        if batch.boards:
+            self.view.write(batch.changes())
+
     def _forget(self, items: list[tuple[Any, Tracking]]) -> None:
         """After a failed write, drops what memory learnt from the batch: the tables are the truth."""
         for event, _tracking in items:

@@ -95,6 +95,12 @@ class GameViewsSQL:
                 c.execute(self._sql(sql), tuple(params))
             self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
 
+    def write(self, changes: Sequence[Change]) -> None:
+        """Applies changes that move no position (boards written out at shutdown)."""
+        with self._cursor(commit=True) as c:
+            for sql, params in changes:
+                c.execute(self._sql(sql), tuple(params))
+
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         with self._cursor(commit=False) as c:
             c.execute(self._sql(sql), tuple(params))

@@ -131,6 +131,14 @@ class Platform:
         return self.leases.take("sweep", 0.8 * self.settings.sweep_interval)
 
     def close(self) -> None:
+        """Lets the read models catch up and write out their boards, then stops everything."""
+        runner = self._local_runner()
+        if runner is not None:
+            try:
+                self.wait_for_projections(timeout=5.0)
+                runner.projection.flush()
+            except Exception:
+                log.exception("the read models could not catch up before closing")
         for close in reversed(self._closers):
             try:
                 close()
@@ -138,9 +146,12 @@ class Platform:
                 log.exception("error while closing")
         self._closers.clear()
 
+    def _local_runner(self) -> Any:
+        return self.runner or getattr(self.extras.get("leader"), "runner", None)
+
     def wait_for_projections(self, timeout: float = 10.0) -> None:
         """Blocks until the read models have caught up with every event saved so far."""
-        runner = self.runner or getattr(self.extras.get("leader"), "runner", None)
+        runner = self._local_runner()
         if runner is None:
             return
         head = self.games.recorder.max_notification_id()
