@@ -117,7 +117,7 @@ def _prepare_store() -> None:
     from services.ports import NullWork
 
     bootstrap(projections=False, work=NullWork()).close()
-
+    os.environ["DRAGONHALL_CREATE_TABLES"] = "0"  # the HTTP processes find them made
 
 def _worker(args: argparse.Namespace) -> int:
     from services.bootstrap import bootstrap

@@ -41,6 +41,13 @@ log = logging.getLogger("dragonhall")
 
 def eventsourcing_env(settings: Settings) -> dict[str, str]:
     """The ``eventsourcing`` environment of the application and of its read models."""
+    env = _store_env(settings)
+    if not settings.create_tables:
+        env["CREATE_TABLE"] = "n"
+    return env
+
+
+def _store_env(settings: Settings) -> dict[str, str]:
     app, views = "DRAGONHALL_", "DRAGONHALL_VIEWS_"
     if settings.store == "memory":
         return {
@@ -76,11 +83,16 @@ def eventsourcing_env(settings: Settings) -> dict[str, str]:
 
 def sql_store(settings: Settings) -> SqlStore:
     """The database of accounts and other service tables."""
+    store: SqlStore
     if settings.store == "memory":
-        return SQLiteStore(":memory:")
-    if settings.store == "sqlite":
-        return SQLiteStore(settings.data_dir / "service.db")
-    return PostgresStore(settings.database_url or "", schema=settings.postgres_schema)
+        store = SQLiteStore(":memory:")
+    elif settings.store == "sqlite":
+        store = SQLiteStore(settings.data_dir / "service.db")
+    else:
+        store = PostgresStore(settings.database_url or "", schema=settings.postgres_schema,
+                              create_schema=settings.create_tables)
+    store.create_tables = settings.create_tables
+    return store
 
 
 def views_class(settings: Settings) -> type[GameViewsSQL]:

@@ -61,6 +61,7 @@ class Settings:
     vacation_days: int = 30
     visibility_timeout: int = 3600
     http_workers: int = 1
+    create_tables: bool = True
     embedded_projections: bool = True
     embedded_worker: bool = True
     extra: dict[str, str] = field(default_factory=dict)
@@ -101,6 +102,7 @@ class Settings:
             "vacation_days": int(e.get("DRAGONHALL_VACATION_DAYS", "30")),
             "visibility_timeout": int(e.get("DRAGONHALL_BROKER_VISIBILITY_TIMEOUT", "3600")),
             "http_workers": int(e.get("DRAGONHALL_HTTP_WORKERS", "1")),
+            "create_tables": _flag(e.get("DRAGONHALL_CREATE_TABLES"), default=True),
             "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),
             "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
         }

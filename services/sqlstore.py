@@ -26,6 +26,8 @@ class SqlStore(ABC):
     """Connections and transactions for one database."""
 
     dialect: str
+    create_tables = True
+    """False when another process has created the tables (concurrent DDL fails on PostgreSQL)."""
 
     @abstractmethod
     def tx(self) -> AbstractContextManager[Tx]:
@@ -44,6 +46,9 @@ class SqlStore(ABC):
         return rows[0] if rows else None
 
     def script(self, statements: Sequence[str]) -> None:
+        """Runs table definitions (``CREATE ... IF NOT EXISTS``), unless tables are made elsewhere."""
+        if not self.create_tables:
+            return
         with self.tx() as t:
             for s in statements:
                 t.execute(s)
@@ -121,7 +126,8 @@ class PostgresStore(SqlStore):
 
     dialect = "postgres"
 
-    def __init__(self, conninfo: str, schema: str | None = None, max_size: int = 8) -> None:
+    def __init__(self, conninfo: str, schema: str | None = None, max_size: int = 8,
+                 create_schema: bool = True) -> None:
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
 
@@ -130,7 +136,7 @@ class PostgresStore(SqlStore):
         if schema:
             kwargs["options"] = f"-c search_path={schema}"
         self._pool = ConnectionPool(conninfo, min_size=1, max_size=max_size, kwargs=kwargs, open=True)
-        if schema:
+        if schema and create_schema:
             with self._pool.connection() as conn:
                 conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
 
