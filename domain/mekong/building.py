@@ -57,8 +57,8 @@ def drop_fault(state: MekongState, x: float, y: float) -> str | None:
 
 
 @lru_cache(maxsize=8)
-def _open_water(rim: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
-    """Grid cells (by index) in the water and clear of every village."""
+def _open_water(rim: tuple[str, ...]) -> tuple[tuple[tuple[int, int], tuple[float, float]], ...]:
+    """Grid cells (by index, with their point) in the water and clear of every village."""
     steps = int(BOARD_RADIUS // DROP_GRID)
     rim_sites = villages(rim)
     cells = []
@@ -68,7 +68,7 @@ def _open_water(rim: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
             if math.hypot(x, y) + STONE_RADIUS <= BOARD_RADIUS and all(
                 math.dist((x, y), (v.x, v.y)) >= VILLAGE_RADIUS + STONE_RADIUS for v in rim_sites
             ):
-                cells.append((i, j))
+                cells.append(((i, j), (x, y)))
     return tuple(cells)
 
 
@@ -80,24 +80,38 @@ def _cells_near(x0: float, y0: float, x1: float, y1: float, margin: float) -> li
     ]
 
 
+# The grid cells a stone or a plank keeps free depend only on its coordinates, so they are
+# cached by coordinates (thread-safe: ``lru_cache`` locks its bookkeeping, the values are frozen).
+
+
+@lru_cache(maxsize=4096)
+def _cells_under_stone(x: float, y: float) -> frozenset[tuple[int, int]]:
+    """Grid cells too close to the stone at ``(x, y)`` for another stone."""
+    reach = 2 * STONE_RADIUS
+    return frozenset(c for c in _cells_near(x, y, x, y, reach)
+                     if math.dist((c[0] * DROP_GRID, c[1] * DROP_GRID), (x, y)) < reach)
+
+
+@lru_cache(maxsize=4096)
+def _cells_under_plank(p: tuple[float, float], q: tuple[float, float]) -> frozenset[tuple[int, int]]:
+    """Grid cells under the plank from ``p`` to ``q`` (a stone there would touch it)."""
+    box = (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1]))
+    return frozenset(c for c in _cells_near(*box, STONE_RADIUS)
+                     if point_segment_distance((c[0] * DROP_GRID, c[1] * DROP_GRID), p, q) < STONE_RADIUS)
+
+
 def drop_spots(state: MekongState) -> tuple[tuple[float, float], ...]:
     """Grid points where a stone may be dropped (challenge variant); computed once per board."""
     lay = layout(state)
     spots = lay.memo.get("drops")
     if spots is None:
         blocked: set[tuple[int, int]] = set()
-        reach = 2 * STONE_RADIUS
         for s in state.stones:
-            blocked.update(c for c in _cells_near(s.x, s.y, s.x, s.y, reach)
-                           if math.dist((c[0] * DROP_GRID, c[1] * DROP_GRID), (s.x, s.y)) < reach)
+            blocked |= _cells_under_stone(s.x, s.y)
         for i, j in lay.ends.values():
-            p, q = lay.geometry.point(i), lay.geometry.point(j)
-            box = (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1]))
-            blocked.update(c for c in _cells_near(*box, STONE_RADIUS)
-                           if point_segment_distance((c[0] * DROP_GRID, c[1] * DROP_GRID), p, q) < STONE_RADIUS)
-        spots = lay.memo["drops"] = tuple(
-            (i * DROP_GRID, j * DROP_GRID) for i, j in _open_water(state.edition.rim) if (i, j) not in blocked
-        )
+            blocked |= _cells_under_plank(lay.geometry.point(i), lay.geometry.point(j))
+        spots = lay.memo["drops"] = tuple(point for cell, point in _open_water(state.edition.rim)
+                                          if cell not in blocked)
     return spots
 
 

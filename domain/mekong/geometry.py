@@ -8,8 +8,14 @@ over* a site when its segment comes within the site's radius, other than at its
 own ends: a plank never rests on a third stone, and no stone goes under a plank.
 
 A ``Geometry`` is computed once per set of sites and cached: once for each
-island board, and in the challenge variant once per stone dropped (from the
-geometry before it, the stones dropped in a game forming a growing list).
+island board, and in the challenge variant once per stone dropped. There it is
+*extended* from the geometry before it (the stones dropped in a game form a
+growing list): the new stone's spans are appended, and the parent's lookups
+(spans by support, sites passed over) are copied and completed rather than
+recomputed, so a drop costs what the new stone adds, not the whole board.
+Clash masks are filled in lazily, span by span. A geometry is otherwise never
+changed once built, and filling a clash mask twice on two threads stores the
+same value, so geometries are safely shared between threads.
 """
 
 from __future__ import annotations
@@ -40,42 +46,73 @@ class Span:
 class Geometry:
     """Sites (villages first, then islands or stones), their spans and the exclusions between spans."""
 
-    __slots__ = ("_clash", "_parent", "index", "over", "radius", "sites", "span_between", "spans", "spans_at",
-                 "villages")
+    __slots__ = ("_boxes", "_clash", "_parent", "_points", "index", "over", "radius", "sites", "span_between",
+                 "spans", "spans_at", "villages")
 
     def __init__(self, sites: Sequence[Site], villages: int, radius: Sequence[float],
                  parent: Geometry | None = None) -> None:
         """The geometry of ``sites``; given ``parent``, the geometry of all sites but the last,
-        only what the last site adds is computed."""
+        only what the last site adds is computed (the rest is the parent's, extended)."""
         self.sites = tuple(sites)
         self.villages = villages
         self.radius = tuple(radius)
-        self.index = {s.name: i for i, s in enumerate(self.sites)}
-        known = parent.spans if parent is not None else ()
-        spans = list(known)
-        for j in range(len(self.sites) - 1 if known else villages, len(self.sites)):
-            for i in range(j):
-                gap = math.dist((self.sites[i].x, self.sites[i].y), (self.sites[j].x, self.sites[j].y))
-                need = smallest_size(gap)
-                if need is not None:
-                    spans.append(Span(len(spans), i, j, gap, need))
-        self.spans = tuple(spans)
-        self.span_between = {(s.a, s.b): s for s in spans} | {(s.b, s.a): s for s in spans}
-        self.spans_at = tuple(tuple(s.index for s in spans if i in (s.a, s.b)) for i in range(len(self.sites)))
+        self._parent = parent
         if parent is None:
+            self._points = tuple((s.x, s.y) for s in self.sites)
+            self.index = {s.name: i for i, s in enumerate(self.sites)}
+            spans: list[Span] = []
+            for j in range(villages, len(self.sites)):
+                self._add_spans(spans, j)
+            self._index_spans(spans, (), {}, [])
             self.over = tuple(self._sites_under(s) for s in spans)
         else:
             last = len(self.sites) - 1
-            self.over = tuple(
-                parent.over[s.index] | self._site_under(last, s) << last if s.index < len(known)
-                else self._sites_under(s)
-                for s in spans
-            )
+            self._points = (*parent._points, (self.sites[last].x, self.sites[last].y))
+            self.index = parent.index | {self.sites[last].name: last}
+            spans = list(parent.spans)
+            self._add_spans(spans, last)
+            self._index_spans(spans, parent._boxes, parent.span_between, list(parent.spans_at))
+            self.over = parent._over_with(last, self._points[last], self.radius[last]) + tuple(
+                self._sites_under(s) for s in spans[len(parent.spans):])
         self._clash: list[int | None] = [None] * len(spans)
-        self._parent = parent
+
+    def _add_spans(self, spans: list[Span], j: int) -> None:
+        """Appends the spans from earlier sites to site ``j``."""
+        here = self._points[j]
+        for i in range(j):
+            gap = math.dist(self._points[i], here)
+            need = smallest_size(gap)
+            if need is not None:
+                spans.append(Span(len(spans), i, j, gap, need))
+
+    def _index_spans(self, spans: list[Span], boxes: tuple[tuple[float, float, float, float], ...],
+                     between: dict[tuple[int, int], Span], at: list[tuple[int, ...]]) -> None:
+        """Sets ``spans`` and the lookups by support, given those of the spans before ``len(boxes)``."""
+        new = spans[len(boxes):]
+        self.spans = tuple(spans)
+        self.span_between = between | {(s.a, s.b): s for s in new} | {(s.b, s.a): s for s in new}
+        at.extend(() for _ in range(len(self.sites) - len(at)))
+        for s in new:  # in index order, so each support's spans stay sorted
+            at[s.a] += (s.index,)
+            at[s.b] += (s.index,)
+        self.spans_at = tuple(at)
+        self._boxes = boxes + tuple(_box(self._points[s.a], self._points[s.b]) for s in new)
+
+    def _over_with(self, k: int, site: tuple[float, float], r: float) -> tuple[int, ...]:
+        """``over`` of these spans once site ``k`` (an end of none of them) is added at ``site``."""
+        over = list(self.over)
+        x, y = site
+        bit = 1 << k
+        points, spans = self._points, self.spans
+        for i, (x0, x1, y0, y1) in enumerate(self._boxes):
+            if x0 - r < x < x1 + r and y0 - r < y < y1 + r:
+                span = spans[i]
+                if point_segment_distance(site, points[span.a], points[span.b]) < r:
+                    over[i] |= bit
+        return tuple(over)
 
     def point(self, i: int) -> tuple[float, float]:
-        return self.sites[i].x, self.sites[i].y
+        return self._points[i]
 
     def clash(self, span: int) -> int:
         """The spans (as a bit mask of indices) that may not hold a plank while ``span`` does, itself included."""
@@ -90,35 +127,36 @@ class Geometry:
         return mask
 
     def _sites_under(self, span: Span) -> int:
+        """The sites (as a bit mask) that ``span`` passes over, its own ends aside."""
         mask = 0
-        for k in range(len(self.sites)):
-            mask |= self._site_under(k, span) << k
+        p, q = self._points[span.a], self._points[span.b]
+        x0, x1, y0, y1 = self._boxes[span.index]
+        for k, (site, r) in enumerate(zip(self._points, self.radius, strict=True)):
+            if (k != span.a and k != span.b and x0 - r < site[0] < x1 + r and y0 - r < site[1] < y1 + r
+                    and point_segment_distance(site, p, q) < r):
+                mask |= 1 << k
         return mask
-
-    def _site_under(self, k: int, span: Span) -> int:
-        """1 if site ``k`` (not an end of ``span``) lies under it, else 0."""
-        if k in (span.a, span.b):
-            return 0
-        p, q = self.point(span.a), self.point(span.b)
-        site, r = self.sites[k], self.radius[k]
-        inside_x = min(p[0], q[0]) - r < site.x < max(p[0], q[0]) + r
-        if not (inside_x and min(p[1], q[1]) - r < site.y < max(p[1], q[1]) + r):
-            return 0
-        return int(point_segment_distance((site.x, site.y), p, q) < r)
 
     def _clashes(self, span: Span, start: int = 0) -> int:
         """The clash mask of ``span`` against the spans from index ``start`` on."""
         mask = 1 << span.index
-        p, q = self.point(span.a), self.point(span.b)
-        x0, x1, y0, y1 = min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
-        for other in self.spans[start:]:
-            r, s = self.point(other.a), self.point(other.b)
-            if (max(r[0], s[0]) < x0 - EPSILON or min(r[0], s[0]) > x1 + EPSILON
-                    or max(r[1], s[1]) < y0 - EPSILON or min(r[1], s[1]) > y1 + EPSILON):
+        points, spans = self._points, self.spans
+        p, q = points[span.a], points[span.b]
+        x0, x1, y0, y1 = self._boxes[span.index]
+        x0, x1, y0, y1 = x0 - EPSILON, x1 + EPSILON, y0 - EPSILON, y1 + EPSILON
+        for i in range(start, len(spans)):
+            ox0, ox1, oy0, oy1 = self._boxes[i]
+            if ox1 < x0 or ox0 > x1 or oy1 < y0 or oy0 > y1 or i == span.index:
                 continue
-            if other.index != span.index and segments_clash(p, q, r, s):
-                mask |= 1 << other.index
+            other = spans[i]
+            if segments_clash(p, q, points[other.a], points[other.b]):
+                mask |= 1 << i
         return mask
+
+
+def _box(p: tuple[float, float], q: tuple[float, float]) -> tuple[float, float, float, float]:
+    """The bounding box ``(x0, x1, y0, y1)`` of the segment ``pq``."""
+    return min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
 
 
 def point_segment_distance(p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -57,6 +57,14 @@ def program_moves(held: tuple[Card, ...]) -> ProgramMoves:
     return ProgramMoves(held)
 
 
+@lru_cache(maxsize=1024)
+def _drop_move(x: float, y: float) -> PlaceStoneAt:
+    """The command for a grid point: the same few hundred points are listed again and again, and
+    commands are immutable, so one instance per point is shared (``lru_cache`` is thread-safe).
+    Only grid points from ``drop_spots`` come here, never a submitted move."""
+    return PlaceStoneAt(x, y)
+
+
 def legal_moves(state: MekongState, seat: int) -> Sequence[Command]:
     """The commands ``seat`` may submit now; empty when it is not awaited."""
     if seat not in awaiting(state):
@@ -67,7 +75,7 @@ def legal_moves(state: MekongState, seat: int) -> Sequence[Command]:
     if card in STONE_CARDS:
         if state.edition.islands:
             return [PlaceStone(island) for island in stone_spots(state)]
-        return [PlaceStoneAt(x, y) for x, y in drop_spots(state)]
+        return [_drop_move(x, y) for x, y in drop_spots(state)]
     if card in PLANK_CARDS:
         return [PlacePlank(plank, ends) for plank, ends in plank_choices(state, seat)]
     if card is Card.REMOVE:
