@@ -24,6 +24,7 @@ from domain.kernel.ruleset import (
     Ruleset,
     Variant,
 )
+from domain.kernel.slots import builder, replacer
 from domain.kernel.viewer import Viewer
 
 __all__ = [
@@ -50,12 +51,14 @@ __all__ = [
     "Variant",
     "Viewer",
     "all_games",
+    "builder",
     "canonical_json",
     "choose_move",
     "decode",
     "encode",
     "find_game",
     "register",
+    "replacer",
     "seed_commitment",
     "state_hash",
 ]

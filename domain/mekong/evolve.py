@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import fields
-from operator import attrgetter
 from typing import Any
 
 from domain.kernel import Event
+from domain.kernel.slots import replacer
 from domain.mekong.board import Site
 from domain.mekong.events import (
     LOST_ACTIONS,
@@ -32,18 +31,8 @@ from domain.mekong.events import (
 from domain.mekong.state import NO_TASK, Bridge, MekongState, Phase, Task, stone_order
 from domain.mekong.turns import current_actor
 
-_FIELDS = {f.name: i for i, f in enumerate(fields(MekongState))}
-_values = attrgetter(*_FIELDS)
-
-
-def replace(state: MekongState, **changes: Any) -> MekongState:
-    """``dataclasses.replace(state, **changes)``, faster (evolve runs for every event): the
-    state's fields are all init fields and it has no ``__post_init__``, so passing every
-    field in order makes the same state."""
-    values = list(_values(state))
-    for name, value in changes.items():
-        values[_FIELDS[name]] = value
-    return MekongState(*values)
+replace = replacer(MekongState)
+"""``dataclasses.replace`` for the state, faster (``domain.kernel.slots``): evolve runs for every event."""
 
 
 def evolve(state: MekongState, event: Event) -> MekongState:

@@ -4,8 +4,17 @@ A ``Board`` is derived from a state's layout and the Silver Dragon's colour, and
 is never stored in the state. Boards are kept in a small module cache keyed by
 the identity of the (immutable) layout tuple, holding a reference to it so the
 key cannot be reused; a board for a layout one placement away from a cached one
-is derived incrementally. Every answer is a function of the layout's contents
-only, so results never depend on what happens to be cached.
+is derived incrementally, and that step is remembered, so that folding the same
+events again (``decide`` folds them, then its caller does) reuses the derived
+board instead of deriving it twice. Every answer is a function of the layout's
+contents only, so results never depend on what happens to be cached, and a
+board may serve two equal layouts. Threads may share boards: their lazily
+filled lookups only ever receive the one right answer, by atomic ``dict``
+stores, and a race costs at most computing it twice.
+
+The empty cells next to the layout keep their *reach* packed in one int, 5 bits
+(one per colour) per own panel, TL lowest (``pack``): a card fits there, one
+matching panel being enough, when its packed panels ``&`` the reach is not 0.
 
 Geometry (``seven-dragons-deck.md``): a card in cell ``(x, y)`` has panels TL,
 TR, BL, BR (indices 0 to 3); ``x`` grows to the right, ``y`` downwards. Across
@@ -16,13 +25,18 @@ Corners touch nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
+from itertools import compress, filterfalse
 
+from domain.seven_dragons import groups as dragon_groups
 from domain.seven_dragons.cards import COLOURS, SILVER, WILD, oriented
+from domain.seven_dragons.lanes import lanes, matching
 from domain.seven_dragons.state import Placed
 
 Cell = tuple[int, int]
 Masks = tuple[int, int, int, int]
+Destinations = tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[tuple[Cell, int], ...]]
+"""Where a card may be moved: cells upright, cells turned, then (cell, orientation) pairs."""
 
 SIDES: tuple[tuple[int, int, tuple[tuple[int, int], tuple[int, int]]], ...] = (
     (1, 0, ((1, 0), (3, 2))),
@@ -33,6 +47,13 @@ SIDES: tuple[tuple[int, int, tuple[tuple[int, int], tuple[int, int]]], ...] = (
 """Per side: the neighbour's offset and the (own panel, neighbour panel) pairs touching across it."""
 
 BITS: tuple[int, ...] = tuple(1 << i for i in range(len(COLOURS)))
+PANEL = len(COLOURS)
+"""Bits per panel in a packed reach."""
+
+
+def pack(own: Masks) -> int:
+    """Four panel masks in one int, TL lowest, to be matched against a packed reach with one ``&``."""
+    return own[0] | own[1] << PANEL | own[2] << 2 * PANEL | own[3] << 3 * PANEL
 
 
 def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
@@ -43,65 +64,67 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
 class Board:
     """Lookups over one layout with the Silver Dragon in one colour."""
 
-    __slots__ = ("_destinations", "_fits", "_frontier", "_sizes", "at", "masks", "reach", "where")
+    __slots__ = ("_destinations", "_fits", "_front", "_sizes", "masks", "reach", "where")
 
     def __init__(
         self,
         masks: dict[Cell, Masks],
-        at: dict[Cell, int],
         where: dict[int, tuple[Cell, int]],
-        reach: dict[Cell, Masks],
+        reach: dict[Cell, int],
         sizes: dict[int, int] | None = None,
     ) -> None:
         self.masks = masks
         """The panel masks of the card in each occupied cell."""
-        self.at = at
-        """The card in each occupied cell."""
         self.where = where
         """Each layout card's cell and orientation."""
         self.reach = reach
-        """Each empty cell next to a card: per own panel, the OR of the neighbour panels it would touch."""
+        """Each empty cell next to a card: per own panel, the OR of the neighbour panels it would touch (packed)."""
         self._sizes: dict[int, int] = sizes or {}
-        """The largest group of each colour bit known so far; the others are computed when asked."""
-        self._frontier: tuple[Cell, ...] | None = None
+        """The largest group of each colour bit known so far; the others are computed when asked.
+        Another thread may be adding to it: derivations read a copy (``dict.copy`` is atomic)."""
+        self._front: tuple[tuple[Cell, ...], int] | None = None
+        """The frontier cells, sorted, and their reaches side by side (``lanes``)."""
         self._fits: dict[tuple[Masks, bool], tuple[Cell, ...]] = {}
-        self._destinations: dict[tuple[int, bool], list[tuple[Cell, int]]] = {}
+        self._destinations: dict[tuple[int, bool], Destinations] = {}
+
+    @property
+    def at(self) -> dict[Cell, int]:
+        """The card in each occupied cell."""
+        return {cell: card for card, (cell, _) in self.where.items()}
 
     # ------------------------------------------------------------ derivation
 
     @classmethod
     def build(cls, layout: Iterable[Placed], silver: int) -> Board:
         masks: dict[Cell, Masks] = {}
-        at: dict[Cell, int] = {}
         where: dict[int, tuple[Cell, int]] = {}
         for p in layout:
             cell = (p.x, p.y)
             masks[cell] = (silver,) * 4 if p.card == SILVER else oriented(p.card, p.orientation)  # type: ignore[assignment]
-            at[cell] = p.card
             where[p.card] = (cell, p.orientation)
-        reach: dict[Cell, Masks] = {}
+        reach: dict[Cell, int] = {}
         for cell in masks:
             for n in neighbours(cell):
                 if n not in masks and n not in reach:
                     reach[n] = _reach(masks, n)
-        return cls(masks, at, where, reach)
+        return cls(masks, where, reach)
 
     def placed(self, p: Placed, silver: int) -> Board:
         """The board after ``p`` is added to an empty cell (placement or the end of a move)."""
         cell = (p.x, p.y)
         own = (silver,) * 4 if p.card == SILVER else oriented(p.card, p.orientation)
         masks = {**self.masks, cell: own}
-        at = {**self.at, cell: p.card}
         where = {**self.where, p.card: (cell, p.orientation)}
         reach = dict(self.reach)
         reach.pop(cell, None)
         for n in neighbours(cell):
             if n not in masks:
                 reach[n] = _reach(masks, n)
-        board = Board(masks, at, where, reach)  # type: ignore[arg-type]
+        board = Board(masks, where, reach)  # type: ignore[arg-type]
         colours = own[0] | own[1] | own[2] | own[3]
         board._sizes = {  # a new card only grows the groups it joins
-            bit: max(old, board.component(cell, bit)) if colours & bit else old for bit, old in self._sizes.items()
+            bit: max(old, board.component(cell, bit)) if colours & bit else old
+            for bit, old in self._sizes.copy().items()
         }
         return board
 
@@ -110,8 +133,6 @@ class Board:
         cell = self.where[card][0]
         masks = dict(self.masks)
         del masks[cell]
-        at = dict(self.at)
-        del at[cell]
         where = dict(self.where)
         del where[card]
         reach = dict(self.reach)
@@ -119,13 +140,13 @@ class Board:
             if c in masks:
                 continue
             r = _reach(masks, c)
-            if r[0] | r[1] | r[2] | r[3]:
+            if r:
                 reach[c] = r
             else:
                 reach.pop(c, None)
         colours = self.masks[cell]
         gone = colours[0] | colours[1] | colours[2] | colours[3]
-        return Board(masks, at, where, reach, {b: n for b, n in self._sizes.items() if not b & gone})
+        return Board(masks, where, reach, {b: n for b, n in self._sizes.copy().items() if not b & gone})
 
     def resilvered(self, silver: int) -> Board:
         """The same layout with the Silver Dragon in another colour."""
@@ -136,16 +157,26 @@ class Board:
         for n in neighbours(cell):
             if n not in masks:
                 reach[n] = _reach(masks, n)
-        kept = {b: n for b, n in self._sizes.items() if not b & changed}  # colours the Silver neither joins nor leaves
-        return Board(masks, dict(self.at), dict(self.where), reach, kept)  # type: ignore[arg-type]
+        sizes = self._sizes.copy()
+        kept = {b: n for b, n in sizes.items() if not b & changed}  # colours the Silver neither joins nor leaves
+        board = Board(masks, self.where, reach, kept)  # type: ignore[arg-type]  # boards never change their dicts
+        for b, n in sizes.items():  # a colour it joins only merges the groups through it; one it leaves may split
+            if b & changed & silver:
+                board._sizes[b] = max(n, board.component(cell, b))
+        return board
 
     # ------------------------------------------------------------ placing
 
     def frontier(self) -> tuple[Cell, ...]:
         """The empty cells next to at least one card, sorted."""
-        if self._frontier is None:
-            self._frontier = tuple(sorted(self.reach))
-        return self._frontier
+        return self._frontier()[0]
+
+    def _frontier(self) -> tuple[tuple[Cell, ...], int]:
+        front = self._front
+        if front is None:
+            cells = tuple(sorted(self.reach))
+            front = self._front = (cells, lanes(list(map(self.reach.__getitem__, cells))))
+        return front
 
     def contacts(self, cell: Cell, skip: Cell | None = None) -> list[tuple[int, int]]:
         """(own panel, neighbour panel mask) for every panel touching a card across an edge of ``cell``."""
@@ -179,19 +210,17 @@ class Board:
         hit = self._fits.get(key)
         if hit is not None:
             return hit
-        a, b, c, d = own
-        reach = self.reach
+        cells, packed = self._frontier()
         if strict:
-            out = tuple(cell for cell in self.frontier() if self.accepts(own, cell, True))
-        else:
-            out = tuple(
-                cell for cell in self.frontier() if (r := reach[cell])[0] & a or r[1] & b or r[2] & c or r[3] & d
-            )
+            out = tuple(cell for cell in cells if self.accepts(own, cell, True))
+        else:  # the cells whose reach shares a bit with the packed panels
+            out = tuple(compress(cells, matching(packed, len(cells), pack(own))))
         self._fits[key] = out
         return out
 
-    def destinations(self, card: int, strict: bool) -> list[tuple[Cell, int]]:
-        """Where Move a Card may put ``card``: (cell, orientation), its own cell turned included.
+    def destinations(self, card: int, strict: bool) -> Destinations:
+        """Where Move a Card may put ``card``, in this order: the cells away from it where it fits
+        upright, the same turned, then (cell, orientation) next to it or in its own cell, turned.
 
         The card is lifted first, so it must connect to another card; cells not
         next to it keep their frontier answers, the few next to it are rechecked.
@@ -202,19 +231,23 @@ class Board:
             return hit
         home, turned = self.where[card]
         near = set(neighbours(home))
-        out = []
-        for orientation in (0, 180):
-            out.extend((c, orientation) for c in self.fits(oriented(card, orientation), strict) if c not in near)
+        upright, flipped = (
+            tuple(filterfalse(near.__contains__, self.fits(oriented(card, orientation), strict)))
+            for orientation in (0, 180)
+        )
+        out: list[tuple[Cell, int]] = []
         for c in sorted((home, *near)):
             if c != home and c in self.masks:
                 continue
+            reach = 0 if strict else _reach(self.masks, c, skip=home)
             for orientation in (0, 180):
-                if (c != home or orientation != turned) and self.accepts(
-                    oriented(card, orientation), c, strict, skip=home
-                ):
+                if c == home and orientation == turned:
+                    continue
+                own = oriented(card, orientation)
+                if self.accepts(own, c, True, skip=home) if strict else reach & pack(own):
                     out.append((c, orientation))
-        self._destinations[key] = out
-        return out
+        answer = self._destinations[key] = (upright, flipped, tuple(out))
+        return answer
 
     def bonus(self, own: Masks, cell: Cell) -> int:
         """How many distinct colours a card placed in ``cell`` connects, wild panels not counting."""
@@ -228,21 +261,7 @@ class Board:
 
     def component(self, start: Cell, bit: int) -> int:
         """The number of dragons (cards) in the ``bit``-coloured group through ``start``."""
-        masks = self.masks
-        seen = {start}
-        stack = [start]
-        while stack:
-            x, y = stack.pop()
-            own = masks[(x, y)]
-            for dx, dy, ((a, b), (c, d)) in SIDES:
-                n = (x + dx, y + dy)
-                if n in seen:
-                    continue
-                q = masks.get(n)
-                if q is not None and (own[a] & q[b] & bit or own[c] & q[d] & bit):
-                    seen.add(n)
-                    stack.append(n)
-        return len(seen)
+        return len(dragon_groups.group(self.masks, start, bit))
 
     def largest(self) -> tuple[int, ...]:
         """The largest group of each colour, in ``COLOURS`` order; a card's region counts once."""
@@ -250,74 +269,43 @@ class Board:
         if len(sizes) < len(BITS):
             for bit in BITS:
                 if bit not in sizes:
-                    sizes[bit] = self._largest_of(bit)
+                    sizes[bit] = dragon_groups.largest(self.masks, bit)
         return tuple(sizes[bit] for bit in BITS)
-
-    def _largest_of(self, bit: int) -> int:
-        best = 0
-        done: set[Cell] = set()
-        for cell, own in self.masks.items():
-            if cell in done or not (own[0] | own[1] | own[2] | own[3]) & bit:
-                continue
-            group = self._group(cell, bit)
-            done |= group
-            best = max(best, len(group))
-        return best
-
-    def _group(self, start: Cell, bit: int) -> set[Cell]:
-        masks = self.masks
-        seen = {start}
-        stack = [start]
-        while stack:
-            x, y = stack.pop()
-            own = masks[(x, y)]
-            for dx, dy, ((a, b), (c, d)) in SIDES:
-                n = (x + dx, y + dy)
-                if n not in seen and (q := masks.get(n)) is not None and (own[a] & q[b] & bit or own[c] & q[d] & bit):
-                    seen.add(n)
-                    stack.append(n)
-        return seen
 
     def groups(self, bit: int) -> list[set[Cell]]:
         """Every group of colour ``bit``, largest first (ties by smallest cell)."""
-        out: list[set[Cell]] = []
-        done: set[Cell] = set()
-        for cell in sorted(self.masks):
-            own = self.masks[cell]
-            if cell not in done and (own[0] | own[1] | own[2] | own[3]) & bit:
-                group = self._group(cell, bit)
-                done |= group
-                out.append(group)
-        out.sort(key=lambda g: (-len(g), min(g)))
-        return out
+        return dragon_groups.groups(self.masks, bit)
 
 
-def _reach(masks: dict[Cell, Masks], cell: Cell) -> Masks:
+def _reach(masks: dict[Cell, Masks], cell: Cell, skip: Cell | None = None) -> int:
+    """The packed reach of ``cell``, ignoring the card in ``skip``: 0 when no card is next to it."""
     x, y = cell
     r0 = r1 = r2 = r3 = 0
-    q = masks.get((x + 1, y))
-    if q is not None:
+    n = (x + 1, y)
+    if (q := masks.get(n)) is not None and n != skip:
         r1 |= q[0]
         r3 |= q[2]
-    q = masks.get((x - 1, y))
-    if q is not None:
+    n = (x - 1, y)
+    if (q := masks.get(n)) is not None and n != skip:
         r0 |= q[1]
         r2 |= q[3]
-    q = masks.get((x, y + 1))
-    if q is not None:
+    n = (x, y + 1)
+    if (q := masks.get(n)) is not None and n != skip:
         r2 |= q[0]
         r3 |= q[1]
-    q = masks.get((x, y - 1))
-    if q is not None:
+    n = (x, y - 1)
+    if (q := masks.get(n)) is not None and n != skip:
         r0 |= q[2]
         r1 |= q[3]
-    return (r0, r1, r2, r3)
+    return r0 | r1 << PANEL | r2 << 2 * PANEL | r3 << 3 * PANEL
 
 
 # ------------------------------------------------------------------ the cache
 
 _LIMIT = 512
-_CACHE: dict[tuple[int, int], tuple[tuple[Placed, ...], Board]] = {}
+Step = tuple[Hashable, Board]
+"""A change made to a cached board, and the board it gave."""
+_CACHE: dict[tuple[int, int], tuple[tuple[Placed, ...], Board, Step | None]] = {}
 _SILVERS = (WILD, *BITS, 0)
 
 
@@ -342,22 +330,40 @@ def note_placed(
 ) -> None:
     """Derives the board of ``after`` from that of ``before`` if it is cached: ``p`` was
     added (after ``lifted`` was taken away, for a move)."""
-    hit = _CACHE.get((id(before), silver))
-    if hit is not None and hit[0] is before:
-        board = hit[1] if lifted is None else hit[1].without(lifted)
+
+    def derive(board: Board) -> Board:
+        board = board if lifted is None else board.without(lifted)
         board.largest()  # computed once here, then carried from board to board
-        _remember(after, silver, board.placed(p, silver))
+        return board.placed(p, silver)
+
+    _derive(before, after, silver, (p.card, p.x, p.y, p.orientation, lifted), derive)
 
 
 def note_removed(before: tuple[Placed, ...], after: tuple[Placed, ...], card: int, silver: int) -> None:
     """Derives the board of ``after`` (``before`` without ``card``) if that of ``before`` is cached."""
-    hit = _CACHE.get((id(before), silver))
-    if hit is not None and hit[0] is before:
-        _remember(after, silver, hit[1].without(card))
+    _derive(before, after, silver, card, lambda board: board.without(card))
+
+
+def _derive(
+    before: tuple[Placed, ...], after: tuple[Placed, ...], silver: int, step: Hashable, make: Callable[[Board], Board]
+) -> None:
+    """Caches the board of ``after``, made from that of ``before`` by ``make`` (``step`` names the change),
+    or taken from the last step from ``before`` if it was the same change."""
+    key = (id(before), silver)
+    hit = _CACHE.get(key)
+    if hit is None or hit[0] is not before:
+        return
+    _, parent, last = hit
+    if last is not None and last[0] == step:
+        board = last[1]
+    else:
+        board = make(parent)
+        _CACHE[key] = (before, parent, (step, board))
+    _remember(after, silver, board)
 
 
 def _remember(layout: tuple[Placed, ...], silver: int, board: Board) -> None:
     if len(_CACHE) >= _LIMIT:
         for key in list(_CACHE)[: _LIMIT // 4]:
             _CACHE.pop(key, None)
-    _CACHE[(id(layout), silver)] = (layout, board)
+    _CACHE[(id(layout), silver)] = (layout, board, None)

@@ -8,10 +8,10 @@ warms the board cache (``board.note_*``), which changes no answer.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from domain.kernel import Event
+from domain.kernel.slots import replacer
 from domain.seven_dragons import board as boards
 from domain.seven_dragons import events as ev
 from domain.seven_dragons.cards import SILVER, Colour
@@ -20,6 +20,8 @@ from domain.seven_dragons.state import End, GoalSlot, Phase, Placed, SevenDragon
 from domain.seven_dragons.variants import TARGET
 
 State = SevenDragonsState
+replace = replacer(State)
+"""``dataclasses.replace`` for the state, four times faster (``slots``)."""
 
 
 def evolve(state: State, event: Event) -> State:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from domain.seven_dragons.cards import ACTION_COLOUR, ACTION_OF, BIT, WILD, Action, Colour
+from domain.seven_dragons.cards import COLOUR_BIT, WILD, Action, Colour
 
 
 class Phase(Enum):
@@ -106,6 +106,8 @@ class SevenDragonsState:
 
     def active(self) -> tuple[int, ...]:
         """The seats still in the game, in seat order."""
+        if not self.left:
+            return tuple(range(len(self.hands)))
         return tuple(s for s in range(len(self.hands)) if s not in self.left)
 
     def silver_mask(self) -> int:
@@ -117,7 +119,7 @@ class SevenDragonsState:
             return 0
         if not self.discard:
             return WILD
-        return BIT[ACTION_COLOUR[ACTION_OF[self.discard[-1]]]]  # type: ignore[index]
+        return COLOUR_BIT[self.discard[-1]]
 
     def slot_of(self, seat: int) -> int:
         """The ring index of ``seat``'s place."""
