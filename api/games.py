@@ -91,7 +91,7 @@ def start_game(game_id: str) -> dict[str, Any]:
 @blp.response(200, schemas.LegalMoves())
 def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Every complete move the caller's seat may submit now (empty when not awaited), a page at a
-    time: ``total`` says how many there are (a Mekong programme has tens of thousands)."""
+    time: ``total`` says how many there are (some games list tens of thousands)."""
     player = required_player()
     return _platform().queries.legal_moves(game_id, player.id, args.get("seat"), args["offset"], args["limit"])
 
