@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, NoReturn
 
 from flask_smorest import Blueprint
@@ -38,7 +37,3 @@ def blueprint(name: str, description: str) -> Blueprint:
     blp = Blueprint(name, name, url_prefix="/api/v1", description=description)
     blp.ARGUMENTS_PARSER = ContractParser()
     return blp
-
-
-def loads(data: bytes) -> Any:
-    return json.loads(data)

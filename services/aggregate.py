@@ -350,13 +350,6 @@ def _seat(seat: int, player_id: str, name: str, kind: str, bot: str | None) -> d
     return {"seat": seat, "player_id": player_id, "name": name, "kind": kind, "bot": bot}
 
 
-PLATFORM_EVENTS = {
-    cls.__name__: cls
-    for cls in (
-        Game.Created, Game.SeatTaken, Game.Started, Game.MoveMade, Game.Resigned,
-        Game.TurnTimedOut, Game.Joined, Game.ClockSettled, Game.Forked, Game.Finished, Game.Abandoned,
-    )
-}
 CAUSES = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.Joined)
 
 

@@ -88,6 +88,3 @@ class Inbox:
         self.db.execute(
             "UPDATE dh_webhook_deliveries SET status = ?, attempts = attempts + 1, updated_at = ?, last_error = ? "
             "WHERE delivery_id = ?", (status, clock.now().isoformat(), error, delivery_id))
-
-    def deliveries(self, item_id: str) -> list[dict[str, Any]]:
-        return self.db.query("SELECT * FROM dh_webhook_deliveries WHERE item_id = ?", (item_id,))

@@ -13,13 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Protocol
-
-
-class Cursor(Protocol):
-    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
-    def fetchone(self) -> Any: ...
-    def fetchall(self) -> list[Any]: ...
+from typing import Any
 
 
 class SqlStore(ABC):

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.kernel.slots import builder, replacer
 from domain.seven_dragons import RULESET, makers
 from domain.seven_dragons import board as boards
 from domain.seven_dragons.board import Board, board_of, neighbours
@@ -17,7 +18,6 @@ from domain.seven_dragons.cards import BIT, DRAGONS, SILVER, oriented
 from domain.seven_dragons.commands import Discard, MoveCard, PlaceDragon, ZapCard
 from domain.seven_dragons.evolve import replace as fast_replace
 from domain.seven_dragons.lanes import REACH_BITS, lanes, matching
-from domain.kernel.slots import builder, replacer
 from domain.seven_dragons.state import Phase, SevenDragonsState
 
 from .helpers import play_random, start
