@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import multiprocessing.util
+
 from flask import Flask
 from flask_smorest import Api
 
@@ -31,6 +33,18 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
     errors.register_error_handlers(app)
+    return app
+
+
+def serving_app() -> Flask:
+    """The app of one server process: ``dragonhall serve`` builds one per process.
+
+    Its platform is closed when the process exits, so the read models it runs
+    write out their last boards. Granian's workers are ``multiprocessing``
+    children, which run ``multiprocessing`` finalizers on exit, not ``atexit``.
+    """
+    app = create_app()
+    multiprocessing.util.Finalize(app, app.extensions["dragonhall"].close, exitpriority=10)
     return app
 
 

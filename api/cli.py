@@ -26,7 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=_default_workers(),
                        help="HTTP processes (default: one per CPU core, at most 2; DRAGONHALL_HTTP_WORKERS)")
-    serve.add_argument("--threads", type=int, default=8, help="threads per HTTP process")
+    serve.add_argument("--threads", type=int, default=2,
+                       help="Python threads per HTTP process (default 2: one runs while another waits on I/O)")
 
     worker = sub.add_parser("worker", help="run a Celery worker (bots, timers, notifications)")
     worker.add_argument("--queues", default="bots,timers,notifications", help="without the queue prefix")
@@ -65,7 +66,11 @@ def _default_workers() -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from gunicorn.app.base import BaseApplication
+    """Serves the WSGI app with Granian: its HTTP parsing and socket I/O run in Rust,
+    outside the GIL, so a Python thread spends its time on the request itself."""
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
+    from granian.server import Server
 
     from services.config import Settings
 
@@ -76,38 +81,14 @@ def _serve(args: argparse.Namespace) -> int:
         workers = 1
     os.environ["DRAGONHALL_HTTP_WORKERS"] = str(workers)  # each process knows it is not alone
     _prepare_store()
-
-    apps: list[Any] = []
-
-    def worker_exit(server: Any, worker: Any) -> None:
-        """Stops the worker's threads (read models, embedded Celery, sweep) so it exits at once."""
-        for app in apps:
-            app.extensions["dragonhall"].close()
-
-    class Server(BaseApplication):  # type: ignore[misc]
-        def load_config(self) -> None:
-            self.cfg.set("bind", f"{args.host}:{args.port}")
-            self.cfg.set("workers", workers)
-            self.cfg.set("worker_class", "gthread")
-            self.cfg.set("threads", args.threads)
-            self.cfg.set("timeout", 120)
-            self.cfg.set("graceful_timeout", 10)
-            self.cfg.set("keepalive", 30)
-            self.cfg.set("accesslog", os.environ.get("DRAGONHALL_ACCESS_LOG") or None)
-            self.cfg.set("worker_exit", worker_exit)
-            self.cfg.set("reuse_port", workers > 1)  # the kernel spreads connections over the processes
-
-        def load(self) -> Any:
-            from api.app import create_app
-
-            app = create_app()
-            apps.append(app)
-            return app
-
     where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
     console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
     console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
-    Server().run()
+    access_log = bool(os.environ.get("DRAGONHALL_ACCESS_LOG"))
+    Server("api.app:serving_app", address=args.host, port=args.port, interface=Interfaces.WSGI,
+           workers=workers, blocking_threads=max(1, args.threads), factory=True,
+           log_level=LogLevels.warning, log_access=access_log, respawn_failed_workers=True,
+           workers_kill_timeout=10).serve()
     return 0
 
 

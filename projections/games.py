@@ -5,8 +5,8 @@ Within a batch the changes are coalesced (one summary update per game), then
 written with the tracking record of the batch's last event in one transaction.
 
 Boards are folded with the game's own ``evolve`` and kept in memory. A board row
-is written when the runner has caught up, when the game ends, or when it has
-waited ``BOARD_LAG`` seconds: under load most moves then cost no board write. A
+is written when the game ends, when it has waited ``BOARD_LAG`` seconds, or when
+the runner has been idle that long: most moves then cost no board write. A
 row records the version it is folded up to, and readers use it only when that
 is the game's last version (else they read the write model). After a restart, a
 state not in memory is read back from its row if the row is current, or rebuilt
@@ -21,9 +21,9 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import timedelta
+from functools import cache
 from typing import Any
 
-from eventsourcing.dispatch import singledispatchmethod
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
@@ -86,15 +86,14 @@ class GameProjection(Projection[GameViewsSQL]):
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
 
-    def process_batch(self, items: list[tuple[Any, Tracking]], idle: bool = True) -> None:
-        """Applies a batch of events and records the position of its last one, atomically.
-        ``idle`` says the runner has nothing more waiting: every board in memory is written."""
+    def process_batch(self, items: list[tuple[Any, Tracking]]) -> None:
+        """Applies a batch of events and records the position of its last one, atomically."""
         batch = Batch()
         try:
             for event, _tracking in items:
                 self.apply(event, batch)
                 self._advance(str(event.originator_id), event.originator_version)
-            self._flush_boards(batch, idle)
+            self._flush_boards(batch, idle=False)
             self.view.apply(batch.changes(), items[-1][1])
         except BaseException:
             self._forget(items)
@@ -103,7 +102,9 @@ class GameProjection(Projection[GameViewsSQL]):
             listener()
 
     def flush(self) -> None:
-        """Writes out every board still held in memory (at shutdown)."""
+        """Writes out every board still held in memory (when the runner is idle, and at shutdown)."""
+        if not self._dirty:
+            return
         batch = Batch()
         self._flush_boards(batch, idle=True)
         if batch.boards:
@@ -132,13 +133,16 @@ class GameProjection(Projection[GameViewsSQL]):
                 held = self._states.get(gid)
                 if held is not None:
                     batch.write_board(gid, held[0], held[1])
-                del self._dirty[gid]
+                self._dirty.pop(gid, None)  # flush() at shutdown may race the runner's own
 
-    @singledispatchmethod
     def apply(self, event: Any, batch: Batch) -> None:
-        """Events this projection does not use only move its position on."""
+        """Turns one event into row changes. Events this projection does not use only
+        move its position on. (A dict lookup per event type: ``singledispatchmethod``
+        costs several times more per call, and this runs for every event.)"""
+        handler = _handler(type(event))
+        if handler is not None:
+            handler(self, event, batch)
 
-    @apply.register
     def _created(self, e: Game.Created, batch: Batch) -> None:
         gid = str(e.originator_id)
         at = e.timestamp.isoformat()
@@ -159,11 +163,9 @@ class GameProjection(Projection[GameViewsSQL]):
         batch.inserts.append((f"INSERT INTO {{p}}dh_games ({', '.join(row)}) VALUES ({marks})", tuple(row.values())))
         batch.inserts.append(_player(gid, e.creator))
 
-    @apply.register
     def _seat_taken(self, e: Game.SeatTaken, batch: Batch) -> None:
         self._seat_added(e, batch)
 
-    @apply.register
     def _joined(self, e: Game.Joined, batch: Batch) -> None:
         self._seat_added(e, batch)
 
@@ -179,7 +181,6 @@ class GameProjection(Projection[GameViewsSQL]):
         batch.update(gid, e, seats=json.dumps(seats))
         batch.inserts.append(_player(gid, e.player_id))
 
-    @apply.register
     def _started(self, e: Game.Started, batch: Batch) -> None:
         gid = str(e.originator_id)
         meta = self._game_meta(gid)
@@ -193,7 +194,6 @@ class GameProjection(Projection[GameViewsSQL]):
         batch.update(gid, e, seats=json.dumps(e.seats), status="active", **self._timing(gid))
         self._touch(gid)
 
-    @apply.register
     def _forked(self, e: Game.Forked, batch: Batch) -> None:
         gid = str(e.originator_id)
         ruleset = find_game(self._game_meta(gid)["game"])
@@ -207,7 +207,6 @@ class GameProjection(Projection[GameViewsSQL]):
                      **self._timing(gid))
         self._touch(gid)
 
-    @apply.register
     def _rule_event(self, e: Game.RuleEvent, batch: Batch) -> None:
         gid = str(e.originator_id)
         ruleset = find_game(self._game_meta(gid)["game"])
@@ -220,35 +219,29 @@ class GameProjection(Projection[GameViewsSQL]):
         batch.update(gid, e, awaiting=json.dumps(list(e.awaiting)), **self._timing(gid))
         self._touch(gid)
 
-    @apply.register
     def _clock_settled(self, e: Game.ClockSettled, batch: Batch) -> None:
         gid = str(e.originator_id)
         held = self._clock_of(gid)
         held["banks"] = {**held["banks"], **e.banks}
         batch.update(gid, e, **self._timing(gid))
 
-    @apply.register
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
         batch.ended.add(str(e.originator_id))
         batch.update(str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome),
                      **_NO_TIMING)
 
-    @apply.register
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
         outcome = {"reason": e.reason, "places": [], "winners": [], "scores": None}
         batch.ended.add(str(e.originator_id))
         batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome),
                      **_NO_TIMING)
 
-    @apply.register
     def _move(self, e: Game.MoveMade, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
 
-    @apply.register
     def _resigned(self, e: Game.Resigned, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
 
-    @apply.register
     def _timed_out(self, e: Game.TurnTimedOut, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
 
@@ -336,3 +329,26 @@ def _player(gid: str, player_id: str) -> Change:
         "INSERT INTO {p}dh_game_players (game_id, player_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
         (gid, player_id),
     )
+
+
+_HANDLERS: dict[type, Any] = {
+    Game.Created: GameProjection._created,
+    Game.SeatTaken: GameProjection._seat_taken,
+    Game.Joined: GameProjection._joined,
+    Game.Started: GameProjection._started,
+    Game.Forked: GameProjection._forked,
+    Game.RuleEvent: GameProjection._rule_event,
+    Game.ClockSettled: GameProjection._clock_settled,
+    Game.Finished: GameProjection._finished,
+    Game.Abandoned: GameProjection._abandoned,
+    Game.MoveMade: GameProjection._move,
+    Game.Resigned: GameProjection._resigned,
+    Game.TurnTimedOut: GameProjection._timed_out,
+}
+
+
+@cache
+def _handler(cls: type) -> Any:
+    """The handler of an event class: its own, or its nearest base's (rule events are
+    subclasses of ``Game.RuleEvent`` made per game)."""
+    return next((_HANDLERS[base] for base in cls.__mro__ if base in _HANDLERS), None)

@@ -35,6 +35,7 @@ from services.queries import GameQueries
 from services.sqlstore import PostgresStore, SQLiteStore, SqlStore
 from services.timers import NEAR, Timers
 from services.vacations import Vacations
+from services.version_board import VersionBoard
 
 log = logging.getLogger("dragonhall")
 
@@ -197,6 +198,8 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
                     cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
     if settings.store == "sqlite":
         games.listeners.append(sqlite_events.wake)
+        if not games.single_writer:
+            games.versions = VersionBoard(settings.data_dir / "versions.board")
     platform = Platform(settings, games, Accounts(db), view, db, runner)
     if runner is not None:
         platform._closers.append(lambda: runner.__exit__(None, None, None))
@@ -204,6 +207,8 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
         platform.extras["leader"] = leader
         platform._closers.append(leader.stop)
     platform._closers.append(db.close)
+    if games.versions is not None:
+        platform._closers.append(games.versions.close)
     _attach_work(platform, work, worker)
     return platform
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, Recording
 
 from domain.kernel import ConfigError, Rng, RuleError, find_game, seed_commitment
@@ -38,6 +38,7 @@ from services.errors import (
 from services.ports import NullWork, Work
 from services.redaction import redact_stored_event
 from services.timed_cases import TimedCases
+from services.version_board import VersionBoard
 
 RETRIES = 5
 
@@ -61,6 +62,7 @@ class GameService(TimedCases, Application):
         self._cache: OrderedDict[uuid.UUID, Game] = OrderedDict()
         self._cache_size = cache_size
         self.single_writer = False
+        self.versions: VersionBoard | None = None
         self._cache_lock = threading.Lock()
         self._locks: dict[uuid.UUID, threading.RLock] = {}
         self._locks_lock = threading.Lock()
@@ -99,7 +101,7 @@ class GameService(TimedCases, Application):
                 game = self.repository.get(gid)
             except AggregateNotFoundError:
                 raise GameNotFound(f"no game {game_id}") from None
-        elif self.single_writer:
+        elif self.single_writer or (self.versions is not None and self.versions.is_current(gid, cached.version)):
             return _copy(cached)
         else:
             game = _copy(cached)
@@ -137,10 +139,22 @@ class GameService(TimedCases, Application):
         """Saves the game's new events, remembers it, tells the workers; returns the events."""
         self._settle_clocks(game)
         events = list(game._pending_events)
-        self.save(game)
+        self._save_game(game)
         self._remember(game)
         self.work.game_changed(self, game)
         return events
+
+    def _save_game(self, game: Game) -> None:
+        """``Application.save`` for one game, without its generic per-object checks
+        (``isinstance`` against runtime protocols, slow on every save in Python 3.11)."""
+        processing = ProcessingEvent[uuid.UUID]()
+        processing.events.extend(game.collect_events())
+        processing.aggregates[game.id] = game
+        recordings = self._record(processing)
+        if self.versions is not None:
+            self.versions.post(game.id, game.version)
+        self._take_snapshots(processing)
+        self._notify(recordings)
 
     def _take_snapshots(self, processing_event: Any) -> None:
         """Snapshots a game when a save crosses a multiple of the interval, from the

@@ -98,6 +98,8 @@ class Timers:
 
     def deadline(self, game: Game, seat: int) -> datetime | None:
         """When ``seat``'s running turn times out, vacation days not counted."""
+        if str(seat) not in game.turns or not clocks.is_timed(game.time_control):
+            return None  # before asking the store for vacation days: most moves have no clock
         return self._deadline(game.time_control, game.turns, game.banks, seat, self._vacation(game, seat))
 
     @staticmethod

@@ -43,29 +43,75 @@ class DecodeError(ValueError):
 
 def encode(value: Any) -> Any:
     """Returns the JSON-native form of a domain value (no type hints needed)."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, (tuple, list)):
-        return [encode(v) for v in value]
-    if isinstance(value, (frozenset, set)):
-        return sorted((encode(v) for v in value), key=_sort_key)
-    if isinstance(value, (dict, types.MappingProxyType)):
-        return {_encode_key(k): encode(v) for k, v in value.items()}
-    if dataclasses.is_dataclass(value):
-        return _encode_dataclass(value)
-    raise TypeError(f"cannot encode {type(value).__name__}: {value!r}")
+    encoder = _ENCODERS.get(type(value))
+    if encoder is None:
+        encoder = _encoder_for(type(value))
+    return encoder(value)
 
 
-def _encode_dataclass(value: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    tag = getattr(type(value), "TYPE", None)
-    if isinstance(tag, str):
-        out["type"] = tag
-    for name in _field_names(type(value)):
-        out[name] = encode(getattr(value, name))
-    return out
+def _same(value: Any) -> Any:
+    return value
+
+
+def _encode_sequence(value: Any) -> list[Any]:
+    return [encode(v) for v in value]
+
+
+def _encode_set(value: Any) -> list[Any]:
+    return sorted((encode(v) for v in value), key=_sort_key)
+
+
+def _encode_mapping(value: Any) -> dict[str, Any]:
+    return {_encode_key(k): encode(v) for k, v in value.items()}
+
+
+def _encode_enum(value: Any) -> Any:
+    return value.value
+
+
+_ENCODERS: dict[type, typing.Callable[[Any], Any]] = {
+    type(None): _same, bool: _same, int: _same, float: _same, str: _same,
+    tuple: _encode_sequence, list: _encode_sequence, frozenset: _encode_set, set: _encode_set,
+    dict: _encode_mapping, types.MappingProxyType: _encode_mapping,
+}
+"""The encoder of each exact type seen so far: ``encode`` runs for every value of
+every state it hashes, so it looks its type up once instead of testing it."""
+
+
+def _encoder_for(cls: type) -> typing.Callable[[Any], Any]:
+    """Finds the encoder of a type not seen before (a subclass, an enum or a
+    dataclass) and remembers it."""
+    if issubclass(cls, enum.Enum):
+        encoder = _encode_enum
+    elif issubclass(cls, (bool, int, float, str)):
+        encoder = _same
+    elif issubclass(cls, (tuple, list)):
+        encoder = _encode_sequence
+    elif issubclass(cls, (frozenset, set)):
+        encoder = _encode_set
+    elif issubclass(cls, dict):
+        encoder = _encode_mapping
+    elif dataclasses.is_dataclass(cls):
+        encoder = _dataclass_encoder(cls)
+    else:
+        raise TypeError(f"cannot encode {cls.__name__}")
+    _ENCODERS[cls] = encoder
+    return encoder
+
+
+def _dataclass_encoder(cls: type) -> typing.Callable[[Any], dict[str, Any]]:
+    tag = getattr(cls, "TYPE", None)
+    names = _field_names(cls)
+
+    def encode_dataclass(value: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": tag} if isinstance(tag, str) else {}
+        for name in names:
+            item = getattr(value, name)
+            encoder = _ENCODERS.get(type(item))
+            out[name] = item if encoder is _same else encode(item)
+        return out
+
+    return encode_dataclass
 
 
 def _encode_key(key: Any) -> str:

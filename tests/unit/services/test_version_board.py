@@ -1,0 +1,86 @@
+"""The shared version board: processes writing one SQLite store skip the store
+when their cached game is current, and still see every other process's writes."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.ports import NullWork
+from services.version_board import SLOTS, VersionBoard
+from tests.conftest import make_settings
+
+
+def test_a_posted_version_is_current_and_no_other_is(tmp_path: Path) -> None:
+    board = VersionBoard(tmp_path / "v.board")
+    gid = uuid.uuid4()
+    assert not board.is_current(gid, 3)
+    board.post(gid, 3)
+    assert board.is_current(gid, 3)
+    assert not board.is_current(gid, 2) and not board.is_current(gid, 4)
+
+
+def test_another_game_in_the_same_slot_makes_the_reader_ask_the_store(tmp_path: Path) -> None:
+    board = VersionBoard(tmp_path / "v.board")
+    a = uuid.UUID(int=(1 << 64) | 7)
+    b = uuid.UUID(int=(2 << 64) | 7 | SLOTS)  # same slot, another fingerprint
+    board.post(a, 5)
+    board.post(b, 5)
+    assert board.is_current(b, 5)
+    assert not board.is_current(a, 5)
+
+
+def test_two_boards_on_one_file_share_their_posts(tmp_path: Path) -> None:
+    one, two = VersionBoard(tmp_path / "v.board"), VersionBoard(tmp_path / "v.board")
+    gid = uuid.uuid4()
+    one.post(gid, 9)
+    assert two.is_current(gid, 9)
+    one.close()
+    assert two.is_current(gid, 9)
+
+
+@pytest.fixture
+def two_writers(tmp_path: Path) -> Any:
+    """Two platforms on one SQLite store, as two server processes would have."""
+    from services.bootstrap import bootstrap
+
+    made = [bootstrap(make_settings("sqlite", tmp_path, http_workers=2), projections=False, work=NullWork())
+            for _ in range(2)]
+    yield made
+    for p in made:
+        p.close()
+
+
+def _table(platform: Any) -> tuple[str, list[str]]:
+    ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(2)]
+    game = platform.games.create_game(ids[0], "dice-race", None, None, 2)
+    for pid in ids:
+        platform.games.take_seat(str(game.id), pid, pid[:4], "human")
+    return str(game.id), ids
+
+
+def test_a_process_sees_the_other_process_move_at_its_next_load(two_writers: Any) -> None:
+    one, two = two_writers
+    assert one.games.versions is not None and not one.games.single_writer
+    gid, ids = _table(one)
+    before = two.games.load(gid).version
+    one.games.submit_move(gid, ids[0], {"type": "bid", "amount": 2})
+    assert two.games.load(gid).version == before + 2
+    two.games.submit_move(gid, ids[1], {"type": "bid", "amount": 1})
+    assert one.games.load(gid).version == before + 4
+
+
+def test_a_current_cache_is_used_without_asking_the_store(two_writers: Any, monkeypatch: Any) -> None:
+    one, two = two_writers
+    gid, ids = _table(one)
+    one.games.submit_move(gid, ids[0], {"type": "bid", "amount": 2})
+    two.games.load(gid)  # now cached, and current
+
+    def no_store(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a current cached game was read from the store")
+
+    monkeypatch.setattr(two.games.events, "get", no_store)
+    assert two.games.load(gid).version == one.games.load(gid).version
