@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import multiprocessing.util
+from typing import Any
 
-from flask import Flask
+import orjson
+from flask import Flask, Response
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
 from api import audit, errors, games, meta, players
@@ -15,6 +18,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     """A Flask app over ``platform`` (bootstrapped from the environment when not given)."""
     platform = platform or bootstrap()
     app = Flask("dragonhall")
+    app.json = FastJSON(app)
     app.config.update(
         API_TITLE="Dragonhall",
         API_VERSION="v1",
@@ -46,6 +50,23 @@ def serving_app() -> Flask:
     app = create_app()
     multiprocessing.util.Finalize(app, app.extensions["dragonhall"].close, exitpriority=10)
     return app
+
+
+class FastJSON(DefaultJSONProvider):
+    """Flask's JSON, with response bodies written by ``orjson`` (several times faster).
+    Values that are not plain JSON (datetimes, dataclasses, subclasses of str or int)
+    still go through Flask's own ``default``, so every body reads as before."""
+
+    _OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+                | orjson.OPT_PASSTHROUGH_SUBCLASS)
+
+    def response(self, *args: Any, **kwargs: Any) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        try:
+            body = orjson.dumps(obj, default=self.default, option=self._OPTIONS)
+        except TypeError:  # an int beyond 64 bits, say: the standard encoder takes any
+            return super().response(obj)
+        return self._app.response_class(body, mimetype=self.mimetype)
 
 
 _DESCRIPTION = (

@@ -28,6 +28,8 @@ import typing
 from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
+import orjson
+
 
 class DecodeError(ValueError):
     """A value does not have the declared shape; ``path`` locates it."""
@@ -132,8 +134,44 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 
 def canonical_json(value: Any) -> str:
-    """One compact, key-sorted JSON text for a domain value."""
-    return json.dumps(encode(value), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    """One compact, key-sorted JSON text for a domain value.
+
+    The text is the standard library's (``sort_keys``, compact separators, ASCII
+    escapes, no NaN). For a dataclass whose type hints admit no float, ``orjson``
+    writes the same text several times faster, and is used when its output is
+    ASCII; floats are left to ``json``, whose spelling of some of them differs."""
+    data = encode(value)
+    if dataclasses.is_dataclass(value) and _float_free(type(value)):
+        try:
+            fast = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+        except TypeError:  # an int beyond 64 bits
+            pass
+        else:
+            if fast.isascii():
+                return fast.decode()
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+@cache
+def _float_free(tp: Any) -> bool:
+    """Whether no value of type hint ``tp`` can hold a float (unknown hints count as floats)."""
+    return _holds_no_float(tp, frozenset())
+
+
+def _holds_no_float(tp: Any, seen: frozenset[type]) -> bool:
+    if tp in (int, str, bool, type(None), None) or tp in seen:
+        return True
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return all(type(m.value) in (int, str, bool) for m in tp)
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        hints = get_type_hints(tp)
+        return all(_holds_no_float(hints[f.name], seen | {tp}) for f in dataclasses.fields(tp) if f.init)
+    origin, args = get_origin(tp), get_args(tp)
+    if origin is Literal:
+        return all(not isinstance(a, float) for a in args)
+    if origin in (Union, types.UnionType, tuple, frozenset, set, list, dict, collections.abc.Mapping):
+        return bool(args) and all(a is Ellipsis or a == () or _holds_no_float(a, seen) for a in args)
+    return False
 
 
 def state_hash(state: Any) -> str:
