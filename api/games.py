@@ -108,7 +108,7 @@ def submit_move(body: dict[str, Any], game_id: str) -> Any:
     result = p.games.submit_move(game_id, player.id, body["move"], body.get("expected_version"),
                                  body.get("command_id"), body.get("seat"))
     if body["include_legal_moves"]:
-        result["legal_moves"] = p.queries.legal_moves(game_id, player.id, body.get("seat"))
+        result["legal_moves"] = p.queries.legal_moves(game_id, player.id, body.get("seat"), after_own_write=True)
     if result.get("replayed"):
         return result, 200
     return result

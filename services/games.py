@@ -110,6 +110,13 @@ class GameService(TimedCases, Application):
         self._remember(game)
         return _copy(game)
 
+    def remembered(self, game_id: uuid.UUID | str) -> Game:
+        """The game as this process last saved or loaded it (loaded now if it has not):
+        current as of this process's own last write, without asking the store again."""
+        with self._cache_lock:
+            cached = self._cache.get(_uuid(game_id))
+        return _copy(cached) if cached is not None else self.load(game_id)
+
     def load_at(self, game_id: uuid.UUID | str, version: int) -> Game:
         """The game as it stood at ``version`` (snapshots make this cheap)."""
         try:

@@ -133,8 +133,11 @@ class GameQueries:
     # ------------------------------------------------------------ moves and history
 
     def legal_moves(self, game_id: str, player_id: str, seat: int | None = None, offset: int = 0,
-                    limit: int = 1000) -> dict[str, Any]:
-        game = self.games.load(game_id)
+                    limit: int = 1000, *, after_own_write: bool = False) -> dict[str, Any]:
+        """The caller's legal moves, with the version they belong to. ``after_own_write``
+        (a move's answer) takes the game as this process last saved or loaded it, with
+        no question to the store: it is at least the version just written."""
+        game = self.games.remembered(game_id) if after_own_write else self.games.load(game_id)
         mine = game.seats_of(player_id)
         if not mine:
             raise NotAPlayer(f"you hold no seat in game {game_id}")
