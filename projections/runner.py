@@ -3,7 +3,8 @@
 ``eventsourcing``'s ``ProjectionRunner`` hands events to a projection one at a
 time, and a projection that writes per event pays one transaction per event.
 This runner keeps the library's subscription, tracking and error handling, but
-drains whatever the subscription has ready (up to ``BATCH``) and hands it to
+drains whatever the subscription has ready (up to ``BATCH``: in one call where the
+store's subscription offers ``take_batch``, else through a feeder thread) and hands it to
 ``projection.process_batch``, which writes the batch's changes and the tracking
 record of its last event in one transaction: still exactly once, far fewer commits.
 When no event has come for ``IDLE`` seconds it calls ``projection.flush()``, so a
@@ -17,6 +18,7 @@ import threading
 import weakref
 from typing import Any
 
+from eventsourcing.persistence import Tracking
 from eventsourcing.projection import ProjectionRunner
 
 BATCH = 500
@@ -28,10 +30,13 @@ class BatchingProjectionRunner(ProjectionRunner[Any, Any]):
     @staticmethod
     def _process_events_loop(subscription: Any, projection: Any, is_stopping: threading.Event,
                              runner: weakref.ReferenceType[Any]) -> None:
-        ready: queue.Queue[Any] = queue.Queue(maxsize=4 * BATCH)
-        feeder = threading.Thread(target=_feed, args=(subscription, ready), name="projection-feed", daemon=True)
-        feeder.start()
         try:
+            if hasattr(subscription.subscription, "take_batch"):
+                _take_batches(subscription, projection)
+                return
+            ready: queue.Queue[Any] = queue.Queue(maxsize=4 * BATCH)
+            feeder = threading.Thread(target=_feed, args=(subscription, ready), name="projection-feed", daemon=True)
+            feeder.start()
             while True:
                 try:
                     item = ready.get(timeout=IDLE)
@@ -63,6 +68,20 @@ class BatchingProjectionRunner(ProjectionRunner[Any, Any]):
                 owner._thread_error = e
         finally:
             is_stopping.set()
+
+
+def _take_batches(subscription: Any, projection: Any) -> None:
+    """The loop for store subscriptions that hand over all they have pulled at once
+    (``services.batched_pull``): one thread, and no hand-off per event."""
+    pulled, mapper, name = subscription.subscription, subscription.mapper, subscription.name
+    while True:
+        notifications = pulled.take_batch(BATCH, IDLE)
+        if notifications is None:
+            return
+        if not notifications:
+            projection.flush()
+            continue
+        projection.process_batch([(mapper.to_domain_event(n), Tracking(name, n.id)) for n in notifications])
 
 
 def _feed(subscription: Any, ready: queue.Queue[Any]) -> None:

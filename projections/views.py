@@ -81,8 +81,15 @@ class GameViewsSQL:
             yield c
 
     def _sql(self, sql: str) -> str:
-        sql = sql.replace("{p}", self.prefix)
-        return sql.replace("?", "%s") if self.dialect == "postgres" else sql
+        """``sql`` in this database's dialect (remembered: the same few statements recur)."""
+        cache: dict[str, str] = self.__dict__.setdefault("_sql_cache", {})
+        out = cache.get(sql)
+        if out is None:
+            out = sql.replace("{p}", self.prefix)
+            out = out.replace("?", "%s") if self.dialect == "postgres" else out
+            if len(cache) < 4096:
+                cache[sql] = out
+        return out
 
     def _create_view_tables(self, c: Any) -> None:
         for statement in TABLES:
@@ -203,6 +210,15 @@ class PostgresGameViews(GameViewsSQL, PostgresTrackingRecorder):
 
     def _tracking_table(self) -> str:
         return f"{self.prefix}{self.tracking_table_name}"
+
+    def apply(self, changes: Sequence[Change], tracking: Tracking) -> None:
+        """As on SQLite, but pipelined: the batch's statements go to the server without
+        waiting for each other's answers, so a batch costs one round trip, not one per row."""
+        with self.datastore.get_connection() as conn, conn.pipeline(), conn.transaction():
+            c = conn.cursor()
+            for sql, params in changes:
+                c.execute(self._sql(sql), tuple(params))
+            self._insert_tracking(c, tracking)
 
 
 def _decode_row(row: dict[str, Any]) -> dict[str, Any]:

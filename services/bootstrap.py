@@ -22,7 +22,7 @@ from projections.games import GameProjection
 from projections.leader import ProjectionLeader
 from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
-from services import sqlite_events
+from services import postgres_events, sqlite_events
 from services.accounts import Accounts
 from services.config import Settings
 from services.disputes import Disputes
@@ -68,7 +68,7 @@ def _store_env(settings: Settings) -> dict[str, str]:
         }
     pg = settings.postgres
     env = {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "PERSISTENCE_MODULE": postgres_events.FACTORY_TOPIC,
         "POSTGRES_DBNAME": pg.dbname,
         "POSTGRES_HOST": pg.host,
         "POSTGRES_PORT": pg.port,

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
-from eventsourcing.persistence import IntegrityError, Recording
+from eventsourcing.persistence import IntegrityError, Recording, Transcoder
 
 from domain.kernel import ConfigError, Rng, RuleError, find_game, seed_commitment
 from services import clock
@@ -35,6 +35,7 @@ from services.errors import (
     ServiceError,
     StaleVersion,
 )
+from services.event_json import FastJSONTranscoder
 from services.ports import NullWork, Work
 from services.redaction import redact_stored_event
 from services.timed_cases import TimedCases
@@ -78,6 +79,11 @@ class GameService(TimedCases, Application):
         self._cache_size = cache_size
         self.single_writer = single_writer
 
+    def construct_transcoder(self) -> Transcoder:
+        transcoder = FastJSONTranscoder()
+        self.register_transcodings(transcoder)
+        return transcoder
+
     # ------------------------------------------------------------ seeds
 
     def seed(self, game_id: uuid.UUID) -> bytes:
@@ -113,9 +119,14 @@ class GameService(TimedCases, Application):
     def remembered(self, game_id: uuid.UUID | str) -> Game:
         """The game as this process last saved or loaded it (loaded now if it has not):
         current as of this process's own last write, without asking the store again."""
+        cached = self._cached(_uuid(game_id))
+        return cached if cached is not None else self.load(game_id)
+
+    def _cached(self, gid: uuid.UUID) -> Game | None:
+        """A private copy of the cached game, unchecked against the store (None if not cached)."""
         with self._cache_lock:
-            cached = self._cache.get(_uuid(game_id))
-        return _copy(cached) if cached is not None else self.load(game_id)
+            cached = self._cache.get(gid)
+        return None if cached is None else _copy(cached)
 
     def load_at(self, game_id: uuid.UUID | str, version: int) -> Game:
         """The game as it stood at ``version`` (snapshots make this cheap)."""
@@ -313,30 +324,47 @@ class GameService(TimedCases, Application):
                      command_id: str | None, seat: int | None) -> dict[str, Any]:
         gid = _uuid(game_id)
         with self.lock(gid):
-            for _attempt in range(RETRIES):
-                game = self.load(gid)
-                if command_id is not None:
-                    done = game.commands.get(f"{player_id}:{command_id}")
-                    if done is not None:
-                        if done["move"] != move:
-                            raise CommandReused(f"command_id {command_id!r} was already used for another move")
-                        return self.decision_result(game, done["version"], player_id)
-                if expected_version is not None and expected_version != game.version:
-                    raise StaleVersion(
-                        f"expected version {expected_version}, but game {game_id} is at version {game.version}",
-                        current_version=game.version,
-                    )
-                acting = self._acting_seat(game, player_id, seat)
-                command = game.ruleset.parse_move(move)
-                events = game.ruleset.decide(game.state, acting, command, self.rng(game))
-                game.record(Game.MoveMade, {"seat": acting, "player_id": player_id,
-                                            "move": game.ruleset.commands.dump(command),
-                                            "command_id": command_id}, events)
-                game.finish_if_over(self.seed(game.id).hex())
-                saved = self._try_save(game, expected_version)
-                if saved is not None:
-                    return self._result(game, saved, player_id)
+            for attempt in range(RETRIES):
+                cached = self._cached(gid) if attempt == 0 else None
+                game = cached if cached is not None else self.load(gid)
+                try:
+                    result = self._decide_move(game, player_id, move, expected_version, command_id, seat)
+                except (RuleError, ServiceError):
+                    if cached is None:
+                        raise
+                    continue  # judged on a copy that may be behind the store: judge again on a current one
+                if result is not None:
+                    return result
             raise StaleVersion(f"game {game_id} kept changing; try again", current_version=game.version)
+
+    def _decide_move(self, game: Game, player_id: str, move: Any, expected_version: int | None,
+                     command_id: str | None, seat: int | None) -> dict[str, Any] | None:
+        """Judges and saves one move on ``game``; None when another writer saved first.
+
+        ``game`` may be this process's cached copy, not checked against the store:
+        a save succeeds only at the store's next version, so a move saved from it
+        was judged on the current game; a refusal is re-judged on a checked copy.
+        """
+        if command_id is not None:
+            done = game.commands.get(f"{player_id}:{command_id}")
+            if done is not None:
+                if done["move"] != move:
+                    raise CommandReused(f"command_id {command_id!r} was already used for another move")
+                return self.decision_result(game, done["version"], player_id)
+        if expected_version is not None and expected_version != game.version:
+            raise StaleVersion(
+                f"expected version {expected_version}, but game {game.id} is at version {game.version}",
+                current_version=game.version,
+            )
+        acting = self._acting_seat(game, player_id, seat)
+        command = game.ruleset.parse_move(move)
+        events = game.ruleset.decide(game.state, acting, command, self.rng(game))
+        game.record(Game.MoveMade, {"seat": acting, "player_id": player_id,
+                                    "move": game.ruleset.commands.dump(command),
+                                    "command_id": command_id}, events)
+        game.finish_if_over(self.seed(game.id).hex())
+        saved = self._try_save(game, expected_version)
+        return None if saved is None else self._result(game, saved, player_id)
 
     def _acting_seat(self, game: Game, player_id: str, seat: int | None) -> int:
         if game.status != "active":

@@ -26,6 +26,8 @@ from typing import Any
 from eventsourcing.persistence import ListenNotifySubscription, Subscription
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteFactory
 
+from services.batched_pull import BatchedPull
+
 POLL_INTERVAL = 0.2
 COALESCE = 0.005
 """After a wake-up, wait this long for more saves, so one pull serves many (fewer queries under load)."""
@@ -42,7 +44,7 @@ def wake() -> None:
             flag.set()
 
 
-class PollingSubscription(ListenNotifySubscription[Any]):
+class PollingSubscription(BatchedPull, ListenNotifySubscription[Any]):
     """Pulls notifications on a timer, or at once when woken."""
 
     def __init__(self, recorder: Any, gt: int | None = None, topics: Sequence[str] = ()) -> None:

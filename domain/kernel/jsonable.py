@@ -140,16 +140,36 @@ def canonical_json(value: Any) -> str:
     escapes, no NaN). For a dataclass whose type hints admit no float, ``orjson``
     writes the same text several times faster, and is used when its output is
     ASCII; floats are left to ``json``, whose spelling of some of them differs."""
-    data = encode(value)
     if dataclasses.is_dataclass(value) and _float_free(type(value)):
         try:
-            fast = orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
-        except TypeError:  # an int beyond 64 bits
+            fast = orjson.dumps(value, default=_orjson_default, option=_ORJSON_OPTIONS)
+        except TypeError:  # an int beyond 64 bits, or a dict key that is not a str
             pass
         else:
             if fast.isascii():
                 return fast.decode()
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return json.dumps(encode(value), sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+_ORJSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def _orjson_default(value: Any) -> Any:
+    """What ``orjson`` cannot write the way ``encode`` does, it asks for here: a
+    dataclass (tagged, and with only its ``init`` fields), a set, a mapping proxy.
+    The values inside are handed back to ``orjson``, so the walk stays in Rust
+    except at these nodes."""
+    cls = type(value)
+    names = _field_names(cls) if dataclasses.is_dataclass(cls) else None
+    if names is not None:
+        tag = getattr(cls, "TYPE", None)
+        out: dict[str, Any] = {"type": tag} if isinstance(tag, str) else {}
+        for name in names:
+            out[name] = getattr(value, name)
+        return out
+    if isinstance(value, (frozenset, set, types.MappingProxyType)):
+        return encode(value)
+    raise TypeError(f"cannot encode {cls.__name__}")
 
 
 @cache

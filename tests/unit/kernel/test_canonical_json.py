@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import enum
 import json
+import types
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hypothesis import given
@@ -49,3 +52,35 @@ def test_the_fast_encoder_writes_the_standard_text(value: Plain) -> None:
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_floats_are_spelt_as_the_standard_library_spells_them(x: float) -> None:
     assert canonical_json(WithFloat(x)) == _reference(WithFloat(x))
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
+class Rank(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+@dataclass(frozen=True)
+class Tagged:
+    TYPE = "tagged"
+    colour: Colour
+    rank: Rank
+    by_number: dict[int, str]
+    frozen: frozenset[str]
+    view: Mapping[str, int]
+    children: tuple[Inner, ...] = ()
+
+
+@given(st.builds(Tagged, colour=st.sampled_from(Colour), rank=st.sampled_from(Rank),
+                 by_number=st.dictionaries(st.integers(-5, 5), st.text(max_size=3)),
+                 frozen=st.frozensets(st.text(max_size=3)),
+                 view=st.dictionaries(st.text(max_size=3), st.integers()).map(types.MappingProxyType),
+                 children=st.lists(st.builds(Inner, st.text(max_size=3), st.frozensets(st.integers(0, 3))),
+                                   max_size=3).map(tuple)))
+def test_tags_enums_sets_int_keys_and_mapping_proxies_are_written_as_encode_writes_them(value: Tagged) -> None:
+    assert _float_free(Tagged)
+    assert canonical_json(value) == _reference(value)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from domain.kernel import NotYourTurn
 from services.ports import NullWork
 from services.version_board import SLOTS, VersionBoard
 from tests.conftest import make_settings
@@ -84,3 +85,23 @@ def test_a_current_cache_is_used_without_asking_the_store(two_writers: Any, monk
 
     monkeypatch.setattr(two.games.events, "get", no_store)
     assert two.games.load(gid).version == one.games.load(gid).version
+
+
+def test_a_move_judged_on_a_stale_cache_is_judged_again_on_the_current_game(two_writers: Any) -> None:
+    """A move is first judged on the process's cached copy, unchecked; the store's
+    version check, or a refusal, sends it back to be judged on the current game."""
+    one, two = two_writers
+    gid, ids = _table(one)
+    two.games.load(gid)  # cached by the second process, which will fall behind
+    first = one.games.submit_move(gid, ids[0], {"type": "bid", "amount": 2}, command_id="c1")
+    stale = two.games._cached(two.games.game_uuid(gid))
+    assert stale is not None and stale.version < first["version"]
+
+    again = two.games.submit_move(gid, ids[0], {"type": "bid", "amount": 2}, command_id="c1")
+    assert again["version"] == first["version"] and again["replayed"]
+    with pytest.raises(NotYourTurn):
+        two.games.submit_move(gid, ids[0], {"type": "bid", "amount": 3})
+    result = two.games.submit_move(gid, ids[1], {"type": "bid", "amount": 1}, expected_version=first["version"])
+    assert result["version"] == first["version"] + 2
+    versions = [e.originator_version for e in one.games.stored_events(gid)]
+    assert versions == list(range(1, result["version"] + 1))

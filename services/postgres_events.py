@@ -1,0 +1,197 @@
+"""The PostgreSQL event store as Dragonhall uses it: one round trip per save.
+
+eventsourcing 9.5 saves events in a pipelined transaction of five statements
+(``BEGIN``, ``SET LOCAL lock_timeout``, ``LOCK TABLE``, ``NOTIFY``, the insert
+from an array of composite values, ``COMMIT``), and composes its ``SELECT``
+statements anew on every call. Measured on the 2-core machine, a three-event
+save cost 1.1 ms of the server's CPU and a freshness query 0.2 ms: most of the
+PostgreSQL bench's time.
+
+``OneTripPostgresApplicationRecorder`` keeps eventsourcing's schema and its
+guarantees, and does the same work in fewer, cheaper calls:
+
+* a save is one call of a PL/pgSQL function that takes the same ``EXCLUSIVE``
+  table lock (so notification ids are issued in commit order, which the
+  projection runners rely on), sends the same ``NOTIFY`` and inserts from plain
+  arrays; the call runs as its own transaction, so it commits before it returns,
+  and a version conflict still raises ``IntegrityError``;
+* each ``SELECT`` is composed once per shape and kept as bytes;
+* its subscription, after a notification, waits a few milliseconds for more
+  saves before it pulls, so one query serves many saves under load.
+
+Where the function is missing (tables created by an older release, with
+``CREATE_TABLE=n``) it saves the way eventsourcing does.
+Select it with ``PERSISTENCE_MODULE=services.postgres_events:OneTripPostgresFactory``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+from uuid import UUID
+
+import psycopg
+from eventsourcing.persistence import (
+    InterfaceError,
+    Notification,
+    OperationalError,
+    ProgrammingError,
+    StoredEvent,
+    Subscription,
+)
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresFactory, PostgresSubscription
+from eventsourcing.utils import retry
+from psycopg.rows import tuple_row
+from psycopg.sql import SQL, Composable, Identifier
+
+from services.batched_pull import BatchedPull
+
+FACTORY_TOPIC = "services.postgres_events:OneTripPostgresFactory"
+COALESCE = 0.005
+"""After a notification, wait this long for more saves, so one pull serves many."""
+
+
+class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
+    """eventsourcing's PostgreSQL application recorder, saving in one call."""
+
+    def __init__(self, datastore: Any, *, events_table_name: str = "stored_events") -> None:
+        super().__init__(datastore, events_table_name=events_table_name)
+        self._statements: dict[Any, bytes] = {}
+        self._has_function = True
+        self.insert_function_name = f"dh_insert_events_{self.datastore.originator_id_type}"
+        self.sql_create_statements.append(self._create_function_statement())
+        self.call_insert_function = SQL("SELECT * FROM {schema}.{function}(%s, %s, %s, %s)").format(
+            schema=Identifier(self.datastore.schema), function=Identifier(self.insert_function_name))
+
+    def _create_function_statement(self) -> Composable:
+        timeout = (f"    PERFORM set_config('lock_timeout', '{int(self.datastore.lock_timeout)}s', true);"
+                   if self.datastore.lock_timeout else "")
+        return SQL(
+            "CREATE OR REPLACE FUNCTION {schema}.{function}("
+            "ids {id_type}[], versions bigint[], topics text[], states bytea[]) "
+            "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
+            "BEGIN " + timeout +
+            "    LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE;"
+            "    NOTIFY {channel};"
+            "    RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state)"
+            "    SELECT * FROM unnest(ids, versions, topics, states)"
+            "    RETURNING notification_id;"
+            "END; $BODY$"
+        ).format(
+            schema=Identifier(self.datastore.schema),
+            function=Identifier(self.insert_function_name),
+            id_type=Identifier(self.datastore.originator_id_type),
+            table=Identifier(self.events_table_name),
+            channel=Identifier(self.channel_name),
+        )
+
+    # ------------------------------------------------------------ writing
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if not stored_events:
+            return []
+        if not self._has_function:
+            return super().insert_events(stored_events, **kwargs)
+        try:
+            return self._call_insert_function(stored_events)
+        except ProgrammingError as e:
+            if "does not exist" not in str(e):
+                raise
+            self._has_function = False
+            return super().insert_events(stored_events, **kwargs)
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def _call_insert_function(self, stored_events: Sequence[StoredEvent]) -> list[int]:
+        params = ([e.originator_id for e in stored_events], [e.originator_version for e in stored_events],
+                  [e.topic for e in stored_events], [e.state for e in stored_events])
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+            curs.execute(self._statement("insert", lambda: self.call_insert_function, conn), params,
+                         prepare=True)
+            return [row[0] for row in curs.fetchall()]
+
+    # ------------------------------------------------------------ reading
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
+                      desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
+        shape = ("events", gt is not None, lte is not None, desc, limit is not None)
+        params = [originator_id, *(p for p in (gt, lte, limit) if p is not None)]
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+            curs.execute(self._statement(shape, lambda: self._events_query(*shape[1:]), conn), params,
+                         prepare=True)
+            return [StoredEvent(originator_id=row[0], originator_version=row[1], topic=row[2], state=bytes(row[3]))
+                    for row in curs.fetchall()]
+
+    def _events_query(self, gt: bool, lte: bool, desc: bool, limit: bool) -> Composable:
+        query = SQL("SELECT originator_id, originator_version, topic, state FROM {schema}.{table} "
+                    "WHERE originator_id = %s").format(schema=Identifier(self.datastore.schema),
+                                                      table=Identifier(self.events_table_name))
+        if gt:
+            query += SQL(" AND originator_version > %s")
+        if lte:
+            query += SQL(" AND originator_version <= %s")
+        query += SQL(" ORDER BY originator_version DESC" if desc else " ORDER BY originator_version ASC")
+        return query + SQL(" LIMIT %s") if limit else query
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_notifications(self, start: int | None, limit: int, stop: int | None = None,
+                             topics: Sequence[str] = (), *, inclusive_of_start: bool = True) -> Sequence[Notification]:
+        shape = ("notifications", start is not None, inclusive_of_start, stop is not None, bool(topics))
+        params: list[Any] = [p for p in (start, stop) if p is not None]
+        if topics:
+            params.append(list(topics))
+        params.append(limit)
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+            curs.execute(self._statement(shape, lambda: self._notifications_query(*shape[1:]), conn), params,
+                         prepare=True)
+            return [Notification(id=row[4], originator_id=row[0], originator_version=row[1], topic=row[2],
+                                 state=bytes(row[3])) for row in curs.fetchall()]
+
+    def _notifications_query(self, start: bool, inclusive: bool, stop: bool, topics: bool) -> Composable:
+        where = []
+        if start:
+            where.append("notification_id >= %s" if inclusive else "notification_id > %s")
+        if stop:
+            where.append("notification_id <= %s")
+        if topics:
+            where.append("topic = ANY(%s)")
+        clause = (" WHERE " + " AND ".join(where)) if where else ""
+        return SQL("SELECT originator_id, originator_version, topic, state, notification_id "
+                   "FROM {schema}.{table}" + clause + " ORDER BY notification_id LIMIT %s").format(
+            schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
+
+    def _statement(self, key: Any, build: Callable[[], Composable], conn: psycopg.Connection[Any]) -> bytes:
+        """The statement of ``key`` as bytes, composed on first use only."""
+        statement = self._statements.get(key)
+        if statement is None:
+            statement = self._statements[key] = build().as_bytes(conn)
+        return statement
+
+    def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Subscription[Any]:
+        return CoalescingPostgresSubscription(recorder=self, gt=gt, topics=topics)
+
+
+class CoalescingPostgresSubscription(BatchedPull, PostgresSubscription):
+    """eventsourcing's LISTEN/NOTIFY subscription, which lets saves gather before it pulls."""
+
+    def _loop_on_pull(self) -> None:
+        try:
+            self._pull()
+            while not self._has_been_stopped:
+                self._has_been_notified.wait()
+                time.sleep(COALESCE)
+                self._pull()
+        except BaseException as e:
+            if self._thread_error is None:
+                self._thread_error = e
+            self.stop()
+
+
+class OneTripPostgresFactory(PostgresFactory):
+    """eventsourcing's PostgreSQL factory with the one-trip application recorder."""
+
+    application_recorder_class = OneTripPostgresApplicationRecorder
+
+
+__all__ = ["FACTORY_TOPIC", "OneTripPostgresApplicationRecorder", "OneTripPostgresFactory"]

@@ -1,0 +1,128 @@
+"""The one-trip PostgreSQL recorder, against the real PostgreSQL.
+
+It must keep every guarantee of eventsourcing's own recorder, so it runs
+eventsourcing's recorder conformance cases (insert and select, notification ids
+that never interleave between concurrent saves), then Dragonhall's own: a
+conflicting save writes nothing, a store without the function still saves, and
+the subscription delivers what was saved.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import psycopg
+import pytest
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.postgres import PostgresDatastore
+from eventsourcing.tests.persistence import ApplicationRecorderTestCase, NonInterleavingNotificationIDsBaseCase
+
+from services.postgres_events import OneTripPostgresApplicationRecorder
+from tests.conftest import PG_URL, need_service
+
+
+def _schema() -> str:
+    return f"t_{uuid.uuid4().hex[:12]}"
+
+
+def _drop(schema: str) -> None:
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def _recorder(schema: str, *, create: bool = True) -> OneTripPostgresApplicationRecorder:
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+    datastore = PostgresDatastore("test", "127.0.0.1", 5432, "postgres", "", schema=schema, pool_size=4)
+    recorder = OneTripPostgresApplicationRecorder(datastore)
+    if create:
+        recorder.create_table()
+    return recorder
+
+
+class _OnFreshSchema:
+    """Each case gets its own schema, dropped afterwards."""
+
+    def setUp(self) -> None:
+        need_service("PostgreSQL", PG_URL, 5432)
+        self.schema = _schema()
+        self.recorders: list[OneTripPostgresApplicationRecorder] = []
+
+    def tearDown(self) -> None:
+        for recorder in self.recorders:
+            recorder.datastore.close()
+        _drop(self.schema)
+
+    def create_recorder(self) -> OneTripPostgresApplicationRecorder:
+        recorder = _recorder(self.schema)
+        self.recorders.append(recorder)
+        return recorder
+
+
+class TestConformance(_OnFreshSchema, ApplicationRecorderTestCase[Any]):  # type: ignore[misc]
+    test_performance = None  # timings: bench/ measures them, the suite does not assert them
+    test_concurrent_throughput = None
+
+
+class TestNotificationIdsDoNotInterleave(_OnFreshSchema, NonInterleavingNotificationIDsBaseCase):  # type: ignore[misc]
+    insert_num = 300
+
+
+@pytest.fixture
+def schema(pg_url: str) -> Any:
+    name = _schema()
+    yield name
+    _drop(name)
+
+
+def _events(gid: uuid.UUID, first: int, n: int) -> list[StoredEvent]:
+    return [StoredEvent(gid, first + i, "dragonhall:Test", f"{first + i}".encode()) for i in range(n)]
+
+
+def test_a_save_is_one_call_and_returns_its_notification_ids_in_order(schema: str) -> None:
+    recorder = _recorder(schema)
+    gid = uuid.uuid4()
+    ids = recorder.insert_events(_events(gid, 1, 3))
+    more = recorder.insert_events(_events(gid, 4, 2))
+    assert ids is not None and more is not None
+    assert len(ids) == 3 and ids == sorted(ids) and min(more) > max(ids)
+    assert [e.originator_version for e in recorder.select_events(gid)] == [1, 2, 3, 4, 5]
+    assert [e.originator_version for e in recorder.select_events(gid, gt=2, lte=4)] == [3, 4]
+    assert [e.originator_version for e in recorder.select_events(gid, desc=True, limit=2)] == [5, 4]
+    assert [n.id for n in recorder.select_notifications(start=ids[1], limit=10, inclusive_of_start=False)] \
+        == [ids[2], *more]
+    recorder.datastore.close()
+
+
+def test_a_conflicting_save_raises_and_writes_none_of_its_events(schema: str) -> None:
+    recorder = _recorder(schema)
+    gid = uuid.uuid4()
+    recorder.insert_events(_events(gid, 1, 2))
+    with pytest.raises(IntegrityError):
+        recorder.insert_events(_events(gid, 2, 3))  # version 2 is taken; 3 and 4 must not land
+    assert [e.originator_version for e in recorder.select_events(gid)] == [1, 2]
+    recorder.datastore.close()
+
+
+def test_a_store_without_the_function_saves_the_way_eventsourcing_does(schema: str) -> None:
+    recorder = _recorder(schema)
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'DROP FUNCTION "{schema}"."{recorder.insert_function_name}"')
+    gid = uuid.uuid4()
+    recorder.insert_events(_events(gid, 1, 2))
+    assert [e.originator_version for e in recorder.select_events(gid)] == [1, 2]
+    with pytest.raises(IntegrityError):
+        recorder.insert_events(_events(gid, 2, 1))
+    recorder.datastore.close()
+
+
+def test_the_subscription_delivers_each_save_once_in_order(schema: str) -> None:
+    recorder = _recorder(schema)
+    gid = uuid.uuid4()
+    recorder.insert_events(_events(gid, 1, 2))
+    with recorder.subscribe(gt=None) as subscription:
+        recorder.insert_events(_events(gid, 3, 2))
+        got = [next(subscription).originator_version for _ in range(4)]
+    assert got == [1, 2, 3, 4]
+    recorder.datastore.close()
