@@ -29,10 +29,9 @@ _custom = st.one_of(
 )
 _plain = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(), st.text(),
                    st.sampled_from(["_type_", "_data_", '"_type_"']))
+_keys = st.sampled_from(["a", "_type_", "_data_", "b"]) | st.text()
 _values = st.recursive(st.one_of(_plain, _custom),
-                       lambda inner: st.one_of(st.lists(inner, max_size=4),
-                                               st.dictionaries(st.sampled_from(["a", "_type_", "_data_", "b"]) | st.text(),
-                                                               inner, max_size=4)),
+                       lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_keys, inner, max_size=4)),
                        max_leaves=8)
 
 
