@@ -85,11 +85,63 @@ def _serve(args: argparse.Namespace) -> int:
     console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
     console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
     access_log = bool(os.environ.get("DRAGONHALL_ACCESS_LOG"))
-    Server("api.app:serving_app", address=args.host, port=args.port, interface=Interfaces.WSGI,
-           workers=workers, blocking_threads=max(1, args.threads), factory=True,
-           log_level=LogLevels.warning, log_access=access_log, respawn_failed_workers=True,
-           workers_kill_timeout=10).serve()
+    projector = _start_projector() if workers > 1 and settings.embedded_projections else None
+    try:
+        Server("api.app:serving_app", address=args.host, port=args.port, interface=Interfaces.WSGI,
+               workers=workers, blocking_threads=max(1, args.threads), factory=True,
+               log_level=LogLevels.warning, log_access=access_log, respawn_failed_workers=True,
+               workers_kill_timeout=10).serve()
+    finally:
+        if projector is not None:
+            _stop_projector(projector)
     return 0
+
+
+def _start_projector() -> Any:
+    """Runs the read models in a process of their own beside the HTTP processes.
+
+    Inside an HTTP process the projection runner's thread competes for that
+    process's GIL with every request it serves. The projector takes the same
+    leader lock the HTTP processes try (``projections.leader``), before they
+    start, so none of them runs the runner while it lives; if it dies, one of
+    them takes the lock over within seconds."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    ready = context.Event()
+    process = context.Process(target=_run_projector, args=(ready,), name="dragonhall-projections")
+    process.start()
+    if not ready.wait(timeout=60):
+        console.print("[yellow]the projection process did not take the lead; an HTTP process will[/]")
+    return process
+
+
+def _run_projector(ready: Any) -> None:
+    import signal
+    import threading
+
+    from services.bootstrap import bootstrap
+    from services.ports import NullWork
+
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    platform = bootstrap(projections=True, work=NullWork())
+    leader = platform.extras.get("leader")
+    try:
+        while leader is not None and leader.runner is None and not stop.wait(0.05):
+            pass
+        ready.set()
+        stop.wait()
+    finally:
+        platform.close()
+
+
+def _stop_projector(process: Any) -> None:
+    process.terminate()
+    process.join(timeout=15)
+    if process.is_alive():
+        process.kill()
 
 
 def _prepare_store() -> None:

@@ -18,7 +18,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresDatastore
 from eventsourcing.tests.persistence import ApplicationRecorderTestCase, NonInterleavingNotificationIDsBaseCase
 
-from services.postgres_events import OneTripPostgresApplicationRecorder
+from services.postgres_events import MAX_SCALAR_EVENTS, OneTripPostgresApplicationRecorder
 from tests.conftest import PG_URL, need_service
 
 
@@ -92,6 +92,19 @@ def test_a_save_is_one_call_and_returns_its_notification_ids_in_order(schema: st
     assert [e.originator_version for e in recorder.select_events(gid, desc=True, limit=2)] == [5, 4]
     assert [n.id for n in recorder.select_notifications(start=ids[1], limit=10, inclusive_of_start=False)] \
         == [ids[2], *more]
+    recorder.datastore.close()
+
+
+def test_a_save_of_more_events_than_scalar_parameters_allow_passes_arrays(schema: str) -> None:
+    recorder = _recorder(schema)
+    gid = uuid.uuid4()
+    n = MAX_SCALAR_EVENTS + 1
+    ids = recorder.insert_events(_events(gid, 1, n))
+    assert ids is not None and len(ids) == n
+    assert [e.originator_version for e in recorder.select_events(gid)] == list(range(1, n + 1))
+    with pytest.raises(IntegrityError):
+        recorder.insert_events(_events(gid, n, n))
+    assert len(recorder.select_events(gid)) == n
     recorder.datastore.close()
 
 
