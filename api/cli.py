@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _default_workers() -> int:
     """One HTTP process per core, up to two: one Python process is bound to one core by its GIL.
-    The processes share one projection runner (``projections.leader``) and serialise SQLite writers."""
+    The processes share one projection runner (``_start_projector``) and serialise SQLite writers."""
     if os.environ.get("DRAGONHALL_HTTP_WORKERS"):
         return int(os.environ["DRAGONHALL_HTTP_WORKERS"])
     return max(1, min(2, os.cpu_count() or 1))
@@ -117,12 +117,16 @@ def _start_projector() -> Any:
 
 
 def _run_projector(ready: Any) -> None:
+    import contextlib
     import signal
     import threading
+    from pathlib import Path
 
     from services.bootstrap import bootstrap
     from services.ports import NullWork
 
+    with contextlib.suppress(OSError):  # shown by ps and top (Linux)
+        Path("/proc/self/comm").write_text("dh-projections")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import logging
+import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -52,6 +53,10 @@ class ProjectionLeader:
         except OSError:
             fd.close()
             return False
+        fd.seek(0)
+        fd.truncate()
+        fd.write(f"{os.getpid()}\n")  # who runs the projections, for operators (and tests)
+        fd.flush()
         self._fd = fd
         return True
 

@@ -69,6 +69,46 @@ def test_the_embedded_server_plays_a_bot_game_whose_history_agrees_with_itself(
     assert fresh["view"] == doc["view"]
 
 
+def test_the_read_models_run_in_their_own_process_and_an_http_process_takes_over_if_it_dies(
+        tmp_path: Path) -> None:
+    import os
+    import signal
+
+    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(tmp_path / "var"), "DRAGONHALL_STORE": "sqlite"}
+    env.pop("DRAGONHALL_DATABASE_URL", None)
+    env.pop("DRAGONHALL_BROKER_URL", None)
+    server = Server(env, tmp_path, ("--workers", "2"))
+    lock = tmp_path / "var" / "projections.lock"
+    try:
+        runner = int(lock.read_text())
+        assert Path(f"/proc/{runner}/comm").read_text().strip() == "dh-projections"
+        first, _ = server.bot_game("tarasque", 2)
+        server.wait_status(first)
+        _wait_listed(server, first)
+
+        os.kill(runner, signal.SIGKILL)
+        second, _ = server.bot_game("tarasque", 2)
+        server.wait_status(second)
+        _wait_listed(server, second)
+        heir = int(lock.read_text())
+        assert heir != runner and Path(f"/proc/{heir}/comm").read_text().strip() != "dh-projections"
+    finally:
+        server.stop()
+
+
+def _wait_listed(server: Server, gid: str, timeout: float = 30) -> None:
+    """Until the game list (a read model) shows ``gid`` finished."""
+    import time
+
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        st, body = server.call("GET", "/api/v1/games?status=finished")
+        if st == 200 and gid in [g["id"] for g in body["games"]]:
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"game {gid} is not listed as finished after {timeout} s")
+
+
 def test_rebuilding_the_projections_ends_with_the_same_content(
         embedded: tuple[Server, dict[str, str]], tmp_path: Path) -> None:
     server, env = embedded
