@@ -99,7 +99,7 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
         try:
             return self._call_insert_function(stored_events)
         except ProgrammingError as e:
-            if "does not exist" not in str(e):
+            if f"{self.insert_function_name}(" not in str(e) or "does not exist" not in str(e):
                 raise
             self._has_function = False
             return super().insert_events(stored_events, **kwargs)
