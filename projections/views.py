@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 from eventsourcing.persistence import Tracking
@@ -81,15 +82,7 @@ class GameViewsSQL:
             yield c
 
     def _sql(self, sql: str) -> str:
-        """``sql`` in this database's dialect (remembered: the same few statements recur)."""
-        cache: dict[str, str] = self.__dict__.setdefault("_sql_cache", {})
-        out = cache.get(sql)
-        if out is None:
-            out = sql.replace("{p}", self.prefix)
-            out = out.replace("?", "%s") if self.dialect == "postgres" else out
-            if len(cache) < 4096:
-                cache[sql] = out
-        return out
+        return _in_dialect(sql, self.prefix, self.dialect)
 
     def _create_view_tables(self, c: Any) -> None:
         for statement in TABLES:
@@ -219,6 +212,14 @@ class PostgresGameViews(GameViewsSQL, PostgresTrackingRecorder):
             for sql, params in changes:
                 c.execute(self._sql(sql), tuple(params))
             self._insert_tracking(c, tracking)
+
+
+@lru_cache(maxsize=4096)
+def _in_dialect(sql: str, prefix: str, dialect: str) -> str:
+    """``sql`` with its table prefix and placeholders for ``dialect`` (remembered: the same
+    few statements recur for every batch)."""
+    sql = sql.replace("{p}", prefix)
+    return sql.replace("?", "%s") if dialect == "postgres" else sql
 
 
 def _decode_row(row: dict[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,6 @@ Select it with ``PERSISTENCE_MODULE=services.postgres_events:OneTripPostgresFact
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
@@ -196,17 +195,7 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
 class CoalescingPostgresSubscription(BatchedPull, PostgresSubscription):
     """eventsourcing's LISTEN/NOTIFY subscription, which lets saves gather before it pulls."""
 
-    def _loop_on_pull(self) -> None:
-        try:
-            self._pull()
-            while not self._has_been_stopped:
-                self._has_been_notified.wait()
-                time.sleep(COALESCE)
-                self._pull()
-        except BaseException as e:
-            if self._thread_error is None:
-                self._thread_error = e
-            self.stop()
+    GATHER = COALESCE
 
 
 class OneTripPostgresFactory(PostgresFactory):

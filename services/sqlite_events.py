@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import fcntl
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -47,22 +46,13 @@ def wake() -> None:
 class PollingSubscription(BatchedPull, ListenNotifySubscription[Any]):
     """Pulls notifications on a timer, or at once when woken."""
 
+    WAKE_TIMEOUT = POLL_INTERVAL
+    GATHER = COALESCE
+
     def __init__(self, recorder: Any, gt: int | None = None, topics: Sequence[str] = ()) -> None:
         super().__init__(recorder=recorder, gt=gt, topics=topics)
         with _listeners_lock:
             _listeners.add(self._has_been_notified)
-
-    def _loop_on_pull(self) -> None:
-        try:
-            self._pull()
-            while not self._has_been_stopped:
-                if self._has_been_notified.wait(timeout=POLL_INTERVAL):
-                    time.sleep(COALESCE)
-                self._pull()
-        except BaseException as e:
-            if self._thread_error is None:
-                self._thread_error = e
-            self.stop()
 
     def stop(self) -> None:
         super().stop()
