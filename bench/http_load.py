@@ -5,8 +5,10 @@ fresh schema), keeps ``--games`` two-player games in flight for ``--seconds``,
 each driven by a client that posts a legal move with ``expected_version`` and
 asks for the legal moves it needs, as a bot would: a move's answer carries the
 mover's next legal moves (``include_legal_moves``), so a client asks
-``GET /legal-moves`` only when the turn passes. It prints moves per second and
-latency percentiles.
+``GET /legal-moves`` only when the turn passes. It prints moves per second,
+latency percentiles, the server's CPU time per move, and how the clients'
+keep-alive connections fell among the HTTP processes (an uneven split loads one
+process more than the other for the whole run, and shows in the tail).
 Clients run in separate processes so that they do not share the server's core.
 
 Every 201 must mean the move is stored: at the end each game's acknowledged
@@ -167,6 +169,8 @@ def run(store: str, games: int, seconds: float, processes: int, database_url: st
         cpu_before = _tree_cpu_seconds(server.popen.pid)
         for p in procs:
             p.start()
+        time.sleep(min(2.0, seconds / 4))
+        split = _connections_per_process(server.popen.pid, server.port)
         results = [r for _ in procs for r in queue.get()]
         elapsed = time.perf_counter() - started
         server_cpu = _tree_cpu_seconds(server.popen.pid) - cpu_before
@@ -181,11 +185,13 @@ def run(store: str, games: int, seconds: float, processes: int, database_url: st
     gets = [t for r in results for t in r["gets"]]
     return {
         "store": store, "games_in_flight": games, "seconds": elapsed, "moves": len(moves),
-        "moves_per_s": len(moves) / elapsed, "post_p50_ms": _pct(moves, 50), "post_p99_ms": _pct(moves, 99),
+        "moves_per_s": len(moves) / elapsed, "post_p50_ms": _pct(moves, 50), "post_p90_ms": _pct(moves, 90),
+        "post_p99_ms": _pct(moves, 99), "post_p999_ms": _pct(moves, 999, 1000),
         "get_p50_ms": _pct(gets, 50), "get_p99_ms": _pct(gets, 99),
         "games_played": sum(r["games"] for r in results), "errors": sum(r["errors"] for r in results),
         "acknowledged_but_not_stored": unstored,
         "server_cpu_ms_per_move": 1000 * server_cpu / max(1, len(moves)),
+        "connections_per_process": split,
     }
 
 
@@ -198,6 +204,30 @@ def _tree_cpu_seconds(pid: int) -> float:
         return 0.0
     own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return own + sum(_tree_cpu_seconds(int(c)) for c in children)
+
+
+def _connections_per_process(pid: int, port: int) -> list[int]:
+    """How the clients' keep-alive connections fell among the server's processes (Linux ``/proc``).
+
+    The kernel hands each new connection to one HTTP process, which serves it to
+    the end. An uneven split (say 21 and 11) leaves one process, bound to one core
+    by its GIL, with most of the work, and shows in the latency tail."""
+    try:
+        lines = Path("/proc/net/tcp").read_text().splitlines()[1:] + Path("/proc/net/tcp6").read_text().splitlines()[1:]
+    except OSError:
+        return []
+    rows = [line.split() for line in lines]
+    served = {r[9] for r in rows if r[3] == "01" and int(r[1].rsplit(":", 1)[1], 16) == port}  # ESTABLISHED
+    counts = []
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        try:
+            links = [os.readlink(fd) for fd in Path(f"/proc/{child}/fd").iterdir()]
+        except OSError:
+            continue
+        n = sum(1 for link in links if link.startswith("socket:[") and link[8:-1] in served)
+        if n:
+            counts.append(n)
+    return sorted(counts, reverse=True)
 
 
 def _check_acks(server: Server, results: list[dict[str, Any]]) -> int:
@@ -220,12 +250,13 @@ def _drop_schema(url: str, schema: str) -> None:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-def _pct(values: list[float], q: int) -> float:
+def _pct(values: list[float], q: int, n: int = 100) -> float:
+    """The ``q``-th ``n``-quantile of ``values`` (seconds), in milliseconds."""
     if not values:
         return float("nan")
     if len(values) == 1:
         return values[0] * 1000
-    return statistics.quantiles(values, n=100)[q - 1] * 1000
+    return statistics.quantiles(values, n=n)[q - 1] * 1000
 
 
 def main() -> None:
