@@ -91,15 +91,17 @@ class GameViewsSQL:
     def apply(self, changes: Sequence[Change], tracking: Tracking) -> None:
         """Applies the changes and records the tracking position in one transaction."""
         with self._cursor(commit=True) as c:
-            for sql, params in changes:
-                c.execute(self._sql(sql), tuple(params))
+            self._execute(c, changes)
             self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
 
     def write(self, changes: Sequence[Change]) -> None:
         """Applies changes that move no position (boards written out at shutdown)."""
         with self._cursor(commit=True) as c:
-            for sql, params in changes:
-                c.execute(self._sql(sql), tuple(params))
+            self._execute(c, changes)
+
+    def _execute(self, c: Any, changes: Sequence[Change]) -> None:
+        for sql, params in changes:
+            c.execute(self._sql(sql), tuple(params))
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
         with self._cursor(commit=False) as c:
@@ -209,8 +211,7 @@ class PostgresGameViews(GameViewsSQL, PostgresTrackingRecorder):
         waiting for each other's answers, so a batch costs one round trip, not one per row."""
         with self.datastore.get_connection() as conn, conn.pipeline(), conn.transaction():
             c = conn.cursor()
-            for sql, params in changes:
-                c.execute(self._sql(sql), tuple(params))
+            self._execute(c, changes)
             self._insert_tracking(c, tracking)
 
 
