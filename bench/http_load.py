@@ -153,15 +153,16 @@ def _new_game(client: Client) -> tuple[str, list[str]]:
 
 
 def run(store: str, games: int, seconds: float, processes: int, database_url: str | None,
-        threads: int, workers: int) -> dict[str, Any]:
+        threads: int | None, workers: int) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="dh-bench-"))
     env = {**os.environ, "DRAGONHALL_DATA_DIR": str(workdir / "var"), "DRAGONHALL_STORE": store}
     schema = None
     if store == "postgres":
         schema = f"bench_{uuid.uuid4().hex[:8]}"
         env.update(DRAGONHALL_DATABASE_URL=database_url or "", DRAGONHALL_POSTGRES_SCHEMA=schema)
-    server = Server(env, workdir, ("--threads", str(threads), "--workers", str(workers)))
+    server = Server(env, workdir, (*(("--threads", str(threads)) if threads else ()), "--workers", str(workers)))
     try:
+        _wait_for_listeners(server.popen.pid, server.port, workers)
         queue: Any = mp.Queue()
         per = [games // processes + (1 if i < games % processes else 0) for i in range(processes)]
         procs = [mp.Process(target=play_games, args=(server.port, seconds, n, i, queue)) for i, n in enumerate(per)]
@@ -212,19 +213,37 @@ def _connections_per_process(pid: int, port: int) -> list[int]:
     The kernel hands each new connection to one HTTP process, which serves it to
     the end. An uneven split (say 21 and 11) leaves one process, bound to one core
     by its GIL, with most of the work, and shows in the latency tail."""
+    return _sockets_per_process(pid, port, ESTABLISHED)
+
+
+def _wait_for_listeners(pid: int, port: int, workers: int, timeout: float = 60) -> None:
+    """Waits until every HTTP process listens. Each binds its own socket to the port
+    (``SO_REUSEPORT``), and ``/healthz`` answers as soon as the first does: clients
+    that connected before the others were up all went to that one process."""
+    deadline = time.time() + timeout
+    while len(_sockets_per_process(pid, port, LISTEN)) < workers and time.time() < deadline:
+        time.sleep(0.1)
+
+
+ESTABLISHED, LISTEN = "01", "0A"
+
+
+def _sockets_per_process(pid: int, port: int, state: str) -> list[int]:
+    """The number of the server's sockets on ``port`` in TCP ``state``, per child process (Linux ``/proc``;
+    an empty list elsewhere)."""
     try:
         lines = Path("/proc/net/tcp").read_text().splitlines()[1:] + Path("/proc/net/tcp6").read_text().splitlines()[1:]
     except OSError:
         return []
     rows = [line.split() for line in lines]
-    served = {r[9] for r in rows if r[3] == "01" and int(r[1].rsplit(":", 1)[1], 16) == port}  # ESTABLISHED
+    inodes = {r[9] for r in rows if r[3] == state and int(r[1].rsplit(":", 1)[1], 16) == port}
     counts = []
     for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
         try:
             links = [os.readlink(fd) for fd in Path(f"/proc/{child}/fd").iterdir()]
         except OSError:
             continue
-        n = sum(1 for link in links if link.startswith("socket:[") and link[8:-1] in served)
+        n = sum(1 for link in links if link.startswith("socket:[") and link[8:-1] in inodes)
         if n:
             counts.append(n)
     return sorted(counts, reverse=True)
@@ -265,7 +284,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--processes", type=int, default=2, help="client processes")
-    parser.add_argument("--threads", type=int, default=2, help="Python threads per server process")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="Python threads per server process (default: the server's, by store)")
     parser.add_argument("--workers", type=int, default=2, help="server processes")
     parser.add_argument("--database-url", default=os.environ.get("DRAGONHALL_TEST_DATABASE_URL",
                                                                  "postgresql://postgres@127.0.0.1:5432/test"))
