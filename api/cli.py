@@ -65,7 +65,7 @@ def _default_workers() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def _default_threads(store: str) -> int:
+def default_threads(store: str) -> int:
     """Python threads per HTTP process. On PostgreSQL a save waits about a millisecond for
     the server's commit, and a second thread runs meanwhile. A SQLite save waits on no
     other process, so a second thread only contends for the GIL: measured at 32 games in
@@ -97,7 +97,7 @@ def _serve(args: argparse.Namespace) -> int:
     projector = _start_projector() if workers > 1 and settings.embedded_projections else None
     try:
         Server("api.app:serving_app", address=args.host, port=args.port, interface=Interfaces.WSGI,
-               workers=workers, blocking_threads=max(1, args.threads or _default_threads(settings.store)), factory=True,
+               workers=workers, blocking_threads=max(1, args.threads or default_threads(settings.store)), factory=True,
                log_level=LogLevels.warning, log_access=access_log, respawn_failed_workers=True,
                workers_kill_timeout=10).serve()
     finally:
