@@ -62,6 +62,7 @@ def _store_env(settings: Settings) -> dict[str, str]:
             app + "PERSISTENCE_MODULE": sqlite_events.FACTORY_TOPIC,
             app + "SQLITE_DBNAME": str(settings.data_dir / "events.db"),
             app + "SQLITE_LOCK_TIMEOUT": "30",
+            app + "SQLITE_CHECKPOINT_INTERVAL": "1",  # off the request path (sqlite_events.WalCheckpointer)
             views + "PERSISTENCE_MODULE": sqlite_events.FACTORY_TOPIC,
             views + "SQLITE_DBNAME": str(settings.data_dir / "views.db"),
             views + "SQLITE_LOCK_TIMEOUT": "30",
@@ -201,6 +202,8 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
         if not games.single_writer:
             games.versions = VersionBoard(settings.data_dir / "versions.board")
     platform = Platform(settings, games, Accounts(db), view, db, runner)
+    if runner is None:
+        platform._closers.append(games.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:
         platform._closers.append(lambda: runner.__exit__(None, None, None))
     if leader is not None:

@@ -5,6 +5,14 @@
   call returns, so an acknowledged move survives a crash of the server; only a
   power loss can take the last commits. Set ``SQLITE_SYNCHRONOUS=FULL`` to fsync
   every commit).
+* It checkpoints the write-ahead log in a background thread (``WalCheckpointer``),
+  not in the save that happens to cross SQLite's threshold of 1,000 pages. That
+  save used to copy the log into the database and fsync it, while holding the
+  writers' lock, and with one Python thread per HTTP process every request queued
+  behind it waited too. Measured at 32 games in flight, over ten interleaved pairs
+  of runs: more moves/s in eight (about 5%), and a p99 3-10 ms lower in eight.
+  ``SQLITE_CHECKPOINT_INTERVAL`` sets the seconds between two; unset or 0 keeps
+  SQLite's own checkpoints (the read models' store, written off the request path).
 * ``SQLiteApplicationRecorder.subscribe()`` is not implemented in eventsourcing
   9.5, so ``ProjectionRunner`` cannot follow a SQLite application out of the box.
   ``PollingSQLiteApplicationRecorder`` adds a subscription that pulls new
@@ -17,9 +25,12 @@ Select both with ``PERSISTENCE_MODULE=services.sqlite_events:TunedSQLiteFactory`
 from __future__ import annotations
 
 import fcntl
+import logging
+import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from eventsourcing.persistence import ListenNotifySubscription, Subscription
@@ -31,6 +42,8 @@ POLL_INTERVAL = 0.2
 COALESCE = 0.005
 """After a wake-up, wait this long for more saves, so one pull serves many (fewer queries under load)."""
 FACTORY_TOPIC = "services.sqlite_events:TunedSQLiteFactory"
+
+log = logging.getLogger("dragonhall.sqlite")
 
 _listeners: set[threading.Event] = set()
 _listeners_lock = threading.Lock()
@@ -79,16 +92,26 @@ class TunedSQLiteFactory(SQLiteFactory):
             raise ValueError(f"SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
         pool = self.datastore.pool
         create = pool._create_connection
+        interval = float(self.env.get("SQLITE_CHECKPOINT_INTERVAL") or 0)
+        self.checkpointer = None if pool.is_sqlite_memory_mode or interval <= 0 else WalCheckpointer(
+            pool.db_name, interval)
 
         def tuned() -> SQLiteConnection:
             conn = create()
             raw = conn._sqlite_conn
             raw.execute(f"PRAGMA synchronous={synchronous}")
             raw.execute("PRAGMA temp_store=MEMORY")
+            if self.checkpointer is not None:
+                raw.execute("PRAGMA wal_autocheckpoint=0")
             return conn
 
         pool._create_connection = tuned  # type: ignore[method-assign]
         self._serialise_writers_across_processes()
+
+    def close(self) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
+        super().close()
 
     def _serialise_writers_across_processes(self) -> None:
         """Takes an ``flock`` around every write transaction.
@@ -119,3 +142,45 @@ class TunedSQLiteFactory(SQLiteFactory):
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
         self.datastore.transaction = locked  # type: ignore[method-assign]
+
+
+class WalCheckpointer:
+    """Checkpoints a SQLite file's write-ahead log every ``interval`` seconds, in a thread.
+
+    A ``PASSIVE`` checkpoint copies the log into the database as far as no reader
+    still needs it, and waits for no one: writers and readers go on meanwhile, and
+    a writer restarts the log from its start once it has all been copied. Every
+    process that writes the file runs one; when two run at once, one finds the
+    other busy and leaves the work to it.
+    """
+
+    def __init__(self, db_name: str, interval: float) -> None:
+        self.db_name = db_name
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="dragonhall-checkpoint", daemon=True)
+        self._thread.start()
+
+    def checkpoint(self) -> tuple[int, int, int]:
+        """One passive checkpoint: (busy, frames in the log, frames copied), as SQLite reports them."""
+        uri = Path(self.db_name).resolve().as_uri() + "?mode=rw"  # never create a file that is gone
+        conn = sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None)
+        try:
+            row = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        finally:
+            conn.close()
+        return int(row[0]), int(row[1]), int(row[2])
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            if not Path(self.db_name).exists():
+                return  # removed (a test's temporary store): nothing left to checkpoint
+            try:
+                self.checkpoint()
+            except sqlite3.Error as e:  # locked for longer than the timeout: the next round tries again
+                log.warning("checkpoint of %s failed: %s", self.db_name, e)
