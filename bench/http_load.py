@@ -239,15 +239,15 @@ def raw_writes_per_second(store: str, database_url: str | None, workdir: Path, s
         env = {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(workdir / "raw.db")}
     else:
         import psycopg
-        from psycopg.conninfo import conninfo_to_dict
 
-        info = conninfo_to_dict(database_url or "")
+        from services.config import PostgresParams
+
+        pg = PostgresParams.from_url(database_url or "")
         with psycopg.connect(database_url or "", autocommit=True) as conn:
             conn.execute(f'CREATE SCHEMA "{schema}"')
-        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": str(info.get("dbname", "")),
-               "POSTGRES_HOST": str(info.get("host", "127.0.0.1")), "POSTGRES_PORT": str(info.get("port", 5432)),
-               "POSTGRES_USER": str(info.get("user", "postgres")), "POSTGRES_PASSWORD": str(info.get("password", "")),
-               "POSTGRES_SCHEMA": schema}
+        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": pg.dbname,
+               "POSTGRES_HOST": pg.host, "POSTGRES_PORT": pg.port, "POSTGRES_USER": pg.user,
+               "POSTGRES_PASSWORD": pg.password, "POSTGRES_SCHEMA": schema}
     app: Application = Application(env=env)
     try:
         counter = _Counter()
