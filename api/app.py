@@ -19,6 +19,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     """A Flask app over ``platform`` (bootstrapped from the environment when not given)."""
     platform = platform or bootstrap()
     app = Flask("dragonhall")
+    app.response_class = WholeBodyResponse
     app.json = FastJSON(app)
     app.config.update(
         API_TITLE="Dragonhall",
@@ -57,6 +58,25 @@ def serving_app() -> Flask:
     gc.collect()
     gc.freeze()
     return app
+
+
+class WholeBodyResponse(Response):
+    """A response that hands the WSGI server its body as one bytes object in a list.
+
+    Werkzeug returns every body as an iterator, even one held whole in memory.
+    Granian sends an iterator through a channel, a chunk at a time, releasing and
+    retaking the GIL for each; a list it writes in one call. The response is closed
+    here (running its ``call_on_close`` hooks), since nobody closes a list."""
+
+    def get_app_iter(self, environ: Any) -> Any:
+        app_iter = super().get_app_iter(environ)
+        if not self.is_sequence:
+            return app_iter
+        try:
+            return [b"".join(app_iter)]
+        finally:
+            if hasattr(app_iter, "close"):
+                app_iter.close()
 
 
 class FastJSON(DefaultJSONProvider):
