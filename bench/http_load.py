@@ -2,14 +2,12 @@
 
 Starts `dragonhall serve` (SQLite under a temporary directory, or PostgreSQL in a
 fresh schema), keeps ``--games`` two-player games in flight for ``--seconds``,
-each driven by a client that posts a legal move with ``expected_version`` and
-asks for the legal moves it needs, as a bot would: a move's answer carries the
-mover's next legal moves (``include_legal_moves``), so a client asks
-``GET /legal-moves`` only when the turn passes. It prints moves per second,
-latency percentiles, the server's CPU time per move, and how the clients'
-keep-alive connections fell among the HTTP processes (an uneven split loads one
-process more than the other for the whole run, and shows in the tail).
-Clients run in separate processes so that they do not share the server's core.
+each driven by a client that plays random legal moves as a bot would
+(``bench/game_driver.py``). It prints moves per second, latency percentiles, the
+server's CPU time per move, and how the clients' keep-alive connections fell among
+the HTTP processes (an uneven split loads one process more than the other for the
+whole run, and shows in the tail). Clients run in separate processes so that they
+do not share the server's core.
 
 Every 201 must mean the move is stored: at the end each game's acknowledged
 versions are checked against its stored events.
@@ -53,6 +51,7 @@ from rich.console import Console
 from rich.table import Table
 
 from api.cli import default_threads
+from bench.game_driver import play_game
 from tests.support.processes import Server, free_port
 
 console = Console(width=200)  # the table is wide; a pipe would otherwise cut it to 80 columns
@@ -114,35 +113,11 @@ def play_games(port: int, seconds: float, games: int, seed: int, out: Any) -> No
         client = Client(port)
         mine: dict[str, Any] = {"moves": [], "gets": [], "games": 0, "errors": 0, "acks": []}
         while time.time() < stop_at:
-            game_id, tokens = _new_game(client)
-            _, doc, _ = client.call("GET", f"/api/v1/games/{game_id}")
-            awaiting, version = doc["awaiting"], doc["version"]
-            acked: list[int] = []
-            legal: Any = None
-            while awaiting and time.time() < stop_at:
-                seat = awaiting[0]
-                if not legal or not legal["moves"] or legal["seat"] != seat:
-                    st, legal, t_get = client.call("GET", f"/api/v1/games/{game_id}/legal-moves",
-                                                   token=tokens[seat])
-                    mine["gets"].append(t_get)
-                move = rng.choice(legal["moves"])
-                body = {"move": move, "expected_version": legal["version"], "include_legal_moves": True}
-                st, res, t_post = client.call("POST", f"/api/v1/games/{game_id}/moves", body, tokens[seat])
-                if st != 201:
-                    mine["errors"] += 1
-                    legal = None
-                    _, doc, _ = client.call("GET", f"/api/v1/games/{game_id}")
-                    awaiting = doc["awaiting"]
-                    continue
-                mine["moves"].append(t_post)
-                version = res["version"]
-                legal = res["legal_moves"]
-                acked.append(version)
-                rules = [e for e in res["events"] if e.get("source") == "rules"]
-                awaiting = rules[-1]["awaiting"] if rules else awaiting
-                if res["events"][-1]["type"] in ("Finished", "Abandoned"):
-                    awaiting = []
-            mine["acks"].append((game_id, acked))
+            played = play_game(client.call, rng, lambda _moves: time.time() < stop_at)
+            mine["moves"] += played.moves
+            mine["gets"] += played.gets
+            mine["errors"] += played.errors
+            mine["acks"].append((played.game_id, played.acked))
             mine["games"] += 1
         with lock:
             results.append(mine)
@@ -153,17 +128,6 @@ def play_games(port: int, seconds: float, games: int, seed: int, out: Any) -> No
     for t in threads:
         t.join()
     out.put(results)
-
-
-def _new_game(client: Client) -> tuple[str, list[str]]:
-    tokens = []
-    for name in ("a", "b"):
-        _, p, _ = client.call("POST", "/api/v1/players", {"name": name})
-        tokens.append(p["token"])
-    _, g, _ = client.call("POST", "/api/v1/games", {"game": "tarasque", "players": 2}, tokens[0])
-    for t in tokens:
-        client.call("POST", f"/api/v1/games/{g['id']}/seats", {}, t)
-    return g["id"], tokens
 
 
 def run(store: str, games: int, seconds: float, processes: int, database_url: str | None,
