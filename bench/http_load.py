@@ -159,7 +159,7 @@ def run(store: str, games: int, seconds: float, processes: int, database_url: st
     finally:
         server.stop()
         if schema:
-            _drop_schema(database_url or "", schema)
+            drop_schema(database_url or "", schema)
     moves = [t for r in results for t in r["moves"]]
     gets = [t for r in results for t in r["gets"]]
     return {
@@ -225,7 +225,7 @@ def raw_writes_per_second(store: str, database_url: str | None, workdir: Path, s
     finally:
         app.close()
         if store == "postgres":
-            _drop_schema(database_url or "", schema)
+            drop_schema(database_url or "", schema)
 
 
 class _Counter(Aggregate):
@@ -348,7 +348,7 @@ def _check_acks(server: Server, results: list[dict[str, Any]]) -> int:
     return missing
 
 
-def _drop_schema(url: str, schema: str) -> None:
+def drop_schema(url: str, schema: str) -> None:
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:

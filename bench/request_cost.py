@@ -25,6 +25,7 @@ then be compared in one sitting, even on a noisy day::
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -63,10 +64,11 @@ def measure(moves: int, store: str, data_dir: Path, database_url: str | None = N
         elapsed = time.process_time() - started
     finally:
         platform.close()
+        gc.unfreeze()
         if schema:
-            from bench.http_load import _drop_schema
+            from bench.http_load import drop_schema
 
-            _drop_schema(database_url or "", schema)
+            drop_schema(database_url or "", schema)
     return {"store": store, "moves": len(posts), "post_cpu_ms_p50": 1000 * statistics.median(posts),
             "post_cpu_ms_mean": 1000 * statistics.fmean(posts), "get_cpu_ms_mean": 1000 * statistics.fmean(gets),
             "gets_per_move": len(gets) / len(posts), "cpu_ms_per_move": 1000 * (sum(posts) + sum(gets)) / len(posts),
@@ -89,9 +91,8 @@ def _configure(store: str, data_dir: Path, database_url: str | None, determinist
 
 
 def _serving_app() -> tuple[Any, Any]:
-    """The app as an HTTP process of ``dragonhall serve`` builds it, without the projection runner."""
-    import gc
-
+    """The app as an HTTP process of ``dragonhall serve`` builds it (``api.app.serving_app``),
+    but without the projection runner, which ``serve`` runs in a process of its own."""
     from api.app import create_app
     from services.bootstrap import bootstrap
 
