@@ -16,7 +16,7 @@ guarantees, and does the same work in fewer, cheaper calls:
   arrays; the call runs as its own transaction, so it commits before it returns,
   and a version conflict still raises ``IntegrityError``;
 * each ``SELECT`` is composed once per shape and kept as bytes;
-* its subscription, after a notification, waits a few milliseconds for more
+* its subscription, after a notification, waits ``COALESCE`` seconds for more
   saves before it pulls, so one query serves many saves under load.
 
 Where the function is missing (tables created by an older release, with
@@ -47,9 +47,16 @@ from psycopg.sql import SQL, Composable, Identifier
 from services.batched_pull import BatchedPull
 
 FACTORY_TOPIC = "services.postgres_events:OneTripPostgresFactory"
-COALESCE = 0.05
+COALESCE = 0.2
 """After a notification, wait this long for more saves, so one pull (and one read-model
-transaction) serves many: under load a pull per save cost the runner more than the saves."""
+transaction) serves many: under load a pull per save cost the runner more than the saves.
+
+The read models then lag the events by up to this long, as they do on SQLite, where the
+projection process polls every 0.2 s. Only lists and summaries wait for them: a game's own
+document falls back to the write model, and moves, bot turns and timers go by the events.
+At 32 games in flight, 0.2 s against 0.05 s took a fifth of the CPU off the projection
+process and a tenth off PostgreSQL's, and gave 15-23% more moves/s in four interleaved
+pairs of runs."""
 MAX_SCALAR_EVENTS = 1000
 """Saves of more events than this pass arrays as array parameters (PostgreSQL takes at most 65,535 parameters)."""
 
