@@ -55,8 +55,8 @@ The read models then lag the events by up to this long, as they do on SQLite, wh
 projection process polls every 0.2 s. Only lists and summaries wait for them: a game's own
 document falls back to the write model, and moves, bot turns and timers go by the events.
 At 32 games in flight, 0.2 s against 0.05 s took a fifth of the CPU off the projection
-process and a tenth off PostgreSQL's, and gave 15-23% more moves/s in four interleaved
-pairs of runs."""
+process and a tenth off PostgreSQL's, and gave more moves/s in each of four interleaved
+pairs of runs (7-34%, a fifth on average)."""
 MAX_SCALAR_EVENTS = 1000
 """Saves of more events than this pass arrays as array parameters (PostgreSQL takes at most 65,535 parameters)."""
 
