@@ -81,11 +81,7 @@ def _configure(store: str, data_dir: Path, database_url: str | None, determinist
         os.environ["DRAGONHALL_SECRET_KEY"] = "d1" * 32
     if store != "postgres":
         return None
-    import psycopg
-
-    schema = f"cost_{uuid.UUID(int=random.getrandbits(128)).hex[:8]}"
-    with psycopg.connect(database_url or "", autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
+    schema = f"cost_{os.urandom(4).hex()}"  # the platform creates it (services.sqlstore)
     os.environ.update(DRAGONHALL_DATABASE_URL=database_url or "", DRAGONHALL_POSTGRES_SCHEMA=schema)
     return schema
 
