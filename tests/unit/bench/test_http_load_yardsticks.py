@@ -34,3 +34,36 @@ def test_a_machine_half_as_fast_halves_the_target_and_doubles_the_bound(http_loa
     assert got["ceiling_moves_per_s"] == pytest.approx(2685 / 2, abs=1)
     assert got["scaled_target_moves_per_s"] == pytest.approx(750)
     assert got["scaled_target_p99_ms"] == pytest.approx(80)
+
+
+def _round(store: str, rate: float, p99: float, **extra: Any) -> dict[str, Any]:
+    return {"store": store, "moves_per_s": rate, "post_p99_ms": p99, **extra}
+
+
+def test_a_round_meets_a_target_only_with_both_its_throughput_and_its_p99(http_load: Any) -> None:
+    assert http_load.met(_round("sqlite", 1500, 39.9))["target"] is True
+    assert http_load.met(_round("sqlite", 1499, 20))["target"] is False
+    assert http_load.met(_round("sqlite", 2000, 40))["target"] is False
+    assert http_load.met(_round("postgres", 800, 39))["target"] is True
+
+
+def test_a_round_without_yardsticks_has_no_scaled_verdict(http_load: Any) -> None:
+    assert http_load.met(_round("sqlite", 1500, 30))["scaled"] is None
+    slow_day = {"scaled_target_moves_per_s": 750, "scaled_target_p99_ms": 80}
+    assert http_load.met(_round("sqlite", 800, 79, **slow_day))["scaled"] is True
+    assert http_load.met(_round("sqlite", 800, 81, **slow_day))["scaled"] is False
+
+
+def test_the_summary_gives_each_stores_medians_ranges_and_rounds_met(http_load: Any) -> None:
+    day = {"scaled_target_moves_per_s": 1200, "scaled_target_p99_ms": 50}
+    rounds = [_round("sqlite", 1540, 37.7, **day), _round("postgres", 880, 55, **day),
+              _round("sqlite", 1340, 49.2, **day), _round("sqlite", 1430, 44, **day)]
+    got = http_load.summary(rounds, "sqlite")
+    assert got["rounds"] == 3
+    assert got["moves_per_s_median"] == 1430
+    assert got["moves_per_s_range"] == [1340, 1540]
+    assert got["post_p99_ms_median"] == 44
+    assert got["post_p99_ms_range"] == [37.7, 49.2]
+    assert got["rounds_meeting_targets"] == 1
+    assert got["rounds_meeting_scaled_targets"] == 3
+    assert http_load.summary(rounds, "postgres")["rounds_meeting_targets"] == 0
