@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -32,7 +34,7 @@ from services.journal import Journal
 from services.locks import Leases
 from services.ports import Work
 from services.queries import GameQueries
-from services.sqlstore import PostgresStore, SQLiteStore, SqlStore
+from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, postgres_ddl_lock
 from services.timers import NEAR, Timers
 from services.vacations import Vacations
 from services.version_board import VersionBoard
@@ -176,9 +178,29 @@ class Platform:
 def bootstrap(settings: Settings | None = None, *, projections: bool | None = None,
               work: Work | None = None, worker: bool | None = None) -> Platform:
     """Builds a platform. ``projections`` runs the runner in-process (default: as settings say);
-    ``work`` overrides the background work; ``worker`` starts the embedded Celery worker."""
+    ``work`` overrides the background work; ``worker`` starts the embedded Celery worker.
+
+    If a step fails, what the earlier steps started is closed again before the error
+    propagates: a projection runner left running would keep the process from exiting."""
     settings = settings or Settings.from_env()
+    with creating_tables(settings), ExitStack() as undo:
+        platform = _build(settings, projections, undo)
+        _attach_work(platform, work, worker)
+        undo.pop_all()
+        return platform
+
+
+def creating_tables(settings: Settings) -> AbstractContextManager[Any]:
+    """Serialises table creation between the processes of one PostgreSQL schema
+    (``sqlstore.postgres_ddl_lock``); SQLite serialises it itself."""
+    if settings.store != "postgres" or not settings.create_tables:
+        return nullcontext()
+    return postgres_ddl_lock(settings.database_url or "", settings.postgres_schema)
+
+
+def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Platform:
     db = sql_store(settings)  # first: it creates the PostgreSQL schema the event store uses
+    undo.callback(db.close)
     env = eventsourcing_env(settings)
     run_projections = settings.embedded_projections if projections is None else projections
     if settings.store == "memory":
@@ -188,19 +210,24 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
     shared = run_projections and settings.http_workers > 1 and settings.store != "memory"
     if run_projections and not shared:
         runner = _start_runner(env, vclass)
+        undo.callback(runner.__exit__, None, None, None)
         games = runner.app
         view = runner.view
     else:
         games = GameService(env)
+        undo.callback(games.close)
         view = InfrastructureFactory.construct(Environment(GameProjection.name, env)).tracking_recorder(vclass)
         if shared:
-            leader = ProjectionLeader(settings.data_dir / "projections.lock", lambda: _start_runner(env, vclass))
+            leader = ProjectionLeader(settings.data_dir / "projections.lock",
+                                      _locked(settings, lambda: _start_runner(env, vclass)))
+            undo.callback(leader.stop)
     games.configure(secret_key=settings.secret_key, snapshot_interval=settings.snapshot_interval,
                     cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
     if settings.store == "sqlite":
         games.listeners.append(sqlite_events.wake)
         if not games.single_writer:
             games.versions = VersionBoard(settings.data_dir / "versions.board")
+            undo.callback(games.versions.close)
     platform = Platform(settings, games, Accounts(db), view, db, runner)
     if runner is None:
         platform._closers.append(games.close)  # closed last (closers run in reverse); a runner closes its own
@@ -212,8 +239,16 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
     platform._closers.append(db.close)
     if games.versions is not None:
         platform._closers.append(games.versions.close)
-    _attach_work(platform, work, worker)
     return platform
+
+
+def _locked(settings: Settings, start: Callable[[], Any]) -> Callable[[], Any]:
+    """``start``, run under the table-creation lock: a runner started later, when this
+    process takes the projections' lead, may create its tables too."""
+    def run() -> Any:
+        with creating_tables(settings):
+            return start()
+    return run
 
 
 def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL]) -> Any:

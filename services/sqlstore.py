@@ -7,6 +7,7 @@ dialect rewrites them to ``%s``. Rows come back as dicts.
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
@@ -141,6 +142,26 @@ class PostgresStore(SqlStore):
 
     def close(self) -> None:
         self._pool.close()
+
+
+@contextmanager
+def postgres_ddl_lock(conninfo: str, schema: str | None) -> Iterator[None]:
+    """Holds a PostgreSQL advisory lock, one per schema, while this process creates its tables.
+
+    The server, its workers and the projection process may start at once, and each
+    runs ``CREATE ... IF NOT EXISTS`` and ``CREATE OR REPLACE FUNCTION``. PostgreSQL
+    does not serialise those: two sessions creating one table both find it missing,
+    and one fails on a duplicate key; two replacing one function fail with "tuple
+    concurrently updated". The lock is held by a connection of its own, and closing
+    that connection releases it, even if this process dies meanwhile.
+    """
+    import psycopg
+
+    digest = hashlib.sha256(f"dragonhall-tables:{schema or ''}".encode()).digest()
+    key = int.from_bytes(digest[:8], "big", signed=True)
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+        yield
 
 
 @contextmanager

@@ -1,0 +1,55 @@
+"""Building a platform: a step that fails leaves nothing running behind it."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services import bootstrap as wiring
+from services.ports import NullWork
+from tests.conftest import make_settings
+
+
+def _live_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.is_alive()}
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite"])
+def test_a_failed_build_stops_the_projection_runner_it_started(
+        store: str, tmp_path: Path, monkeypatch: Any) -> None:
+    """A runner left running would keep the process alive after the error (its threads are not daemons)."""
+    before = _live_threads()
+
+    def broken(*_: Any) -> None:
+        raise RuntimeError("the broker is unreachable")
+
+    monkeypatch.setattr(wiring, "_attach_work", broken)
+    with pytest.raises(RuntimeError, match="unreachable"):
+        wiring.bootstrap(make_settings(store, tmp_path), projections=True)
+    for t in _live_threads() - before:
+        t.join(timeout=5)
+    assert [t.name for t in _live_threads() - before] == []
+
+
+def test_a_platform_that_was_built_keeps_what_it_started(tmp_path: Path) -> None:
+    before = _live_threads()
+    platform = wiring.bootstrap(make_settings("sqlite", tmp_path), projections=True, work=NullWork())
+    try:
+        assert platform.runner is not None
+        assert _live_threads() - before, "the projection runner's threads run"
+        player, token = platform.accounts.register("ada", "human")
+        assert platform.accounts.authenticate(token).id == player.id  # its database is still open
+    finally:
+        platform.close()
+
+
+def test_only_postgres_with_table_creation_takes_the_table_lock(tmp_path: Path) -> None:
+    from contextlib import nullcontext
+
+    assert isinstance(wiring.creating_tables(make_settings("sqlite", tmp_path)), nullcontext)
+    assert isinstance(wiring.creating_tables(make_settings("memory")), nullcontext)
+    made_elsewhere = make_settings("postgres", tmp_path, database_url="postgresql://x/y", create_tables=False)
+    assert isinstance(wiring.creating_tables(made_elsewhere), nullcontext)
