@@ -34,7 +34,7 @@ from services.journal import Journal
 from services.locks import Leases
 from services.ports import Work
 from services.queries import GameQueries
-from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, postgres_ddl_lock
+from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
 from services.timers import NEAR, Timers
 from services.vacations import Vacations
 from services.version_board import VersionBoard
@@ -191,10 +191,13 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
 
 
 def creating_tables(settings: Settings) -> AbstractContextManager[Any]:
-    """Serialises table creation between the processes of one PostgreSQL schema
-    (``sqlstore.postgres_ddl_lock``); SQLite serialises it itself."""
-    if settings.store != "postgres" or not settings.create_tables:
+    """Serialises table creation between the processes of one store, which may start at once:
+    a lock file in the data directory for SQLite (``sqlstore.file_lock``), an advisory lock
+    per schema for PostgreSQL (``sqlstore.postgres_ddl_lock``)."""
+    if settings.store == "memory" or not settings.create_tables:
         return nullcontext()
+    if settings.store == "sqlite":
+        return file_lock(settings.data_dir / "tables.lock")
     return postgres_ddl_lock(settings.database_url or "", settings.postgres_schema)
 
 

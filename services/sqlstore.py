@@ -7,6 +7,7 @@ dialect rewrites them to ``%s``. Rows come back as dicts.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import sqlite3
 import threading
@@ -142,6 +143,20 @@ class PostgresStore(SqlStore):
 
     def close(self) -> None:
         self._pool.close()
+
+
+@contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``path`` (made if missing) while the block runs.
+
+    eventsourcing creates a SQLite tracking table by looking for it first and then
+    recording its schema version: two processes starting at once both find it
+    missing, and the second fails to record the version. Closing the file releases
+    the lock, even if this process dies meanwhile."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        yield
 
 
 @contextmanager

@@ -46,10 +46,28 @@ def test_a_platform_that_was_built_keeps_what_it_started(tmp_path: Path) -> None
         platform.close()
 
 
-def test_only_postgres_with_table_creation_takes_the_table_lock(tmp_path: Path) -> None:
+def test_table_creation_is_locked_per_store_unless_tables_are_made_elsewhere(tmp_path: Path) -> None:
     from contextlib import nullcontext
 
-    assert isinstance(wiring.creating_tables(make_settings("sqlite", tmp_path)), nullcontext)
     assert isinstance(wiring.creating_tables(make_settings("memory")), nullcontext)
+    assert not isinstance(wiring.creating_tables(make_settings("sqlite", tmp_path)), nullcontext)
     made_elsewhere = make_settings("postgres", tmp_path, database_url="postgresql://x/y", create_tables=False)
     assert isinstance(wiring.creating_tables(made_elsewhere), nullcontext)
+
+
+def test_the_sqlite_table_lock_excludes_another_process(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    probe = ("import fcntl, sys; f = open(sys.argv[1], 'a')\n"
+             "try:\n    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB); print('free')\n"
+             "except BlockingIOError:\n    print('held')")
+    lock = tmp_path / "tables.lock"
+
+    def other_process_sees() -> str:
+        return subprocess.run([sys.executable, "-c", probe, str(lock)], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    with wiring.creating_tables(make_settings("sqlite", tmp_path)):
+        assert other_process_sees() == "held"
+    assert other_process_sees() == "free"
