@@ -6,6 +6,12 @@ write the same read models. Each process tries to take an exclusive ``flock`` on
 ``DATA_DIR/projections.lock``; the one that holds it runs the runner, the others
 keep trying, so that when the leader dies (and the kernel releases its lock)
 another process takes over within ``RETRY`` seconds.
+
+The leader also watches its runner. A runner whose thread fails (a lost database
+connection, a conflicting write) stops, but its process lives on holding the
+lock, and the read models would stall until someone restarted it. The leader
+logs the error and starts a new runner, which resumes after the last event it
+recorded: the failed batch's transaction wrote nothing.
 """
 
 from __future__ import annotations
@@ -29,21 +35,37 @@ class ProjectionLeader:
         self.runner: Any = None
         self._fd: Any = None
         self._stop = threading.Event()
+        self._guard = threading.Lock()
+        """Held while the runner is started, replaced or stopped, so that ``stop`` never races a restart."""
         self._thread = threading.Thread(target=self._run, name="projection-leader", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            if self._try_lock():
-                try:
-                    self.runner = self._start()
-                    log.info("this process runs the projections")
-                except Exception:
-                    log.exception("the projection runner failed to start")
-                    self._unlock()
-                else:
+            with self._guard:
+                if self._stop.is_set():
                     return
+                if self.runner is None and self._try_lock():
+                    self._start_runner()
+                elif self.runner is not None and self.runner.is_interrupted.is_set():
+                    self._restart_failed_runner()
             self._stop.wait(RETRY)
+
+    def _start_runner(self) -> None:
+        try:
+            self.runner = self._start()
+            log.info("this process runs the projections")
+        except Exception:
+            log.exception("the projection runner failed to start")
+            self._unlock()
+
+    def _restart_failed_runner(self) -> None:
+        runner, self.runner = self.runner, None
+        try:
+            runner.__exit__(None, None, None)  # joins its threads and raises what stopped it
+        except Exception:
+            log.exception("the projection runner stopped on an error; starting a new one")
+        self._start_runner()
 
     def _try_lock(self) -> bool:
         self.lock_path.parent.mkdir(parents=True, exist_ok=True)
@@ -68,7 +90,8 @@ class ProjectionLeader:
 
     def stop(self) -> None:
         self._stop.set()
-        if self.runner is not None:
-            self.runner.__exit__(None, None, None)
-            self.runner = None
-        self._unlock()
+        with self._guard:
+            if self.runner is not None:
+                self.runner.__exit__(None, None, None)
+                self.runner = None
+            self._unlock()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -71,3 +72,37 @@ def test_the_sqlite_table_lock_excludes_another_process(tmp_path: Path) -> None:
     with wiring.creating_tables(make_settings("sqlite", tmp_path)):
         assert other_process_sees() == "held"
     assert other_process_sees() == "free"
+
+
+def test_the_read_models_recover_from_a_failed_batch(tmp_path: Path, monkeypatch: Any) -> None:
+    """With several server processes the runner belongs to the projections' leader, which starts
+    a new one when a batch fails; the new runner resumes at the failed batch (it wrote nothing)."""
+    from projections import leader as leadership
+    from projections.games import GameProjection
+
+    monkeypatch.setattr(leadership, "RETRY", 0.05)
+    real = GameProjection.process_batch
+    failures = []
+
+    def fails_once(self: Any, items: Any) -> None:
+        if not failures:
+            failures.append(len(items))
+            raise ConnectionError("the database went away")
+        real(self, items)
+
+    monkeypatch.setattr(GameProjection, "process_batch", fails_once)
+    platform = wiring.bootstrap(make_settings("sqlite", tmp_path, http_workers=2), projections=True,
+                                work=NullWork())
+    try:
+        leader = platform.extras["leader"]
+        deadline = time.time() + 10
+        while leader.runner is None and time.time() < deadline:
+            time.sleep(0.01)
+        creator, _ = platform.accounts.register("ada", "human")
+        game = platform.games.create_game(creator.id, "tarasque", None, None, 2)
+        while time.time() < deadline and not platform.views.game_summary(str(game.id)):
+            time.sleep(0.05)
+        assert failures, "the first batch failed"
+        assert platform.views.game_summary(str(game.id)) is not None
+    finally:
+        platform.close()
