@@ -4,7 +4,8 @@ Every error answers ``{"error": {"code", "message", "rule"?, "fields"?}}``:
 400 malformed JSON or a schema error (with field details), 401 a missing or bad
 token, 403 no seat or not the creator, 404 an unknown game, 409 a stale
 ``expected_version`` or a game not accepting the command, 422 a move the rules
-refuse (with the rule). No error writes an event.
+refuse (with the rule), 503 a store that cannot be reached for now (with
+``Retry-After``). No error writes an event.
 """
 
 from __future__ import annotations
@@ -51,7 +52,9 @@ STATUS: list[tuple[type[BaseException], int]] = [
     (svc.SeatUnavailable, 409),
     (svc.CommandReused, 409),
     (RuleError, 422),
+    *((cls, 503) for cls in svc.STORE_UNAVAILABLE),
 ]
+RETRY_AFTER_SECONDS = 1
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -79,6 +82,9 @@ def _body(exc: BaseException) -> dict[str, Any]:
         return error_body(exc.code, exc.message, fields={exc.field: [exc.message]} if exc.field else None)
     if isinstance(exc, svc.ServiceError):
         return error_body(exc.code, exc.message, **exc.details)
+    if isinstance(exc, svc.STORE_UNAVAILABLE):  # the driver's message names hosts and sessions: not for clients
+        return error_body("store_unavailable", "the event store cannot be reached for now; try again (a move "
+                          "retried with the same command_id is not applied twice)")
     return error_body("error", str(exc))
 
 
@@ -91,7 +97,10 @@ def register_error_handlers(app: Flask) -> None:
 
 def _handle_known(exc: BaseException) -> Any:
     body, status = to_response(exc)
-    return jsonify(body), status
+    if status != 503:
+        return jsonify(body), status
+    log.warning("store unavailable: %s", exc)
+    return jsonify(body), status, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 
 def _handle_http(exc: HTTPException) -> Any:

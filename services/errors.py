@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from eventsourcing.persistence import InterfaceError, OperationalError
+
+STORE_UNAVAILABLE: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
+"""eventsourcing's errors for a store that cannot be reached or answered for now (a database
+restarting, a dropped connection, a lock timeout): the request may succeed if tried again."""
+
 
 class ServiceError(Exception):
     """Base of service errors; ``code`` is stable for clients."""

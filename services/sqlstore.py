@@ -138,8 +138,19 @@ class PostgresStore(SqlStore):
 
     @contextmanager
     def tx(self) -> Iterator[Tx]:
-        with self._pool.connection() as conn, conn.transaction():
-            yield Tx(conn.cursor(), self.dialect)
+        """A transaction. A lost or refused connection raises eventsourcing's ``OperationalError``
+        (or ``InterfaceError``), as the event store does, so callers meet one kind of
+        "try again later" whichever table they touch."""
+        import psycopg
+        from eventsourcing.persistence import InterfaceError, OperationalError
+
+        try:
+            with self._pool.connection() as conn, conn.transaction():
+                yield Tx(conn.cursor(), self.dialect)
+        except psycopg.OperationalError as e:
+            raise OperationalError(str(e)) from e
+        except psycopg.InterfaceError as e:
+            raise InterfaceError(str(e)) from e
 
     def close(self) -> None:
         self._pool.close()

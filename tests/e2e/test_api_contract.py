@@ -216,3 +216,26 @@ def test_a_newcomer_joins_a_running_game_where_its_rules_allow(client: Any) -> N
     client.seat(race["id"], a["token"])
     client.seat(race["id"], b["token"])
     assert client.seat(race["id"], c["token"]).status == 409
+
+
+@pytest.mark.parametrize("error", ["OperationalError", "InterfaceError"])
+def test_a_store_that_cannot_be_reached_is_503_with_retry_after(client: Any, monkeypatch: Any, error: str) -> None:
+    """A database restarting: the client may retry (with its command_id), and learns nothing of the database."""
+    from eventsourcing import persistence
+
+    game, a, _b = _two_seat_game(client)
+    listing = client.legal(game["id"], a["token"])
+
+    def unreachable(*_: Any, **__: Any) -> None:
+        raise getattr(persistence, error)("terminating connection due to administrator command (host db-7)")
+
+    monkeypatch.setattr(client.platform.games, "submit_move", unreachable)
+    r = client.http.open(f"/api/v1/games/{game['id']}/moves", method="POST",
+                         json={"move": listing["moves"][0], "command_id": "c1"},
+                         headers={"Authorization": f"Bearer {a['token']}"})
+    assert r.status_code == 503
+    assert r.headers["Retry-After"] == "1"
+    assert r.get_json()["error"]["code"] == "store_unavailable"
+    assert "db-7" not in r.get_data(as_text=True)
+    monkeypatch.undo()
+    assert client.move(game["id"], a["token"], listing["moves"][0], command_id="c1").status == 201
