@@ -7,6 +7,7 @@ import threading
 from typing import Any
 
 from celery import Celery
+from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from services import clock
 from services.timers import Action, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
@@ -30,6 +31,9 @@ class CeleryWork:
         self.send(self.timers.plan(game))
 
     def send(self, actions: list[Action]) -> None:
+        """Sends each action's task. A broker that cannot be reached fails no request: the
+        save that planned the task is already stored, and the sweep finds what is due (a bot
+        awaited too long, a deadline or a start that passed) and sends it again."""
         for action in actions:
             name, args, q, eta = _message(action)
             if self.local is not None:
@@ -38,7 +42,10 @@ class CeleryWork:
             options: dict[str, Any] = {"queue": queue(self.settings, q)}
             if eta is not None and eta > clock.now():
                 options["countdown"] = (eta - clock.now()).total_seconds()
-            self.celery.send_task(name, args=args, **options)
+            try:
+                self.celery.send_task(name, args=args, **options)
+            except (BrokerUnreachable, OSError) as e:
+                log.warning("the broker is unreachable (%s); %s%r waits for the sweep", e, name, args)
 
 
 def _message(action: Action) -> tuple[str, tuple[Any, ...], str, Any]:
