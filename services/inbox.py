@@ -1,14 +1,18 @@
 """Each player's inbox: reminders and invitations, and the webhook deliveries they cause.
 
 A reminder is recorded once per turn (its key is the game, the seat and the
-turn's start), and its webhook is POSTed at most once per deadline: the delivery
-row is claimed before the POST, and only its own task retries it.
+turn's start), and its webhook is POSTed at most once per deadline: a delivery
+row is made once per item, and a task takes it (``pending`` to ``sending``)
+before the POST, so two tasks for one delivery never both send it. A delivery
+still ``pending`` long after its last try had its task lost (with a broker that
+could not be reached, say); the sweep sends it a new one (``lost_deliveries``).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime
 from typing import Any
 
 from services import clock
@@ -83,6 +87,20 @@ class Inbox:
         if row is not None:
             row["payload"] = json.loads(row["payload"])
         return row
+
+    def take_delivery(self, delivery_id: str) -> bool:
+        """Marks a pending delivery ``sending`` for the one task that will POST it; False if
+        another task took it, or it is no longer pending."""
+        return self.db.execute(
+            "UPDATE dh_webhook_deliveries SET status = 'sending', updated_at = ? "
+            "WHERE delivery_id = ? AND status = 'pending'", (clock.now().isoformat(), delivery_id)) == 1
+
+    def lost_deliveries(self, before: datetime, limit: int = 100) -> list[str]:
+        """Deliveries still pending since before ``before``: their task was lost."""
+        rows = self.db.query(
+            "SELECT delivery_id FROM dh_webhook_deliveries WHERE status = 'pending' AND updated_at < ? "
+            "ORDER BY updated_at LIMIT ?", (before.isoformat(), limit))
+        return [r["delivery_id"] for r in rows]
 
     def mark_delivery(self, delivery_id: str, status: str, error: str | None = None) -> None:
         self.db.execute(

@@ -27,6 +27,9 @@ GRACE = timedelta(seconds=2)
 """A deadline this far past with the seat still awaited means its task was lost: the sweep fires it."""
 BOT_STALL = timedelta(seconds=30)
 """An awaited server bot that has not moved for this long is nudged again by the sweep."""
+LOST_DELIVERY = timedelta(minutes=10)
+"""A webhook delivery still pending this long after its last try lost its task: longer than the
+longest wait between two tries of its own task (``workers.jobs.webhook``, 300 s)."""
 
 
 @dataclass(frozen=True)
@@ -258,7 +261,8 @@ class Timers:
     def sweep(self) -> list[Action]:
         """What the read models say is due: deadlines, reminders and starts that came within
         ``near`` since the last sweep (each gets its task once), and those overdue by more
-        than ``GRACE`` (their task was lost with a broker or a worker)."""
+        than ``GRACE`` (their task was lost with a broker or a worker); bot turns awaited
+        longer than ``BOT_STALL``, and webhook deliveries pending longer than ``LOST_DELIVERY``."""
         now = clock.now()
         overdue = now - GRACE
         low = self._last_sweep + self.near if self._last_sweep else overdue  # the first sweep takes all
@@ -281,6 +285,7 @@ class Timers:
         for row in self.views.stalled_bot_games(clocks_key(now - BOT_STALL)):
             game = self.games.load(row["game_id"])
             actions.extend(a for a in self.plan(game) if isinstance(a, PlayBot))
+        actions.extend(PostWebhook(d) for d in self.inbox.lost_deliveries(now - LOST_DELIVERY))
         return actions
 
 

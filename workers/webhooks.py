@@ -22,7 +22,7 @@ TIMEOUT = 10
 def deliver(inbox: Any, delivery_id: str) -> str:
     """POSTs one claimed delivery: ``"sent"``, ``"failed"``, ``"retry"`` or ``"gone"``."""
     delivery = inbox.delivery(delivery_id)
-    if delivery is None or delivery["status"] != "pending":
+    if delivery is None or delivery["status"] != "pending" or not inbox.take_delivery(delivery_id):
         return "gone"
     body = json.dumps(delivery["payload"]).encode()
     req = urllib.request.Request(delivery["url"], data=body, method="POST",

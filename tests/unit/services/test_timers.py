@@ -16,7 +16,7 @@ from services import clock, clocks
 from services.aggregate import Game
 from services.clock import FakeClock
 from services.errors import InvalidRequest
-from services.timers import FireDeadline, PlayBot, Remind, StartGame
+from services.timers import LOST_DELIVERY, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
 
 
 @pytest.fixture
@@ -192,6 +192,36 @@ def test_a_refused_connection_is_retried_but_an_answered_post_is_not(platform: A
     assert deliver(platform.inbox, failing) == "failed"
     assert deliver(platform.inbox, failing) == "gone"
     assert platform.inbox.claim_delivery(item2, webhook_server.url) is None
+
+
+def test_a_delivery_whose_task_was_lost_is_sent_again_by_the_sweep(platform: Any, fake_clock: FakeClock,
+                                                                     webhook_server: Any) -> None:
+    """A broker that could not be reached when the reminder was made: nobody sends the delivery
+    but the sweep, once it has waited longer than the delivery's own retries would."""
+    from workers.webhooks import deliver
+
+    pid = platform.accounts.register("w", "human")[0].id
+    item = platform.inbox.add(pid, "reminder", "lost", "g", {"x": 1})
+    delivery = platform.inbox.claim_delivery(item, webhook_server.url)
+    fake_clock.advance(LOST_DELIVERY.total_seconds() - 1)
+    assert PostWebhook(delivery) not in platform.timers.sweep()
+    fake_clock.advance(2)
+    assert PostWebhook(delivery) in platform.timers.sweep()
+    assert deliver(platform.inbox, delivery) == "sent"
+    assert PostWebhook(delivery) not in platform.timers.sweep()
+    assert len(webhook_server.received) == 1
+
+
+def test_two_tasks_for_one_delivery_post_it_once(platform: Any, fake_clock: FakeClock, webhook_server: Any) -> None:
+    """The sweep may resend a delivery whose first task was only late: the first to take it sends."""
+    from workers.webhooks import deliver
+
+    pid = platform.accounts.register("w", "human")[0].id
+    delivery = platform.inbox.claim_delivery(platform.inbox.add(pid, "reminder", "twice", "g", {"x": 1}),
+                                             webhook_server.url)
+    assert platform.inbox.take_delivery(delivery)  # the first task, about to POST
+    assert deliver(platform.inbox, delivery) == "gone"  # the second finds it taken
+    assert webhook_server.received == []
 
 
 def test_the_inbox_lists_my_turns_soonest_deadline_first_and_my_invitations(platform: Any,
