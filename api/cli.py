@@ -33,6 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     worker.add_argument("--queues", default="bots,timers,notifications", help="without the queue prefix")
     worker.add_argument("--concurrency", type=int, default=4)
     worker.add_argument("--beat", action="store_true", help="also run the periodic sweep (run exactly one)")
+    worker.add_argument("--once", action="store_true",
+                        help="run the Celery worker in this process, not restarted when it fails (it is by default)")
 
     sub.add_parser("projections", help="run the projection runners as their own process")
     sub.add_parser("rebuild-projections", help="drop every read model and rebuild it from the events")
@@ -166,6 +168,15 @@ def _prepare_store() -> None:
     os.environ["DRAGONHALL_CREATE_TABLES"] = "0"  # the HTTP processes find them made
 
 def _worker(args: argparse.Namespace) -> int:
+    """Supervises a child that runs the Celery worker (``--once``), restarting it when it
+    fails (``workers.supervisor``)."""
+    if not args.once:
+        from workers.supervisor import Supervisor
+
+        child = ["worker", "--queues", args.queues, "--concurrency", str(args.concurrency), "--once"]
+        supervisor = Supervisor([sys.executable, "-m", "api.cli", *child, *(["--beat"] if args.beat else [])])
+        supervisor.install_signal_handlers()
+        return supervisor.run()
     from services.bootstrap import bootstrap
 
     platform = bootstrap(projections=False, worker=False)
@@ -176,10 +187,10 @@ def _worker(args: argparse.Namespace) -> int:
     if args.beat:
         argv.append("-B")
     try:
-        celery.worker_main(argv)
+        code = celery.start(argv)  # worker_main would drop the exit code
     finally:
         platform.close()
-    return 0
+    return int(code or 0)
 
 
 def _projections(args: argparse.Namespace) -> int:

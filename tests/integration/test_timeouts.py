@@ -156,3 +156,52 @@ def test_many_games_timing_out_together_each_time_out_exactly_once(live_client: 
         timeouts = [e for e in platform.games.stored_events(gid) if isinstance(e, Game.TurnTimedOut)]
         assert len(timeouts) == 1, gid
         assert platform.games.load(gid).status == "finished"
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                kids.append(int(entry.name))
+    return kids
+
+
+def _one_child(pid: int, timeout: float = 30) -> int:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        kids = _children(pid)
+        if len(kids) == 1:
+            return kids[0]
+        time.sleep(0.1)
+    raise AssertionError(f"process {pid} has children {_children(pid)}")
+
+
+def test_a_worker_that_dies_is_started_again_and_the_bots_play_on(tmp_path: Path, redis_url: str) -> None:
+    import signal
+
+    env = _env(tmp_path, redis_url)
+    server = Server(env, tmp_path)
+    worker = Proc(["worker", "--concurrency", "2"], env, tmp_path / "worker.log", tmp_path)
+    try:
+        first = _one_child(worker.popen.pid)
+        os.kill(first, signal.SIGKILL)  # as kombu's unrecoverable error ends it, but harder
+        second = _one_child(worker.popen.pid)
+        deadline = time.time() + 30
+        while second == first and time.time() < deadline:
+            time.sleep(0.1)
+            second = _one_child(worker.popen.pid)
+        assert second != first and worker.alive(), worker.tail()
+        gid, _ = server.bot_game("tarasque", 2)
+        assert server.wait_status(gid, timeout=120)["outcome"]["winners"]
+        assert "stopped with exit code -9; starting a new one" in worker.log.read_text()
+        os.kill(worker.popen.pid, signal.SIGTERM)
+        assert worker.popen.wait(30) == 0, worker.tail()
+        assert not Path(f"/proc/{second}").exists() or "(Z)" in Path(f"/proc/{second}/stat").read_text()
+    finally:
+        server.stop()
+        worker.stop()
