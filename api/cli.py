@@ -187,10 +187,29 @@ def _worker(args: argparse.Namespace) -> int:
     if args.beat:
         argv.append("-B")
     try:
-        code = celery.start(argv)  # worker_main would drop the exit code
+        return _run_celery_worker(celery, argv)
     finally:
         platform.close()
-    return int(code or 0)
+
+
+def _run_celery_worker(celery: Any, argv: list[str]) -> int:
+    """Runs ``celery worker`` in this process; returns the worker's exit code (1 after an
+    unrecoverable error). ``Celery.start`` returns nothing (click, called with
+    ``standalone_mode=False``, hands the code back and Celery drops it), so the code is
+    read from the worker, found through the ``worker_init`` signal."""
+    from celery import signals
+
+    workers: list[Any] = []
+
+    def found(sender: Any, **_: Any) -> None:
+        workers.append(sender)
+
+    signals.worker_init.connect(found, weak=False)
+    try:
+        celery.start(argv)
+    finally:
+        signals.worker_init.disconnect(found)
+    return int(workers[-1].exitcode or 0) if workers else 1
 
 
 def _projections(args: argparse.Namespace) -> int:
