@@ -10,6 +10,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -129,24 +130,35 @@ def _start_projector() -> Any:
 
 def _run_projector(ready: Any) -> None:
     import contextlib
+    from pathlib import Path
+
+    with contextlib.suppress(OSError):  # shown by ps and top (Linux)
+        Path("/proc/self/comm").write_text("dh-projections")
+    _lead_projections(ready.set)
+
+
+def _lead_projections(on_lead: Callable[[], None]) -> None:
+    """Runs the read models in this process until SIGTERM or SIGINT: its projections' leader
+    (``projections.leader``) starts the runner once it holds the lock, calls ``on_lead``, and
+    replaces the runner if it fails; without the lock it stands by to take over."""
     import signal
     import threading
-    from pathlib import Path
 
     from services.bootstrap import bootstrap
     from services.ports import NullWork
 
-    with contextlib.suppress(OSError):  # shown by ps and top (Linux)
-        Path("/proc/self/comm").write_text("dh-projections")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     platform = bootstrap(projections=True, work=NullWork())
     leader = platform.extras.get("leader")
+    if leader is not None and leader.runner is None:
+        logging.getLogger("dragonhall.projections").warning(
+            "another process runs the projections; this one stands by to take over")
     try:
         while leader is not None and leader.runner is None and not stop.wait(0.05):
             pass
-        ready.set()
+        on_lead()
         stop.wait()
     finally:
         platform.close()
@@ -213,18 +225,7 @@ def _run_celery_worker(celery: Any, argv: list[str]) -> int:
 
 
 def _projections(args: argparse.Namespace) -> int:
-    from services.bootstrap import bootstrap
-    from services.ports import NullWork
-
-    platform = bootstrap(projections=True, work=NullWork())
-    console.print("projection runner started; Ctrl-C to stop")
-    try:
-        assert platform.runner is not None
-        platform.runner.run_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        platform.close()
+    _lead_projections(lambda: console.print("projection runner started; Ctrl-C to stop"))
     return 0
 
 

@@ -1,8 +1,9 @@
-"""One projection runner among several server processes: whoever holds the lock file runs it.
+"""One projection runner per data directory: whoever holds the lock file runs it.
 
 With several HTTP processes on one machine (``dragonhall serve --workers N``),
 each process would otherwise start its own runner, and two runners would race to
-write the same read models. Each process tries to take an exclusive ``flock`` on
+write the same read models. A lone process (one HTTP process, or ``dragonhall
+projections``) leads too, for the watch below. Each process tries to take an exclusive ``flock`` on
 ``DATA_DIR/projections.lock``; the one that holds it runs the runner, the others
 keep trying, so that when the leader dies (and the kernel releases its lock)
 another process takes over within ``RETRY`` seconds.
@@ -37,8 +38,14 @@ class ProjectionLeader:
         self._stop = threading.Event()
         self._guard = threading.Lock()
         """Held while the runner is started, replaced or stopped, so that ``stop`` never races a restart."""
+        self._tried = threading.Event()
         self._thread = threading.Thread(target=self._run, name="projection-leader", daemon=True)
         self._thread.start()
+
+    def wait_first_try(self, timeout: float = 30.0) -> bool:
+        """Waits until this process has tried once to take the lead: afterwards ``runner`` is
+        set if it leads, and stays None while another process does."""
+        return self._tried.wait(timeout)
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -49,6 +56,7 @@ class ProjectionLeader:
                     self._start_runner()
                 elif self.runner is not None and self.runner.is_interrupted.is_set():
                     self._restart_failed_runner()
+            self._tried.set()
             self._stop.wait(RETRY)
 
     def _start_runner(self) -> None:

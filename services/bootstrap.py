@@ -183,11 +183,15 @@ def bootstrap(settings: Settings | None = None, *, projections: bool | None = No
     If a step fails, what the earlier steps started is closed again before the error
     propagates: a projection runner left running would keep the process from exiting."""
     settings = settings or Settings.from_env()
-    with creating_tables(settings), ExitStack() as undo:
-        platform = _build(settings, projections, undo)
-        _attach_work(platform, work, worker)
+    with ExitStack() as undo:  # unwound after the tables' lock is released: a leader may be waiting for it
+        with creating_tables(settings):
+            platform = _build(settings, projections, undo)
+            _attach_work(platform, work, worker)
         undo.pop_all()
-        return platform
+    leader = platform.extras.get("leader")
+    if leader is not None:
+        leader.wait_first_try()  # it starts the runner once the tables' lock above is free
+    return platform
 
 
 def creating_tables(settings: Settings) -> AbstractContextManager[Any]:
@@ -210,8 +214,8 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         run_projections = True  # the in-memory store lives in the runner's application
     vclass = views_class(settings)
     runner = leader = None
-    shared = run_projections and settings.http_workers > 1 and settings.store != "memory"
-    if run_projections and not shared:
+    led = run_projections and settings.store != "memory"
+    if run_projections and not led:
         runner = _start_runner(env, vclass)
         undo.callback(runner.__exit__, None, None, None)
         games = runner.app
@@ -220,7 +224,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         games = GameService(env)
         undo.callback(games.close)
         view = InfrastructureFactory.construct(Environment(GameProjection.name, env)).tracking_recorder(vclass)
-        if shared:
+        if led:
             leader = ProjectionLeader(settings.data_dir / "projections.lock",
                                       _locked(settings, lambda: _start_runner(env, vclass)))
             undo.callback(leader.stop)

@@ -96,6 +96,51 @@ def test_the_read_models_run_in_their_own_process_and_an_http_process_takes_over
         server.stop()
 
 
+FAIL_FIRST_BATCH = """
+from pathlib import Path
+from projections.games import GameProjection
+
+_real = GameProjection.process_batch
+_marker = Path(__file__).with_name("failed-once")
+
+
+def _fails_in_the_first_process(self, items):
+    if not _marker.exists():
+        _marker.write_text("")
+        raise ConnectionError("the database went away")
+    return _real(self, items)
+
+
+GameProjection.process_batch = _fails_in_the_first_process
+"""
+
+
+def test_a_single_server_process_replaces_its_failed_runner_and_its_read_models_catch_up(
+        tmp_path: Path) -> None:
+    """A lone HTTP process leads the projections: when its runner fails, it starts a new one,
+    which resumes where the first stopped, and no request fails. The first runner's first batch
+    fails (a ``sitecustomize`` that every Python process of the server imports)."""
+    import os
+
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(FAIL_FIRST_BATCH)
+    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(tmp_path / "var"), "DRAGONHALL_STORE": "sqlite",
+           "PYTHONPATH": os.pathsep.join([str(hooks), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env.pop("DRAGONHALL_DATABASE_URL", None)
+    env.pop("DRAGONHALL_BROKER_URL", None)
+    server = Server(env, tmp_path, ("--workers", "1"))
+    try:
+        gid, _ = server.bot_game("tarasque", 2)
+        server.wait_status(gid)
+        _wait_listed(server, gid)
+        assert (hooks / "failed-once").exists(), "the first batch failed"
+        assert "the projection runner stopped on an error; starting a new one" in server.tail(50_000)
+        assert server.alive()
+    finally:
+        server.stop()
+
+
 def _wait_listed(server: Server, gid: str, timeout: float = 30) -> None:
     """Until the game list (a read model) shows ``gid`` finished."""
     import time

@@ -39,7 +39,7 @@ def test_a_platform_that_was_built_keeps_what_it_started(tmp_path: Path) -> None
     before = _live_threads()
     platform = wiring.bootstrap(make_settings("sqlite", tmp_path), projections=True, work=NullWork())
     try:
-        assert platform.runner is not None
+        assert platform.extras["leader"].runner is not None, "a lone process leads the projections"
         assert _live_threads() - before, "the projection runner's threads run"
         player, token = platform.accounts.register("ada", "human")
         assert platform.accounts.authenticate(token).id == player.id  # its database is still open
@@ -74,8 +74,9 @@ def test_the_sqlite_table_lock_excludes_another_process(tmp_path: Path) -> None:
     assert other_process_sees() == "free"
 
 
-def test_the_read_models_recover_from_a_failed_batch(tmp_path: Path, monkeypatch: Any) -> None:
-    """With several server processes the runner belongs to the projections' leader, which starts
+@pytest.mark.parametrize("http_workers", [1, 2])
+def test_the_read_models_recover_from_a_failed_batch(http_workers: int, tmp_path: Path, monkeypatch: Any) -> None:
+    """The runner belongs to the projections' leader (in a lone server process too), which starts
     a new one when a batch fails; the new runner resumes at the failed batch (it wrote nothing)."""
     from projections import leader as leadership
     from projections.games import GameProjection
@@ -91,7 +92,7 @@ def test_the_read_models_recover_from_a_failed_batch(tmp_path: Path, monkeypatch
         real(self, items)
 
     monkeypatch.setattr(GameProjection, "process_batch", fails_once)
-    platform = wiring.bootstrap(make_settings("sqlite", tmp_path, http_workers=2), projections=True,
+    platform = wiring.bootstrap(make_settings("sqlite", tmp_path, http_workers=http_workers), projections=True,
                                 work=NullWork())
     try:
         leader = platform.extras["leader"]
