@@ -2,11 +2,12 @@
 
 With several HTTP processes on one machine (``dragonhall serve --workers N``),
 each process would otherwise start its own runner, and two runners would race to
-write the same read models. A lone process (one HTTP process, or ``dragonhall
-projections``) leads too, for the watch below. Each process tries to take an exclusive ``flock`` on
+write the same read models. Each process tries to take an exclusive ``flock`` on
 ``DATA_DIR/projections.lock``; the one that holds it runs the runner, the others
 keep trying, so that when the leader dies (and the kernel releases its lock)
-another process takes over within ``RETRY`` seconds.
+another process takes over within ``RETRY`` seconds. A lone process (one HTTP
+process, or ``dragonhall projections``) leads too, for the watch below. The lock
+is a file, so it coordinates the processes of one machine (one data directory).
 
 The leader also watches its runner. A runner whose thread fails (a lost database
 connection, a conflicting write) stops, but its process lives on holding the
