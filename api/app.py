@@ -11,7 +11,7 @@ from flask import Flask, Response
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from api import audit, errors, games, meta, players
+from api import audit, errors, games, meta, players, schemas
 from services.bootstrap import Platform, bootstrap
 
 
@@ -32,7 +32,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
     app.extensions["dragonhall"] = platform
-    api = Api(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
+    api = ContractApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blp in (players.blp, games.blp, audit.blp, meta.blp):
         api.register_blueprint(blp)
@@ -58,6 +58,13 @@ def serving_app() -> Flask:
     gc.collect()
     gc.freeze()
     return app
+
+
+class ContractApi(Api):
+    """flask-smorest's Api, documenting the error body this API writes (``api.errors``)
+    rather than flask-smorest's own, for every error response."""
+
+    ERROR_SCHEMA = schemas.Error
 
 
 class WholeBodyResponse(Response):

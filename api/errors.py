@@ -104,8 +104,10 @@ def _handle_known(exc: BaseException) -> Any:
 
 
 def _handle_http(exc: HTTPException) -> Any:
+    """Werkzeug's errors (404 no such route, 405 with the ``Allow`` header RFC 9110 asks for)."""
     code = (exc.name or "error").lower().replace(" ", "_")
-    return jsonify(error_body(code, exc.description or exc.name or "error")), exc.code or 500
+    headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
+    return jsonify(error_body(code, exc.description or exc.name or "error")), exc.code or 500, headers
 
 
 def _handle_unexpected(exc: Exception) -> Any:

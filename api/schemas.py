@@ -83,7 +83,9 @@ class Inbox(Schema):
 
 
 class WebhookUpdate(Schema):
-    url = fields.URL(required=True, allow_none=True, schemes={"http", "https"}, require_tld=False)
+    url = fields.URL(required=True, allow_none=True, schemes={"http", "https"}, require_tld=False,
+                     validate=validate.Length(1, 2000),
+                     metadata={"format": "uri", "description": "An http or https URL; null removes it."})
 
 
 # ------------------------------------------------------------------ games
@@ -255,6 +257,25 @@ class Health(Schema):
 
 class Catalog(Schema):
     games = fields.List(fields.Raw())
+
+
+# ------------------------------------------------------------------ errors
+
+
+class ErrorDetail(Schema):
+    code = fields.String(required=True, metadata={"description": "Stable and machine-readable: game_not_found, "
+                                                                "stale_version, invalid_request, ..."})
+    message = fields.String(required=True)
+    rule = fields.Raw(metadata={"description": "The rule a refused move breaks: {id, book, section, text}."})
+    fields_ = fields.Dict(data_key="fields", keys=fields.String(),
+                          metadata={"description": "Each field in error, with its messages."})
+    current_version = fields.Integer(metadata={"description": "With stale_version: the game's version now."})
+
+
+class Error(Schema):
+    """The body of every error response (documentation only; ``api.errors`` writes it)."""
+
+    error = fields.Nested(ErrorDetail, required=True)
 
 
 # ------------------------------------------------------------------ audits

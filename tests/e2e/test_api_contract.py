@@ -190,6 +190,29 @@ def test_the_openapi_document_and_the_docs_page_are_served(client: Any) -> None:
     assert client.call("GET", "/healthz").body["status"] == "ok"
 
 
+def test_the_openapi_document_describes_the_error_body_and_refuses_unknown_request_fields(client: Any) -> None:
+    """Clients generated from the document must read the errors this API writes, and know that
+    a request body with an unknown field is refused."""
+    spec = client.call("GET", "/api/v1/openapi.json").body
+    schemas = spec["components"]["schemas"]
+    default = spec["components"]["responses"]["DEFAULT_ERROR"]["content"]["application/json"]["schema"]
+    assert default == {"$ref": "#/components/schemas/Error"}
+    assert schemas["Error"]["required"] == ["error"]
+    detail = schemas["ErrorDetail"]
+    assert set(detail["required"]) == {"code", "message"} and {"rule", "fields"} <= set(detail["properties"])
+    wrong = client.call("GET", "/api/v1/games/nope")
+    assert wrong.status == 404 and set(wrong.body) == {"error"}
+    assert set(wrong.body["error"]) <= set(detail["properties"])
+    for request in ("GameCreate", "MoveRequest", "SeatRequest", "TimeControl", "PlayerCreate"):
+        assert schemas[request]["additionalProperties"] is False, request
+
+
+def test_a_method_not_allowed_names_the_allowed_ones(client: Any) -> None:
+    r = client.http.open("/api/v1/players", method="DELETE")
+    assert r.status_code == 405 and r.get_json()["error"]["code"] == "method_not_allowed"
+    assert set(r.headers["Allow"].replace(" ", "").split(",")) >= {"POST"}
+
+
 def test_the_catalog_describes_games_variants_bots_and_moves(client: Any) -> None:
     games = {g["game"]: g for g in client.call("GET", "/api/v1/catalog").body["games"]}
     race = games["dice-race"]
