@@ -11,6 +11,8 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 DAY = 86_400
+LARGEST = 2**31 - 1
+"""The bound of every unbounded integer argument: the stores' integers end at 2**63 - 1."""
 MAX_SECONDS = 14 * DAY
 POLICIES = ("auto", "forfeit", "skip")
 STATUSES = ("open", "scheduled", "active", "finished", "abandoned")
@@ -134,7 +136,7 @@ class SeatRequest(Schema):
 
 class MoveRequest(Schema):
     move = fields.Dict(keys=fields.String(), required=True)
-    expected_version = _int(validate=validate.Range(0))
+    expected_version = _int(validate=validate.Range(0, LARGEST))
     command_id = fields.String(validate=validate.Length(1, 128))
     seat = _int(validate=validate.Range(0, 63))
     include_legal_moves = fields.Boolean(
@@ -157,16 +159,16 @@ class ListArgs(Schema):
     game = fields.String()
     player = fields.String()
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
-    offset = fields.Integer(load_default=0, validate=validate.Range(0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
 
 
 class EventsArgs(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(0))
+    after = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
     limit = fields.Integer(load_default=100_000, validate=validate.Range(1, 100_000))
 
 
 class ReplayArgs(Schema):
-    at = fields.Integer(required=True, validate=validate.Range(1))
+    at = fields.Integer(required=True, validate=validate.Range(1, LARGEST))
     seat = fields.Integer(validate=validate.Range(0, 63))
 
 
@@ -221,7 +223,7 @@ class LegalMoves(Schema):
 
 
 class LegalMovesArgs(SeatArg):
-    offset = fields.Integer(load_default=0, validate=validate.Range(0))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
     limit = fields.Integer(load_default=1000, validate=validate.Range(1, 10_000))
 
 
@@ -339,7 +341,7 @@ class Journal(Schema):
 
 
 class DisputeRequest(Schema):
-    version = _int(required=True, validate=validate.Range(1))
+    version = _int(required=True, validate=validate.Range(1, LARGEST))
     claim = fields.String(required=True, validate=validate.Length(1, 2000))
     move = fields.Dict(keys=fields.String(), metadata={"description": "The move said to be legal or illegal."})
     seat = _int(validate=validate.Range(0, 63))

@@ -54,15 +54,29 @@ class Dispute(Aggregate):
     TOPIC = "dragonhall:Dispute"
 
     class Created(_Timed, Aggregate.Created):
-        """The dispute was opened."""
+        """The dispute was opened about ``game_version`` of its game.
+
+        Version 1 of this event named that field ``version``, which also set the
+        dispute's own version (an aggregate's ``version`` attribute), so the events
+        after it were numbered from the game version, and a dispute about a late
+        version of a game crossed the snapshot interval and failed to save. A stored
+        version 1 event is read with both numbers (``upcast_v1_v2``), so the disputes
+        it opened still load.
+        """
 
         TOPIC = "dragonhall:Dispute.Opened"
+        class_version = 2
         game_id: str
-        version: int
+        game_version: int
         claim: str
         move: dict[str, Any] | None
         seat: int | None
         opener: str
+        numbered_from: int | None = None
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["game_version"] = state["numbered_from"] = state.pop("version")
 
     class Answered(_Timed, Aggregate.Event):
         TOPIC = "dragonhall:Dispute.Answered"
@@ -81,10 +95,12 @@ class Dispute(Aggregate):
             dispute.resolution = {"verdict": self.verdict, "note": self.note, "by": self.by,
                                   "at": self.timestamp.isoformat()}
 
-    def __init__(self, game_id: str, version: int, claim: str, move: dict[str, Any] | None, seat: int | None,
-                 opener: str) -> None:
+    def __init__(self, game_id: str, game_version: int, claim: str, move: dict[str, Any] | None, seat: int | None,
+                 opener: str, numbered_from: int | None = None) -> None:
         self.game_id = game_id
-        self.version = version
+        self.game_version = game_version
+        if numbered_from is not None:
+            self.version = numbered_from  # a version 1 event's numbering (see Created)
         self.claim = claim
         self.move = move
         self.seat = seat
@@ -115,7 +131,8 @@ class Disputes:
         if past.state is None:
             raise InvalidRequest(f"the game had not started at version {version}", field="version")
         seat = self._seat(past, mine, seat, over)
-        dispute = Dispute(game_id=str(game.id), version=version, claim=claim, move=move, seat=seat, opener=opener)
+        dispute = Dispute(game_id=str(game.id), game_version=version, claim=claim, move=move, seat=seat,
+                          opener=opener)
         answer = self._answer(dispute, game, past, seat, move, over)
         dispute.trigger_event(Dispute.Answered, answer=answer)
         self.games.save(dispute)
@@ -208,7 +225,7 @@ class Disputes:
         game = self.games.load(dispute.game_id)
         over = game.status in ("finished", "abandoned")
         visible = over or player_id == dispute.opener
-        return {"id": str(dispute.id), "game_id": dispute.game_id, "version": dispute.version,
+        return {"id": str(dispute.id), "game_id": dispute.game_id, "version": dispute.game_version,
                 "claim": dispute.claim, "move": dispute.move if visible else None, "seat": dispute.seat,
                 "opener": dispute.opener, "opened_at": dispute.opened_at,
                 "answer": dispute.answer if visible else None, "resolution": dispute.resolution}

@@ -181,6 +181,8 @@ class GameService(TimedCases, Application):
         if not interval or self.snapshots is None:
             return
         for aggregate in processing_event.aggregates.values():
+            if not isinstance(aggregate, Game):
+                continue  # disputes are short: they are never snapshotted
             versions = [e.originator_version for e in processing_event.events if e.originator_id == aggregate.id]
             if versions and (min(versions) - 1) // interval != max(versions) // interval:
                 self.snapshots.put([Game.Snapshot.take(aggregate)])

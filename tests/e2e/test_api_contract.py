@@ -207,6 +207,16 @@ def test_the_openapi_document_describes_the_error_body_and_refuses_unknown_reque
         assert schemas[request]["additionalProperties"] is False, request
 
 
+def test_integers_beyond_the_stores_range_are_400_not_500(client: Any) -> None:
+    """Found by schemathesis: an offset of 2**64 reached SQLite and failed there."""
+    me = client.player("big")
+    game = client.new_game(me["token"])
+    for path in ("/api/v1/games?offset=17111366277575153664", f"/api/v1/games/{game['id']}/events?after=2147483648",
+                 f"/api/v1/games/{game['id']}/replay?at=99999999999999999999"):
+        r = client.call("GET", path, token=me["token"])
+        assert r.status == 400 and r.body["error"]["code"] == "invalid_request", (path, r.body)
+
+
 def test_a_method_not_allowed_names_the_allowed_ones(client: Any) -> None:
     r = client.http.open("/api/v1/players", method="DELETE")
     assert r.status_code == 405 and r.get_json()["error"]["code"] == "method_not_allowed"
