@@ -141,6 +141,8 @@ def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/board.svg", methods=["GET"])
 @blp.arguments(schemas.SeatArg(), location="query")
+@blp.doc(responses={"200": {"description": "The board as the caller may see it.",
+                            "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
 def board_svg(args: dict[str, Any], game_id: str) -> Response:
     """The board as an SVG picture, for games that draw one (404 otherwise)."""
     p = _platform()

@@ -205,6 +205,8 @@ def test_the_openapi_document_describes_the_error_body_and_refuses_unknown_reque
     assert set(wrong.body["error"]) <= set(detail["properties"])
     for request in ("GameCreate", "MoveRequest", "SeatRequest", "TimeControl", "PlayerCreate"):
         assert schemas[request]["additionalProperties"] is False, request
+    svg = spec["paths"]["/api/v1/games/{game_id}/board.svg"]["get"]["responses"]["200"]
+    assert list(svg["content"]) == ["image/svg+xml"]
 
 
 def test_integers_beyond_the_stores_range_are_400_not_500(client: Any) -> None:
