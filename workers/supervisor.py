@@ -20,9 +20,9 @@ from __future__ import annotations
 import logging
 import signal
 import subprocess
-import threading
 import time
 from collections.abc import Callable, Sequence
+from threading import Event, RLock
 from typing import Any
 
 log = logging.getLogger("dragonhall.supervisor")
@@ -41,9 +41,9 @@ class Supervisor:
         self.command = list(command)
         self._spawn = spawn
         self._clock = clock
-        self._stopping = threading.Event()
+        self._stopping = Event()
         self._child: Any = None
-        self._lock = threading.RLock()  # the signal handler may run while the main thread holds it
+        self._lock = RLock()  # the signal handler may run while the main thread holds it
         self.restarts = 0
 
     def run(self) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,11 +46,12 @@ def short_pauses(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     """Records the pauses between restarts instead of sleeping through them."""
     pauses: list[float] = []
 
-    def wait(self: Any, timeout: float | None = None) -> bool:
-        pauses.append(timeout or 0.0)
-        return self.is_set()
+    class RecordingEvent(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            pauses.append(timeout or 0.0)
+            return self.is_set()
 
-    monkeypatch.setattr(sup.threading.Event, "wait", wait)
+    monkeypatch.setattr(sup, "Event", RecordingEvent)
     return pauses
 
 
@@ -106,11 +108,12 @@ def test_stopping_asks_the_worker_for_a_warm_shutdown_and_ends_with_its_exit_cod
 
 
 def test_a_stop_during_the_pause_starts_no_new_worker(monkeypatch: pytest.MonkeyPatch) -> None:
-    def signalled_while_pausing(self: Any, timeout: float | None = None) -> bool:
-        self.set()
-        return True
+    class SignalledWhilePausing(threading.Event):
+        def wait(self, timeout: float | None = None) -> bool:
+            self.set()
+            return True
 
-    monkeypatch.setattr(sup.threading.Event, "wait", signalled_while_pausing)
+    monkeypatch.setattr(sup, "Event", SignalledWhilePausing)
     commands, spawn = _spawner([FakeChild(1), FakeChild(0)])
     s = Supervisor(["w"], spawn=spawn, clock=Clock())
     assert s.run() == 1 and len(commands) == 1 and s.restarts == 0
