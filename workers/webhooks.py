@@ -17,6 +17,10 @@ from typing import Any
 
 log = logging.getLogger("dragonhall.webhooks")
 TIMEOUT = 10
+ATTEMPTS = 9
+"""Tries of one delivery (its first and ``workers.jobs.MAX_RETRIES`` more) before it is ``failed``.
+The count is kept on the delivery row, so a task the sweep sends for a delivery still
+``pending`` (``Inbox.lost_deliveries``) goes on counting rather than starting over."""
 
 
 def deliver(inbox: Any, delivery_id: str) -> str:
@@ -35,8 +39,11 @@ def deliver(inbox: Any, delivery_id: str) -> str:
         return "failed"
     except urllib.error.URLError as e:
         if isinstance(e.reason, (ConnectionRefusedError, socket.gaierror)):
-            inbox.mark_delivery(delivery_id, "pending", str(e.reason)[:200])
-            return "retry"
+            if delivery["attempts"] + 1 < ATTEMPTS:
+                inbox.mark_delivery(delivery_id, "pending", str(e.reason)[:200])
+                return "retry"
+            inbox.mark_delivery(delivery_id, "failed", f"gave up after {ATTEMPTS} tries: {e.reason}"[:200])
+            return "failed"
         inbox.mark_delivery(delivery_id, "failed", str(e.reason)[:200])
         return "failed"
     except OSError as e:

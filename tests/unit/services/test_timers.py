@@ -212,6 +212,24 @@ def test_a_delivery_whose_task_was_lost_is_sent_again_by_the_sweep(platform: Any
     assert len(webhook_server.received) == 1
 
 
+def test_a_receiver_that_keeps_refusing_ends_the_delivery_and_the_sweep_leaves_it(
+        platform: Any, fake_clock: FakeClock) -> None:
+    """Its retries (and a task the sweep sends) count on the delivery row; after the last try
+    it is failed, so the sweep does not start its retries over every ten minutes."""
+    from workers.webhooks import ATTEMPTS, deliver
+
+    pid = platform.accounts.register("w", "human")[0].id
+    delivery = platform.inbox.claim_delivery(platform.inbox.add(pid, "reminder", "dead", "g", {"x": 1}),
+                                             "http://127.0.0.1:9/hook")
+    assert [deliver(platform.inbox, delivery) for _ in range(ATTEMPTS - 1)] == ["retry"] * (ATTEMPTS - 1)
+    fake_clock.advance(LOST_DELIVERY.total_seconds() + 1)
+    assert PostWebhook(delivery) in platform.timers.sweep()  # pending, its task lost: one more try
+    assert deliver(platform.inbox, delivery) == "failed"
+    fake_clock.advance(LOST_DELIVERY.total_seconds() + 1)
+    assert PostWebhook(delivery) not in platform.timers.sweep()
+    assert platform.inbox.delivery(delivery)["status"] == "failed"
+
+
 def test_two_tasks_for_one_delivery_post_it_once(platform: Any, fake_clock: FakeClock, webhook_server: Any) -> None:
     """The sweep may resend a delivery whose first task was only late: the first to take it sends."""
     from workers.webhooks import deliver
