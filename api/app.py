@@ -11,7 +11,7 @@ from flask import Flask, Response
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from api import audit, errors, games, meta, players, schemas
+from api import audit, connection_balance, errors, games, meta, players, schemas
 from services.bootstrap import Platform, bootstrap
 
 
@@ -55,6 +55,10 @@ def serving_app() -> Flask:
     """
     app = create_app()
     multiprocessing.util.Finalize(app, app.extensions["dragonhall"].close, exitpriority=10)
+    balancer = connection_balance.from_environment()
+    if balancer is not None:
+        balancer.attach(app)
+        multiprocessing.util.Finalize(app, balancer.stop, exitpriority=20)
     gc.collect()
     gc.freeze()
     return app

@@ -5,8 +5,9 @@ fresh schema), keeps ``--games`` two-player games in flight for ``--seconds``,
 each driven by a client that plays random legal moves as a bot would
 (``bench/game_driver.py``). It prints moves per second, latency percentiles, the
 server's CPU time per move, and how the clients' keep-alive connections fell among
-the HTTP processes (an uneven split loads one process more than the other for the
-whole run, and shows in the tail). Clients run in separate processes so that they
+the HTTP processes, two seconds in and a second before the end, with the number
+of reconnections (the server evens out an uneven split within seconds by closing
+connections, ``api.connection_balance``). Clients run in separate processes so that they
 do not share the server's core.
 
 Every 201 must mean the move is stored: at the end each game's acknowledged
@@ -56,6 +57,7 @@ from rich.console import Console
 from rich.table import Table
 
 from api.cli import default_threads
+from api.connection_balance import ESTABLISHED, LISTEN, own_sockets, sockets_on
 from bench.game_driver import play_game
 from tests.support.processes import Server, free_port
 
@@ -69,13 +71,22 @@ class Client:
     is formatted in one string, a response is read by its ``Content-Length``
     (``http.client`` costs several times more CPU per call), and bodies go through
     ``orjson``. With ``json`` the two client processes took 21.7% of a core at about
-    1,400 moves/s; with ``orjson`` and the leaner header scan, 17.1%."""
+    1,400 moves/s; with ``orjson`` and the leaner header scan, 17.1%.
+
+    A response with ``Connection: close`` is the last on its connection (the server
+    sends it to even out its processes' connections, ``api.connection_balance``):
+    the next call opens a new one, whose time counts in that call's latency."""
 
     def __init__(self, port: int) -> None:
         self.port = port
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+        self.reconnects = 0
+        self._connect()
+
+    def _connect(self) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buffer = b""
+        self.closing = False
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any, float]:
         data = b"" if body is None else orjson.dumps(body)
@@ -83,6 +94,10 @@ class Client:
         head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Type: application/json\r\n"
                 f"{auth}Content-Length: {len(data)}\r\n\r\n")
         start = time.perf_counter()
+        if self.closing:
+            self.sock.close()
+            self._connect()
+            self.reconnects += 1
         self.sock.sendall(head.encode() + data)
         status, raw = self._response()
         return status, orjson.loads(raw) if raw else None, time.perf_counter() - start
@@ -101,6 +116,7 @@ class Client:
             self._fill()
             rest = self.buffer
         self.buffer = rest[length:]
+        self.closing = b"\r\nconnection: close" in head
         return int(head[9:12]), rest[:length]
 
     def _fill(self) -> None:
@@ -129,6 +145,7 @@ def play_games(port: int, seconds: float, games: int, seed: int, out: Any) -> No
             mine["errors"] += played.errors
             mine["acks"].append((played.game_id, played.acked))
             mine["games"] += 1
+        mine["reconnects"] = client.reconnects
         with lock:
             results.append(mine)
 
@@ -160,6 +177,8 @@ def run(store: str, games: int, seconds: float, processes: int, database_url: st
             p.start()
         time.sleep(min(2.0, seconds / 4))
         split = _connections_per_process(server.popen.pid, server.port)
+        time.sleep(max(0.0, seconds - 1 - (time.perf_counter() - started)))
+        split_at_end = _connections_per_process(server.popen.pid, server.port)
         results = [r for _ in procs for r in queue.get()]
         elapsed = time.perf_counter() - started
         server_cpu = _tree_cpu_seconds(server.popen.pid) - cpu_before
@@ -180,7 +199,9 @@ def run(store: str, games: int, seconds: float, processes: int, database_url: st
         "games_played": sum(r["games"] for r in results), "errors": sum(r["errors"] for r in results),
         "acknowledged_but_not_stored": unstored,
         "server_cpu_ms_per_move": 1000 * server_cpu / max(1, len(moves)),
-        "connections_per_process": split,
+        "connections_per_process": split, "connections_per_process_at_end": split_at_end,
+        "reconnects": sum(r["reconnects"] for r in results),
+        "client_moves_min_max": [min(len(r["moves"]) for r in results), max(len(r["moves"]) for r in results)],
     }
 
 
@@ -306,9 +327,10 @@ def _tree_cpu_seconds(pid: int) -> float:
 def _connections_per_process(pid: int, port: int) -> list[int]:
     """How the clients' keep-alive connections fell among the server's processes (Linux ``/proc``).
 
-    The kernel hands each new connection to one HTTP process, which serves it to
-    the end. An uneven split (say 21 and 11) leaves one process, bound to one core
-    by its GIL, with most of the work, and shows in the latency tail."""
+    The kernel hands each new connection to one HTTP process, which serves it until
+    it closes. An uneven split (say 21 and 11) leaves one process, bound to one core
+    by its GIL, with most of the work, and shows in the latency tail, until the
+    server evens it out (``api.connection_balance``)."""
     return _sockets_per_process(pid, port, ESTABLISHED)
 
 
@@ -321,25 +343,13 @@ def _wait_for_listeners(pid: int, port: int, workers: int, timeout: float = 60) 
         time.sleep(0.1)
 
 
-ESTABLISHED, LISTEN = "01", "0A"
-
-
 def _sockets_per_process(pid: int, port: int, state: str) -> list[int]:
     """The number of the server's sockets on ``port`` in TCP ``state``, per child process (Linux ``/proc``;
     an empty list elsewhere)."""
-    try:
-        lines = Path("/proc/net/tcp").read_text().splitlines()[1:] + Path("/proc/net/tcp6").read_text().splitlines()[1:]
-    except OSError:
-        return []
-    rows = [line.split() for line in lines]
-    inodes = {r[9] for r in rows if r[3] == state and int(r[1].rsplit(":", 1)[1], 16) == port}
+    inodes = sockets_on(port, state)
     counts = []
     for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-        try:
-            links = [os.readlink(fd) for fd in Path(f"/proc/{child}/fd").iterdir()]
-        except OSError:
-            continue
-        n = sum(1 for link in links if link.startswith("socket:[") and link[8:-1] in inodes)
+        n = len(own_sockets(f"/proc/{child}/fd") & inodes)
         if n:
             counts.append(n)
     return sorted(counts, reverse=True)

@@ -56,3 +56,26 @@ def test_it_reads_a_body_in_pieces_and_keeps_the_next_response(http_load: Any) -
 def test_an_empty_body_reads_as_none(http_load: Any) -> None:
     port, _ = _serve_once([b"HTTP/1.1 204 NO CONTENT\r\nContent-Length: 0\r\n\r\n"])
     assert http_load.Client(port).call("GET", "/x")[:2] == (204, None)
+
+
+def test_after_connection_close_the_next_call_opens_a_new_connection(http_load: Any) -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    accepted: list[int] = []
+
+    def run() -> None:
+        for close in (True, False):
+            conn, _ = listener.accept()
+            accepted.append(1)
+            with conn:
+                conn.recv(65536)
+                extra = b"Connection: close\r\n" if close else b""
+                conn.sendall(b"HTTP/1.1 200 OK\r\n" + extra + b"Content-Length: 2\r\n\r\n{}")
+                if not close:
+                    conn.recv(65536)
+        listener.close()
+
+    threading.Thread(target=run, daemon=True).start()
+    client = http_load.Client(listener.getsockname()[1])
+    assert client.call("GET", "/a")[:2] == (200, {})
+    assert client.call("GET", "/b")[:2] == (200, {})
+    assert (len(accepted), client.reconnects) == (2, 1)

@@ -1,0 +1,101 @@
+"""Keep-alive connections even out over the HTTP processes of a real server (``api.connection_balance``)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from api.connection_balance import LISTEN, own_sockets, sockets_on
+from tests.support.processes import Server
+
+pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc")
+
+
+def _children(server: Server) -> list[str]:
+    pid = server.popen.pid
+    return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+
+
+def _owner(server: Server, conn: http.client.HTTPConnection) -> str | None:
+    """The server process that holds the other end of ``conn``."""
+    assert conn.sock is not None
+    client_port = conn.sock.getsockname()[1]
+    ends = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            f = line.split()
+            if int(f[1].rsplit(":", 1)[1], 16) == server.port and int(f[2].rsplit(":", 1)[1], 16) == client_port:
+                ends.add(f[9])
+    return next((c for c in _children(server) if own_sockets(f"/proc/{c}/fd") & ends), None)
+
+
+def _split(server: Server, conns: list[http.client.HTTPConnection]) -> dict[str | None, int]:
+    split: dict[str | None, int] = {}
+    for conn in conns:
+        owner = _owner(server, conn) if conn.sock is not None else None
+        split[owner] = split.get(owner, 0) + 1
+    return split
+
+
+def _get(conn: http.client.HTTPConnection) -> int:
+    conn.request("GET", "/healthz")
+    response = conn.getresponse()
+    response.read()
+    return response.status
+
+
+@pytest.fixture
+def two_processes(tmp_path: Path) -> Iterator[Server]:
+    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(tmp_path / "var"), "DRAGONHALL_STORE": "sqlite"}
+    env.pop("DRAGONHALL_DATABASE_URL", None)
+    env.pop("DRAGONHALL_BROKER_URL", None)
+    server = Server(env, tmp_path, ("--workers", "2"))
+    deadline = time.time() + 30
+    listening = sockets_on(server.port, LISTEN)
+    while sum(1 for c in _children(server) if own_sockets(f"/proc/{c}/fd") & listening) < 2:
+        assert time.time() < deadline, "the second HTTP process did not listen"
+        time.sleep(0.1)
+        listening = sockets_on(server.port, LISTEN)
+    yield server
+    server.stop()
+
+
+def test_a_lopsided_split_of_keep_alive_connections_evens_out(two_processes: Server) -> None:
+    server = two_processes
+    # 12 connections on one process and 3 on the other: new connections are hashed
+    # to either, so those beyond 3 that land on the second are closed again.
+    conns: list[http.client.HTTPConnection] = []
+    first = None
+    held = {True: 0, False: 0}
+    for _ in range(400):
+        if held[True] == 12 and held[False] == 3:
+            break
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        assert _get(conn) == 200
+        first = first or _owner(server, conn)
+        on_first = _owner(server, conn) == first
+        if held[on_first] < (12 if on_first else 3):
+            held[on_first] += 1
+            conns.append(conn)
+        else:
+            conn.close()
+    assert sorted(_split(server, conns).values()) == [3, 12]
+
+    statuses = []
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        for conn in conns:
+            statuses.append(_get(conn))  # a closed connection is reopened by the next request
+        split = _split(server, conns)
+        if None not in split and max(split.values()) - min(split.values()) <= 1 and len(split) == 2:
+            break
+        time.sleep(0.05)
+    assert set(statuses) == {200}
+    assert sorted(split.values()) == [7, 8], split
+    for conn in conns:
+        conn.close()
