@@ -3,14 +3,15 @@
 The client posts a legal move with ``expected_version`` and asks for the legal
 moves it needs, as a bot would: a move's answer carries the mover's next legal
 moves (``include_legal_moves``), so it asks ``GET /legal-moves`` only when the turn
-passes. ``call`` is how it reaches the server: a socket (``http_load.py``) or the
-WSGI app in the same process (``request_cost.py``).
+passes. The play is a generator of requests (``game_script``), driven over
+non-blocking sockets (``http_load.py``) or, by ``play_game``, through a ``call``
+such as the WSGI app in the same process (``request_cost.py``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,38 +33,47 @@ class Played:
     errors: int = 0
 
 
-def new_game(call: Call) -> tuple[str, list[str]]:
-    """Registers two players and seats them at a new game, which starts at once."""
-    tokens = []
-    for name in ("a", "b"):
-        _, p, _ = call("POST", "/api/v1/players", {"name": name})
-        tokens.append(p["token"])
-    _, g, _ = call("POST", "/api/v1/games", {"game": "tarasque", "players": 2}, tokens[0])
-    for t in tokens:
-        call("POST", f"/api/v1/games/{g['id']}/seats", {}, t)
-    return g["id"], tokens
+Request = tuple[str, str, Any, str | None]
+"""``(method, path, body, token)``, as ``call`` takes them."""
+Reply = tuple[int, Any, float]
+"""``(status, JSON body, seconds from sending the request to reading the whole reply)``."""
+Script = Generator[Request, Reply, Played]
+"""A game's play as a generator: it yields each request and is sent its reply, so
+one thread can drive many games over non-blocking sockets (``http_load.py``), or
+``play_game`` one game through ``call``."""
 
 
 def play_game(call: Call, rng: random.Random, keep_going: Callable[[int], bool]) -> Played:
+    """Plays ``game_script`` through ``call``, one request at a time."""
+    script = game_script(rng, keep_going)
+    try:
+        request = next(script)
+        while True:
+            request = script.send(call(*request))
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+
+
+def game_script(rng: random.Random, keep_going: Callable[[int], bool]) -> Script:
     """Plays a new game with random legal moves until it ends, or until ``keep_going(n)``,
     asked with the number of moves played so far in this game, says stop."""
-    game_id, tokens = new_game(call)
+    game_id, tokens = yield from new_game()
     played = Played(game_id)
-    _, doc, _ = call("GET", f"/api/v1/games/{game_id}")
+    _, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
     awaiting = doc["awaiting"]
     legal: Any = None
     while awaiting and keep_going(len(played.moves)):
         seat = awaiting[0]
         if not legal or not legal["moves"] or legal["seat"] != seat:
-            _, legal, took = call("GET", f"/api/v1/games/{game_id}/legal-moves", token=tokens[seat])
+            _, legal, took = yield ("GET", f"/api/v1/games/{game_id}/legal-moves", None, tokens[seat])
             played.gets.append(took)
         body = {"move": rng.choice(legal["moves"]), "expected_version": legal["version"],
                 "include_legal_moves": True}
-        status, res, took = call("POST", f"/api/v1/games/{game_id}/moves", body, tokens[seat])
+        status, res, took = yield ("POST", f"/api/v1/games/{game_id}/moves", body, tokens[seat])
         if status != 201:
             played.errors += 1
             legal = None
-            _, doc, _ = call("GET", f"/api/v1/games/{game_id}")
+            _, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
             awaiting = doc["awaiting"]
             continue
         played.moves.append(took)
@@ -74,3 +84,15 @@ def play_game(call: Call, rng: random.Random, keep_going: Callable[[int], bool])
         if res["events"][-1]["type"] in ("Finished", "Abandoned"):
             awaiting = []
     return played
+
+
+def new_game() -> Generator[Request, Reply, tuple[str, list[str]]]:
+    """Registers two players and seats them at a new game, which starts at once."""
+    tokens = []
+    for name in ("a", "b"):
+        _, p, _ = yield ("POST", "/api/v1/players", {"name": name}, None)
+        tokens.append(p["token"])
+    _, g, _ = yield ("POST", "/api/v1/games", {"game": "tarasque", "players": 2}, tokens[0])
+    for t in tokens:
+        yield ("POST", f"/api/v1/games/{g['id']}/seats", {}, t)
+    return g["id"], tokens

@@ -38,7 +38,6 @@ import json
 import multiprocessing as mp
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -50,7 +49,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import orjson
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 from rich.console import Console
@@ -58,102 +56,31 @@ from rich.table import Table
 
 from api.cli import default_threads
 from api.connection_balance import ESTABLISHED, LISTEN, own_sockets, sockets_on
-from bench.game_driver import play_game
+from bench.game_driver import game_script
+from bench.http_client import Play, drive
 from tests.support.processes import Server, free_port
 
 console = Console(width=200)  # the table is wide; a pipe would otherwise cut it to 80 columns
 
 
-class Client:
-    """One keep-alive HTTP/1.1 connection on a plain socket.
-
-    The load generator shares the server's cores, so it is kept lean: a request
-    is formatted in one string, a response is read by its ``Content-Length``
-    (``http.client`` costs several times more CPU per call), and bodies go through
-    ``orjson``. With ``json`` the two client processes took 21.7% of a core at about
-    1,400 moves/s; with ``orjson`` and the leaner header scan, 17.1%.
-
-    A response with ``Connection: close`` is the last on its connection (the server
-    sends it to even out its processes' connections, ``api.connection_balance``):
-    the next call opens a new one, whose time counts in that call's latency."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.reconnects = 0
-        self._connect()
-
-    def _connect(self) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=60)
-        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.buffer = b""
-        self.closing = False
-
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any, float]:
-        data = b"" if body is None else orjson.dumps(body)
-        auth = f"Authorization: Bearer {token}\r\n" if token else ""
-        head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Type: application/json\r\n"
-                f"{auth}Content-Length: {len(data)}\r\n\r\n")
-        start = time.perf_counter()
-        if self.closing:
-            self.sock.close()
-            self._connect()
-            self.reconnects += 1
-        self.sock.sendall(head.encode() + data)
-        status, raw = self._response()
-        return status, orjson.loads(raw) if raw else None, time.perf_counter() - start
-
-    def _response(self) -> tuple[int, bytes]:
-        end = self.buffer.find(b"\r\n\r\n")
-        while end < 0:
-            self._fill()
-            end = self.buffer.find(b"\r\n\r\n")
-        head, rest = self.buffer[:end].lower(), self.buffer[end + 4:]
-        at = head.index(b"\r\ncontent-length:") + 17
-        line_end = head.find(b"\r\n", at)
-        length = int(head[at:] if line_end < 0 else head[at:line_end])
-        while len(rest) < length:
-            self.buffer = rest
-            self._fill()
-            rest = self.buffer
-        self.buffer = rest[length:]
-        self.closing = b"\r\nconnection: close" in head
-        return int(head[9:12]), rest[:length]
-
-    def _fill(self) -> None:
-        chunk = self.sock.recv(65536)
-        if not chunk:
-            raise ConnectionError("the server closed the connection")
-        self.buffer += chunk
-
-
 def play_games(port: int, seconds: float, games: int, seed: int, out: Any) -> None:
-    """A client process: keeps ``games`` games going (one thread each) until time is up."""
-    import threading
-
+    """A client process: keeps ``games`` games going, all from one thread, until time is up."""
     stop_at = time.time() + seconds
-    results: list[dict[str, Any]] = []
-    lock = threading.Lock()
+    results = [{"moves": [], "gets": [], "games": 0, "errors": 0, "acks": []} for _ in range(games)]
 
-    def worker(k: int) -> None:
-        rng = random.Random(seed * 1000 + k)
-        client = Client(port)
-        mine: dict[str, Any] = {"moves": [], "gets": [], "games": 0, "errors": 0, "acks": []}
+    def one_after_another(k: int) -> Play:
+        rng, mine = random.Random(seed * 1000 + k), results[k]
         while time.time() < stop_at:
-            played = play_game(client.call, rng, lambda _moves: time.time() < stop_at)
+            played = yield from game_script(rng, lambda _moves: time.time() < stop_at)
             mine["moves"] += played.moves
             mine["gets"] += played.gets
             mine["errors"] += played.errors
             mine["acks"].append((played.game_id, played.acked))
             mine["games"] += 1
-        mine["reconnects"] = client.reconnects
-        with lock:
-            results.append(mine)
 
-    threads = [threading.Thread(target=worker, args=(k,)) for k in range(games)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    clients = drive(port, [one_after_another(k) for k in range(games)])
+    for mine, client in zip(results, clients, strict=True):
+        mine["reconnects"] = client.reconnects
     out.put(results)
 
 
@@ -293,23 +220,16 @@ def echo_requests_per_second(connections: int, processes: int, workers: int, thr
 
 
 def _echo_clients(port: int, seconds: float, connections: int, out: Any) -> None:
-    import threading
-
     body = {"move": {"type": "set_aside", "symbol": "red", "count": 2, "egg": False}, "expected_version": 12,
             "include_legal_moves": True}
-    counts = [0] * connections
+    stop_at, counts = time.time() + seconds, [0] * connections
 
-    def client(k: int) -> None:
-        c, stop_at = Client(port), time.time() + seconds
+    def echoes(k: int) -> Play:
         while time.time() < stop_at:
-            c.call("POST", "/echo", body)
+            yield ("POST", "/echo", body, None)
             counts[k] += 1
 
-    threads = [threading.Thread(target=client, args=(k,)) for k in range(connections)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    drive(port, [echoes(k) for k in range(connections)])
     out.put(sum(counts))
 
 

@@ -67,6 +67,7 @@ class GameService(TimedCases, Application):
         self._cache_lock = threading.Lock()
         self._locks: dict[uuid.UUID, threading.RLock] = {}
         self._locks_lock = threading.Lock()
+        self._seeds: dict[uuid.UUID, bytes] = {}
 
     def configure(self, *, secret_key: bytes, snapshot_interval: int, cache_size: int,
                   single_writer: bool = False) -> None:
@@ -75,6 +76,7 @@ class GameService(TimedCases, Application):
         ``single_writer`` says that no other process writes this store (the embedded
         default), so a cached game is current without asking the store."""
         self.secret_key = secret_key or self.secret_key
+        self._seeds = {}
         self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
         self._cache_size = cache_size
         self.single_writer = single_writer
@@ -87,8 +89,15 @@ class GameService(TimedCases, Application):
     # ------------------------------------------------------------ seeds
 
     def seed(self, game_id: uuid.UUID) -> bytes:
-        """The game's secret seed, derived from the server key and the game id."""
-        return hmac.new(self.secret_key, b"dragonhall-seed:" + game_id.bytes, hashlib.sha256).digest()
+        """The game's secret seed, derived from the server key and the game id (kept for
+        the games in the cache: every move asks for it, for its draws and its end)."""
+        seed = self._seeds.get(game_id)
+        if seed is None:
+            if len(self._seeds) > 4 * self._cache_size:
+                self._seeds = {}
+            seed = self._seeds[game_id] = hmac.new(
+                self.secret_key, b"dragonhall-seed:" + game_id.bytes, hashlib.sha256).digest()
+        return seed
 
     def rng(self, game: Game, stream: str | None = None) -> Rng:
         return Rng(self.seed(game.id), stream or f"v{game.version}")

@@ -1,4 +1,4 @@
-"""The HTTP bench's client: lean, so it must still read every response right."""
+"""The HTTP benches' client: lean, so it must still read every response right."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def http_load() -> Any:
-    return importlib.import_module("bench.http_load")  # bench/ is a folder of scripts, not a package
+    return importlib.import_module("bench.http_client")  # bench/ is a folder of scripts, not a package
 
 
 def _serve_once(chunks: list[bytes]) -> tuple[int, list[bytes]]:
@@ -79,3 +79,33 @@ def test_after_connection_close_the_next_call_opens_a_new_connection(http_load: 
     assert client.call("GET", "/a")[:2] == (200, {})
     assert client.call("GET", "/b")[:2] == (200, {})
     assert (len(accepted), client.reconnects) == (2, 1)
+
+
+def test_one_thread_drives_many_plays_to_their_ends(http_load: Any) -> None:
+    """Three plays on three connections, answered out of order: each gets its own replies."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.listen(8)
+
+    def serve() -> None:
+        conns = [listener.accept()[0] for _ in range(3)]
+        for _ in range(2):
+            for conn in reversed(conns):
+                path = conn.recv(65536).split(b" ")[1]
+                body = b'{"path":"' + path + b'"}'
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+        for conn in conns:
+            conn.close()
+        listener.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    seen: dict[int, list[str]] = {0: [], 1: [], 2: []}
+
+    def play(k: int) -> Any:
+        for step in range(2):
+            status, body, took = yield ("GET", f"/{k}/{step}", None, None)
+            assert status == 200 and took > 0
+            seen[k].append(body["path"])
+
+    clients = http_load.drive(listener.getsockname()[1], [play(k) for k in range(3)])
+    assert seen == {k: [f"/{k}/0", f"/{k}/1"] for k in range(3)}
+    assert [c.reconnects for c in clients] == [0, 0, 0]
