@@ -6,6 +6,7 @@ Requests reject unknown fields (marshmallow's default), so a misspelt field is a
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -20,6 +21,31 @@ STATUSES = ("open", "scheduled", "active", "finished", "abandoned")
 
 def _int(**kw: Any) -> fields.Integer:
     return fields.Integer(strict=True, **kw)
+
+
+class Selected(fields.Nested):
+    """A nested response schema over values that the service already writes as JSON
+    types (events, legal moves): the dump keeps the schema's fields and nothing else,
+    as ``Nested`` does, but takes each value as it is instead of serialising it field
+    by field. The OpenAPI document describes it as the nested schema.
+
+    A move's answer holds a handful of events and the mover's next legal moves, and
+    dumping them field by field took about a tenth of the request's CPU time. Only for
+    values whose types already match the schema: ``tests/unit/api`` checks that the
+    two dumps agree on every event of whole games."""
+
+    def _serialize(self, nested_obj: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        if nested_obj is None:
+            return None
+        keys = self._keys
+        if self.many:
+            return [{out: item[name] for name, out in keys if name in item} for item in nested_obj]
+        return {out: nested_obj[name] for name, out in keys if name in nested_obj}
+
+    @cached_property
+    def _keys(self) -> list[tuple[str, str]]:
+        """Each dumped field's attribute name and its name in the body."""
+        return [(name, f.data_key or name) for name, f in self.schema.dump_fields.items()]
 
 
 # ------------------------------------------------------------------ players
@@ -240,14 +266,14 @@ class EventOut(Schema):
 
 class MoveResult(Schema):
     version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventOut), required=True)
+    events = fields.List(Selected(EventOut), required=True)
     replayed = fields.Boolean()
-    legal_moves = fields.Nested(LegalMoves, allow_none=True)
+    legal_moves = Selected(LegalMoves, allow_none=True)
 
 
 class EventList(Schema):
     version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventOut), required=True)
+    events = fields.List(Selected(EventOut), required=True)
 
 
 class Health(Schema):

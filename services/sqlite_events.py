@@ -32,8 +32,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
-from eventsourcing.persistence import ListenNotifySubscription, Subscription
+from eventsourcing.persistence import ListenNotifySubscription, StoredEvent, Subscription
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteFactory
 
 from services.batched_pull import BatchedPull
@@ -74,7 +75,19 @@ class PollingSubscription(BatchedPull, ListenNotifySubscription[Any]):
 
 
 class PollingSQLiteApplicationRecorder(SQLiteApplicationRecorder):
-    """The SQLite application recorder, with a polling subscription."""
+    """The SQLite application recorder, with a polling subscription.
+
+    It inserts a save's events in one ``executemany``, as eventsourcing's aggregate
+    recorder does, not one ``execute`` each to read back their notification ids:
+    nothing here uses the ids a save returns (the read models follow the table), and
+    a move saves four or five events."""
+
+    def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **_: Any) -> None:
+        c.executemany(self.insert_events_statement, [
+            (s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
+             s.originator_version, s.topic, s.state)
+            for s in stored_events
+        ])
 
     def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Subscription[Any]:
         return PollingSubscription(self, gt=gt, topics=topics)
