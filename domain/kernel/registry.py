@@ -17,7 +17,12 @@ def register(ruleset: Ruleset[Any]) -> Ruleset[Any]:
 
 
 def find_game(slug: str) -> Ruleset[Any]:
-    """The registered game ``slug``; ``ConfigError`` lists the known ones."""
+    """The registered game ``slug``; ``ConfigError`` lists the known ones. (Every move asks
+    for its game's rules several times: a game already registered is found without the
+    import machinery.)"""
+    ruleset = _GAMES.get(slug)
+    if ruleset is not None:
+        return ruleset
     _load_catalog()
     try:
         return _GAMES[slug]
