@@ -55,7 +55,7 @@ from rich.console import Console
 from rich.table import Table
 
 from api.cli import default_threads
-from api.connection_balance import ESTABLISHED, LISTEN, own_sockets, sockets_on
+from api.connection_balance import ESTABLISHED, LISTEN, own_sockets, tcp_sockets
 from bench.game_driver import game_script
 from bench.http_client import Play, drive
 from tests.support.processes import Server, free_port
@@ -263,10 +263,13 @@ def _wait_for_listeners(pid: int, port: int, workers: int, timeout: float = 60) 
         time.sleep(0.1)
 
 
-def _sockets_per_process(pid: int, port: int, state: str) -> list[int]:
-    """The number of the server's sockets on ``port`` in TCP ``state``, per child process (Linux ``/proc``;
+def _sockets_per_process(pid: int, port: int, state: int) -> list[int]:
+    """The number of the server's sockets on ``port`` in TCP ``state``, per child process (Linux;
     an empty list elsewhere)."""
-    inodes = sockets_on(port, state)
+    try:
+        inodes = set(tcp_sockets(port, state))
+    except (OSError, AttributeError):
+        return []
     counts = []
     for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
         n = len(own_sockets(f"/proc/{child}/fd") & inodes)

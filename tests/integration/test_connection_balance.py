@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import http.client
 import os
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from api.connection_balance import LISTEN, own_sockets, sockets_on
+from api.connection_balance import LISTEN, available, own_sockets, tcp_sockets
 from tests.support.processes import Server
 
-pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc")
+pytestmark = pytest.mark.skipif(not available(), reason="needs Linux's sock_diag and /proc")
 
 
 def _children(server: Server) -> list[str]:
@@ -24,14 +25,18 @@ def _children(server: Server) -> list[str]:
 def _owner(server: Server, conn: http.client.HTTPConnection) -> str | None:
     """The server process that holds the other end of ``conn``."""
     assert conn.sock is not None
-    client_port = conn.sock.getsockname()[1]
-    ends = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            f = line.split()
-            if int(f[1].rsplit(":", 1)[1], 16) == server.port and int(f[2].rsplit(":", 1)[1], 16) == client_port:
-                ends.add(f[9])
-    return next((c for c in _children(server) if own_sockets(f"/proc/{c}/fd") & ends), None)
+    peer = _peer_of(conn.sock, server.port)
+    return next((c for c in _children(server) if peer in own_sockets(f"/proc/{c}/fd")), None)
+
+
+def _peer_of(sock: socket.socket, port: int) -> int | None:
+    """The inode of the server's end of a client socket, matched by the client's port."""
+    client_port = sock.getsockname()[1]
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        f = line.split()
+        if int(f[1].rsplit(":", 1)[1], 16) == port and int(f[2].rsplit(":", 1)[1], 16) == client_port:
+            return int(f[9])
+    return None
 
 
 def _split(server: Server, conns: list[http.client.HTTPConnection]) -> dict[str | None, int]:
@@ -56,11 +61,11 @@ def two_processes(tmp_path: Path) -> Iterator[Server]:
     env.pop("DRAGONHALL_BROKER_URL", None)
     server = Server(env, tmp_path, ("--workers", "2"))
     deadline = time.time() + 30
-    listening = sockets_on(server.port, LISTEN)
+    listening = set(tcp_sockets(server.port, LISTEN))
     while sum(1 for c in _children(server) if own_sockets(f"/proc/{c}/fd") & listening) < 2:
         assert time.time() < deadline, "the second HTTP process did not listen"
         time.sleep(0.1)
-        listening = sockets_on(server.port, LISTEN)
+        listening = set(tcp_sockets(server.port, LISTEN))
     yield server
     server.stop()
 
