@@ -104,7 +104,7 @@ def run(store: str, games: int, seconds: float, processes: int, database_url: st
             p.start()
         time.sleep(min(2.0, seconds / 4))
         split = _connections_per_process(server.popen.pid, server.port)
-        time.sleep(max(0.0, seconds - 1 - (time.perf_counter() - started)))
+        lags = _read_model_lags(server, until=started + seconds - 1)
         split_at_end = _connections_per_process(server.popen.pid, server.port)
         results = [r for _ in procs for r in queue.get()]
         elapsed = time.perf_counter() - started
@@ -127,7 +127,7 @@ def run(store: str, games: int, seconds: float, processes: int, database_url: st
         "acknowledged_but_not_stored": unstored,
         "server_cpu_ms_per_move": 1000 * server_cpu / max(1, len(moves)),
         "connections_per_process": split, "connections_per_process_at_end": split_at_end,
-        "reconnects": sum(r["reconnects"] for r in results),
+        "reconnects": sum(r["reconnects"] for r in results), **_lag_figures(lags),
         "client_moves_min_max": [min(len(r["moves"]) for r in results), max(len(r["moves"]) for r in results)],
     }
 
@@ -231,6 +231,28 @@ def _echo_clients(port: int, seconds: float, connections: int, out: Any) -> None
 
     drive(port, [echoes(k) for k in range(connections)])
     out.put(sum(counts))
+
+
+def _read_model_lags(server: Server, until: float, every: float = 0.5) -> list[tuple[float, int, int]]:
+    """Samples, until ``until``, how many stored events the read models have yet to
+    project (``/healthz``): ``(time, the store's head, lag)``."""
+    samples = []
+    while time.perf_counter() < until:
+        status, health = server.call("GET", "/healthz")
+        if status == 200:
+            samples.append((time.perf_counter(), health["projections"]["head"], health["projections"]["lag"]))
+        time.sleep(every)
+    return samples
+
+
+def _lag_figures(samples: list[tuple[float, int, int]]) -> dict[str, Any]:
+    """The read models' largest lag behind the events, in events and (at the run's rate of
+    events) in seconds."""
+    if len(samples) < 2:
+        return {}
+    rate = (samples[-1][1] - samples[0][1]) / (samples[-1][0] - samples[0][0])
+    worst = max(lag for _, _, lag in samples)
+    return {"read_model_lag_max_events": worst, "read_model_lag_max_s": worst / rate if rate else None}
 
 
 def _tree_cpu_seconds(pid: int) -> float:
