@@ -77,8 +77,8 @@ def _read_dump(nl: socket.socket, port: int, found: dict[int, int]) -> None:
             length, kind = _HEADER.unpack_from(data, at)[:2]
             if kind == _NLMSG_DONE:
                 return
-            if kind == _NLMSG_ERROR:
-                raise OSError("sock_diag refused the request")
+            if kind == _NLMSG_ERROR or length < _HEADER.size + _MESSAGE.size:
+                raise OSError("sock_diag refused the request, or answered in a shape not known here")
             fields = _MESSAGE.unpack_from(data, at + _HEADER.size)
             sport, inode = fields[4], fields[9]
             if int.from_bytes(sport, "big") == port:

@@ -7,9 +7,9 @@ call), and bodies go through ``orjson``.
 
 Each client process drives all its connections from one thread (``drive``), over
 a selector: a client's play is a generator that yields requests and is sent the
-replies (``bench/game_driver.py``). With a thread per connection, every reply woke
-a thread that then had to take the GIL from another, and the client processes
-took 0.137 ms of CPU per move at about 1,400 moves/s.
+replies (``bench/game_driver.py``). With a thread per connection the client
+processes took 0.137 ms of CPU per move at about 1,400 moves/s, and 0.131 ms this
+way: most of it is the kernel's work for the sockets, which no client avoids.
 
 A response with ``Connection: close`` is the last on its connection (the server
 sends it to even out its processes' connections, ``api.connection_balance``): the

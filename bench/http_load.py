@@ -66,7 +66,7 @@ console = Console(width=200)  # the table is wide; a pipe would otherwise cut it
 def play_games(port: int, seconds: float, games: int, seed: int, out: Any) -> None:
     """A client process: keeps ``games`` games going, all from one thread, until time is up."""
     stop_at = time.time() + seconds
-    results = [{"moves": [], "gets": [], "games": 0, "errors": 0, "acks": []} for _ in range(games)]
+    results = [{"moves": [], "gets": [], "games": 0, "errors": 0, "acks": [], "reconnects": 0} for _ in range(games)]
 
     def one_after_another(k: int) -> Play:
         rng, mine = random.Random(seed * 1000 + k), results[k]
@@ -78,10 +78,12 @@ def play_games(port: int, seconds: float, games: int, seed: int, out: Any) -> No
             mine["acks"].append((played.game_id, played.acked))
             mine["games"] += 1
 
-    clients = drive(port, [one_after_another(k) for k in range(games)])
-    for mine, client in zip(results, clients, strict=True):
-        mine["reconnects"] = client.reconnects
-    out.put(results)
+    try:
+        clients = drive(port, [one_after_another(k) for k in range(games)])
+        for mine, client in zip(results, clients, strict=True):
+            mine["reconnects"] = client.reconnects
+    finally:  # even after a failure (printed by multiprocessing), so that the run does not wait for ever
+        out.put(results)
 
 
 def run(store: str, games: int, seconds: float, processes: int, database_url: str | None,
@@ -229,8 +231,10 @@ def _echo_clients(port: int, seconds: float, connections: int, out: Any) -> None
             yield ("POST", "/echo", body, None)
             counts[k] += 1
 
-    drive(port, [echoes(k) for k in range(connections)])
-    out.put(sum(counts))
+    try:
+        drive(port, [echoes(k) for k in range(connections)])
+    finally:
+        out.put(sum(counts))
 
 
 def _read_model_lags(server: Server, until: float, every: float = 0.5) -> list[tuple[float, int, int]]:
