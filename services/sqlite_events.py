@@ -28,13 +28,26 @@ import fcntl
 import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from uuid import UUID
 
-from eventsourcing.persistence import ListenNotifySubscription, StoredEvent, Subscription
+from eventsourcing.persistence import (
+    DatabaseError,
+    DataError,
+    IntegrityError,
+    InterfaceError,
+    InternalError,
+    ListenNotifySubscription,
+    NotSupportedError,
+    OperationalError,
+    PersistenceError,
+    ProgrammingError,
+    StoredEvent,
+    Subscription,
+)
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteFactory
 
 from services.batched_pull import BatchedPull
@@ -77,20 +90,84 @@ class PollingSubscription(BatchedPull, ListenNotifySubscription[Any]):
 class PollingSQLiteApplicationRecorder(SQLiteApplicationRecorder):
     """The SQLite application recorder, with a polling subscription.
 
-    It inserts a save's events in one ``executemany``, as eventsourcing's aggregate
-    recorder does, not one ``execute`` each to read back their notification ids:
-    nothing here uses the ids a save returns (the read models follow the table), and
-    a move saves four or five events."""
+    It saves events through the datastore's ``EventWriter`` where the factory gave it
+    one (a file, not an in-memory database), in one ``executemany``, as eventsourcing's
+    aggregate recorder does, not one ``execute`` each to read back their notification
+    ids: nothing here uses the ids a save returns (the read models follow the table),
+    and a move saves four or five events."""
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> None:
+        writer: EventWriter | None = getattr(self.datastore, "event_writer", None)
+        if writer is None or any(v is not None for v in kwargs.values()):  # a tracking record, say
+            super().insert_events(stored_events, **kwargs)
+        else:
+            writer.insert(self.insert_events_statement, _rows(stored_events))
 
     def _insert_events(self, c: Any, stored_events: Sequence[StoredEvent], **_: Any) -> None:
-        c.executemany(self.insert_events_statement, [
-            (s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
-             s.originator_version, s.topic, s.state)
-            for s in stored_events
-        ])
+        c.executemany(self.insert_events_statement, _rows(stored_events))
 
     def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Subscription[Any]:
         return PollingSubscription(self, gt=gt, topics=topics)
+
+
+def _rows(stored_events: Sequence[StoredEvent]) -> list[tuple[Any, ...]]:
+    return [(s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
+             s.originator_version, s.topic, s.state) for s in stored_events]
+
+
+class EventWriter:
+    """The connection one process saves its events with, kept for that alone.
+
+    Through eventsourcing's pool, a save checks a connection out and back in, and
+    wraps its cursor twice: measured on three events, 42.6 µs of CPU against 26.6 µs
+    on a connection kept for the purpose. The writers' ``flock`` is taken as for every
+    other write, one thread of the process writes at a time, and SQLite's errors become
+    eventsourcing's (a version conflict is still an ``IntegrityError``)."""
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection], lock: IO[str]) -> None:
+        self._connect = connect
+        self._flock = lock
+        self._lock = threading.Lock()
+        self._conn: sqlite3.Connection | None = None
+
+    def insert(self, statement: str, rows: list[tuple[Any, ...]]) -> None:
+        with self._lock:
+            if self._conn is None:
+                self._conn = self._connect()
+            fcntl.flock(self._flock, fcntl.LOCK_EX)
+            try:
+                _commit_rows(self._conn, statement, rows)
+            finally:
+                fcntl.flock(self._flock, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+
+def _commit_rows(conn: sqlite3.Connection, statement: str, rows: list[tuple[Any, ...]]) -> None:
+    try:
+        conn.execute("BEGIN")
+        try:
+            conn.executemany(statement, rows)
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except sqlite3.Error as e:
+        raise next((theirs(e) for ours, theirs in _ERRORS if isinstance(e, ours)), PersistenceError(e)) from e
+
+
+_ERRORS: tuple[tuple[type[sqlite3.Error], type[PersistenceError]], ...] = (
+    (sqlite3.InterfaceError, InterfaceError), (sqlite3.DataError, DataError),
+    (sqlite3.OperationalError, OperationalError), (sqlite3.IntegrityError, IntegrityError),
+    (sqlite3.InternalError, InternalError), (sqlite3.ProgrammingError, ProgrammingError),
+    (sqlite3.NotSupportedError, NotSupportedError), (sqlite3.DatabaseError, DatabaseError),
+)
+"""SQLite's errors and eventsourcing's, in the order eventsourcing's own transaction maps them."""
 
 
 class TunedSQLiteFactory(SQLiteFactory):
@@ -124,10 +201,14 @@ class TunedSQLiteFactory(SQLiteFactory):
     def close(self) -> None:
         if self.checkpointer is not None:
             self.checkpointer.stop()
+        writer = getattr(self.datastore, "event_writer", None)
+        if writer is not None:
+            writer.close()
         super().close()
 
     def _serialise_writers_across_processes(self) -> None:
-        """Takes an ``flock`` around every write transaction.
+        """Takes an ``flock`` around every write transaction, and gives the datastore the
+        ``EventWriter`` that saves events under the same lock.
 
         Several server processes may write one SQLite file. SQLite alone makes a
         writer that finds the file locked sleep and retry (1, 2, 5, 10... ms), which
@@ -135,10 +216,10 @@ class TunedSQLiteFactory(SQLiteFactory):
         moment the last one commits. Within a process, eventsourcing's pool already
         lets one writer through at a time.
         """
-        db_name = self.datastore.pool.db_name
-        if self.datastore.pool.is_sqlite_memory_mode:
+        pool = self.datastore.pool
+        if pool.is_sqlite_memory_mode:
             return
-        lock = open(f"{db_name}.writers", "a")  # noqa: SIM115 - one descriptor for the process's life
+        lock = open(f"{pool.db_name}.writers", "a")  # noqa: SIM115 - one descriptor for the process's life
         transaction = self.datastore.transaction
 
         @contextmanager
@@ -155,6 +236,8 @@ class TunedSQLiteFactory(SQLiteFactory):
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
         self.datastore.transaction = locked  # type: ignore[method-assign]
+        self.datastore.event_writer = EventWriter(  # type: ignore[attr-defined]
+            lambda: pool._create_connection()._sqlite_conn, lock)
 
 
 class WalCheckpointer:
