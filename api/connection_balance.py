@@ -31,7 +31,7 @@ import socket
 import struct
 import threading
 
-from flask import Flask, Response
+from flask import Flask, Response, request
 
 log = logging.getLogger("dragonhall.http")
 
@@ -156,7 +156,8 @@ class ConnectionBalancer:
 
         @app.after_request
         def close_if_over_share(response: Response) -> Response:
-            if self.should_close():
+            # HTTP/2 has no Connection header (RFC 9113, 8.2.2): its clients stay where they are
+            if request.environ.get("SERVER_PROTOCOL", "").startswith("HTTP/1") and self.should_close():
                 response.headers["Connection"] = "close"
             return response
 

@@ -111,9 +111,11 @@ def test_the_responses_over_the_share_say_connection_close(port: Port) -> None:
     try:
         balancer.count()
         client = app.test_client()
+        over_http2 = client.get("/", environ_overrides={"SERVER_PROTOCOL": "HTTP/2"}).headers.get("Connection")
         headers: list[Any] = [client.get("/").headers.get("Connection") for _ in range(7)]
     finally:
         balancer.stop()
+    assert over_http2 is None
     assert headers == ["close"] * 5 + [None] * 2
 
 
