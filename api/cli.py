@@ -129,12 +129,13 @@ def _start_projector() -> Any:
     return process
 
 
-PROJECTOR_NICENESS = 10
-"""The projection process that ``serve`` starts yields the CPU to the HTTP processes when
-they want it all: requests come first, and the read models catch up in the gaps (they
-may lag; a game's own document falls back to the write model). Measured at 32 games in
-flight on SQLite: the p99 of a move 29.5-30.4 ms against 33.3-34.8 ms, for the same
-moves/s, and the read models at most 0.7 s behind the events against 0.24 s."""
+PROJECTOR_NICENESS = 5
+"""The projection process that ``serve`` starts yields some of the CPU to the HTTP
+processes when they want it all: requests come first, and the read models catch up in
+the gaps (they may lag; a game's own document falls back to the write model). Measured
+in 40-second runs at 32 games in flight on SQLite, the p99 of a move and the read
+models' largest lag: nice 0, 34.2-35.7 ms and 0.36 s; nice 5, 28.9-31.8 ms and 0.56 s;
+nice 10, 31.5-33.7 ms and 3.2 s (the projector then fell behind), at the same moves/s."""
 
 
 def _run_projector(ready: Any) -> None:

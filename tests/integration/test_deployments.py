@@ -83,7 +83,7 @@ def test_the_read_models_run_in_their_own_process_and_an_http_process_takes_over
         runner = int(lock.read_text())
         assert Path(f"/proc/{runner}/comm").read_text().strip() == "dh-projections"
         niceness = int(Path(f"/proc/{runner}/stat").read_text().rsplit(")", 1)[1].split()[16])
-        assert niceness == os.getpriority(os.PRIO_PROCESS, 0) + 10  # requests come first
+        assert niceness == os.getpriority(os.PRIO_PROCESS, 0) + 5  # requests come first
         first, _ = server.bot_game("tarasque", 2)
         server.wait_status(first)
         _wait_listed(server, first)
