@@ -29,9 +29,9 @@ import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import (
@@ -120,28 +120,24 @@ class EventWriter:
 
     Through eventsourcing's pool, a save checks a connection out and back in, and
     wraps its cursor twice: measured on three events, 42.6 µs of CPU against 26.6 µs
-    on a connection kept for the purpose. The writers' ``flock`` is taken as for every
-    other write, one thread of the process writes at a time, and SQLite's errors become
-    eventsourcing's (a version conflict is still an ``IntegrityError``)."""
+    on a connection kept for the purpose. It writes under the writers' lock, as every
+    other write does, and SQLite's errors become eventsourcing's (a version conflict is
+    still an ``IntegrityError``)."""
 
-    def __init__(self, connect: Callable[[], sqlite3.Connection], lock: IO[str]) -> None:
+    def __init__(self, connect: Callable[[], sqlite3.Connection],
+                 exclusive: Callable[[], AbstractContextManager[None]]) -> None:
         self._connect = connect
-        self._flock = lock
-        self._lock = threading.Lock()
+        self._exclusive = exclusive
         self._conn: sqlite3.Connection | None = None
 
     def insert(self, statement: str, rows: list[tuple[Any, ...]]) -> None:
-        with self._lock:
+        with self._exclusive():
             if self._conn is None:
                 self._conn = self._connect()
-            fcntl.flock(self._flock, fcntl.LOCK_EX)
-            try:
-                _commit_rows(self._conn, statement, rows)
-            finally:
-                fcntl.flock(self._flock, fcntl.LOCK_UN)
+            _commit_rows(self._conn, statement, rows)
 
     def close(self) -> None:
-        with self._lock:
+        with self._exclusive():
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
@@ -213,13 +209,15 @@ class TunedSQLiteFactory(SQLiteFactory):
         Several server processes may write one SQLite file. SQLite alone makes a
         writer that finds the file locked sleep and retry (1, 2, 5, 10... ms), which
         ruins latency under load; a blocking ``flock`` wakes the next writer the
-        moment the last one commits. Within a process, eventsourcing's pool already
-        lets one writer through at a time.
+        moment the last one commits. An ``flock`` belongs to the open file, which the
+        threads of a process share, so they take turns on a mutex first: a snapshot
+        (through eventsourcing's pool) and a save (through the event writer) never
+        hold it at once.
         """
         pool = self.datastore.pool
         if pool.is_sqlite_memory_mode:
             return
-        lock = open(f"{pool.db_name}.writers", "a")  # noqa: SIM115 - one descriptor for the process's life
+        exclusive = _writers_lock(f"{pool.db_name}.writers")
         transaction = self.datastore.transaction
 
         @contextmanager
@@ -228,16 +226,30 @@ class TunedSQLiteFactory(SQLiteFactory):
                 with transaction(commit=False) as cursor:
                     yield cursor
                 return
-            fcntl.flock(lock, fcntl.LOCK_EX)  # threads of this process already queue in the pool
-            try:
-                with transaction(commit=True) as cursor:
-                    yield cursor
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+            with exclusive(), transaction(commit=True) as cursor:
+                yield cursor
 
         self.datastore.transaction = locked  # type: ignore[method-assign]
         self.datastore.event_writer = EventWriter(  # type: ignore[attr-defined]
-            lambda: pool._create_connection()._sqlite_conn, lock)
+            lambda: pool._create_connection()._sqlite_conn, exclusive)
+
+
+def _writers_lock(path: str) -> Callable[[], AbstractContextManager[None]]:
+    """The lock that one writer at a time holds, across the threads of this process and
+    across the processes that write the file (an ``flock`` on ``path``)."""
+    handle = open(path, "a")  # noqa: SIM115 - one descriptor for the process's life
+    mutex = threading.Lock()
+
+    @contextmanager
+    def exclusive() -> Iterator[None]:
+        with mutex:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    return exclusive
 
 
 class WalCheckpointer:

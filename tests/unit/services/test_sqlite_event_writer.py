@@ -82,3 +82,37 @@ def test_an_in_memory_store_has_no_writer_and_saves_as_eventsourcing_does() -> N
         assert application.repository.get(note.id).version == 2
     finally:
         application.close()
+
+
+def test_a_save_waits_for_a_pooled_write_of_the_same_process(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writers' flock belongs to the open file that the threads share: without the
+    process's mutex, a save would start writing while a snapshot (say) still held it."""
+    import services.sqlite_events as sqlite_events
+
+    inside, entered_while_inside = threading.Event(), []
+    commit_rows = sqlite_events._commit_rows
+
+    def spy(*args: Any) -> None:
+        entered_while_inside.append(inside.is_set())
+        commit_rows(*args)
+
+    monkeypatch.setattr(sqlite_events, "_commit_rows", spy)
+    release = threading.Event()
+
+    def pooled_write() -> None:
+        with app.factory.datastore.transaction(commit=True) as cursor:
+            cursor.execute("SELECT 1")
+            inside.set()
+            release.wait(5)
+            inside.clear()
+
+    writer = threading.Thread(target=pooled_write)
+    writer.start()
+    assert inside.wait(5)
+    saver = threading.Thread(target=app.save, args=(Note(),))
+    saver.start()
+    saver.join(0.3)
+    release.set()
+    writer.join()
+    saver.join()
+    assert entered_while_inside == [False]
