@@ -18,6 +18,10 @@
   ``PollingSQLiteApplicationRecorder`` adds a subscription that pulls new
   notifications every ``POLL_INTERVAL`` seconds, and at once when a writer in the
   same process calls ``wake()`` after a save.
+* Writers take turns: a process mutex, then an ``flock`` shared by every process
+  that writes the file. Events are saved by ``EventWriter``, on a connection kept
+  for that, in one ``executemany``; other writes (snapshots, tracking records) go
+  through eventsourcing's pool under the same lock.
 
 Select both with ``PERSISTENCE_MODULE=services.sqlite_events:TunedSQLiteFactory``.
 """
