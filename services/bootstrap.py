@@ -22,6 +22,7 @@ from eventsourcing.utils import Environment
 
 from projections.games import GameProjection
 from projections.leader import ProjectionLeader
+from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
 from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
 from services import postgres_events, sqlite_events
@@ -40,6 +41,13 @@ from services.vacations import Vacations
 from services.version_board import VersionBoard
 
 log = logging.getLogger("dragonhall")
+
+
+POOL_MIN, POOL_MAX = 2, 10
+"""Connections of each eventsourcing pool (a process has several: the events, the read models, and in
+the projection process the runner's own), opened at start and at most. The pool grows under load and
+shrinks after ten idle minutes. Opening 8 of each at start took 80 of PostgreSQL's default 100
+connections for two HTTP processes, a projection process and one worker, before any load."""
 
 
 def eventsourcing_env(settings: Settings) -> dict[str, str]:
@@ -77,8 +85,8 @@ def _store_env(settings: Settings) -> dict[str, str]:
         "POSTGRES_PORT": pg.port,
         "POSTGRES_USER": pg.user,
         "POSTGRES_PASSWORD": pg.password,
-        "POSTGRES_POOL_SIZE": "8",
-        "POSTGRES_MAX_OVERFLOW": "8",
+        "POSTGRES_POOL_SIZE": str(POOL_MIN),
+        "POSTGRES_MAX_OVERFLOW": str(POOL_MAX - POOL_MIN),
     }
     if settings.postgres_schema:
         env["POSTGRES_SCHEMA"] = settings.postgres_schema
@@ -225,8 +233,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         undo.callback(games.close)
         view = InfrastructureFactory.construct(Environment(GameProjection.name, env)).tracking_recorder(vclass)
         if led:
-            leader = ProjectionLeader(settings.data_dir / "projections.lock",
-                                      _locked(settings, lambda: _start_runner(env, vclass)))
+            leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: _start_runner(env, vclass)))
             undo.callback(leader.stop)
     games.configure(secret_key=settings.secret_key, snapshot_interval=settings.snapshot_interval,
                     cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
@@ -247,6 +254,14 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     if games.versions is not None:
         platform._closers.append(games.versions.close)
     return platform
+
+
+def leader_lock(settings: Settings) -> LeaderLock:
+    """The lock that elects the projections' leader: in the database for PostgreSQL, whose
+    processes may run on several machines; in the data directory for SQLite."""
+    if settings.store == "postgres":
+        return PostgresLeaderLock(settings.database_url or "", settings.postgres_schema)
+    return FileLeaderLock(settings.data_dir / "projections.lock")
 
 
 def _locked(settings: Settings, start: Callable[[], Any]) -> Callable[[], Any]:

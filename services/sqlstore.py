@@ -183,11 +183,14 @@ def postgres_ddl_lock(conninfo: str, schema: str | None) -> Iterator[None]:
     """
     import psycopg
 
-    digest = hashlib.sha256(f"dragonhall-tables:{schema or ''}".encode()).digest()
-    key = int.from_bytes(digest[:8], "big", signed=True)
     with psycopg.connect(conninfo, autocommit=True) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (key,))
+        conn.execute("SELECT pg_advisory_lock(%s)", (advisory_key(f"dragonhall-tables:{schema or ''}"),))
         yield
+
+
+def advisory_key(name: str) -> int:
+    """The signed 64-bit PostgreSQL advisory lock key that stands for ``name``."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
 
 
 @contextmanager

@@ -215,3 +215,39 @@ def test_the_new_command_creates_a_bot_game_on_a_running_server(
     bad = subprocess.run([str(cli), "new", "no-such-game", "--server", server.base], env=env, cwd=tmp_path,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "400" in bad.stderr
+
+
+def test_on_postgres_a_standby_projection_process_on_another_machine_takes_over_when_the_leader_dies(
+        tmp_path: Path, pg_url: str, pg_schema: str) -> None:
+    """Two ``dragonhall projections`` processes with data directories of their own, as on two
+    machines: the database's advisory lock lets one lead, and the other once the leader dies."""
+    import os
+    import time
+
+    env = {**os.environ, "DRAGONHALL_DATABASE_URL": pg_url, "DRAGONHALL_POSTGRES_SCHEMA": pg_schema,
+           "DRAGONHALL_EMBEDDED_PROJECTIONS": "0", "DRAGONHALL_DATA_DIR": str(tmp_path / "web"),
+           "DRAGONHALL_SECRET_KEY": "33" * 32}
+    env.pop("DRAGONHALL_BROKER_URL", None)
+    server = Server(env, tmp_path)
+    standbys = [Proc(["projections"], {**env, "DRAGONHALL_DATA_DIR": str(tmp_path / f"host{i}")},
+                     tmp_path / f"projections{i}.log", tmp_path) for i in range(2)]
+    leads, stands_by = "projection runner started", "this one stands by"
+    try:
+        first, _ = server.bot_game("tarasque", 2)
+        server.wait_status(first)
+        _wait_listed(server, first)
+        deadline = time.time() + 60
+        while not all(leads in p.tail(50_000) or stands_by in p.tail(50_000) for p in standbys):
+            assert time.time() < deadline, [p.tail() for p in standbys]
+            time.sleep(0.1)
+        leaders = [p for p in standbys if leads in p.tail(50_000)]
+        assert len(leaders) == 1, [p.tail() for p in standbys]
+        heir = next(p for p in standbys if p is not leaders[0])
+        leaders[0].kill()
+        second, _ = server.bot_game("tarasque", 2)
+        server.wait_status(second)
+        _wait_listed(server, second)
+        assert leads in heir.tail(50_000)
+    finally:
+        for proc in (server, *standbys):
+            proc.stop()

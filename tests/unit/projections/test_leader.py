@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,35 +11,8 @@ from typing import Any
 import pytest
 
 from projections import leader as leadership
-
-
-class FakeRunner:
-    """Stands for an eventsourcing ``ProjectionRunner``: it is interrupted when it fails or stops,
-    and ``__exit__`` raises the error that stopped it."""
-
-    def __init__(self) -> None:
-        self.is_interrupted = threading.Event()
-        self.error: BaseException | None = None
-        self.exited = False
-
-    def fail(self, error: BaseException) -> None:
-        self.error = error
-        self.is_interrupted.set()
-
-    def __exit__(self, *_: Any) -> None:
-        self.exited = True
-        self.is_interrupted.set()
-        if self.error is not None:
-            raise self.error
-
-
-def _eventually(check: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if check():
-            return True
-        time.sleep(0.01)
-    return check()
+from projections.leader_locks import FileLeaderLock
+from tests.support.runners import FakeRunner, eventually
 
 
 @pytest.fixture(autouse=True)
@@ -62,7 +34,7 @@ def make_leader(tmp_path: Path, started: list[FakeRunner]) -> Iterator[Callable[
         return started[-1]
 
     def make() -> leadership.ProjectionLeader:
-        leaders.append(leadership.ProjectionLeader(tmp_path / "projections.lock", start))
+        leaders.append(leadership.ProjectionLeader(FileLeaderLock(tmp_path / "projections.lock"), start))
         return leaders[-1]
 
     yield make
@@ -73,11 +45,11 @@ def make_leader(tmp_path: Path, started: list[FakeRunner]) -> Iterator[Callable[
 def test_a_runner_that_fails_is_replaced_and_its_error_logged(
         make_leader: Any, started: list[FakeRunner], caplog: Any) -> None:
     leader = make_leader()
-    assert _eventually(lambda: leader.runner is not None)
+    assert eventually(lambda: leader.runner is not None)
     first = started[0]
     with caplog.at_level(logging.ERROR, logger="dragonhall.projections"):
         first.fail(RuntimeError("connection lost"))
-        assert _eventually(lambda: leader.runner is not None and leader.runner is not first)
+        assert eventually(lambda: leader.runner is not None and leader.runner is not first)
     assert first.exited
     assert "connection lost" in caplog.text
     assert len(started) == 2
@@ -85,7 +57,7 @@ def test_a_runner_that_fails_is_replaced_and_its_error_logged(
 
 def test_a_healthy_runner_is_left_alone(make_leader: Any, started: list[FakeRunner]) -> None:
     leader = make_leader()
-    assert _eventually(lambda: leader.runner is not None)
+    assert eventually(lambda: leader.runner is not None)
     time.sleep(0.2)  # ten rounds of the leader's watch
     assert len(started) == 1
     assert not started[0].exited
@@ -94,11 +66,11 @@ def test_a_healthy_runner_is_left_alone(make_leader: Any, started: list[FakeRunn
 def test_only_the_lock_holder_runs_and_another_takes_over_when_it_stops(
         make_leader: Any, started: list[FakeRunner]) -> None:
     first = make_leader()
-    assert _eventually(lambda: first.runner is not None)
+    assert eventually(lambda: first.runner is not None)
     second = make_leader()
     time.sleep(0.2)
     assert second.runner is None
     first.stop()
     assert started[0].exited
-    assert _eventually(lambda: second.runner is not None)
+    assert eventually(lambda: second.runner is not None)
     assert len(started) == 2
