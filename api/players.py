@@ -35,11 +35,12 @@ def me() -> dict[str, Any]:
 
 @blp.route("/me/webhook", methods=["PUT"])
 @blp.arguments(schemas.WebhookUpdate())
-@blp.response(200, schemas.Player())
+@blp.response(200, schemas.PlayerWithWebhookSecret())
 def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
-    """Register (or clear, with null) the URL that receives turn reminders."""
-    player = required_player()
-    return _platform().accounts.set_webhook(player.id, body["url"]).to_json()
+    """Register (or clear, with null) the URL that receives turn reminders; a URL's signing
+    secret is shown only in this response."""
+    player, secret = _platform().accounts.set_webhook(required_player().id, body["url"])
+    return player.to_json() if secret is None else {**player.to_json(), "webhook_secret": secret}
 
 
 @blp.route("/me/inbox", methods=["GET"])

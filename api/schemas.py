@@ -68,6 +68,13 @@ class PlayerWithToken(Player):
     token = fields.String(required=True, metadata={"description": "Shown once; only its hash is stored."})
 
 
+class PlayerWithWebhookSecret(Player):
+    webhook_secret = fields.String(metadata={"description": (
+        "Shown only in this response, and only when a URL is set: the key of the HMAC-SHA256 in each "
+        "reminder's X-Dragonhall-Signature header. Every PUT with a URL issues a new one; the old one "
+        "stops verifying.")})
+
+
 class VacationRequest(Schema):
     start = fields.Date(required=True, metadata={"description": "First vacation day (UTC), YYYY-MM-DD."})
     days = _int(required=True, validate=validate.Range(1, 366))

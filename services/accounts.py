@@ -3,7 +3,9 @@
 Accounts are not game history, so they live in a plain table rather than an
 event stream, and are consistent at once (a new player can create a game in
 the next request). A token is shown once, at registration; only its SHA-256 is
-stored. Tokens carry 256 bits of randomness, so a fast hash is enough.
+stored. Tokens carry 256 bits of randomness, so a fast hash is enough. A
+webhook's signing secret is shown once too, when its URL is set; it is derived
+again when needed (``services.webhook_keys``), never stored.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from services import webhook_keys
 from services.errors import NotAuthenticated, PlayerNotFound
 from services.sqlstore import SqlStore
 
@@ -28,6 +31,7 @@ TABLES = [
         created_at TEXT NOT NULL,
         webhook_url TEXT
     )""",
+    *webhook_keys.TABLES,
 ]
 
 SERVER_BOT_PREFIX = "server-bot:"
@@ -49,8 +53,10 @@ class Player:
 class Accounts:
     """Registers players and authenticates their tokens."""
 
-    def __init__(self, db: SqlStore) -> None:
+    def __init__(self, db: SqlStore, master_key: bytes) -> None:
         self.db = db
+        self._master_key = master_key
+        """The server's key, from which webhook secrets derive (the one game seeds derive from)."""
         self.db.script(TABLES)
         self._by_hash: dict[str, Player] = {}
         self._lock = threading.Lock()
@@ -88,11 +94,28 @@ class Accounts:
             raise PlayerNotFound(f"no player {player_id}")
         return _player(row)
 
-    def set_webhook(self, player_id: str, url: str | None) -> Player:
-        self.db.execute("UPDATE dh_players SET webhook_url = ? WHERE player_id = ?", (url, player_id))
+    def set_webhook(self, player_id: str, url: str | None) -> tuple[Player, str | None]:
+        """Sets (or, with None, clears) the player's webhook; returns the player and the new
+        URL's signing secret, shown only now. Every URL set gets a new secret, so setting the
+        same URL again rotates it (and gives one to a webhook set before secrets existed)."""
+        nonce = webhook_keys.new_nonce() if url else None
+        with self.db.tx() as t:
+            t.execute("UPDATE dh_players SET webhook_url = ? WHERE player_id = ?", (url, player_id))
+            if nonce is None:
+                t.execute("DELETE FROM dh_webhook_keys WHERE player_id = ?", (player_id,))
+            else:
+                t.execute("INSERT INTO dh_webhook_keys (player_id, nonce) VALUES (?, ?) "
+                          "ON CONFLICT (player_id) DO UPDATE SET nonce = excluded.nonce", (player_id, nonce))
         with self._lock:
             self._by_hash.clear()
-        return self.get(player_id)
+        secret = webhook_keys.derive(self._master_key, player_id, nonce) if nonce else None
+        return self.get(player_id), secret
+
+    def webhook_secret(self, player_id: str) -> str | None:
+        """The signing secret of the player's webhook; None if it has none (no webhook, or
+        one set before secrets existed)."""
+        row = self.db.one("SELECT nonce FROM dh_webhook_keys WHERE player_id = ?", (player_id,))
+        return None if row is None else webhook_keys.derive(self._master_key, player_id, row["nonce"])
 
 
 def server_bot_id(bot: str) -> str:

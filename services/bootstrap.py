@@ -242,7 +242,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         if not games.single_writer:
             games.versions = VersionBoard(settings.data_dir / "versions.board")
             undo.callback(games.versions.close)
-    platform = Platform(settings, games, Accounts(db), view, db, runner)
+    platform = Platform(settings, games, Accounts(db, games.secret_key), view, db, runner)
     if runner is None:
         platform._closers.append(games.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:

@@ -133,12 +133,17 @@ class _Hooks:
         from urllib.parse import parse_qs, urlparse
 
         self.received: list[Any] = []
+        self.requests: list[tuple[Any, bytes]] = []
+        """Each POST's headers (read case-insensitively with ``.get``) and its raw body: a
+        signature is checked over the bytes sent."""
         hooks = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
-                hooks.received.append(_json.loads(self.rfile.read(length) or b"null"))
+                body = self.rfile.read(length)
+                hooks.requests.append((self.headers, body))
+                hooks.received.append(_json.loads(body or b"null"))
                 status = int(parse_qs(urlparse(self.path).query).get("status", ["200"])[0])
                 self.send_response(status)
                 self.end_headers()
@@ -158,7 +163,8 @@ class _Hooks:
 
 @pytest.fixture
 def webhook_server() -> Iterator[Any]:
-    """A local HTTP endpoint that records the webhooks it receives (``?status=N`` answers N)."""
+    """A local HTTP endpoint that records the webhooks it receives, their bodies in ``received``
+    and their headers and raw bodies in ``requests`` (``?status=N`` answers N)."""
     hooks = _Hooks()
     yield hooks
     hooks.close()

@@ -39,6 +39,16 @@ def _game(platform: Any, tc: dict[str, Any], players: int = 2) -> tuple[str, lis
     return str(game.id), ids
 
 
+def _deliver(platform: Any, delivery_id: str) -> str:
+    """Runs the webhook job: the delivery's status, or ``"retry"`` where the job asks to run again."""
+    from workers import jobs
+
+    try:
+        return jobs.webhook(platform, lambda actions: None, delivery_id)
+    except jobs.RetryLater:
+        return "retry"
+
+
 def _timeouts(platform: Any, gid: str) -> list[Any]:
     return [e for e in platform.games.stored_events(gid) if isinstance(e, Game.TurnTimedOut)]
 
@@ -170,10 +180,8 @@ def test_a_reminder_is_recorded_once_at_eighty_percent_and_posted_once(platform:
     fake_clock.advance(1)
     (post,) = platform.timers.remind(gid, 0, since)
     assert platform.timers.remind(gid, 0, since) == []
-    from workers.webhooks import deliver
-
-    assert deliver(platform.inbox, post.delivery_id) == "sent"
-    assert deliver(platform.inbox, post.delivery_id) == "gone"
+    assert _deliver(platform, post.delivery_id) == "sent"
+    assert _deliver(platform, post.delivery_id) == "gone"
     assert len(webhook_server.received) == 1 and webhook_server.received[0]["game_id"] == gid
     reminders = platform.timers.inbox_of(ids[0])["reminders"]
     assert len(reminders) == 1 and reminders[0]["seat"] == 0
@@ -181,16 +189,14 @@ def test_a_reminder_is_recorded_once_at_eighty_percent_and_posted_once(platform:
 
 def test_a_refused_connection_is_retried_but_an_answered_post_is_not(platform: Any, fake_clock: FakeClock,
                                                                     webhook_server: Any) -> None:
-    from workers.webhooks import deliver
-
     pid = platform.accounts.register("w", "human")[0].id
     item = platform.inbox.add(pid, "reminder", "k1", "g", {"x": 1})
     refused = platform.inbox.claim_delivery(item, "http://127.0.0.1:9/hook")
-    assert deliver(platform.inbox, refused) == "retry"
+    assert _deliver(platform, refused) == "retry"
     item2 = platform.inbox.add(pid, "reminder", "k2", "g", {"x": 2})
     failing = platform.inbox.claim_delivery(item2, webhook_server.url + "?status=500")
-    assert deliver(platform.inbox, failing) == "failed"
-    assert deliver(platform.inbox, failing) == "gone"
+    assert _deliver(platform, failing) == "failed"
+    assert _deliver(platform, failing) == "gone"
     assert platform.inbox.claim_delivery(item2, webhook_server.url) is None
 
 
@@ -198,8 +204,6 @@ def test_a_delivery_whose_task_was_lost_is_sent_again_by_the_sweep(platform: Any
                                                                      webhook_server: Any) -> None:
     """A broker that could not be reached when the reminder was made: nobody sends the delivery
     but the sweep, once it has waited longer than the delivery's own retries would."""
-    from workers.webhooks import deliver
-
     pid = platform.accounts.register("w", "human")[0].id
     item = platform.inbox.add(pid, "reminder", "lost", "g", {"x": 1})
     delivery = platform.inbox.claim_delivery(item, webhook_server.url)
@@ -207,7 +211,7 @@ def test_a_delivery_whose_task_was_lost_is_sent_again_by_the_sweep(platform: Any
     assert PostWebhook(delivery) not in platform.timers.sweep()
     fake_clock.advance(2)
     assert PostWebhook(delivery) in platform.timers.sweep()
-    assert deliver(platform.inbox, delivery) == "sent"
+    assert _deliver(platform, delivery) == "sent"
     assert PostWebhook(delivery) not in platform.timers.sweep()
     assert len(webhook_server.received) == 1
 
@@ -216,15 +220,15 @@ def test_a_receiver_that_keeps_refusing_ends_the_delivery_and_the_sweep_leaves_i
         platform: Any, fake_clock: FakeClock) -> None:
     """Its retries (and a task the sweep sends) count on the delivery row; after the last try
     it is failed, so the sweep does not start its retries over every ten minutes."""
-    from workers.webhooks import ATTEMPTS, deliver
+    from workers.webhooks import ATTEMPTS
 
     pid = platform.accounts.register("w", "human")[0].id
     delivery = platform.inbox.claim_delivery(platform.inbox.add(pid, "reminder", "dead", "g", {"x": 1}),
                                              "http://127.0.0.1:9/hook")
-    assert [deliver(platform.inbox, delivery) for _ in range(ATTEMPTS - 1)] == ["retry"] * (ATTEMPTS - 1)
+    assert [_deliver(platform, delivery) for _ in range(ATTEMPTS - 1)] == ["retry"] * (ATTEMPTS - 1)
     fake_clock.advance(LOST_DELIVERY.total_seconds() + 1)
     assert PostWebhook(delivery) in platform.timers.sweep()  # pending, its task lost: one more try
-    assert deliver(platform.inbox, delivery) == "failed"
+    assert _deliver(platform, delivery) == "failed"
     fake_clock.advance(LOST_DELIVERY.total_seconds() + 1)
     assert PostWebhook(delivery) not in platform.timers.sweep()
     assert platform.inbox.delivery(delivery)["status"] == "failed"
@@ -232,14 +236,29 @@ def test_a_receiver_that_keeps_refusing_ends_the_delivery_and_the_sweep_leaves_i
 
 def test_two_tasks_for_one_delivery_post_it_once(platform: Any, fake_clock: FakeClock, webhook_server: Any) -> None:
     """The sweep may resend a delivery whose first task was only late: the first to take it sends."""
-    from workers.webhooks import deliver
-
     pid = platform.accounts.register("w", "human")[0].id
     delivery = platform.inbox.claim_delivery(platform.inbox.add(pid, "reminder", "twice", "g", {"x": 1}),
                                              webhook_server.url)
     assert platform.inbox.take_delivery(delivery)  # the first task, about to POST
-    assert deliver(platform.inbox, delivery) == "gone"  # the second finds it taken
+    assert _deliver(platform, delivery) == "gone"  # the second finds it taken
     assert webhook_server.received == []
+
+
+def test_a_delivery_whose_secret_cannot_be_read_stays_pending_for_a_retry(platform: Any, fake_clock: FakeClock,
+                                                                          webhook_server: Any) -> None:
+    """The secret is read before the delivery is taken: a database that fails then costs a try, not the POST."""
+    from workers.webhooks import deliver
+
+    def unreadable(player_id: str) -> str | None:
+        raise OSError("the database cannot be reached")
+
+    pid = platform.accounts.register("w", "human")[0].id
+    delivery = platform.inbox.claim_delivery(platform.inbox.add(pid, "reminder", "unread", "g", {"x": 1}),
+                                             webhook_server.url)
+    with pytest.raises(OSError):
+        deliver(platform.inbox, delivery, unreadable)
+    assert platform.inbox.delivery(delivery)["status"] == "pending" and webhook_server.received == []
+    assert _deliver(platform, delivery) == "sent"
 
 
 def test_the_inbox_lists_my_turns_soonest_deadline_first_and_my_invitations(platform: Any,
