@@ -17,6 +17,8 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
+from eventsourcing.persistence import InterfaceError, OperationalError
+
 
 class SqlStore(ABC):
     """Connections and transactions for one database."""
@@ -142,7 +144,6 @@ class PostgresStore(SqlStore):
         (or ``InterfaceError``), as the event store does, so callers meet one kind of
         "try again later" whichever table they touch."""
         import psycopg
-        from eventsourcing.persistence import InterfaceError, OperationalError
 
         try:
             with self._pool.connection() as conn, conn.transaction():
