@@ -13,7 +13,9 @@ database when its holder dies, so a crashed leader never blocks its heirs.
   process. The connection carries TCP keepalives on both ends: a leader cut off
   from the database learns it within ``DEAD_AFTER`` seconds (its watch query fails
   and it stops its runner), and the database drops the dead session, and so the
-  lock, within about as long, for a standby to take it.
+  lock, within about as long, for a standby to take it. Operators find the leader
+  by its log line ("this process runs the projections") or as the session holding
+  the advisory lock in ``pg_locks``.
 """
 
 from __future__ import annotations
@@ -108,15 +110,6 @@ class PostgresLeaderLock:
 
     def release(self) -> None:
         self._close()  # ending the session releases its advisory locks
-
-    def holder_pid(self) -> int | None:
-        """The database backend pid of the session that holds the lock, if any (for operators)."""
-        import psycopg
-
-        with psycopg.connect(self.conninfo, autocommit=True) as conn:
-            row = conn.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 "
-                               "AND (classid::bigint << 32 | objid::bigint) = %s", (self.key,)).fetchone()
-        return None if row is None else int(row[0])
 
     def _connection(self) -> Any:
         import psycopg
