@@ -14,8 +14,8 @@ database when its holder dies, so a crashed leader never blocks its heirs.
   from the database learns it within ``DEAD_AFTER`` seconds (its watch query fails
   and it stops its runner), and the database drops the dead session, and so the
   lock, within about as long, for a standby to take it. Operators find the leader
-  by its log line ("this process runs the projections") or as the session holding
-  the advisory lock in ``pg_locks``.
+  in ``pg_locks``: the session holding the advisory lock, whose client address in
+  ``pg_stat_activity`` names the machine.
 """
 
 from __future__ import annotations
