@@ -149,10 +149,12 @@ class GameViewsSQL:
             "(next_reminder > ? AND next_reminder <= ?) OR next_reminder <= ?) ORDER BY next_deadline",
             (low, high, overdue, low, high, overdue))
 
-    def stalled_bot_games(self, before: str) -> list[dict[str, Any]]:
-        """Running games awaiting a server bot that has not moved since ``before``."""
-        return self._rows("SELECT game_id FROM {p}dh_games WHERE status = 'active' AND bots_awaited = 1 "
-                          "AND updated_at < ?", (before,))
+    def stalled_bot_games(self, before: str | None) -> list[dict[str, Any]]:
+        """Running games awaiting a server bot that has not moved since ``before`` (with None, all of them)."""
+        sql = "SELECT game_id FROM {p}dh_games WHERE status = 'active' AND bots_awaited = 1"
+        if before is None:
+            return self._rows(sql)
+        return self._rows(sql + " AND updated_at < ?", (before,))
 
     def games_of_player(self, player_id: str, status: str) -> list[dict[str, Any]]:
         return self._rows(

@@ -258,12 +258,19 @@ class Timers:
 
     # ------------------------------------------------------------ the sweep
 
-    def sweep(self) -> list[Action]:
+    def sweep(self, tasks_lost: bool = False) -> list[Action]:
         """What the read models say is due: deadlines, reminders and starts that came within
         ``near`` since the last sweep (each gets its task once), and those overdue by more
         than ``GRACE`` (their task was lost with a broker or a worker); bot turns awaited
-        longer than ``BOT_STALL``, and webhook deliveries pending longer than ``LOST_DELIVERY``."""
+        longer than ``BOT_STALL``, and webhook deliveries pending longer than ``LOST_DELIVERY``.
+
+        ``tasks_lost`` says the broker lost its queues (a Redis restarted without persistence,
+        ``workers.broker_memory``): then every task they could have held is sent again at once,
+        every near deadline and every awaited bot turn, rather than once it is overdue or stalled.
+        A task sent twice writes nothing the second time."""
         now = clock.now()
+        if tasks_lost:
+            self._last_sweep = None
         overdue = now - GRACE
         low = self._last_sweep + self.near if self._last_sweep else overdue  # the first sweep takes all
         window = Window(low=low, high=now + self.near, overdue=overdue)
@@ -282,7 +289,7 @@ class Timers:
             for seat in game.awaiting:
                 if seat not in game.left:
                     actions.extend(self._timed(game, seat, now, window))
-        for row in self.views.stalled_bot_games(clocks_key(now - BOT_STALL)):
+        for row in self.views.stalled_bot_games(None if tasks_lost else clocks_key(now - BOT_STALL)):
             game = self.games.load(row["game_id"])
             actions.extend(a for a in self.plan(game) if isinstance(a, PlayBot))
         actions.extend(PostWebhook(d) for d in self.inbox.lost_deliveries(now - LOST_DELIVERY))

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from services.timers import FireDeadline
+from workers import broker_memory
 from workers.bot_turns import bot_choice, play_bot_turn
 from workers.webhooks import deliver
 
@@ -60,8 +61,11 @@ def webhook(platform: Any, send: Send, delivery_id: str, attempt: int = 0) -> st
 def sweep(platform: Any, send: Send) -> int:
     if not platform.sweep_lock():
         return 0
-    actions = platform.timers.sweep()
+    lost = broker_memory.forgotten(platform.settings)
+    actions = platform.timers.sweep(tasks_lost=lost)
     send(actions)
+    if lost:
+        broker_memory.remember(platform.settings)
     return len(actions)
 
 

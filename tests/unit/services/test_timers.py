@@ -16,7 +16,7 @@ from services import clock, clocks
 from services.aggregate import Game
 from services.clock import FakeClock
 from services.errors import InvalidRequest
-from services.timers import LOST_DELIVERY, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
+from services.timers import BOT_STALL, LOST_DELIVERY, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
 
 
 @pytest.fixture
@@ -323,3 +323,39 @@ def test_the_sweep_finds_deadlines_that_came_near_or_were_missed(platform: Any, 
     fake_clock.advance(60)  # past the deadline and its grace, and the seats still awaited: the tasks were lost
     again = [a for a in platform.timers.sweep() if isinstance(a, FireDeadline)]
     assert {a.seat for a in again} == {0, 1} and all(a.eta == fake_clock.now() for a in again)
+
+
+def _bot_game(platform: Any) -> str:
+    """A running Dice Race between two server bots, which nothing plays (the platform sends no tasks)."""
+    owner = platform.accounts.register("o", "human")[0].id
+    game = platform.games.create_game(owner, "dice-race", None, None, 2)
+    for _ in range(2):
+        platform.games.take_seat(str(game.id), "server-bot:random", "random bot", "bot", bot="random")
+    platform.wait_for_projections()
+    return str(game.id)
+
+
+def test_an_awaited_bot_turn_is_sent_again_once_it_stalls(platform: Any) -> None:
+    gid = _bot_game(platform)
+    assert not [a for a in platform.timers.sweep() if isinstance(a, PlayBot)], "its task may still be queued"
+    previous = clock.use(FakeClock(datetime.now(UTC) + BOT_STALL + timedelta(seconds=1)))
+    try:
+        bots = [a for a in platform.timers.sweep() if isinstance(a, PlayBot)]
+    finally:
+        clock.use(previous)
+    game = platform.games.load(gid)
+    assert {(a.game_id, a.seat, a.version) for a in bots} == {(gid, s, game.version) for s in game.awaiting}
+
+
+def test_when_the_broker_lost_its_tasks_the_sweep_sends_every_awaited_bot_turn_and_near_deadline_at_once(
+        platform: Any, fake_clock: FakeClock) -> None:
+    gid = _bot_game(platform)
+    timed, _ = _game(platform, {"kind": "per_move", "seconds": 60, "timeout_policy": "auto"})
+    platform.wait_for_projections()
+    platform.timers.sweep()
+    fake_clock.advance(5)
+    assert not platform.timers.sweep(), "bot turns not stalled, deadlines scheduled by the first sweep"
+    again = platform.timers.sweep(tasks_lost=True)
+    game, other = platform.games.load(gid), platform.games.load(timed)
+    assert {(a.seat, a.version) for a in again if isinstance(a, PlayBot)} == {(s, game.version) for s in game.awaiting}
+    assert {(a.game_id, a.seat) for a in again if isinstance(a, FireDeadline)} == {(timed, s) for s in other.awaiting}
