@@ -109,7 +109,14 @@ class PostgresLeaderLock:
         return self._held
 
     def release(self) -> None:
-        self._close()  # ending the session releases its advisory locks
+        """Unlocks before closing: the server ends a closed session's locks only once its
+        backend has exited, which the client does not wait for."""
+        if self._held:
+            try:
+                self._conn.execute("SELECT pg_advisory_unlock(%s)", (self.key,))
+            except Exception as e:
+                log.debug("could not unlock before closing: %s", e)
+        self._close()
 
     def _connection(self) -> Any:
         import psycopg
