@@ -18,8 +18,8 @@ it recorded: the failed batch's transaction wrote nothing. A leader whose lock i
 gone (its connection to PostgreSQL was lost, so another process may lead now)
 stops its runner and tries again like any other process. Until it notices, two
 runners may overlap for up to ``RETRY`` seconds; the read models stay exact, since
-each batch commits with its tracking record and a position recorded twice fails
-the later transaction.
+each batch commits with its tracking record, which the store accepts only past the
+position already recorded: a batch that the other runner has overtaken writes nothing.
 """
 
 from __future__ import annotations
