@@ -9,7 +9,6 @@ from flask import current_app
 from api import schemas
 from api.auth import optional_player, required_player
 from api.parser import blueprint
-from services.errors import NotAPlayer
 from services.records import audit_trail, game_record
 
 blp = blueprint("audit", "Replay, verify and dispute what happened in a game.")
@@ -52,22 +51,19 @@ def audit(game_id: str) -> dict[str, Any]:
 @blp.route("/games/<game_id>/journal", methods=["GET"])
 @blp.response(200, schemas.Journal())
 def journal(game_id: str) -> dict[str, Any]:
-    """Refused commands: who, when, what and which rule refused it. The game's seats may read
-    it while the game runs; everyone once it has ended."""
-    p = _platform()
-    game = p.games.load(game_id)
-    pid = _pid()
-    viewer = game.viewer_for(pid)
-    if not viewer.omniscient and not (pid and game.seats_of(pid)):
-        raise NotAPlayer("the journal of a running game is for its seats")
-    return {"game_id": str(game.id), "entries": p.journal.entries(str(game.id), viewer, pid, game.ruleset)}
+    """Refused commands: who, when, what and which rule refused it. While the game runs only its
+    seats read it, each its own refusals whole and of the others' only when and at which version
+    they happened; once the game has ended, everyone reads all of it."""
+    return _platform().queries.journal_of(game_id, _pid())
 
 
 @blp.route("/games/<game_id>/disputes", methods=["POST"])
 @blp.arguments(schemas.DisputeRequest())
 @blp.response(201, schemas.Dispute())
 def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
-    """Dispute version N: the server answers from the rules and forks a sandbox from N."""
+    """Dispute version N. While the game runs: whether the claimed move is legal for your seat,
+    citing the rule, and nothing it would cause. Once the game has ended: what it would have caused,
+    and a sandbox forked from N."""
     player = required_player()
     return _platform().disputes.open(game_id, player.id, body["version"], body["claim"], body.get("move"),
                                      body.get("seat"))
@@ -77,7 +73,7 @@ def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.response(200, schemas.DisputeList())
 def list_disputes(game_id: str) -> dict[str, Any]:
     """The game's disputes (answers shown to their openers while the game runs)."""
-    return {"disputes": _platform().disputes.of_game(str(_platform().games.load(game_id).id), _pid())}
+    return {"disputes": _platform().disputes.of_game(game_id, _pid())}
 
 
 @blp.route("/disputes/<dispute_id>", methods=["GET"])
@@ -87,10 +83,29 @@ def get_dispute(dispute_id: str) -> dict[str, Any]:
     return _platform().disputes.document(dispute_id, _pid())
 
 
+@blp.route("/disputes/<dispute_id>/legal-moves", methods=["GET"])
+@blp.arguments(schemas.LegalMovesArgs(), location="query")
+@blp.response(200, schemas.LegalMoves())
+def dispute_legal_moves(args: dict[str, Any], dispute_id: str) -> dict[str, Any]:
+    """The disputed seat's legal moves at the disputed version, a page at a time (for the opener
+    while the game runs, for everyone once it has ended)."""
+    return _platform().disputes.legal_moves(dispute_id, _pid(), args["offset"], args["limit"])
+
+
+@blp.route("/disputes/<dispute_id>/sandbox", methods=["POST"])
+@blp.response(200, schemas.Dispute())
+def fork_sandbox(dispute_id: str) -> dict[str, Any]:
+    """The sandbox of a dispute opened while its game ran: forked from the disputed version once
+    the game has ended, where the claim can be played out (409 while the game runs)."""
+    return _platform().disputes.fork(dispute_id, required_player().id)
+
+
 @blp.route("/disputes/<dispute_id>/resolve", methods=["POST"])
 @blp.arguments(schemas.DisputeResolution())
 @blp.response(200, schemas.Dispute())
 def resolve_dispute(body: dict[str, Any], dispute_id: str) -> dict[str, Any]:
-    """Resolve a dispute: an event in the dispute, never an edit of the game's history."""
+    """Resolve a dispute: an event in the dispute, never an edit of the game's history. An arbiter
+    (an account the operator names, or the game's creator when it holds no seat) upholds or rejects;
+    the opener may withdraw."""
     player = required_player()
     return _platform().disputes.resolve(dispute_id, player.id, body["verdict"], body.get("note", ""))

@@ -43,6 +43,8 @@ STATUS: list[tuple[type[BaseException], int]] = [
     (svc.NotAuthenticated, 401),
     (svc.NotAPlayer, 403),
     (svc.NotCreator, 403),
+    (svc.NotArbiter, 403),
+    (svc.NotInvited, 403),
     (svc.GameNotFound, 404),
     (svc.PlayerNotFound, 404),
     (svc.NoPicture, 404),

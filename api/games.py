@@ -13,8 +13,6 @@ from flask import Response, current_app
 from api import schemas
 from api.auth import optional_player, required_player
 from api.parser import blueprint
-from services.accounts import server_bot_id
-from services.errors import NotCreator
 
 blp = blueprint("games", "Create and play games; read their state and history.")
 
@@ -68,10 +66,7 @@ def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     player = required_player()
     p = _platform()
     if "bot" in body:
-        if p.games.load(game_id).creator != player.id:
-            raise NotCreator("only the game's creator may add a server bot")
-        bot = body["bot"]
-        game = p.games.take_seat(game_id, server_bot_id(bot), f"{bot} bot", "bot", body.get("seat"), bot=bot)
+        game = p.games.add_bot(game_id, player.id, body["bot"], body.get("seat"))
     else:
         game = p.games.take_seat(game_id, player.id, player.name, player.kind, body.get("seat"))
     return p.queries.from_game(game, player.id)

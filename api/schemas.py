@@ -357,15 +357,18 @@ class Record(Schema):
     audit = fields.Raw()
 
 
+_OWN_REFUSAL = "Shown to the seat that sent the command, and to everyone once the game has ended; null otherwise."
+
+
 class JournalEntry(Schema):
     at = fields.String()
     player_id = fields.String()
     seat = fields.Integer(allow_none=True)
     version = fields.Integer(allow_none=True)
-    command = fields.Raw()
-    code = fields.String()
-    message = fields.String(allow_none=True, metadata={"description": "Shown to the sender, and to all once over."})
-    rule = fields.Nested(Rule, allow_none=True)
+    command = fields.Raw(allow_none=True, metadata={"description": _OWN_REFUSAL})
+    code = fields.String(allow_none=True, metadata={"description": _OWN_REFUSAL})
+    message = fields.String(allow_none=True, metadata={"description": _OWN_REFUSAL})
+    rule = fields.Nested(Rule, allow_none=True, metadata={"description": _OWN_REFUSAL})
 
 
 class Journal(Schema):

@@ -26,7 +26,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as BaseSnapshot
 from eventsourcing.utils import register_topic, resolve_topic
 
-from domain.kernel import Event, Ruleset, Viewer, decode, encode, find_game, state_hash
+from domain.kernel import Event, Ruleset, decode, encode, find_game, state_hash
 from domain.kernel.registry import all_games
 from services import clock, clocks
 
@@ -291,15 +291,6 @@ class Game(Aggregate):
     def free_seats(self) -> list[int]:
         taken = {s["seat"] for s in self.seats}
         return [i for i in range(self.planned_seats) if i not in taken]
-
-    def viewer_for(self, player_id: str | None, seat: int | None = None) -> Viewer:
-        """Who a caller is at this table: everyone once over, a seat, or a spectator."""
-        if self.status in ("finished", "abandoned"):
-            return Viewer.everyone()
-        mine = self.seats_of(player_id) if player_id else []
-        if seat is not None and seat in mine:
-            return Viewer.of(seat)
-        return Viewer.of(mine[0]) if mine else Viewer.spectator()
 
     def note_awaiting(self, awaiting: list[int], at: datetime) -> None:
         """Starts the clocks of newly awaited seats and stops those no longer awaited;

@@ -147,8 +147,8 @@ class Platform:
         self.leases = Leases(self.db)
         self.journal = Journal(self.db)
         self.games.journal = self.journal
-        self.disputes = Disputes(self.games, self.db)
-        self.queries = GameQueries(self.games, self.views, self.timers)
+        self.disputes = Disputes(self.games, self.db, self.settings.arbiters)
+        self.queries = GameQueries(self.games, self.views, self.timers, self.journal)
 
     def sweep_lock(self) -> bool:
         """Whether this process may sweep now (one sweep per interval across all processes)."""

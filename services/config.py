@@ -64,6 +64,8 @@ class Settings:
     create_tables: bool = True
     embedded_projections: bool = True
     embedded_worker: bool = True
+    arbiters: frozenset[str] = frozenset()
+    """Accounts that arbitrate disputes of every game (``services.disputes``)."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -105,6 +107,7 @@ class Settings:
             "create_tables": _flag(e.get("DRAGONHALL_CREATE_TABLES"), default=True),
             "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),
             "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
+            "arbiters": frozenset(a.strip() for a in e.get("DRAGONHALL_ARBITERS", "").split(",") if a.strip()),
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

@@ -50,6 +50,18 @@ class NotCreator(ServiceError):
     code = "not_creator"
 
 
+class NotInvited(ServiceError):
+    """A running game takes newcomers only from among the players its creator invited."""
+
+    code = "not_invited"
+
+
+class NotArbiter(ServiceError):
+    """Only a game's arbiter upholds or rejects a dispute (``services.disputes``)."""
+
+    code = "not_arbiter"
+
+
 class StaleVersion(ServiceError):
     """``expected_version`` is not the game's current version."""
 

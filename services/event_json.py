@@ -52,7 +52,7 @@ class FastJSONTranscoder(JSONTranscoder):
         for key, value in obj.items():
             if type(value) is dict and len(value) == 2 and "_type_" in value and "_data_" in value:
                 data = value["_data_"]
-                if type(data) in (dict, list):
+                if type(data) in (dict, list) or type(value["_type_"]) is not str:
                     return -1  # may hold nested custom types: leave it to the standard reader
                 obj[key] = self._decode_obj(value)
                 done += 1

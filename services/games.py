@@ -21,8 +21,9 @@ from typing import Any
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
 from eventsourcing.persistence import IntegrityError, Recording, Transcoder
 
-from domain.kernel import ConfigError, Rng, RuleError, find_game, seed_commitment
-from services import clock
+from domain.kernel import ConfigError, Rng, RuleError, Viewer, find_game, seed_commitment
+from services import clock, visibility
+from services.accounts import server_bot_id
 from services.aggregate import CAUSES, Game
 from services.errors import (
     CommandReused,
@@ -31,6 +32,7 @@ from services.errors import (
     NotAcceptingMoves,
     NotAPlayer,
     NotCreator,
+    NotInvited,
     SeatUnavailable,
     ServiceError,
     StaleVersion,
@@ -40,6 +42,7 @@ from services.ports import NullWork, Work
 from services.redaction import redact_stored_event
 from services.timed_cases import TimedCases
 from services.version_board import VersionBoard
+from services.visibility import has_ended
 
 RETRIES = 5
 
@@ -112,10 +115,7 @@ class GameService(TimedCases, Application):
             if cached is not None:
                 self._cache.move_to_end(gid)
         if cached is None:
-            try:
-                game = self.repository.get(gid)
-            except AggregateNotFoundError:
-                raise GameNotFound(f"no game {game_id}") from None
+            game = self._get(gid, None, game_id)
         elif self.single_writer or (self.versions is not None and self.versions.is_current(gid, cached.version)):
             return _copy(cached)
         else:
@@ -139,10 +139,18 @@ class GameService(TimedCases, Application):
 
     def load_at(self, game_id: uuid.UUID | str, version: int) -> Game:
         """The game as it stood at ``version`` (snapshots make this cheap)."""
+        return self._get(_uuid(game_id), version, game_id)
+
+    def _get(self, gid: uuid.UUID, version: int | None, asked: object) -> Game:
+        """The stored game ``gid`` (at ``version``); a dispute's id, which names another kind of
+        aggregate in the same store, is no game either."""
         try:
-            return self.repository.get(_uuid(game_id), version=version)
+            game = self.repository.get(gid, version=version)
         except AggregateNotFoundError:
-            raise GameNotFound(f"no game {game_id} at version {version}") from None
+            game = None
+        if not isinstance(game, Game):
+            raise GameNotFound(f"no game {asked}" + ("" if version is None else f" at version {version}"))
+        return game
 
     def _remember(self, game: Game) -> None:
         with self._cache_lock:
@@ -270,10 +278,20 @@ class GameService(TimedCases, Application):
             self._save_or_conflict(game)
             return game
 
+    def add_bot(self, game_id: str, player_id: str, bot: str, seat: int | None = None) -> Game:
+        """The creator seats a server bot."""
+        if self.load(game_id).creator != player_id:
+            raise NotCreator("only the game's creator may add a server bot")
+        return self.take_seat(game_id, server_bot_id(bot), f"{bot} bot", "bot", seat, bot=bot)
+
     def _join(self, game: Game, player_id: str, name: str, kind: str) -> Game:
-        """A newcomer takes the next seat of a running game, where its rules allow it."""
+        """A newcomer takes the next seat of a running game, where its rules allow it: the creator,
+        or a player the creator invited (a stranger who joined could read the game's journal and
+        open disputes on it)."""
         if game.seats_of(player_id):
             raise SeatUnavailable(f"you already hold a seat in game {game.id}")
+        if player_id != game.creator and player_id not in game.settings.get("invite", []):
+            raise NotInvited(f"game {game.id} is running: only its creator and the players it invited may join it")
         events = game.ruleset.join(game.state, self.rng(game))
         game.record(Game.Joined, {"seat": len(game.seats), "player_id": player_id, "name": name, "kind": kind,
                                   "bot": None}, events)
@@ -323,13 +341,16 @@ class GameService(TimedCases, Application):
             raise
 
     def _journal_refusal(self, game_id: str, player_id: str, seat: int | None, move: Any, error: Exception) -> None:
+        """Journals a refused move of a player seated in the game, under a seat they hold
+        (the one they named, else their awaited one): an outsider's request is no entry."""
         if self.journal is None or isinstance(error, GameNotFound):
             return
         game = self.load(game_id)
-        if seat is None:
-            mine = [s for s in game.seats_of(player_id) if s in game.awaiting] or game.seats_of(player_id)
-            seat = mine[0] if mine else None
-        self.journal.refused(str(game.id), player_id, seat, game.version, move, error)
+        mine = game.seats_of(player_id)
+        if seat not in mine:
+            seat = next((s for s in mine if s in game.awaiting), mine[0] if mine else None)
+        if seat is not None:
+            self.journal.refused(str(game.id), player_id, seat, game.version, move, error)
 
     def _submit_move(self, game_id: str, player_id: str, move: Any, expected_version: int | None,
                      command_id: str | None, seat: int | None) -> dict[str, Any]:
@@ -374,7 +395,7 @@ class GameService(TimedCases, Application):
                                     "move": game.ruleset.commands.dump(command),
                                     "command_id": command_id}, events)
         game.finish_if_over(self.seed(game.id).hex())
-        saved = self._try_save(game, expected_version)
+        saved = self._try_save(game)
         return None if saved is None else self._result(game, saved, player_id)
 
     def _acting_seat(self, game: Game, player_id: str, seat: int | None) -> int:
@@ -400,7 +421,7 @@ class GameService(TimedCases, Application):
                 events = game.ruleset.leave(game.state, acting, self.rng(game))
                 game.record(Game.Resigned, {"seat": acting, "player_id": player_id}, events)
                 game.finish_if_over(self.seed(game.id).hex())
-                saved = self._try_save(game, None)
+                saved = self._try_save(game)
                 if saved is not None:
                     return self._result(game, saved, player_id)
             raise StaleVersion(f"game {game_id} kept changing; try again")
@@ -434,25 +455,43 @@ class GameService(TimedCases, Application):
                 return False
             return True
 
+    # ------------------------------------------------------------ visibility
+
+    def revealed(self, game: Game) -> bool:
+        """Whether everything about ``game`` is open to everyone: it has ended, and so has the
+        game a sandbox was forked from (``services.visibility``)."""
+        if not has_ended(game.status):
+            return False
+        origin = (game.sandbox_of or {}).get("game_id")
+        if origin is None:
+            return True
+        try:
+            return has_ended(self.load(origin).status)
+        except GameNotFound:
+            return True
+
+    def viewer(self, game: Game, player_id: str | None, seat: int | None = None) -> Viewer:
+        """Who ``player_id`` is at ``game``'s table (the platform's one viewer rule)."""
+        return visibility.viewer(self.revealed(game), game.seats, player_id, seat)
+
     @staticmethod
     def awaits(game: Game, seat: int, version: int) -> bool:
         """Whether ``game`` is still at ``version`` and awaits ``seat``: the guard of every task."""
         return (game.version == version and game.status == "active" and seat in game.awaiting
                 and seat not in game.left)
 
-    def _try_save(self, game: Game, expected_version: int | None) -> list[Any] | None:
-        """The saved events, or None when another writer got there first."""
+    def _try_save(self, game: Game) -> list[Any] | None:
+        """The saved events, or None when another writer got there first (the caller loads the
+        game again and decides what that means: a retried command finds its first result)."""
         try:
             return self.commit(game)
         except IntegrityError:
             with self._cache_lock:
                 self._cache.pop(game.id, None)
-            if expected_version is not None:
-                raise StaleVersion(f"game {game.id} moved on while this move was being decided") from None
             return None
 
     def _save_or_conflict(self, game: Game) -> None:
-        if self._try_save(game, None) is None:
+        if self._try_save(game) is None:
             raise StaleVersion(f"game {game.id} changed at the same time; try again")
 
     # ------------------------------------------------------------ results
@@ -467,7 +506,7 @@ class GameService(TimedCases, Application):
         return {**self._result(game, events, player_id), "replayed": True}
 
     def _result(self, game: Game, events: list[Any], player_id: str | None) -> dict[str, Any]:
-        viewer = game.viewer_for(player_id)
+        viewer = self.viewer(game, player_id)
         out = [redact_stored_event(game.ruleset, e, viewer) for e in events]
         return {"version": events[-1].originator_version if events else game.version, "events": out}
 

@@ -14,10 +14,12 @@ from collections import OrderedDict
 from typing import Any
 
 from domain.kernel import Viewer, decode
+from services import visibility
 from services.aggregate import Game
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.games import GameService, _uuid
 from services.redaction import redact_stored_event
+from services.visibility import has_ended
 
 STATE_CACHE = 256
 
@@ -25,10 +27,11 @@ STATE_CACHE = 256
 class GameQueries:
     """Read models and history, rendered for one caller."""
 
-    def __init__(self, games: GameService, views: Any, timers: Any = None) -> None:
+    def __init__(self, games: GameService, views: Any, timers: Any = None, journal: Any = None) -> None:
         self.games = games
         self.views = views
         self.timers = timers
+        self.journal = journal
         self._states: OrderedDict[tuple[str, int], Any] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -45,7 +48,7 @@ class GameQueries:
         gid = str(_uuid(game_id))
         head = self.head_version(gid)
         row = self.views.game_summary(gid)
-        if row is not None and row["version"] == head:
+        if row is not None and row["version"] == head and not row["sandbox"]:
             state = self._board_state(gid, row)
             if state is not _STALE:
                 return self._from_row(row, state, player_id, seat)
@@ -72,7 +75,7 @@ class GameQueries:
 
     def _from_row(self, row: dict[str, Any], state: Any, player_id: str | None, seat: int | None) -> dict[str, Any]:
         seats = row["seats"]
-        viewer = _viewer(row["status"], seats, player_id, seat)
+        viewer = visibility.viewer(has_ended(row["status"]), seats, player_id, seat)
         ruleset = _ruleset(row["game"])
         return {
             "id": row["game_id"], "game": row["game"], "variant": row["variant"], "options": row["options"],
@@ -94,7 +97,7 @@ class GameQueries:
 
     def from_game(self, game: Game, player_id: str | None, seat: int | None = None) -> dict[str, Any]:
         """The document built from the write model (or from a past version of it)."""
-        viewer = game.viewer_for(player_id, seat)
+        viewer = self.games.viewer(game, player_id, seat)
         state = game.state
         return {
             "id": str(game.id), "game": game.game, "variant": game.variant, "options": game.options,
@@ -156,13 +159,22 @@ class GameQueries:
 
     def events(self, game_id: str, player_id: str | None, after: int, limit: int) -> dict[str, Any]:
         game = self.games.load(game_id)
-        viewer = game.viewer_for(player_id)
+        viewer = self.games.viewer(game, player_id)
         out = []
         for stored in self.games.stored_events(game_id, after=after):
             out.append(redact_stored_event(game.ruleset, stored, viewer))
             if len(out) >= limit:
                 break
         return {"version": game.version, "events": out}
+
+    def journal_of(self, game_id: str, player_id: str | None) -> dict[str, Any]:
+        """The refused commands of a game (``services.journal``): for its seats while it runs,
+        for everyone once it has ended."""
+        game = self.games.load(game_id)
+        revealed = self.games.revealed(game)
+        if not revealed and not _mine(game.seats, player_id):
+            raise NotAPlayer("the journal of a running game is for its seats")
+        return {"game_id": str(game.id), "entries": self.journal.entries(str(game.id), revealed, player_id)}
 
     def replay(self, game_id: str, player_id: str | None, at: int, seat: int | None = None) -> dict[str, Any]:
         """The document as it stood at version ``at``; redacted as the caller saw it then,
@@ -172,7 +184,7 @@ class GameQueries:
             raise InvalidRequest(f"version {at} is outside 1..{current.version}", field="at")
         past = self.games.load_at(game_id, at)
         doc = self.from_game(past, player_id, seat)
-        if current.status in ("finished", "abandoned") and past.state is not None:
+        if self.games.revealed(current) and past.state is not None:
             doc["view"] = past.ruleset.view(past.state, Viewer.everyone())
         doc["current_version"] = current.version
         return doc
@@ -187,17 +199,8 @@ def _ruleset(slug: str) -> Any:
     return find_game(slug)
 
 
-def _viewer(status: str, seats: list[dict[str, Any]], player_id: str | None, seat: int | None) -> Viewer:
-    if status in ("finished", "abandoned"):
-        return Viewer.everyone()
-    mine = _mine(seats, player_id)
-    if seat is not None and seat in mine:
-        return Viewer.of(seat)
-    return Viewer.of(mine[0]) if mine else Viewer.spectator()
-
-
 def _mine(seats: list[dict[str, Any]], player_id: str | None) -> list[int]:
-    return [s["seat"] for s in seats if player_id and s["player_id"] == player_id]
+    return visibility.seats_held(seats, player_id)
 
 
 def _public_seat(s: dict[str, Any]) -> dict[str, Any]:

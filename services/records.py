@@ -44,8 +44,9 @@ def header(game: Game, seed: str | None) -> dict[str, Any]:
 def game_record(games: Any, game_id: str) -> dict[str, Any]:
     """The record of a finished game, with its verification."""
     game = games.load(game_id)
-    if game.status not in ("finished", "abandoned"):
-        raise NotAcceptingMoves(f"game {game_id} is {game.status}; a record is exported once it has ended")
+    if not games.revealed(game):
+        raise NotAcceptingMoves(f"game {game_id} is {game.status}; a record is exported once it has ended "
+                                "(a sandbox's, once the game it was forked from has ended too)")
     events = events_json(games, game_id, Viewer.everyone())
     head = header(game, game.seed)
     audit = verify(head, events, bytes.fromhex(game.seed) if game.seed else None)
@@ -84,10 +85,10 @@ def audit_trail(games: Any, game_id: str, player_id: str | None) -> dict[str, An
     """Per step: actor, decision, rules applied and events (redacted while the game runs), with
     the server's verification of every step. The seed is revealed only once the game has ended."""
     game = games.load(game_id)
-    viewer = game.viewer_for(player_id)
+    viewer = games.viewer(game, player_id)
     seed = games.seed(game.id)
     full = events_json(games, game_id, Viewer.everyone())
-    over = game.status in ("finished", "abandoned")
+    over = games.revealed(game)
     report = verify(header(game, seed.hex()), full, seed) if over else _running_report(game, full, seed)
     shown = full if viewer.omniscient else [redact_stored_event(game.ruleset, e, viewer)
                                             for e in games.stored_events(game_id)]

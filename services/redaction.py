@@ -1,9 +1,9 @@
 """Stored events as a viewer may see them.
 
 Rule events are redacted by the game's own declarations (``SECRET``/``OWNERS``);
-moves by the command's ``SECRET`` fields. State hashes stay hidden until the
-game is over: a hash of a state that holds secrets lets a player test guesses
-of those secrets offline.
+moves by the command's ``SECRET`` fields. State hashes (of rule events, and of
+a sandbox's forked position) stay hidden until the game is over: a hash of a
+state that holds secrets lets a player test guesses of those secrets offline.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def redact_stored_event(ruleset: Any, stored: Any, viewer: Viewer) -> dict[str, 
         command = ruleset.parse_move(move)
         data["move"] = {"type": command.TYPE, **command.visible_data(stored.seat, viewer)}
     if isinstance(stored, Game.Forked) and not viewer.omniscient:
-        data["state"] = {"hidden": True}
+        data["state"] = data["state_hash"] = {"hidden": True}
     out.update(type=type(stored).__name__, source="platform", data=data)
     return out
 

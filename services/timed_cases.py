@@ -61,10 +61,12 @@ class TimedCases:
             game.record(Game.TurnTimedOut, {"seat": seat, "deadline": deadline.isoformat(), "policy": policy,
                                             "applied": applied, "move": move}, events)
             game.finish_if_over(self.seed(game.id).hex())
-            return self._try_save(game, None) is not None
+            return self._try_save(game) is not None
 
     def start_scheduled(self: Any, game_id: str, now: datetime) -> bool:
-        """At its time, a scheduled game fills its empty seats with bots (or is cancelled) and starts."""
+        """At its time, a scheduled game fills its empty seats with bots (or is cancelled) and starts.
+        Several tasks may race to start it (the sweep and the timer, on two processes): the one
+        whose save loses writes nothing and returns False."""
         gid = self.game_uuid(game_id)
         with self.lock(gid):
             game = self.load(gid)
@@ -75,10 +77,11 @@ class TimedCases:
                 game.trigger_event(Game.Abandoned, reason=f"{len(free)} seat(s) still empty at the scheduled start",
                                    seed=self.seed(game.id).hex())
             else:
-                bot = game.settings.get("fill_bot") or game.ruleset.default_bot
+                bot = game.settings.get("fill_bot")
+                if bot not in game.ruleset.bots:  # unset, or stored before creation checked it
+                    bot = game.ruleset.default_bot
                 for seat in free:
                     game.trigger_event(Game.SeatTaken, seat=seat, player_id=server_bot_id(bot), name=f"{bot} bot",
                                        kind="bot", bot=bot)
                 self._start_now(game)
-            self._save_or_conflict(game)
-            return True
+            return self._try_save(game) is not None  # else another process started it

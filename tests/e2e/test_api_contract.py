@@ -234,11 +234,16 @@ def test_the_catalog_describes_games_variants_bots_and_moves(client: Any) -> Non
 
 
 def test_a_newcomer_joins_a_running_game_where_its_rules_allow(client: Any) -> None:
-    """Seven Dragons lets a newcomer join a running game of fewer than 5 players; Dice Race does not."""
+    """Seven Dragons lets a newcomer join a running game of fewer than 5 players; Dice Race does not.
+    Only a player the creator invited may join a running game: a stranger who joined could read its
+    journal and open disputes."""
     a, b, c = client.player("a"), client.player("b"), client.player("c")
-    game = client.new_game(a["token"], game="seven-dragons", players=2)
+    stranger = client.player("stranger")
+    game = client.new_game(a["token"], game="seven-dragons", players=2, invite=[c["id"]])
     client.seat(game["id"], a["token"])
     client.seat(game["id"], b["token"])
+    refused = client.seat(game["id"], stranger["token"])
+    assert refused.status == 403 and refused.body["error"]["code"] == "not_invited"
     r = client.seat(game["id"], c["token"])
     assert r.status == 201, r.body
     assert [s["player_id"] for s in r.body["seats"]] == [a["id"], b["id"], c["id"]]

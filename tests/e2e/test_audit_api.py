@@ -70,17 +70,25 @@ def test_refused_commands_are_journaled_for_the_seats_and_nothing_else_changes(c
     stranger = client.player("eve")
     assert client.call("GET", f"/api/v1/games/{gid}/journal", token=stranger["token"]).status == 403
     entries = client.call("GET", f"/api/v1/games/{gid}/journal", token=b["token"]).body["entries"]
-    assert [(e["seat"], e["code"]) for e in entries] == [(0, "illegal_move"), (1, "illegal_move"),
-                                                         (0, "stale_version")]
-    assert entries[0]["rule"]["id"] == "dice-race.bid"
-    assert entries[0]["command"] == {"type": "bid", "amount": {"hidden": True}} and entries[0]["message"] is None
+    assert [(e["seat"], e["code"]) for e in entries] == [(0, None), (1, "illegal_move"), (0, None)]
+    # of alice's refusals bob reads only that they happened: which command and which rule could tell
+    # him what alice holds
+    assert all(entries[i][k] is None for i in (0, 2) for k in ("command", "code", "message", "rule"))
     assert entries[1]["message"] and entries[1]["command"] == {"type": "roll"}
     mine = client.call("GET", f"/api/v1/games/{gid}/journal", token=a["token"]).body["entries"]
     assert mine[0]["command"] == {"type": "bid", "amount": 7} and "0 to 2" in mine[0]["message"]
+    assert mine[0]["rule"]["id"] == "dice-race.bid" and mine[2]["code"] == "stale_version"
+    _play_out(client, gid, {0: a["token"], 1: b["token"]})
+    after = client.call("GET", f"/api/v1/games/{gid}/journal", token=stranger["token"]).body["entries"]
+    assert after[0]["command"] == {"type": "bid", "amount": 7} and after[0]["rule"]["id"] == "dice-race.bid"
 
 
 def test_a_dispute_is_answered_from_the_rules_with_a_sandbox_and_resolved_by_an_event(client: Any) -> None:
-    gid, a, b = _game(client)
+    host = client.player("host")
+    a, b = client.player("alice"), client.player("bob")
+    gid = client.new_game(host["token"])["id"]
+    client.seat(gid, a["token"])
+    client.seat(gid, b["token"])
     _play_out(client, gid, {0: a["token"], 1: b["token"]})
     outsider = client.player("arbiter-fan")
     r = client.call("POST", f"/api/v1/games/{gid}/disputes",
@@ -89,7 +97,8 @@ def test_a_dispute_is_answered_from_the_rules_with_a_sandbox_and_resolved_by_an_
     assert r.status == 201, r.body
     answer = r.body["answer"]
     assert answer["move"]["legal"] is False and answer["move"]["rule"]["id"] == "dice-race.bid"
-    assert {"type": "bid", "amount": 2} in answer["legal_moves"]
+    legal = client.call("GET", f"/api/v1/disputes/{r.body['id']}/legal-moves", token=outsider["token"]).body
+    assert {"type": "bid", "amount": 2} in legal["moves"] and legal["total"] == answer["legal_moves_total"]
     assert answer["verification"]["verified"] is True and answer["actual"][0]["type"] == "MoveMade"
     sandbox = client.game(answer["sandbox_id"], outsider["token"])
     assert sandbox["sandbox"] is True and sandbox["status"] == "active" and sandbox["awaiting"] == [0, 1]
@@ -101,12 +110,24 @@ def test_a_dispute_is_answered_from_the_rules_with_a_sandbox_and_resolved_by_an_
     assert answer["sandbox_id"] not in [g["id"] for g in listed]
     events_before = client.call("GET", f"/api/v1/games/{gid}/events").body["events"]
     dispute_id = r.body["id"]
-    refused = client.call("POST", f"/api/v1/disputes/{dispute_id}/resolve", {"verdict": "upheld"}, b["token"])
-    assert refused.status == 403
+    for player in (a, b):  # a player of the game never arbitrates it
+        refused = client.call("POST", f"/api/v1/disputes/{dispute_id}/resolve", {"verdict": "upheld"},
+                              player["token"])
+        assert refused.status == 403 and refused.body["error"]["code"] == "not_arbiter"
     resolved = client.call("POST", f"/api/v1/disputes/{dispute_id}/resolve",
-                           {"verdict": "rejected", "note": "bids are 0 to 2"}, a["token"])
+                           {"verdict": "rejected", "note": "bids are 0 to 2"}, host["token"])
     assert resolved.status == 200 and resolved.body["resolution"]["verdict"] == "rejected"
     assert client.call("GET", f"/api/v1/games/{gid}/events").body["events"] == events_before
+
+
+def test_a_creator_who_plays_does_not_arbitrate_the_disputes_of_its_game(client: Any) -> None:
+    gid, a, b = _game(client)
+    r = client.call("POST", f"/api/v1/games/{gid}/disputes", {"version": 6, "claim": "unfair"}, b["token"])
+    refused = client.call("POST", f"/api/v1/disputes/{r.body['id']}/resolve", {"verdict": "rejected"}, a["token"])
+    assert refused.status == 403 and refused.body["error"]["code"] == "not_arbiter"
+    withdrawn = client.call("POST", f"/api/v1/disputes/{r.body['id']}/resolve", {"verdict": "withdrawn"},
+                            b["token"])
+    assert withdrawn.status == 200 and withdrawn.body["resolution"]["by"] == b["id"]
 
 
 def test_during_a_game_only_a_seat_disputes_and_only_it_sees_the_answer(client: Any) -> None:
@@ -120,6 +141,28 @@ def test_during_a_game_only_a_seat_disputes_and_only_it_sees_the_answer(client: 
     assert r.status == 201 and r.body["answer"]["seat"] == 0
     seen_by_bob = client.call("GET", f"/api/v1/disputes/{r.body['id']}", token=b["token"]).body
     assert seen_by_bob["answer"] is None and seen_by_bob["claim"] == body["claim"]
-    sandbox = client.platform.games.load(r.body["answer"]["sandbox_id"])
-    real = client.platform.games.load(gid)
-    assert sandbox.state.secrets[0] == real.state.secrets[0]  # alice's own card is what she knows
+    assert client.call("GET", f"/api/v1/disputes/{r.body['id']}/legal-moves", token=b["token"]).status == 403
+
+
+def test_a_dispute_on_a_running_game_judges_legality_only_and_forks_no_sandbox(client: Any) -> None:
+    """While a game runs a dispute shows no consequence of a decision not yet made (no event, no
+    chance outcome) and no sandbox to try it in; the sandbox comes once the game has ended."""
+    gid, a, b = _game(client)
+    body = {"version": 6, "claim": "my roll was legal", "move": {"type": "bid", "amount": 2}}
+    r = client.call("POST", f"/api/v1/games/{gid}/disputes", body, a["token"])
+    judged = r.body["answer"]["move"]
+    assert judged == {"evaluated": True, "legal": True}
+    assert r.body["answer"]["sandbox_id"] is None and "legal_moves" not in r.body["answer"]
+    refused = client.call("POST", f"/api/v1/games/{gid}/disputes", {**body, "move": {"type": "bid", "amount": 9}},
+                          a["token"]).body["answer"]["move"]
+    assert refused["legal"] is False and refused["rule"]["id"] == "dice-race.bid" and "events" not in refused
+    early = client.call("POST", f"/api/v1/disputes/{r.body['id']}/sandbox", {}, a["token"])
+    assert early.status == 409
+    _play_out(client, gid, {0: a["token"], 1: b["token"]})
+    assert client.call("POST", f"/api/v1/disputes/{r.body['id']}/sandbox", {}, b["token"]).status == 403
+    forked = client.call("POST", f"/api/v1/disputes/{r.body['id']}/sandbox", {}, a["token"])
+    assert forked.status == 200 and forked.body["answer"]["sandbox_id"]
+    sandbox = client.platform.games.load(forked.body["answer"]["sandbox_id"])
+    assert sandbox.state == client.platform.games.load_at(gid, 6).state
+    again = client.call("POST", f"/api/v1/disputes/{r.body['id']}/sandbox", {}, a["token"])
+    assert again.body["answer"]["sandbox_id"] == forked.body["answer"]["sandbox_id"]

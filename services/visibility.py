@@ -1,0 +1,41 @@
+"""Who sees what: the platform's one viewer rule.
+
+While a game runs, a caller sees it as the seat they hold (the one they name,
+else their first), or as a spectator if they hold none. Once the game has
+ended everything is revealed to everyone. A sandbox forked from another game
+reveals everything only once it has ended *and* the game it was forked from has
+ended: what its starting position holds belongs to that game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from domain.kernel import Viewer
+
+ENDED = frozenset({"finished", "abandoned"})
+"""Statuses of a game that accepts no more decisions."""
+
+
+def has_ended(status: str) -> bool:
+    return status in ENDED
+
+
+def seats_held(seats: Sequence[Mapping[str, Any]], player_id: str | None) -> list[int]:
+    """The seats ``player_id`` holds, in seat order (none for an anonymous caller)."""
+    if not player_id:
+        return []
+    return [int(s["seat"]) for s in seats if s["player_id"] == player_id]
+
+
+def viewer(revealed: bool, seats: Sequence[Mapping[str, Any]], player_id: str | None,
+           seat: int | None = None) -> Viewer:
+    """The viewer a caller is: everyone once ``revealed``, else the seat they name (if theirs)
+    or their first seat, else a spectator."""
+    if revealed:
+        return Viewer.everyone()
+    mine = seats_held(seats, player_id)
+    if seat is not None and seat in mine:
+        return Viewer.of(seat)
+    return Viewer.of(mine[0]) if mine else Viewer.spectator()
