@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import concurrent.futures
+import hashlib
+import hmac
 import logging
 import random
 from typing import Any
@@ -13,8 +15,12 @@ log = logging.getLogger("dragonhall.bots")
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
 
 
-def bot_choice(game: Any, seat: int, bot_name: str | None, budget: float) -> Any:
+def bot_choice(game: Any, seat: int, bot_name: str | None, budget: float, seed: bytes) -> Any:
     """The command ``bot_name`` (or the game's default bot) picks for ``seat``.
+
+    The bot sees only the seat's observation, and draws its own randomness from the
+    game's secret ``seed`` (keyed by version and seat), so its choice depends on
+    nothing but what the seat knows and the game's recorded seed.
 
     The bot gets ``budget`` seconds as a soft limit; past twice that, its answer
     is dropped and a uniformly random legal move is played instead, so a slow
@@ -22,7 +28,8 @@ def bot_choice(game: Any, seat: int, bot_name: str | None, budget: float) -> Any
     """
     ruleset = game.ruleset
     bot = ruleset.bot(bot_name or ruleset.default_bot)
-    rng = random.Random(f"{game.id}:{game.version}:{seat}")
+    key = hmac.new(seed, f"dragonhall-bot:{game.version}:{seat}".encode(), hashlib.sha256).digest()
+    rng = random.Random(key)
     future = _pool.submit(choose_move, ruleset, bot, game.state, seat, rng, budget)
     try:
         return future.result(timeout=max(2 * budget, 0.05))
@@ -36,6 +43,6 @@ def play_bot_turn(platform: Any, game_id: str, seat: int, version: int) -> bool:
     budget = platform.settings.bot_budget
 
     def choose(game: Any) -> Any:
-        return bot_choice(game, seat, game.seat_info(seat)["bot"], budget)
+        return bot_choice(game, seat, game.seat_info(seat)["bot"], budget, platform.games.seed(game.id))
 
     return bool(platform.games.play_for(game_id, seat, version, choose))

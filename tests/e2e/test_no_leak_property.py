@@ -1,0 +1,364 @@
+"""No read reveals what the reader may not know: the no-leak property over every endpoint.
+
+For every game and variant with hidden information, for each seat, a spectator and
+an anonymous caller, hypothesis builds twin games (``tests.support.twins``): the
+same public history, everything hidden from the viewer drawn anew. Both are played
+on through the HTTP API, the same public decisions in each, with refused commands,
+disputes and timeouts mixed in, by every seat. After each action every read the
+API offers about a game is called as the viewer on both twins, and the answers
+must be byte for byte the same once ids are renamed. So must the viewer's own
+commands' answers, refusals included.
+
+The reads are found from the app's routes: a new endpoint that reads a game fails
+``test_every_read_of_a_game_is_checked`` until it is added to ``READS`` here, and
+so comes under the property.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from api.app import create_app
+from domain.kernel import Codec, Rng, Viewer, all_games
+from services import clock
+from services.bootstrap import bootstrap
+from services.ports import NullWork
+from tests.conftest import make_settings
+from tests.support.api_client import ApiClient
+from tests.support.twins import Twins, World, fork, matching_move, resampled
+from workers import jobs
+
+GAMES = all_games()  # Dice Race included (tests.conftest registers it)
+CASES = [pytest.param(g, v.name, id=f"{g.slug}-{v.name}") for g in GAMES for v in g.variants]
+STEPS = 10
+WARM_UP = 12
+"""Random decisions played before the twins part, so that hands, piles and boards are under way."""
+
+READS: dict[str, str] = {
+    "/api/v1/games/<game_id>": "{game}",
+    "/api/v1/games/<game_id>/events": "{game}/events?after=0",
+    "/api/v1/games/<game_id>/steps": "{game}/steps",
+    "/api/v1/games/<game_id>/audit": "{game}/audit",
+    "/api/v1/games/<game_id>/journal": "{game}/journal",
+    "/api/v1/games/<game_id>/disputes": "{game}/disputes",
+    "/api/v1/games/<game_id>/legal-moves": "{game}/legal-moves?limit=1000",
+    "/api/v1/games/<game_id>/board.svg": "{game}/board.svg",
+    "/api/v1/games/<game_id>/record": "{game}/record",
+    "/api/v1/games/<game_id>/replay": "{game}/replay?at={version}",
+    "/api/v1/disputes/<dispute_id>": "/api/v1/disputes/{dispute}",
+    "/api/v1/disputes/<dispute_id>/legal-moves": "/api/v1/disputes/{dispute}/legal-moves",
+    "/api/v1/games": "/api/v1/games?player={player}",
+    "/api/v1/me/inbox": "/api/v1/me/inbox",
+}
+"""Every GET about a game, as the property calls it (``{game}`` is ``/api/v1/games/<id>``)."""
+ACTIONS = {
+    "/api/v1/games/<game_id>/moves": "moves of every seat, refused ones included",
+    "/api/v1/games/<game_id>/disputes": "disputes opened by every seat",
+}
+OTHER_ROUTES = {
+    "/api/v1/catalog", "/api/v1/docs", "/api/v1/openapi.json", "/healthz", "/static/<path:filename>",
+    "/api/v1/me", "/api/v1/me/vacation", "/api/v1/me/webhook", "/api/v1/players",
+    "/api/v1/games/<game_id>/seats", "/api/v1/games/<game_id>/start", "/api/v1/games/<game_id>/resign",
+    "/api/v1/disputes/<dispute_id>/resolve", "/api/v1/disputes/<dispute_id>/sandbox", "/api/v1/keys",
+}
+"""Routes that read nothing of a running game, or act only before it starts, when it ends, or once
+it has ended (a sandbox is refused while the game runs: tested in test_audit_api)."""
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[ApiClient]:
+    platform = bootstrap(make_settings("memory"), work=NullWork())
+    yield ApiClient(create_app(platform).test_client(), platform)
+    platform.close()
+
+
+def test_every_read_of_a_game_is_checked(client: ApiClient) -> None:
+    """A new endpoint must join the property (``READS``) or say why it reads nothing secret."""
+    app = client.http.application
+    routes = {r.rule for r in app.url_map.iter_rules()}
+    unchecked = routes - set(READS) - set(ACTIONS) - OTHER_ROUTES
+    assert not unchecked, f"routes outside the no-leak property: {sorted(unchecked)}"
+
+
+@pytest.mark.parametrize(("ruleset", "variant"), CASES)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), who=st.integers(0, 3), timed=st.booleans())
+def test_no_read_reveals_what_the_reader_may_not_know(client: ApiClient, ruleset: Any, variant: str, seed: int,
+                                                      who: int, timed: bool) -> None:
+    _run(client, ruleset, variant, seed, who, timed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("ruleset", "variant"), CASES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), who=st.integers(0, 7), timed=st.booleans())
+def test_no_read_reveals_what_the_reader_may_not_know_over_many_games(
+        client: ApiClient, ruleset: Any, variant: str, seed: int, who: int, timed: bool) -> None:
+    _run(client, ruleset, variant, seed, who, timed)
+
+
+def _run(client: ApiClient, ruleset: Any, variant: str, seed: int, who: int, timed: bool) -> None:
+    rng = random.Random(seed)
+    v = ruleset.variant(variant)
+    seats = rng.randint(v.min_seats, min(v.max_seats, 4))
+    kinds: list[int | str] = [*range(seats), "spectator", "anonymous"]
+    kind = kinds[who % len(kinds)]
+    previous = clock.use(clock.FakeClock())
+    try:
+        twins = _twins(client, ruleset, variant, seats, kind, rng, timed)
+        if twins is None:
+            return
+        for step in range(STEPS):
+            if not _act(twins, rng, step):
+                break
+            _compare_reads(twins)
+    finally:
+        clock.use(previous)
+
+
+# ---------------------------------------------------------------- building the twins
+
+
+def _twins(client: ApiClient, ruleset: Any, variant: str, seats: int, kind: int | str, rng: random.Random,
+           timed: bool) -> Twins | None:
+    state = _warm_up(ruleset, variant, seats, rng)
+    if state is None:
+        return None
+    viewer = Viewer.of(kind) if isinstance(kind, int) else Viewer.spectator()
+    twin = resampled(ruleset, state, viewer, seats, rng)
+    spectator = client.player("spectator") if kind == "spectator" else None
+    tc = ({"kind": "per_move", "seconds": 3600, "timeout_policy": rng.choice(["auto", "skip", "forfeit"])}
+          if timed else {"kind": "none"})
+    seed = rng.randbytes(32)
+    worlds = []
+    for position in (state, twin):
+        players = [client.player(f"p{i}") for i in range(seats)]
+        game_id = uuid.uuid4()
+        _same_seed(client.platform, game_id, seed)
+        worlds.append(World(fork(client.platform, game_id, ruleset.slug, variant, position, players, tc), players))
+    a, b = worlds
+    twins = Twins(client, ruleset, viewer, a, b, spectator, seed)
+    twins.renames[b.game_id] = a.game_id
+    for pa, pb in zip(a.players, b.players, strict=True):
+        twins.renames[pb["id"]] = pa["id"]
+    _compare_reads(twins)
+    return twins
+
+
+def _same_seed(platform: Any, game_id: uuid.UUID, seed: bytes) -> None:
+    """``game_id`` draws its chance from ``seed``: both twins draw the same rolls and shuffles."""
+    games = platform.games
+    table = getattr(games.seed, "twins", None)
+    if table is None:
+        original = games.seed
+        table = {}
+
+        def seeded(gid: Any) -> bytes:
+            return table.get(str(gid)) or original(gid)
+
+        seeded.twins = table  # type: ignore[attr-defined]
+        games.seed = seeded
+    table[str(game_id)] = seed
+
+
+def _warm_up(ruleset: Any, variant: str, seats: int, rng: random.Random) -> Any:
+    state, _ = ruleset.new_game(ruleset.configure(variant, None, seats), Rng(rng.randbytes(16), "setup"))
+    for decision in range(rng.randint(0, WARM_UP)):
+        seat = rng.choice(ruleset.awaiting(state))
+        moves = list(ruleset.legal_moves(state, seat))
+        rng.shuffle(moves)
+        for move in moves[:20]:
+            after = ruleset.fold(state, ruleset.decide(state, seat, move, Rng(b"warm", f"{decision}")))
+            if not ruleset.is_over(after):
+                state = after
+                break
+        else:
+            return None
+    return None if ruleset.is_over(state) else state
+
+
+# ---------------------------------------------------------------- acting on both twins
+
+
+def _act(twins: Twins, rng: random.Random, step: int) -> bool:
+    """One action on both twins; False once their public histories part or a game ends."""
+    clock._clock.advance(1.5)  # type: ignore[attr-defined]
+    roll = rng.random()
+    if roll < 0.2:
+        _refused(twins, rng)
+    elif roll < 0.3:
+        _dispute(twins, rng)
+    elif roll < 0.4 and _timeout(twins):
+        return _running(twins)
+    if not _running(twins):
+        return False
+    return _move(twins, rng, step) and _running(twins)
+
+
+def _running(twins: Twins) -> bool:
+    games = twins.platform.games
+    return all(games.load(w.game_id).status == "active" for w in (twins.a, twins.b))
+
+
+def _move(twins: Twins, rng: random.Random, step: int) -> bool:
+    ruleset, games = twins.ruleset, twins.platform.games
+    game_a, game_b = games.load(twins.a.game_id), games.load(twins.b.game_id)
+    seat = rng.choice(game_a.awaiting)
+    moves = list(ruleset.legal_moves(game_a.state, seat))
+    rng.shuffle(moves)
+    rng_of = lambda: Rng(twins.seed, f"v{game_a.version}")  # noqa: E731
+    for move in moves[:10]:
+        if ruleset.is_over(ruleset.fold(game_a.state, ruleset.decide(game_a.state, seat, move, rng_of()))):
+            continue  # once over, all is revealed and the twins may differ
+        other = matching_move(ruleset, game_a.state, game_b.state, seat, move, twins.viewer, rng_of, rng)
+        if other is None:
+            return False  # the public histories part here
+        answers = [_post_move(twins, w, seat, m, f"c{step}") for w, m in ((twins.a, move), (twins.b, other))]
+        assert [a.status for a in answers] == [201, 201], answers
+        if seat == twins.viewer.seat:
+            _same(twins, "POST moves", *answers)
+        return True
+    return False
+
+
+def _post_move(twins: Twins, world: World, seat: int, move: Any, command_id: str) -> Any:
+    body = {"move": Codec.dump(move), "command_id": command_id, "seat": seat, "include_legal_moves": True}
+    return twins.client.call("POST", f"/api/v1/games/{world.game_id}/moves", body, world.token(seat))
+
+
+def _refused(twins: Twins, rng: random.Random) -> None:
+    """A command that the rules refuse in both twins, sent by any seat (the viewer's own included)."""
+    ruleset, games = twins.ruleset, twins.platform.games
+    game_a, game_b = games.load(twins.a.game_id), games.load(twins.b.game_id)
+    seat = rng.randrange(len(game_a.seats))
+    pool = [*ruleset.legal_moves(game_b.state, seat), *ruleset.legal_moves(game_a.state, seat)]
+    for other in range(len(game_a.seats)):
+        pool.extend(list(ruleset.legal_moves(game_b.state, other))[:50])
+    if not pool:
+        return
+    command = rng.choice(pool)
+    json_move = Codec.dump(command)
+    if rng.random() < 0.2:
+        json_move = {**json_move, "unknown_field": 1}
+    judged = [_refuses(ruleset, g.state, seat, json_move, Rng(twins.seed, f"v{g.version}")) for g in (game_a, game_b)]
+    if seat == twins.viewer.seat:
+        assert judged[0] == judged[1], f"the viewer's own command {json_move} is judged differently in the twins"
+    if not all(judged):
+        return  # accepted somewhere: not a refusal to compare
+    answers = [twins.client.call("POST", f"/api/v1/games/{w.game_id}/moves", {"move": json_move, "seat": seat},
+                                 w.token(seat)) for w in (twins.a, twins.b)]
+    assert all(a.status in (400, 403, 409, 422) for a in answers), answers
+    if seat == twins.viewer.seat:
+        _same(twins, "refused POST moves", *answers)
+
+
+def _refuses(ruleset: Any, state: Any, seat: int, json_move: Any, rng: Rng) -> bool:
+    from domain.kernel import RuleError
+
+    try:
+        ruleset.decide(state, seat, ruleset.parse_move(json_move), rng)
+    except RuleError:
+        return True
+    return False
+
+
+def _dispute(twins: Twins, rng: random.Random) -> None:
+    games = twins.platform.games
+    game_a = games.load(twins.a.game_id)
+    seat = rng.randrange(len(game_a.seats))
+    version = rng.randint(1, game_a.version)
+    past = games.load_at(twins.a.game_id, version)
+    moves = list(twins.ruleset.legal_moves(past.state, seat)) if past.state is not None else []
+    for other in range(len(game_a.seats)):
+        if past.state is not None:
+            moves.extend(list(twins.ruleset.legal_moves(past.state, other))[:20])
+    body: dict[str, Any] = {"version": version, "claim": "this was legal", "seat": seat}
+    if moves:
+        body["move"] = Codec.dump(rng.choice(moves))
+    answers = [twins.client.call("POST", f"/api/v1/games/{w.game_id}/disputes", body, w.token(seat))
+               for w in (twins.a, twins.b)]
+    assert answers[0].status == answers[1].status, answers
+    if answers[0].status == 201:
+        twins.renames[answers[1].body["id"]] = answers[0].body["id"]
+    if seat == twins.viewer.seat:
+        _same(twins, "POST disputes", *answers)
+
+
+def _timeout(twins: Twins) -> bool:
+    """The viewer's turn times out in both twins; the stand-in bot decides on the viewer's
+    observation, so it plays the same in both."""
+    seat = twins.viewer.seat
+    games = twins.platform.games
+    game_a = games.load(twins.a.game_id)
+    if seat is None or game_a.time_control.get("kind") == "none" or seat not in game_a.awaiting:
+        return False
+    clock._clock.advance(3601)  # type: ignore[attr-defined]
+    for w in (twins.a, twins.b):
+        game = games.load(w.game_id)
+        assert jobs.deadline(twins.platform, lambda _actions: None, w.game_id, seat, game.version) == "fired"
+    return True
+
+
+# ---------------------------------------------------------------- comparing
+
+
+def _compare_reads(twins: Twins) -> None:
+    twins.platform.wait_for_projections()
+    games = twins.platform.games
+    version = games.load(twins.a.game_id).version
+    _compare_history(twins, version)
+    disputes = [d["id"] for d in twins.client.call(
+        "GET", f"/api/v1/games/{twins.a.game_id}/disputes", token=twins.token(twins.a)).body.get("disputes", [])]
+    for rule, pattern in READS.items():
+        if rule == "/api/v1/games/<game_id>/replay":
+            continue  # every version, in _compare_history
+        if "{dispute}" in pattern:
+            for did in disputes:
+                theirs = next(k for k, v in twins.renames.items() if v == did)
+                _read_both(twins, pattern.format(dispute=did), pattern.format(dispute=theirs))
+            continue
+        _read_both(twins, *(_url(twins, w, pattern, version) for w in (twins.a, twins.b)))
+
+
+def _compare_history(twins: Twins, version: int) -> None:
+    """Each version once, as it appears: the replay and the board at it (while the game runs, a
+    past version reads the same at every later one)."""
+    for at in range(twins.history + 1, version + 1):
+        for pattern in ("{game}/replay?at={version}", "{game}/board.svg?at={version}"):
+            _read_both(twins, *(_url(twins, w, pattern, at) for w in (twins.a, twins.b)))
+    twins.history = version
+
+
+def _url(twins: Twins, world: World, pattern: str, version: int) -> str:
+    seat = twins.viewer.seat
+    player = world.players[0 if seat is None else seat]["id"]
+    return pattern.format(game=f"/api/v1/games/{world.game_id}", version=version, player=player)
+
+
+def _read_both(twins: Twins, url_a: str, url_b: str) -> None:
+    answers = [twins.client.call("GET", url, token=twins.token(w)) for url, w in ((url_a, twins.a), (url_b, twins.b))]
+    _same(twins, url_a, *answers)
+
+
+def _same(twins: Twins, what: str, mine: Any, theirs: Any) -> None:
+    a = f"{mine.status} {_text(mine.body)}"
+    b = twins.normalized(f"{theirs.status} {_text(theirs.body)}")
+    if a != b:
+        at = next(i for i, (x, y) in enumerate(zip(a + "\0", b + "\0", strict=False)) if x != y)
+        around = slice(max(0, at - 600), at + 300)
+        pytest.fail(f"{what} differs for {twins.viewer} when what it cannot see is resampled:\n"
+                    f"{a[around]}\n---\n{b[around]}")
+
+
+def _text(body: Any) -> str:
+    return body if isinstance(body, str) else json.dumps(body, sort_keys=True)
