@@ -152,14 +152,16 @@ def test_a_newcomer_whose_goal_is_already_complete_wins_at_once() -> None:
 
 def test_a_leaver_hand_is_set_aside_face_up_and_their_goal_becomes_unused() -> None:
     """Designed: the leaver's hand leaves the game face up; their goal joins the unused goals."""
-    state = table(seats=3, goals=[R, Y, B], hands=[[RRRR], [GGGG, KKKK], []], deck=DECK)
+    trade = action(Action.TRADE_HANDS)
+    state = table(seats=3, goals=[R, Y, B], hands=[[RRRR, trade], [GGGG, KKKK], []], deck=DECK)
     events = RULESET.leave(state, 1, Rng(b"l", "l"))
     assert events == [ev.HandSetAside(1, (GGGG, KKKK)), ev.SeatLeft(1)]
     after = RULESET.fold(state, events)
     assert after.set_aside == (GGGG, KKKK) and after.hands[1] == ()
     assert [(s.seat, s.goal) for s in after.ring] == [(0, R), (None, G), (None, Y), (None, K), (2, B)]
     assert RULESET.awaiting(after) == (0,)
-    assert refused(after, 0, TradeHands(action(Action.TRADE_HANDS), 1)).rule == rb.PLAY
+    assert refused(after, 0, TradeHands(trade, 1)).rule == rb.TRADE_HANDS
+    act(after, 0, TradeHands(trade, 2))
 
 
 def test_the_active_seat_leaving_passes_the_turn() -> None:
