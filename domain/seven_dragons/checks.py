@@ -1,8 +1,10 @@
 """The rules a command must pass, checked before anything happens.
 
 ``check`` raises ``IllegalMove`` naming the rule; it is what ``decide`` runs and
-what ``x in legal_moves(...)`` asks. Messages quote the command and speak only of
-the mover's own hand and of public things (the layout, seats, unused goals).
+what ``x in legal_moves(...)`` asks. Every check reads only what the mover knows
+(its own hand, and public things: the layout, the Silver Dragon's colour, the
+seats, how many unused goals there are), so a refusal, its message and its rule
+tell the mover nothing hidden from it; each refusal cites the rule it enforces.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel import Command, IllegalMove, RuleRef
+from domain.kernel import Command, IllegalMove, MalformedMove, RuleRef
+from domain.kernel.rules import MOVE_SHAPE
 from domain.seven_dragons import rulebook as rb
 from domain.seven_dragons.board import Board, board_of
 from domain.seven_dragons.cards import ACTION_OF, IS_DRAGON, ORIENTATIONS, SILVER, Action, oriented
@@ -47,7 +50,7 @@ def check(state: State, seat: int, command: Command) -> None:
     """Raises ``IllegalMove`` unless ``seat`` (the active seat) may play ``command`` now."""
     checker = _CHECKS.get(type(command))
     if checker is None:
-        raise IllegalMove(f"{command}: not a Seven Dragons move", rb.PLAY)
+        raise MalformedMove(f"{command}: not a Seven Dragons move", MOVE_SHAPE)
     checker(state, seat, command)
 
 
@@ -71,9 +74,10 @@ def _in_hand(state: State, seat: int, command: Command, card: int) -> None:
 def _action_card(state: State, seat: int, command: Command, card: int, action: Action | None) -> None:
     _in_hand(state, seat, command, card)
     if ACTION_OF[card] is None:
-        raise IllegalMove(f"{command}: card {card} is a dragon; place it with place_dragon", rb.PLAY)
+        raise IllegalMove(f"{command}: card {card} is a dragon; place it with place_dragon", rb.DRAGON_CARD)
     if action is not None and ACTION_OF[card] is not action:
-        raise IllegalMove(f"{command}: card {card} is {ACTION_OF[card].value}, not {action.value}", rb.PLAY)  # type: ignore[union-attr]
+        message = f"{command}: card {card} is {ACTION_OF[card].value}, not {action.value}"  # type: ignore[union-attr]
+        raise IllegalMove(message, rb.ACTION_PLAYED)
 
 
 def _orientation(command: Command, orientation: int) -> None:
@@ -109,12 +113,13 @@ def _placement(
 def check_place(state: State, seat: int, command: PlaceDragon) -> None:
     _in_hand(state, seat, command, command.card)
     if not IS_DRAGON[command.card]:
-        raise IllegalMove(f"{command}: card {command.card} is an action; play it with its action's command", rb.PLAY)
+        message = f"{command}: card {command.card} is an action; play it with its action's command"
+        raise IllegalMove(message, rb.ACTION_PLAYED)
     _orientation(command, command.orientation)
     b = board(state)
     cell = (command.x, command.y)
     if cell in b.masks:
-        raise IllegalMove(f"{command}: ({command.x}, {command.y}) already holds a card", rb.GRID)
+        raise IllegalMove(f"{command}: ({command.x}, {command.y}) already holds a card", rb.EMPTY_CELL)
     _placement(b, state, command, oriented(command.card, command.orientation), cell)
 
 
@@ -140,20 +145,21 @@ def check_set_aside(state: State, seat: int, command: SetAside) -> None:
 # ------------------------------------------------------------------ action effects
 
 
-def _other_seat(state: State, seat: int, command: Command, other: int) -> None:
+def _other_seat(state: State, seat: int, command: Command, other: int, rule: RuleRef) -> None:
+    """Trade Hands and Trade Goals are made "avec le joueur de votre choix": another seat still playing."""
     if other == seat or not 0 <= other < state.seats or other in state.left:
-        raise IllegalMove(f"{command}: seat {other} is not another player in the game", rb.PLAY)
+        raise IllegalMove(f"{command}: seat {other} is not another player in the game", rule)
 
 
 def _trade_hands(state: State, seat: int, command: TradeHands) -> None:
-    _other_seat(state, seat, command, command.seat)
+    _other_seat(state, seat, command, command.seat, rb.TRADE_HANDS)
 
 
 def _trade_goals(state: State, seat: int, command: TradeGoals) -> None:
     if (command.seat is None) == (command.unused is None):
         raise IllegalMove(f"{command}: trade with one seat or one unused goal", rb.TRADE_GOALS)
     if command.seat is not None:
-        _other_seat(state, seat, command, command.seat)
+        _other_seat(state, seat, command, command.seat, rb.TRADE_GOALS)
     elif not 0 <= command.unused < len(state.unused_slots()):  # type: ignore[operator]  # one of them is set
         raise IllegalMove(f"{command}: there are {len(state.unused_slots())} unused goals", rb.TRADE_GOALS)
 
@@ -178,7 +184,7 @@ def _move_card(state: State, seat: int, command: MoveCard) -> None:
     if cell == home and command.orientation == turned:
         raise IllegalMove(f"{command}: the card would not move nor turn", rb.MOVE_IN_PLACE)
     if cell != home and cell in b.masks:
-        raise IllegalMove(f"{command}: ({command.x}, {command.y}) already holds a card", rb.GRID)
+        raise IllegalMove(f"{command}: ({command.x}, {command.y}) already holds a card", rb.EMPTY_CELL)
     _placement(b, state, command, oriented(command.target, command.orientation), cell, skip=home)
 
 

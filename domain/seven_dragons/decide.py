@@ -10,7 +10,7 @@ deck are empty, the groups closest to the target win.
 from __future__ import annotations
 
 from domain.kernel import Command, Emitter, Event, GameOver, IllegalMove, NotYourTurn, Rng
-from domain.kernel.rules import GAME_ENDED, LEAVING, TURN_ORDER
+from domain.kernel.rules import GAME_ENDED, JOINING, LEAVING, TURN_ORDER
 from domain.seven_dragons import events as ev
 from domain.seven_dragons import rulebook as rb
 from domain.seven_dragons.cards import ACTION_OF, ACTIONS, COLOURS, DRAGONS, RAINBOW, oriented
@@ -243,7 +243,21 @@ def can_join(state: State) -> bool:
 
     Designed: only while the deck still has a card, so that the newcomer has something to play.
     """
-    return state.phase is Phase.PLAY and len(state.active()) < MAX_PLAYERS and bool(state.deck)
+    try:
+        _check_join(state)
+    except IllegalMove:
+        return False
+    return True
+
+
+def _check_join(state: State) -> None:
+    """Raises unless a newcomer may join now, citing the rule that keeps them out."""
+    if state.phase is not Phase.PLAY:
+        raise IllegalMove("no newcomer may join: the game is not running", JOINING)
+    if len(state.active()) >= MAX_PLAYERS:
+        raise IllegalMove(f"no newcomer may join: {MAX_PLAYERS} players are playing", rb.JOIN_FULL)
+    if not state.deck:
+        raise IllegalMove("no newcomer may join: the deck is empty", rb.JOIN_DECK)
 
 
 def join(state: State, rng: Rng) -> list[Event]:
@@ -252,8 +266,7 @@ def join(state: State, rng: Rng) -> list[Event]:
     Designed: a newcomer whose goal is already complete wins at once, as any player does the moment
     their goal is fulfilled. In Dragon connections (no goals, no hands) a newcomer only takes turns.
     """
-    if not can_join(state):
-        raise IllegalMove("no newcomer may join: the game is not running, is full, or its deck is empty", rb.JOIN)
+    _check_join(state)
     out = Emitter(_Fold, state)
     seat = state.seats
     if state.table.goals:

@@ -12,6 +12,13 @@ order (one pool, shuffled), and the goals it has not seen, over the places it
 cannot place them, among the assignments where no playing seat has already
 reached its target (else that seat would have won). What the other seats know
 is unknown to it and is reset to the least they could know.
+
+The observation is *canonical* (platform decision 2): it is a function of what
+the seat knows and of the generator only. Every resampled part is built from a
+canonical order of what is unknown (the pool of unseen cards sorted, the unseen
+goals in colour order), never from the true arrangement, so two states the
+seat cannot tell apart give the same observation for the same generator, and a
+bot deciding on it cannot play on what its seat does not know.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ def observe(state: State, seat: int, rng: random.Random) -> State:
 
 def _resample_cards(state: State, seat: int, rng: random.Random) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
     if state.table.turn_up:  # Dragon connections: the turned-up card is public, only the deck is hidden.
-        deck = list(state.deck)
+        deck = sorted(state.deck)
         rng.shuffle(deck)
         return state.hands, tuple(deck)
     knows = state.known[seat]
@@ -56,6 +63,7 @@ def _resample_cards(state: State, seat: int, rng: random.Random) -> tuple[tuple[
             if card not in knows:
                 pool.append(card)
                 holes.append((other, i))
+    pool.sort()  # canonical: the unseen cards, never in the order they truly lie in
     rng.shuffle(pool)
     hands = [list(h) for h in state.hands]
     for (other, i), card in zip(holes, pool, strict=False):
@@ -79,8 +87,10 @@ def _resample_goals(state: State, seat: int, rng: random.Random) -> tuple[GoalSl
             limit is None or largest[COLOURS.index(g)] < limit for g, limit in zip(assignment, limits, strict=True)
         )
 
-    options = [a for a in permutations(goals) if possible(a)]
-    chosen = rng.choice(options) if options else tuple(state.ring[i].goal for i in free)
+    # The true assignment is always possible while the game runs; should no assignment be, any will do,
+    # but never the true one, which the seat does not know.
+    options = [a for a in permutations(goals) if possible(a)] or list(permutations(goals))
+    chosen = rng.choice(options)
     ring = list(state.ring)
     for i, goal in zip(free, chosen, strict=True):
         ring[i] = GoalSlot(ring[i].seat, goal)

@@ -3,12 +3,14 @@
 The rulebook is ``seven-dragons.nl-fr.txt`` (its French part); the gaps are filled
 by the Seven Dragons section of ``README.md`` and, where neither says anything,
 by rules this platform designed (book ``platform``, each marked *designed*).
+Every designed rule is written up in ``docs/rules/seven-dragons.md``; a designed
+rule's ``section`` is the title of its entry there, found verbatim on that page.
 """
 
 from __future__ import annotations
 
 from domain.kernel import LEAVING, RuleRef
-from domain.kernel.rules import GAME_ENDED, JOINING, TURN_ORDER
+from domain.kernel.rules import GAME_ENDED, JOINING, MOVE_SHAPE, TURN_ORDER
 
 BOOK = "seven-dragons.nl-fr.txt"
 DECISIONS = "README.md"
@@ -68,6 +70,12 @@ PLAY = RuleRef(
     "Choisissez une carte de votre main et utilisez-la comme suit",
     "Then the player plays one card of their hand: a dragon to the layout, or an action.",
 )
+DRAGON_CARD = RuleRef(
+    "seven-dragons.turn.dragon-card",
+    BOOK,
+    "Carte Dragon : ajoutez la carte à celles déjà présentes sur la table",
+    "A dragon card is played by adding it to the layout; it does no action.",
+)
 NO_DRAW_WHEN_EMPTY = RuleRef(
     "seven-dragons.turn.deck-empty",
     BOOK,
@@ -77,7 +85,7 @@ NO_DRAW_WHEN_EMPTY = RuleRef(
 STUCK = RuleRef(
     "seven-dragons.turn.stuck",
     PLATFORM,
-    "set aside",
+    "A hand that cannot be played",
     "Designed: a player who can play no card of their hand sets one aside, face up, out of the game.",
 )
 
@@ -95,6 +103,12 @@ DIAGONAL = RuleRef(
     "les deux Zones représentant les Dragons Vert sont en diagonale l'une par rapport à l'autre, "
     "ce qui n'est pas valide",
     "Cards touching only at a corner are not connected.",
+)
+EMPTY_CELL = RuleRef(
+    "seven-dragons.place.empty-cell",
+    BOOK,
+    "ajoutez la carte à celles déjà présentes sur la table",
+    "A card goes into an empty cell, beside the cards already on the table, never onto one of them.",
 )
 GRID = RuleRef(
     "seven-dragons.place.grid",
@@ -140,7 +154,7 @@ ACTION_PLAYED = RuleRef(
     "seven-dragons.action.play",
     BOOK,
     "Carte Action : effectuez l'action tel que décrite ci-dessous, puis ajoutez la carte à la pile de défausse.",
-    "An action card is played from the hand, its effect done, then it goes to the discard pile.",
+    "An action card does the action printed on it, then goes to the discard pile; it is never placed.",
 )
 DISCARD_CHOICE = RuleRef(
     "seven-dragons.action.discard",
@@ -152,7 +166,7 @@ DISCARD_CHOICE = RuleRef(
 NO_BOTTOM_WITHOUT_SILVER = RuleRef(
     "seven-dragons.action.no-silver",
     PLATFORM,
-    "discard",
+    "Actions without the Silver Dragon",
     "Designed: without the Silver Dragon the pile's order changes nothing, so actions go on top.",
 )
 TRADE_HANDS = RuleRef(
@@ -172,20 +186,21 @@ ROTATE_GOALS = RuleRef(
     "seven-dragons.action.rotate-goals",
     BOOK,
     "Choisissez gauche ou droite. Chaque joueur doit donner sa carte Objectif à son voisin",
-    "Rotate Goals: every goal, unused ones included, passes to the next place left or right.",
+    "Rotate Goals: every goal, unused ones included, passes to the next place left or right "
+    "(designed: left is the next place in turn order).",
 )
 MOVE_A_CARD = RuleRef(
     "seven-dragons.action.move",
     BOOK,
-    "déplacez-la à un nouvel emplacement respectant les règles de placement. Il est interdit de déplacer le "
-    "Dragon d'Argent.",
-    "Move a Card: move any card but the Silver Dragon to a place where it could be played.",
+    "Choisissez une carte en jeu sur la table, et déplacez-la à un nouvel emplacement respectant les règles de "
+    "placement. Il est interdit de déplacer le Dragon d'Argent.",
+    "Move a Card: move a card of the layout, any but the Silver Dragon, to a place where it could be played.",
 )
 MOVE_IN_PLACE = RuleRef(
     "seven-dragons.action.move-in-place",
     BOOK,
     "est-il possible de laisser la carte au même endroit mais dans une orientation différente",
-    "Move a Card may leave the card in its cell, turned the other way.",
+    "Move a Card moves the card, or leaves it in its cell turned the other way; left as it was, it has not moved.",
 )
 MOVE_CONNECTED = RuleRef(
     "seven-dragons.action.move-connected",
@@ -202,7 +217,7 @@ ZAP_A_CARD = RuleRef(
 ZAP_LAST_CARD = RuleRef(
     "seven-dragons.action.zap-last",
     PLATFORM,
-    "zap",
+    "The layout's last card",
     "Designed: without the Silver Dragon, the last card of the layout cannot be zapped.",
 )
 
@@ -225,7 +240,8 @@ ACTIVE_WINS = RuleRef(
     "seven-dragons.win.active-first",
     BOOK,
     "Le gagnant est le joueur actif, celui qui a joué la carte mettant fin à la partie.",
-    "If several players win at once the active player wins, else the first in seat order.",
+    "If several players win at once the active player wins; designed: if the active player is not among "
+    "them, the first of them in seat order.",
 )
 OTHERS_COMPLETE = RuleRef(
     "seven-dragons.win.immediate",
@@ -243,13 +259,13 @@ EXHAUSTION = RuleRef(
     "seven-dragons.win.exhaustion",
     BOOK,
     "le joueur dont le nombre de dragons connectés est le plus proche de 7 est déclaré vainqueur",
-    "When every hand is empty with no winner, the largest group of one's goal colour closest to the "
-    "target wins; ties share the win.",
+    "When every hand is empty with no winner, the largest group of one's goal colour closest to one's "
+    "target (7, or a young player's own) wins; ties share the win.",
 )
 LAST_SEAT = RuleRef(
     "seven-dragons.win.last-seat",
     PLATFORM,
-    "resign",
+    "The last seat standing",
     "Designed: when all but one seat have left, the one remaining wins.",
 )
 
@@ -261,10 +277,22 @@ JOIN = RuleRef(
     "Il n'a qu'à récupérer une carte Objectif inutilisée, piocher 3 cartes, et c'est parti.",
     "A newcomer to a game of fewer than 5 takes an unused goal at random, draws 3 cards and sits last.",
 )
+JOIN_FULL = RuleRef(
+    "seven-dragons.seats.join-full",
+    BOOK,
+    "En supposant bien sûr qu'il y avait moins de 5 joueurs jusque là.",
+    "A newcomer may join only a game of fewer than 5 players.",
+)
+JOIN_DECK = RuleRef(
+    "seven-dragons.seats.join-deck",
+    PLATFORM,
+    "A newcomer joins only while the deck has cards",
+    "Designed: a newcomer may join only while the deck has a card, so that they have something to play.",
+)
 HAND_LEFT = RuleRef(
     "seven-dragons.seats.leave",
     PLATFORM,
-    "resign",
+    "A seat that leaves",
     "Designed: a leaver's hand is set aside face up, out of the game, and their goal becomes unused.",
 )
 
@@ -303,12 +331,12 @@ SINGLE_ACTION = RuleRef(
 
 RULES: tuple[RuleRef, ...] = (
     GOALS_DEALT, UNUSED_GOALS, SILVER_PLACED, FIRST_CARD, DEAL, FIRST_PLAYER,
-    DRAW, PLAY, NO_DRAW_WHEN_EMPTY, STUCK,
-    CONNECTION, DIAGONAL, GRID, TURNED, STRICT_EDGES, RAINBOW_WILD, SILVER_COLOUR, BONUS,
+    DRAW, PLAY, DRAGON_CARD, NO_DRAW_WHEN_EMPTY, STUCK,
+    CONNECTION, DIAGONAL, EMPTY_CELL, GRID, TURNED, STRICT_EDGES, RAINBOW_WILD, SILVER_COLOUR, BONUS,
     ACTION_PLAYED, DISCARD_CHOICE, NO_BOTTOM_WITHOUT_SILVER, TRADE_HANDS, TRADE_GOALS, ROTATE_GOALS,
     MOVE_A_CARD, MOVE_IN_PLACE, MOVE_CONNECTED, ZAP_A_CARD, ZAP_LAST_CARD,
     WIN, GROUP, ACTIVE_WINS, OTHERS_COMPLETE, UNUSED_WINS_NOTHING, EXHAUSTION, LAST_SEAT,
-    JOIN, HAND_LEFT,
+    JOIN, JOIN_FULL, JOIN_DECK, HAND_LEFT,
     CONNECTIONS, CONNECTIONS_SET_ASIDE, CONNECTIONS_WIN, BASIC_TARGET, SINGLE_ACTION,
-    TURN_ORDER, GAME_ENDED, JOINING, LEAVING,
+    TURN_ORDER, GAME_ENDED, JOINING, LEAVING, MOVE_SHAPE,
 )  # fmt: skip

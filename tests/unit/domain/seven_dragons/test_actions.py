@@ -50,10 +50,17 @@ def test_a_hand_trade_is_seen_by_the_two_traders_only() -> None:
 
 
 def test_trade_hands_needs_another_player_in_the_game() -> None:
-    """Rulebook (Trade hands): swap your hand with the player of your choice."""
+    """Rulebook (Trade hands): swap your hand with the player of your choice; the refusal cites it."""
     state = table(hands=[[TRADE_HANDS], [BBBB], [RRRR]])
-    assert refused(state, 0, TradeHands(TRADE_HANDS, 0)).rule == rb.PLAY
-    assert refused(state, 0, TradeHands(TRADE_HANDS, 3)).rule == rb.PLAY
+    assert refused(state, 0, TradeHands(TRADE_HANDS, 0)).rule == rb.TRADE_HANDS
+    assert refused(state, 0, TradeHands(TRADE_HANDS, 3)).rule == rb.TRADE_HANDS
+
+
+def test_trade_goals_with_a_seat_needs_another_player_in_the_game() -> None:
+    """Rulebook (Trade goals): exchange your goal with the player of your choice; the refusal cites it."""
+    state = table(goals=[R, Y, B], hands=[[TRADE_GOALS], [], []])
+    assert refused(state, 0, TradeGoals(TRADE_GOALS, seat=0)).rule == rb.TRADE_GOALS
+    assert refused(state, 0, TradeGoals(TRADE_GOALS, seat=5)).rule == rb.TRADE_GOALS
 
 
 # ------------------------------------------------------------------ Trade Goals and Rotate Goals
@@ -219,8 +226,24 @@ def test_without_the_silver_dragon_actions_go_on_top() -> None:
 
 
 def test_an_action_card_plays_only_its_own_action() -> None:
-    """Rulebook (Actions): each action card does what it says."""
+    """Rulebook (Comment jouer): "Carte Action : effectuez l'action tel que décrite ci-dessous"; a dragon
+    card is added to the table and does no action. A card not in the hand cannot be played at all."""
     state = table(layout=[(RRRR, 1, 0)], hands=[[ZAP, GGGG], [], []])
-    assert refused(state, 0, MoveCard(ZAP, RRRR, 0, 1)).rule == rb.PLAY
-    assert refused(state, 0, DiscardAction(GGGG)).rule == rb.PLAY
+    assert refused(state, 0, MoveCard(ZAP, RRRR, 0, 1)).rule == rb.ACTION_PLAYED
+    assert refused(state, 0, DiscardAction(GGGG)).rule == rb.DRAGON_CARD
+    assert refused(state, 0, ZapCard(GGGG, RRRR)).rule == rb.DRAGON_CARD
     assert refused(state, 0, ZapCard(MOVE, RRRR)).rule == rb.PLAY
+
+
+def test_a_card_moves_only_into_an_empty_cell() -> None:
+    """Rulebook (Comment jouer, Move a card): a card joins those already on the table, in a new place
+    that respects the placement rules: never onto another card."""
+    state = table(layout=[(RRRR, 1, 0), (dragon("RRRR", 1), 2, 0)], hands=[[MOVE], [], []])
+    assert refused(state, 0, MoveCard(MOVE, RRRR, 2, 0)).rule == rb.EMPTY_CELL
+
+
+def test_a_move_names_a_card_of_the_layout() -> None:
+    """Rulebook (Move a card, Zap a card): choose a card in play on the table."""
+    state = table(layout=[(RRRR, 1, 0)], hands=[[MOVE, ZAP, GGGG], [], []])
+    assert refused(state, 0, MoveCard(MOVE, GGGG, 0, 1)).rule == rb.MOVE_A_CARD
+    assert refused(state, 0, ZapCard(ZAP, GGGG)).rule == rb.ZAP_A_CARD

@@ -14,7 +14,7 @@ from domain.seven_dragons.cards import Action
 from domain.seven_dragons.commands import PlaceDragon, TradeGoals
 from domain.seven_dragons.events import GameWon
 
-from .helpers import B, G, R, Y, act, action, dragon, of_type, start, table
+from .helpers import B, G, R, Y, act, action, dragon, of_type, play_random, start, table
 
 SAMPLE = 40
 THRESHOLD = 0.6
@@ -138,3 +138,17 @@ def test_greedy_decides_only_on_what_its_seat_may_see() -> None:
             GreedyBot().choose(RULESET.observe(state, seat, random.Random(r)), seat, random.Random(0)) for r in range(6)
         }
         assert len(choices) == 1
+
+
+@pytest.mark.parametrize("variant", ["full", "single-action", "basic"])
+def test_greedy_reads_nothing_that_observe_resamples(variant: str) -> None:
+    """Platform decision 2: greedy judges from its own hand and goal, the goals it has held and public
+    things, so even handed the true state it chooses as it does on an observation of it."""
+    for seed in range(3):
+        _, seen = play_random(start(variant, seats=3, seed=seed), seed)
+        for state in seen[1:-1:7]:
+            seat = RULESET.awaiting(state)[0]
+            observed = RULESET.observe(state, seat, random.Random(seed))
+            assert GreedyBot().choose(state, seat, random.Random(1)) == GreedyBot().choose(
+                observed, seat, random.Random(1)
+            )

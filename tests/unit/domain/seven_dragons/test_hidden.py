@@ -172,3 +172,28 @@ def test_exactly_the_events_that_carry_a_hand_a_goal_or_the_deck_order_are_secre
         "SeatJoined": (("goal",), ("seat",)),
     }
     assert all(not cls.SECRET for cls in RULESET.commands.by_type.values())
+
+
+def test_two_deals_a_seat_cannot_tell_apart_give_it_the_same_observation() -> None:
+    """Platform decision 2: observe is a function of the seat's knowledge. Seat 0 holds the same hand
+    and goal in both games; the other hands, the deck order, the other goals and the unused goals
+    differ. The same generator must give the same observation, else a bot could play on them."""
+    one = table(goals=[R, Y, B], hands=[[RRRR], [GGGG, KKKK], [BBBB]], deck=DECK)
+    other = table(
+        goals=[R, K, G],
+        hands=[[RRRR], [DECK[3], BBBB], [DECK[0]]],
+        deck=(KKKK, DECK[5], DECK[1], GGGG, DECK[4], DECK[2]),
+    )
+    assert RULESET.view(one, Viewer.of(0)) == RULESET.view(other, Viewer.of(0))
+    for seed in range(10):
+        assert RULESET.observe(one, 0, random.Random(seed)) == RULESET.observe(other, 0, random.Random(seed))
+
+
+def test_in_dragon_connections_the_deck_order_never_shapes_the_observation() -> None:
+    """Platform decision 2; README (Dragon connections): the turned-up card is public, the next one is
+    not. Two decks in different orders give every seat the same observation."""
+    one = table(variant="connections", seats=2, hands=[[RRRR], []], deck=DECK)
+    other = table(variant="connections", seats=2, hands=[[RRRR], []], deck=DECK[::-1])
+    for seat in range(2):
+        for seed in range(10):
+            assert RULESET.observe(one, seat, random.Random(seed)) == RULESET.observe(other, seat, random.Random(seed))

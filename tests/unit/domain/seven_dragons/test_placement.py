@@ -63,9 +63,9 @@ def test_a_card_away_from_the_layout_is_illegal() -> None:
 
 
 def test_a_card_goes_into_an_empty_cell_only() -> None:
-    """Rulebook, example 4: cards are never offset; one card per grid cell."""
+    """Rulebook (Comment jouer): "ajoutez la carte à celles déjà présentes sur la table": one card per cell."""
     rrrr = dragon("RRRR")
-    assert refused(_basic([rrrr]), 0, PlaceDragon(rrrr, 0, 0)).rule == rb.GRID
+    assert refused(_basic([rrrr]), 0, PlaceDragon(rrrr, 0, 0)).rule == rb.EMPTY_CELL
 
 
 def test_a_card_turned_90_degrees_is_impossible() -> None:
@@ -95,7 +95,7 @@ def test_only_dragons_are_placed_and_only_from_the_hand() -> None:
     rrrr, zap = dragon("RRRR"), action(Action.ZAP_A_CARD)
     state = table(hands=[[rrrr, zap], [], []])
     assert refused(state, 0, PlaceDragon(dragon("GGGG"), 1, 0)).rule == rb.PLAY
-    assert refused(state, 0, PlaceDragon(zap, 1, 0)).rule == rb.PLAY
+    assert refused(state, 0, PlaceDragon(zap, 1, 0)).rule == rb.ACTION_PLAYED
 
 
 def test_the_rainbow_connects_to_every_colour() -> None:

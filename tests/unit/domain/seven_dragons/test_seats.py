@@ -152,14 +152,16 @@ def test_a_newcomer_whose_goal_is_already_complete_wins_at_once() -> None:
 
 def test_a_leaver_hand_is_set_aside_face_up_and_their_goal_becomes_unused() -> None:
     """Designed: the leaver's hand leaves the game face up; their goal joins the unused goals."""
-    state = table(seats=3, goals=[R, Y, B], hands=[[RRRR], [GGGG, KKKK], []], deck=DECK)
+    trade = action(Action.TRADE_HANDS)
+    state = table(seats=3, goals=[R, Y, B], hands=[[RRRR, trade], [GGGG, KKKK], []], deck=DECK)
     events = RULESET.leave(state, 1, Rng(b"l", "l"))
     assert events == [ev.HandSetAside(1, (GGGG, KKKK)), ev.SeatLeft(1)]
     after = RULESET.fold(state, events)
     assert after.set_aside == (GGGG, KKKK) and after.hands[1] == ()
     assert [(s.seat, s.goal) for s in after.ring] == [(0, R), (None, G), (None, Y), (None, K), (2, B)]
     assert RULESET.awaiting(after) == (0,)
-    assert refused(after, 0, TradeHands(action(Action.TRADE_HANDS), 1)).rule == rb.PLAY
+    assert refused(after, 0, TradeHands(trade, 1)).rule == rb.TRADE_HANDS
+    act(after, 0, TradeHands(trade, 2))
 
 
 def test_the_active_seat_leaving_passes_the_turn() -> None:
@@ -177,3 +179,35 @@ def test_the_last_seat_standing_wins_and_leavers_rank_last() -> None:
     assert events[-1] == ev.LastSeatStanding(1)
     outcome = RULESET.outcome(RULESET.fold(state, events))
     assert outcome is not None and outcome.places == (2, 1, 3)  # the first to leave ranks last
+
+
+def test_a_newcomer_aims_for_seven_even_among_young_players() -> None:
+    """Designed: a young player's target is set when the game is created; a newcomer aims for 7."""
+    state = table(variant="basic", seats=2, goals=[R, Y], targets=[4, 5], hands=[[RRRR], [GGGG]], deck=DECK)
+    after = RULESET.fold(state, RULESET.join(state, Rng(b"join", "j")))
+    assert after.targets == (4, 5, 7)
+
+
+def test_a_newcomer_draws_what_is_left_when_the_deck_holds_fewer_than_three() -> None:
+    """Rulebook FAQ: the newcomer draws 3 cards; designed: as many as the deck still holds (at least one)."""
+    state = table(seats=3, goals=[R, Y, B], hands=[[RRRR], [GGGG], [KKKK]], deck=DECK[:2])
+    events = RULESET.join(state, Rng(b"join", "j"))
+    assert of_type(events, ev.CardsDealt) == [ev.CardsDealt(3, DECK[:2])]
+
+
+def test_in_dragon_connections_when_nobody_placed_a_card_the_seats_still_playing_share_the_win() -> None:
+    """README (Dragon connections): whoever places the last card wins; designed: if no card was placed
+    after the first one turned up, nobody placed the last card and the seats still playing share the win."""
+    state = table(variant="connections", seats=2, layout=[(dragon("RRBB"), 0, 0)], hands=[[KKKK], []])
+    events, after = act(state, 0, SetAside(KKKK))
+    assert events[-1] == ev.LastCardPlaced(None)
+    outcome = RULESET.outcome(after)
+    assert outcome is not None and outcome.winners == (0, 1)
+
+
+def test_in_dragon_connections_a_leaver_turned_up_card_is_set_aside_and_the_next_seat_turns_one_up() -> None:
+    """Designed (a seat that leaves): the leaver's card leaves the game face up; play goes on."""
+    yyyy = dragon("YYYY")
+    state = table(variant="connections", seats=3, layout=[(dragon("RRBB"), 0, 0)], hands=[[KKKK], [], []], deck=(yyyy,))
+    events = RULESET.leave(state, 0, Rng(b"l", "l"))
+    assert events == [ev.HandSetAside(0, (KKKK,)), ev.SeatLeft(0), ev.TurnStarted(1), ev.CardTurnedUp(1, yyyy)]

@@ -202,3 +202,25 @@ def test_at_the_end_of_the_cards_ties_share_the_win() -> None:
     _, after = act(state, 0, PlaceDragon(a, 1, 0))
     outcome = RULESET.outcome(after)
     assert outcome is not None and outcome.winners == (1, 2) and outcome.places == (3, 1, 1)
+
+
+def test_at_the_end_of_the_cards_each_player_is_measured_against_their_own_target() -> None:
+    """Rulebook FAQ: the player closest to 7 wins; Basic dragons: a young player's 7 is their age.
+    Designed: closest to one's own target. Seat 0 (target 4) ends one red short, seat 1 (target 7) two gold
+    short: seat 0 wins, though seat 1's group is the nearer to seven."""
+    rrbb = dragon("RRBB")
+    layout = [
+        (dragon("RRRR"), 0, 0),
+        (dragon("RRRR", 1), 1, 0),
+        (dragon("YYYY"), 0, 1),
+        (dragon("YYYY", 1), 1, 1),
+        (dragon("YYGG"), 2, 1),
+        (dragon("YYKK"), 3, 1),
+        (dragon("YYRK"), 4, 1),
+    ]
+    state = table(variant="basic", seats=2, layout=layout, goals=[R, Y], targets=[4, 7], hands=[[rrbb], []])
+    events, after = act(state, 0, PlaceDragon(rrbb, 2, 0))
+    assert _largest(after)["red"] == 3 and _largest(after)["gold"] == 5
+    assert of_type(events, ev.AllCardsPlayed) == [ev.AllCardsPlayed((0,))]
+    outcome = RULESET.outcome(after)
+    assert outcome is not None and outcome.winners == (0,) and outcome.places == (1, 2)
