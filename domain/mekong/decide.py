@@ -137,10 +137,14 @@ def _place_stone(state: MekongState, seat: int, island: str) -> Event:
 
 
 def _place_plank(state: MekongState, seat: int, plank: str, ends: tuple[str, str]) -> list[Event]:
-    """A named plank and supports: placed if it reaches, else a failed attempt (and lost if it fits nowhere)."""
+    """A named plank and supports: placed if it reaches, else a failed attempt (and lost if it fits nowhere).
+
+    Naming is the attempt ("Il n'a pas le droit de procéder à un essai"): only
+    what anyone can see of the place refuses it (``Layout.span_fault``). A gap
+    the plank does not reach, however wide, is a recorded ``PlankFellShort``."""
     shown = f"place_plank {plank} on {ends[0]}-{ends[1]}"
     if plank not in state.reserves[seat]:
-        raise IllegalMove(f"{shown}: that plank is not in your reserve", rb.PLANK_SUPPORTS)
+        raise IllegalMove(f"{shown}: that plank is not in your reserve", rb.PLANK_FROM_RESERVE)
     retry = state.task.retry
     if retry is not None and plank != retry:
         raise IllegalMove(f"{shown}: {retry} fell short and must be placed elsewhere first", rb.PLANK_TOO_SHORT)
@@ -151,7 +155,8 @@ def _place_plank(state: MekongState, seat: int, plank: str, ends: tuple[str, str
     key = lay.ordered(*ends)
     if retry is not None and key in state.task.tried:
         raise IllegalMove(f"{shown}: {plank} was already found too short there", rb.PLANK_TOO_SHORT)
-    if plank_size(plank) >= lay.span(*key).need:
+    need = lay.need(*key)
+    if need is not None and plank_size(plank) >= need:
         return [PlankPlaced(seat, plank, key)]
     if fits_somewhere(lay, plank):
         return [PlankFellShort(seat, plank, key)]

@@ -99,15 +99,30 @@ PLANK_SUPPORTS = RuleRef(
     "Le joueur DOIT poser une planche en appui sur deux pierres, ou sur un village et une pierre.",
     "A plank from one's reserve rests on two stones, or on a village and a stone.",
 )
+PLANK_FROM_RESERVE = RuleRef(
+    "mekong.plank.from-reserve", RIVER_BOOK,
+    "choisir parmi ses planches disponibles celle qu'il veut placer.",
+    "The plank named is one of the planks in the player's own reserve.",
+)
 PLANK_THREE = RuleRef(
     "mekong.plank.three-per-support", RIVER_BOOK,
     "Une même pierre ne peut supporter que trois planches au maximum.",
     "A stone or a village bears at most 3 planks.",
 )
+PLANK_THREE_VILLAGE = RuleRef(
+    "mekong.plank.three-per-village", RIVER_BOOK,
+    "De même un village ne peut supporter que trois planches au maximum.",
+    "A village bears at most 3 planks.",
+)
 PLANK_CROSSING = RuleRef(
     "mekong.plank.no-crossing", CLASSIC_BOOK,
     "En aucun cas, une planche ne peut croiser une autre pla.nche",
-    "Planks never cross, never lie on another plank and never pass over a third stone.",
+    "Planks never cross and never lie on one another.",
+)
+PLANK_OVER_STONE = RuleRef(
+    "mekong.plank.not-over-stone", RIVER_BOOK,
+    "Le joueur DOIT poser une planche en appui sur deux pierres, ou sur un village et une pierre.",
+    "Designed reading: a plank rests on its two supports only, so it never passes over a third stone or a village.",
 )
 PLANK_REACH = RuleRef(
     "mekong.plank.reach", RIVER_BOOK,
@@ -209,7 +224,8 @@ SKIPPED = RuleRef(
 RULES = (
     SEATS_CLASSIC, SEATS_RIVER, FIRST_PLAYER, PROGRAMMING, HAND, ONE_DRAGON, REVEAL, DRAGON_CANCELS, DRAGONS_STACK,
     ROUND_END, CROSSING, ROUND_LIMIT, STONE_ISLAND, STONE_NOT_UNDER_PLANK, STONE_RESERVE, STONE_IN_WATER,
-    PLANK_SUPPORTS, PLANK_THREE, PLANK_CROSSING, PLANK_REACH, PLANK_TOO_SHORT, PLANK_LOST, PLANK_NONE, REMOVE,
-    REMOVE_OCCUPIED, RESERVE_SIZES, RESERVE_COLOURS, REMOVE_STONE, REMOVE_NOTHING, MOVE_1, VILLAGE_OPEN, MOVE_2,
+    PLANK_SUPPORTS, PLANK_FROM_RESERVE, PLANK_THREE, PLANK_THREE_VILLAGE, PLANK_CROSSING, PLANK_OVER_STONE,
+    PLANK_REACH, PLANK_TOO_SHORT, PLANK_LOST, PLANK_NONE, REMOVE, REMOVE_OCCUPIED, RESERVE_SIZES, RESERVE_COLOURS,
+    REMOVE_STONE, REMOVE_NOTHING, MOVE_1, VILLAGE_OPEN, MOVE_2,
     RETURN_RIVER, RETURN_CLASSIC, FALL, JUMP, JUMP_FALL, SKIPPED, LEAVING, TURN_ORDER, GAME_ENDED,
 )  # fmt: skip
