@@ -3,6 +3,8 @@
 ``CLASSIC_BOOK`` is the OCR of the Descartes edition (garbled in places),
 ``RIVER_BOOK`` the clean River Dragons edition; ``README.md`` holds the facts
 and decisions that fill their gaps; ``platform`` marks what no book says.
+Every designed rule is documented in ``docs/rules/mekong.md``
+(``tests/unit/domain/mekong/test_rules_page.py`` keeps the page and this module in step).
 """
 
 from __future__ import annotations
