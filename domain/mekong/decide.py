@@ -90,7 +90,10 @@ def _carry_out(state: MekongState, seat: int, command: Command) -> list[Event]:
         case PlaceStone(island=island):
             return [_place_stone(state, seat, island)]
         case PlaceStoneAt(x=x, y=y):
-            fault = "this board has islands; use place_stone" if state.edition.islands else drop_fault(state, x, y)
+            if state.edition.islands:
+                raise IllegalMove(f"place_stone_at ({x}, {y}): this board has islands; use place_stone",
+                                  rb.STONE_ON_ISLAND)
+            fault = drop_fault(state, x, y)
             if fault is not None:
                 raise IllegalMove(f"place_stone_at ({x}, {y}): {fault}", rb.STONE_IN_WATER)
             return [StonePlaced(seat, stone_name(state), x, y)]
@@ -99,9 +102,10 @@ def _carry_out(state: MekongState, seat: int, command: Command) -> list[Event]:
         case RemovePlank(plank=plank):
             return [_take_plank(state, seat, plank)]
         case RemoveStone(stone=stone):
+            if not any(s.name == stone for s in state.stones):
+                raise IllegalMove(f"remove_stone {stone}: not a stone on the board", rb.REMOVE_A_STONE)
             if stone not in bare_stones(state):
-                raise IllegalMove(f"remove_stone {stone}: not a stone on the board, or a plank rests on it",
-                                  rb.REMOVE_STONE)
+                raise IllegalMove(f"remove_stone {stone}: a plank rests on it", rb.REMOVE_STONE)
             return [StoneRemoved(seat, stone)]
         case Move(path=path):
             return _move(state, seat, card, path)
