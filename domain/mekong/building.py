@@ -1,12 +1,15 @@
 """Stones and planks: where they may go, what may be taken back, and the listed choices.
 
 Placing a plank is done "à vue de nez": the player names a plank and two
-supports without measuring (README, "Placing a plank without a trial"). So a
-too-short attempt is a legal submission; it is refused only for what anyone
-can see (a support missing or full, a crossing, a gap wider than any plank).
-To keep listings short, they hold every placement that fits and, per open span,
-one too-short attempt: the longest plank of the reserve that falls short there
-(designed). After a failed attempt only the placements that fit are listed.
+supports, and naming them is the attempt (README, "Placing a plank without a
+trial"). So a too-short attempt is a legal submission, however wide the gap,
+even wider than the longest plank reaches; it is refused only for what anyone
+can see of the place (a support missing or full, a plank or a third support in
+the way: ``Layout.span_fault``). To keep listings short, they hold every
+placement that fits and, per open span, one too-short attempt: the longest
+plank of the reserve that falls short there (designed); attempts on gaps
+wider than any plank are accepted but not listed. After a failed attempt only
+the placements that fit are listed.
 """
 
 from __future__ import annotations

@@ -90,7 +90,10 @@ def _carry_out(state: MekongState, seat: int, command: Command) -> list[Event]:
         case PlaceStone(island=island):
             return [_place_stone(state, seat, island)]
         case PlaceStoneAt(x=x, y=y):
-            fault = "this board has islands; use place_stone" if state.edition.islands else drop_fault(state, x, y)
+            if state.edition.islands:
+                raise IllegalMove(f"place_stone_at ({x}, {y}): this board has islands; use place_stone",
+                                  rb.STONE_ON_ISLAND)
+            fault = drop_fault(state, x, y)
             if fault is not None:
                 raise IllegalMove(f"place_stone_at ({x}, {y}): {fault}", rb.STONE_IN_WATER)
             return [StonePlaced(seat, stone_name(state), x, y)]
@@ -99,9 +102,10 @@ def _carry_out(state: MekongState, seat: int, command: Command) -> list[Event]:
         case RemovePlank(plank=plank):
             return [_take_plank(state, seat, plank)]
         case RemoveStone(stone=stone):
+            if not any(s.name == stone for s in state.stones):
+                raise IllegalMove(f"remove_stone {stone}: not a stone on the board", rb.REMOVE_A_STONE)
             if stone not in bare_stones(state):
-                raise IllegalMove(f"remove_stone {stone}: not a stone on the board, or a plank rests on it",
-                                  rb.REMOVE_STONE)
+                raise IllegalMove(f"remove_stone {stone}: a plank rests on it", rb.REMOVE_STONE)
             return [StoneRemoved(seat, stone)]
         case Move(path=path):
             return _move(state, seat, card, path)
@@ -137,10 +141,14 @@ def _place_stone(state: MekongState, seat: int, island: str) -> Event:
 
 
 def _place_plank(state: MekongState, seat: int, plank: str, ends: tuple[str, str]) -> list[Event]:
-    """A named plank and supports: placed if it reaches, else a failed attempt (and lost if it fits nowhere)."""
+    """A named plank and supports: placed if it reaches, else a failed attempt (and lost if it fits nowhere).
+
+    Naming is the attempt ("Il n'a pas le droit de procéder à un essai"): only
+    what anyone can see of the place refuses it (``Layout.span_fault``). A gap
+    the plank does not reach, however wide, is a recorded ``PlankFellShort``."""
     shown = f"place_plank {plank} on {ends[0]}-{ends[1]}"
     if plank not in state.reserves[seat]:
-        raise IllegalMove(f"{shown}: that plank is not in your reserve", rb.PLANK_SUPPORTS)
+        raise IllegalMove(f"{shown}: that plank is not in your reserve", rb.PLANK_FROM_RESERVE)
     retry = state.task.retry
     if retry is not None and plank != retry:
         raise IllegalMove(f"{shown}: {retry} fell short and must be placed elsewhere first", rb.PLANK_TOO_SHORT)
@@ -151,7 +159,8 @@ def _place_plank(state: MekongState, seat: int, plank: str, ends: tuple[str, str
     key = lay.ordered(*ends)
     if retry is not None and key in state.task.tried:
         raise IllegalMove(f"{shown}: {plank} was already found too short there", rb.PLANK_TOO_SHORT)
-    if plank_size(plank) >= lay.span(*key).need:
+    need = lay.need(*key)
+    if need is not None and plank_size(plank) >= need:
         return [PlankPlaced(seat, plank, key)]
     if fits_somewhere(lay, plank):
         return [PlankFellShort(seat, plank, key)]

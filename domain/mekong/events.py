@@ -109,7 +109,8 @@ class PlankPlaced(Event):
 
 @dataclass(frozen=True, slots=True)
 class PlankFellShort(Event):
-    """The plank named was too short for those supports: it stays in reserve and must go elsewhere."""
+    """The plank named was too short for those supports (however wide the gap): it stays in reserve and
+    must go elsewhere."""
 
     seat: int
     plank: str

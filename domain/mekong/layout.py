@@ -13,7 +13,7 @@ from typing import Any
 from domain.kernel import RuleRef
 from domain.mekong import rulebook as rb
 from domain.mekong.board import ISLAND_RADIUS, ISLANDS, STONE_RADIUS, VILLAGE_RADIUS, Site, villages
-from domain.mekong.geometry import Geometry, Span, geometry
+from domain.mekong.geometry import Geometry, Span, geometry, point_segment_distance, segments_clash
 from domain.mekong.state import Bridge, MekongState
 from domain.mekong.variants import EDITIONS
 
@@ -76,7 +76,13 @@ class Layout:
         return self._open
 
     def span_fault(self, a: str, b: str) -> tuple[str, RuleRef] | None:
-        """Why no plank may rest on supports ``a`` and ``b`` whatever its size (and the rule), or None."""
+        """Why no plank, whatever its size, may rest on supports ``a`` and ``b`` (and the rule), or None.
+
+        Only what anyone can see of the place counts: two different supports on
+        the board (not two villages), room on both, no plank and no third support
+        in the way. How far apart they are never refuses a plank: a gap wider than
+        the plank named, even wider than the longest plank, makes the attempt fail
+        (``decide``), it does not refuse it."""
         g = self.geometry
         if a == b:
             return "a plank needs two different supports", rb.PLANK_SUPPORTS
@@ -87,17 +93,40 @@ class Layout:
         i, j = g.index[a], g.index[b]
         if i < g.villages and j < g.villages:
             return "a plank rests on two stones, or on a village and a stone, never on two villages", rb.PLANK_SUPPORTS
-        span = g.span_between.get((i, j))
-        if span is None:
-            return f"{a} and {b} are farther apart than the longest plank", rb.PLANK_REACH
-        if self.load[i] >= MAX_LOAD or self.load[j] >= MAX_LOAD:
-            full = a if self.load[i] >= MAX_LOAD else b
-            return f"{full} already bears {MAX_LOAD} planks", rb.PLANK_THREE
-        if self.blocked >> span.index & 1:
+        for k, name in ((i, a), (j, b)):
+            if self.load[k] >= MAX_LOAD:
+                rule = rb.PLANK_THREE_VILLAGE if k < g.villages else rb.PLANK_THREE
+                return f"{name} already bears {MAX_LOAD} planks", rule
+        crosses, over = self._in_the_way(i, j)
+        if crosses:
             return f"a plank from {a} to {b} would cross or lie on another plank", rb.PLANK_CROSSING
-        if self.geometry.over[span.index] & self.present:
-            return f"a plank from {a} to {b} would pass over another stone", rb.PLANK_CROSSING
+        if over:
+            return (f"a plank from {a} to {b} would pass over {g.sites[(over & -over).bit_length() - 1].name}",
+                    rb.PLANK_OVER_STONE)
         return None
+
+    def _in_the_way(self, i: int, j: int) -> tuple[bool, int]:
+        """Whether a plank from site ``i`` to site ``j`` would clash with a plank on the board, and the
+        supports standing (a bit mask) it would pass over. Spans within reach are looked up; a wider
+        gap (no span) is measured here."""
+        g = self.geometry
+        span = g.span_between.get((i, j))
+        if span is not None:
+            return bool(self.blocked >> span.index & 1), g.over[span.index] & self.present
+        p, q = g.point(i), g.point(j)
+        crosses = any(segments_clash(p, q, g.point(x), g.point(y)) for x, y in self.ends.values())
+        over = 0
+        for k in range(len(g.sites)):
+            if (k != i and k != j and self.present >> k & 1
+                    and point_segment_distance(g.point(k), p, q) < g.radius[k]):
+                over |= 1 << k
+        return crosses, over
+
+    def need(self, a: str, b: str) -> int | None:
+        """The smallest plank size that spans supports ``a`` and ``b``, or None when no plank does."""
+        g = self.geometry
+        span = g.span_between.get((g.index[a], g.index[b]))
+        return None if span is None else span.need
 
     def ordered(self, a: str, b: str) -> tuple[str, str]:
         """Two supports in board order (villages clockwise from the top, then islands or stones by number)."""

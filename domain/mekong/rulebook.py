@@ -3,6 +3,8 @@
 ``CLASSIC_BOOK`` is the OCR of the Descartes edition (garbled in places),
 ``RIVER_BOOK`` the clean River Dragons edition; ``README.md`` holds the facts
 and decisions that fill their gaps; ``platform`` marks what no book says.
+Every designed rule is documented in ``docs/rules/mekong.md``
+(``tests/unit/domain/mekong/test_rules_page.py`` keeps the page and this module in step).
 """
 
 from __future__ import annotations
@@ -80,6 +82,11 @@ STONE_ISLAND = RuleRef(
     "Chaque île ne peut recevoir qu'une seule pierre.",
     "A stone goes on a free island, one per island, never on a village; it never moves.",
 )
+STONE_ON_ISLAND = RuleRef(
+    "mekong.stone.on-an-island", RIVER_BOOK,
+    "Le joueur DOIT poser 1 pierre sur l'une des 27 îles du plateau.",
+    "On the island boards a stone goes on one of the 27 islands, named, not at coordinates.",
+)
 STONE_NOT_UNDER_PLANK = RuleRef(
     "mekong.stone.not-under-plank", PLATFORM, "stones",
     "Designed: a stone cannot go where a plank passes over (the plank would rest on it).",
@@ -99,15 +106,30 @@ PLANK_SUPPORTS = RuleRef(
     "Le joueur DOIT poser une planche en appui sur deux pierres, ou sur un village et une pierre.",
     "A plank from one's reserve rests on two stones, or on a village and a stone.",
 )
+PLANK_FROM_RESERVE = RuleRef(
+    "mekong.plank.from-reserve", RIVER_BOOK,
+    "choisir parmi ses planches disponibles celle qu'il veut placer.",
+    "The plank named is one of the planks in the player's own reserve.",
+)
 PLANK_THREE = RuleRef(
     "mekong.plank.three-per-support", RIVER_BOOK,
     "Une même pierre ne peut supporter que trois planches au maximum.",
     "A stone or a village bears at most 3 planks.",
 )
+PLANK_THREE_VILLAGE = RuleRef(
+    "mekong.plank.three-per-village", RIVER_BOOK,
+    "De même un village ne peut supporter que trois planches au maximum.",
+    "A village bears at most 3 planks.",
+)
 PLANK_CROSSING = RuleRef(
     "mekong.plank.no-crossing", CLASSIC_BOOK,
     "En aucun cas, une planche ne peut croiser une autre pla.nche",
-    "Planks never cross, never lie on another plank and never pass over a third stone.",
+    "Planks never cross and never lie on one another.",
+)
+PLANK_OVER_STONE = RuleRef(
+    "mekong.plank.not-over-stone", RIVER_BOOK,
+    "Le joueur DOIT poser une planche en appui sur deux pierres, ou sur un village et une pierre.",
+    "Designed reading: a plank rests on its two supports only, so it never passes over a third stone or a village.",
 )
 PLANK_REACH = RuleRef(
     "mekong.plank.reach", RIVER_BOOK,
@@ -133,6 +155,11 @@ REMOVE = RuleRef(
     "mekong.remove", RIVER_BOOK,
     "Retirer 1 planche du plateau de jeu, de n'importe quelle couleur ou longueur",
     "Take a plank from the board into one's reserve, or return a stone to the common reserve.",
+)
+REMOVE_A_STONE = RuleRef(
+    "mekong.remove.stone", RIVER_BOOK,
+    "Retirer 1 pierre du plateau de jeu et la remettre dans la réserve commune.",
+    "A stone taken from the board goes back to the common reserve.",
 )
 REMOVE_OCCUPIED = RuleRef(
     "mekong.remove.occupied", RIVER_BOOK,
@@ -208,8 +235,9 @@ SKIPPED = RuleRef(
 
 RULES = (
     SEATS_CLASSIC, SEATS_RIVER, FIRST_PLAYER, PROGRAMMING, HAND, ONE_DRAGON, REVEAL, DRAGON_CANCELS, DRAGONS_STACK,
-    ROUND_END, CROSSING, ROUND_LIMIT, STONE_ISLAND, STONE_NOT_UNDER_PLANK, STONE_RESERVE, STONE_IN_WATER,
-    PLANK_SUPPORTS, PLANK_THREE, PLANK_CROSSING, PLANK_REACH, PLANK_TOO_SHORT, PLANK_LOST, PLANK_NONE, REMOVE,
-    REMOVE_OCCUPIED, RESERVE_SIZES, RESERVE_COLOURS, REMOVE_STONE, REMOVE_NOTHING, MOVE_1, VILLAGE_OPEN, MOVE_2,
-    RETURN_RIVER, RETURN_CLASSIC, FALL, JUMP, JUMP_FALL, SKIPPED, LEAVING, TURN_ORDER, GAME_ENDED,
+    ROUND_END, CROSSING, ROUND_LIMIT, STONE_ISLAND, STONE_ON_ISLAND, STONE_NOT_UNDER_PLANK, STONE_RESERVE,
+    STONE_IN_WATER, PLANK_SUPPORTS, PLANK_FROM_RESERVE, PLANK_THREE, PLANK_THREE_VILLAGE, PLANK_CROSSING,
+    PLANK_OVER_STONE, PLANK_REACH, PLANK_TOO_SHORT, PLANK_LOST, PLANK_NONE, REMOVE, REMOVE_A_STONE, REMOVE_OCCUPIED,
+    RESERVE_SIZES, RESERVE_COLOURS, REMOVE_STONE, REMOVE_NOTHING, MOVE_1, VILLAGE_OPEN, MOVE_2, RETURN_RIVER,
+    RETURN_CLASSIC, FALL, JUMP, JUMP_FALL, SKIPPED, LEAVING, TURN_ORDER, GAME_ENDED,
 )  # fmt: skip

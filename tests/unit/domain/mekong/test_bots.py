@@ -11,6 +11,7 @@ from domain.kernel import Rng, choose_move
 from domain.mekong import RULESET
 from domain.mekong.bots import plan_programme
 from domain.mekong.cards import Card, programme_fault
+from domain.mekong.events import CardsProgrammed
 from domain.mekong.state import MekongState
 
 from .support import C, at_position, board, slot, table
@@ -79,3 +80,34 @@ def test_the_planner_plays_toward_its_destination_in_resolution() -> None:
     state, _ = at_position(state, 1, {"black": slot(1, C.MOVE_1), "white": slot(1, C.PLACE_STONE)})
     move = RULESET.bot("planner").choose(state, 0, random.Random(0))
     assert move.path == ("white",)  # type: ignore[attr-defined]
+
+
+_WHITE_PROGRAMMES = (
+    (C.PLACE_STONE, C.BLACK_DRAGON, C.MOVE_1, C.MOVE_2, C.JUMP),
+    (C.PLACE_STONE, C.REMOVE, C.PLACE_PLANK, C.MOVE_2, C.PLACE_2_PLANKS),
+)
+"""Two programmes of white that black cannot tell apart before their second card is revealed."""
+
+
+def test_the_planner_programs_the_same_whatever_the_others_placed_face_down() -> None:
+    """Rulebook: the programmed cards are placed "face cachée"; platform decision 1: a bot decides from public
+    geometry and its own cards, never from another seat's programme, even when handed the true state."""
+    state = board(table("classic", 2), stones=("i27",), planks=(("black-1", "white", "i27"),))
+    chosen = set()
+    for programme in _WHITE_PROGRAMMES:
+        programmed = RULESET.evolve(state, CardsProgrammed(1, programme))
+        assert RULESET.awaiting(programmed) == (0,)
+        chosen.add(RULESET.bot("planner").choose(programmed, 0, random.Random(0)))
+    assert len(chosen) == 1
+
+
+def test_the_planner_plays_its_card_the_same_whatever_the_others_have_still_face_down() -> None:
+    """Rulebook: cards are revealed "ensemble" position by position; platform decision 1: the cards of later
+    positions stay hidden from the planner, even when handed the true state."""
+    state = board(table("classic", 2), stones=("i26", "i27"), planks=(("black-1", "white", "i27"),))
+    chosen = set()
+    for programme in _WHITE_PROGRAMMES:
+        acting, _ = at_position(state, 1, {"black": slot(1, C.PLACE_PLANK), "white": programme})
+        assert RULESET.awaiting(acting) == (0,)
+        chosen.add(RULESET.bot("planner").choose(acting, 0, random.Random(0)))
+    assert len(chosen) == 1

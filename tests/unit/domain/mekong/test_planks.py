@@ -72,21 +72,67 @@ def test_a_plank_that_fits_nowhere_is_lost_for_the_game() -> None:
 @pytest.mark.parametrize(
     ("ends", "rule"),
     [(("pink", "i27"), rb.PLANK_SUPPORTS), (("pink", "black"), rb.PLANK_SUPPORTS), (("i26", "i26"), rb.PLANK_SUPPORTS),
-     (("pink", "i1"), rb.PLANK_SUPPORTS), (("i26", "i9"), rb.PLANK_REACH)],
-    ids=["island-without-stone", "two-villages", "one-support", "not-a-stone", "beyond-any-plank"],
+     (("pink", "i1"), rb.PLANK_SUPPORTS)],
+    ids=["island-without-stone", "two-villages", "one-support", "not-a-stone"],
 )
-def test_a_plank_needs_two_supports_on_the_board_within_reach_of_the_longest_plank(
-    ends: tuple[str, str], rule: object
-) -> None:
-    """Rulebook: two stones, or a village and a stone; designed: a gap beyond size 6 cannot even be tried."""
+def test_a_plank_needs_two_different_supports_on_the_board(ends: tuple[str, str], rule: object) -> None:
+    """Rulebook: "Le joueur DOIT poser une planche en appui sur deux pierres, ou sur un village et une pierre"."""
     state = _plank_turn(board(table(), stones=("i26", "i9")))
     assert _refusal(state, PlacePlank("pink-6", ends)).rule == rule
 
 
+def test_a_plank_named_for_a_gap_wider_than_any_plank_falls_short_and_must_go_elsewhere() -> None:
+    """River Dragons: "si la planche ne peut pas être posée de manière stable (trop courte), le joueur doit la poser
+    ailleurs"; README: naming the plank is the attempt, a recorded fact, however wide the gap (i26 to i9 is 102 units,
+    the longest plank reaches 40)."""
+    state = _plank_turn(board(table(), stones=("i26", "i9")))
+    state, events = play(state, 0, PlacePlank("pink-6", ("i26", "i9")))
+    assert events == [PlankFellShort(0, "pink-6", ("i9", "i26"))]
+    assert RULESET.awaiting(state) == (0,) and state.task.retry == "pink-6" and "pink-6" in state.reserves[0]
+    assert set(RULESET.legal_moves(state, 0)) == {PlacePlank("pink-6", ("blue", "i9")),
+                                                   PlacePlank("pink-6", ("pink", "i26"))}
+    assert _refusal(state, PlacePlank("pink-6", ("i9", "i26"))).rule == rb.PLANK_TOO_SHORT
+    assert _refusal(state, PlacePlank("pink-4", ("pink", "i26"))).rule == rb.PLANK_TOO_SHORT
+    state, events = play(state, 0, PlacePlank("pink-6", ("pink", "i26")))
+    assert events[0] == PlankPlaced(0, "pink-6", ("pink", "i26")) and state.task.retry is None
+
+
+def test_a_plank_named_for_a_gap_wider_than_any_plank_is_lost_when_it_fits_nowhere() -> None:
+    """River Dragons: "Si le joueur ne peut poser nulle part sa planche sur le plateau, elle est retirée du jeu";
+    pink-3 reaches neither open span (pink to i26 needs a 4, blue to i9 a 6)."""
+    state = _plank_turn(board(table(), stones=("i26", "i9")), C.PLACE_2_PLANKS)
+    state, events = play(state, 0, PlacePlank("pink-3", ("i9", "i26")))
+    assert events[:2] == [PlankFellShort(0, "pink-3", ("i9", "i26")), PlankLost(0, "pink-3")]
+    assert state.lost == ("pink-3",) and "pink-3" not in state.reserves[0]
+    assert RULESET.awaiting(state) == (0,) and state.task.done == 1 and state.task.retry is None
+
+
+def test_a_plank_dropped_short_of_a_wide_gap_in_the_water_is_a_failed_attempt_too() -> None:
+    """Challenge: "vous devrez le faire au jugé, directement dans l'eau"; the stones s1 and s2 lie 90 units apart."""
+    state = _plank_turn(dropped(table("challenge", 2), (0.0, -60.0), (0.0, 30.0)))
+    state, events = play(state, 0, PlacePlank("pink-5", ("s2", "s1")))
+    assert events == [PlankFellShort(0, "pink-5", ("s1", "s2"))]
+    assert {m.ends for m in RULESET.legal_moves(state, 0)} == {("red", "s1")}
+
+
+@pytest.mark.parametrize(
+    ("stones", "planks", "rule"),
+    [(("i6", "i9", "i15", "i26"), (("black-3", "i6", "i15"),), rb.PLANK_CROSSING),
+     (("i1", "i9", "i26"), (), rb.PLANK_OVER_STONE)],
+    ids=["a-plank-across-it", "a-stone-under-it"],
+)
+def test_a_gap_wider_than_any_plank_is_still_refused_for_what_lies_in_the_way(
+        stones: tuple[str, ...], planks: tuple[tuple[str, str, str], ...], rule: object) -> None:
+    """Classic rulebook: "En aucun cas, une planche ne peut croiser une autre planche"; designed: a plank rests on its
+    two supports only. What anyone can see of the place refuses it, whatever the plank and the gap."""
+    state = _plank_turn(board(table(), stones=stones, planks=planks))
+    assert _refusal(state, PlacePlank("pink-6", ("i26", "i9"))).rule == rule
+
+
 def test_a_plank_not_in_ones_reserve_cannot_be_placed() -> None:
-    """Rulebook: a plank from one's own reserve."""
+    """River Dragons: "choisir parmi ses planches disponibles celle qu'il veut placer"."""
     state = _plank_turn(board(table(), stones=("i26",)))
-    assert _refusal(state, PlacePlank("black-6", ("pink", "i26"))).rule == rb.PLANK_SUPPORTS
+    assert _refusal(state, PlacePlank("black-6", ("pink", "i26"))).rule == rb.PLANK_FROM_RESERVE
 
 
 def test_a_stone_bears_at_most_three_planks() -> None:
@@ -96,6 +142,15 @@ def test_a_stone_bears_at_most_three_planks() -> None:
     state = _plank_turn(state)
     assert _refusal(state, PlacePlank("pink-6", ("i15", "i26"))).rule == rb.PLANK_THREE
     assert not any(set(m.ends) == {"i15", "i26"} for m in RULESET.legal_moves(state, 0))
+
+
+def test_a_village_bears_at_most_three_planks() -> None:
+    """River Dragons: "De même un village ne peut supporter que trois planches au maximum"; a full village refuses a
+    plank before any gap is judged."""
+    state = board(table(), stones=("i9", "i15", "i26", "i27"),
+                  planks=(("black-1", "pink", "i27"), ("black-4", "pink", "i26"), ("black-6", "pink", "i15")))
+    state = _plank_turn(state)
+    assert _refusal(state, PlacePlank("pink-6", ("pink", "i9"))).rule == rb.PLANK_THREE_VILLAGE
 
 
 def test_planks_never_cross() -> None:
@@ -108,7 +163,7 @@ def test_a_plank_never_passes_over_a_third_stone() -> None:
     """Rulebook: a plank rests on another only where a stone is; designed: it may not pass over a stone."""
     state = dropped(table("challenge", 2), (0.0, -60.0), (0.0, -45.0), (0.0, -30.0))
     state = _plank_turn(state)
-    assert _refusal(state, PlacePlank("pink-5", ("s1", "s3"))).rule == rb.PLANK_CROSSING
+    assert _refusal(state, PlacePlank("pink-5", ("s1", "s3"))).rule == rb.PLANK_OVER_STONE
     _, events = play(state, 0, PlacePlank("pink-5", ("s1", "s2")))
     assert isinstance(events[0], PlankPlaced)
 

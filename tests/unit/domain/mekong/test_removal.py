@@ -69,3 +69,12 @@ def test_only_a_stone_bearing_no_plank_returns_to_the_common_reserve() -> None:
     assert refused.value.rule == rb.REMOVE_STONE
     state, events = play(state, 0, RemoveStone("i27"))
     assert events[0] == StoneRemoved(0, "i27") and state.stone_reserve == 27 - len(STONES) + 1
+
+
+@pytest.mark.parametrize("stone", ["i7", "red", "s1"], ids=["bare-island", "village", "no-such-stone"])
+def test_only_a_stone_on_the_board_can_be_removed(stone: str) -> None:
+    """River Dragons: "Retirer 1 pierre du plateau de jeu et la remettre dans la réserve commune"; an island without
+    a stone, a village or an unknown name is no stone on the board (not a stone bearing planks)."""
+    with pytest.raises(IllegalMove) as refused:
+        RULESET.decide(_red_removes(), 0, RemoveStone(stone), RNG)
+    assert refused.value.rule == rb.REMOVE_A_STONE

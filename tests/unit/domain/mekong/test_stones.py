@@ -91,10 +91,12 @@ def test_a_dropped_stone_may_not_overlap_a_stone_a_village_or_a_plank(x: float, 
 
 
 def test_stones_cannot_be_placed_by_coordinates_on_island_boards_nor_on_islands_in_the_challenge() -> None:
-    """Each board takes stones its own way."""
+    """River Dragons: "Le joueur DOIT poser 1 pierre sur l'une des 27 îles du plateau"; challenge: "Au lieu de poser
+    les pierres sur les îles, vous devrez le faire au jugé, directement dans l'eau"."""
     islands = _stone_turn(table("classic", 2))
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove) as refused:
         RULESET.decide(islands, 0, PlaceStoneAt(0.0, 0.0), RNG)
+    assert refused.value.rule == rb.STONE_ON_ISLAND
     water = _stone_turn(table("challenge", 2))
     with pytest.raises(IllegalMove):
         RULESET.decide(water, 0, PlaceStone("i1"), RNG)
