@@ -148,7 +148,8 @@ LAIR_MOVE = RuleRef(
     "tarasque.lair-move",
     BOOK,
     "il a la possibilité de changer la position d’une tuile dans son antre de dragon",
-    "At the end of their turn, by returning an egg, a player may move one lair tile to another compatible row.",
+    "At the end of their turn, by returning an egg, a player may move one lair tile to another row it fits "
+    "or to a new row; gaps close.",
 )
 LAIR_FIXED = RuleRef(
     "tarasque.lair-fixed",

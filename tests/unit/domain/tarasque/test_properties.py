@@ -134,7 +134,8 @@ def near_misses(state: TarasqueState, moves: list[Command], rng: random.Random) 
     face = rng.choice(deck.faces)
     out: list[Command] = [Roll(), Stop(), EndTurn(), RemoveTile(tile), TakeTile(tile, rng.randint(0, 8)),
                           SetAside(face, rng.randint(0, 7), rng.random() < 0.5), StoreTile(tile, None),
-                          StoreTile(tile, rng.randint(-1, 4)), MoveLairTile(tile, rng.randint(-1, 4))]
+                          StoreTile(tile, rng.randint(-1, 4)), MoveLairTile(tile, rng.randint(-1, 4)),
+                          MoveLairTile(tile, None)]
     for m in moves:
         if isinstance(m, TakeTile):
             out += [TakeTile(m.tile, m.dice - 1), TakeTile(m.tile, m.dice + 1)]
@@ -143,7 +144,8 @@ def near_misses(state: TarasqueState, moves: list[Command], rng: random.Random) 
         elif isinstance(m, StoreTile):
             out += [StoreTile(m.tile, (m.row or 0) + 1), StoreTile(tile, m.row)]
         elif isinstance(m, MoveLairTile):
-            out += [MoveLairTile(m.tile, m.row + 1), MoveLairTile(m.tile, m.row - 1)]
+            row = len(state.board.lairs[state.turn.seat]) if m.row is None else m.row
+            out += [MoveLairTile(m.tile, row + 1), MoveLairTile(m.tile, row - 1), MoveLairTile(m.tile, None)]
     return out
 
 
