@@ -43,7 +43,8 @@ TWO_PLAYERS = RuleRef(
     "tarasque.two-players",
     BOOK,
     "Le joueur dont c’est le tour choisit 'une des 4 tuiles qu’il élimine",
-    "With 2 players the middle is refilled to 4 tiles and the active player removes one of them for good.",
+    "With 2 players the middle is refilled to 4 tiles and the active player removes one of them for good; "
+    "once the pile cannot make 4, nothing is removed.",
 )
 STORE = RuleRef(
     "tarasque.store",

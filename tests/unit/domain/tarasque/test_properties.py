@@ -4,6 +4,7 @@
   (and a tile won with six dice that waits for its row);
 * eggs are conserved: 36 between the supply and the players;
 * every lair row is valid at all times;
+* with 2 players, a tile is removed only from a middle of 4;
 * every listed legal move is accepted, and a move that is not listed is refused;
 * every game ends within ``max_decisions``, and the same seeds replay the same game.
 """
@@ -29,7 +30,7 @@ from domain.tarasque.commands import (
     StoreTile,
     TakeTile,
 )
-from domain.tarasque.state import TarasqueState
+from domain.tarasque.state import Phase, TarasqueState
 from domain.tarasque.tiles import DECKS, EGGS
 from tests.unit.domain.tarasque.helpers import RULES, new_game, play, tiles_everywhere
 
@@ -43,6 +44,8 @@ def check_invariants(state: TarasqueState) -> None:
     assert sorted(tiles_everywhere(state)) == sorted(deck.tiles), "a tile is missing or duplicated"
     assert 0 <= state.turn.rolls <= 6, "at most 6 rolls a turn"
     board = state.board
+    if state.turn.phase is Phase.REMOVE:
+        assert len(board.middle) == 4, "2 players: a tile is removed only from a middle of 4"
     assert board.supply >= 0 and min(board.eggs) >= 0
     assert sum(board.eggs) + board.supply == EGGS, "eggs are not conserved"
     for rows in board.lairs:
