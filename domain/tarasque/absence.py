@@ -16,8 +16,12 @@ turn, taking nothing more and making no egg move. Compulsory choices (the
 2-player removal, a lair row, the first set-aside of a roll) cannot be lost:
 ``skip`` returns None for them.
 
-**Observing.** Nothing is hidden but the order of the pile, so ``observe``
-reshuffles the pile.
+**Observing.** Nothing is hidden but the order of the pile (and the dice not
+yet rolled, which no state holds): every seat sees the middle, the bases, the
+lairs, the removed tiles, the eggs and the dice, so it knows which tiles the
+pile holds, never in what order. ``observe`` therefore deals the pile's tiles
+again from a canonical order (sorted), never from the true one, so that the
+observation is a function of what the seat knows (platform decision 2).
 """
 
 from __future__ import annotations
@@ -67,8 +71,12 @@ def skip(ruleset: Any, state: TarasqueState, seat: int, rng: Rng) -> list[Event]
 
 
 def observe(state: TarasqueState, seat: int, rng: random.Random) -> TarasqueState:
-    """``state`` with the pile reshuffled: what any seat may know of it."""
-    pile = list(state.board.pile)
+    """``state`` with the pile reshuffled from its sorted tiles: what any seat may know of it.
+
+    Shuffling the true order instead would make the observation depend on it: for the
+    same generator, two piles in different orders would come out different.
+    """
+    pile = sorted(state.board.pile)
     if len(pile) < 2:
         return state
     rng.shuffle(pile)

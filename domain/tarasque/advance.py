@@ -1,8 +1,8 @@
 """The automatic steps: what happens without a decision, until one is awaited again.
 
 ``decide``, ``setup``, ``leave`` and ``skip`` call ``advance`` after their own
-events. It starts turns, refills the middle, makes the forced choices (the
-2-player removal when one tile is left, a lair row when only a new row fits),
+events. It starts turns, refills the middle, makes the forced choice (a lair
+row when only a new row fits),
 rolls the first roll of a turn, ends rolling when no die is valid or none is
 left, ends a turn when nothing can be done, and ends the game.
 """
@@ -16,7 +16,6 @@ from domain.tarasque.events import (
     GameEnded,
     MiddleRefilled,
     RollingEnded,
-    TileRemoved,
     TileStored,
     TurnEnded,
     TurnStarted,
@@ -62,9 +61,6 @@ def _automatic(state: TarasqueState, rng: Rng) -> Event | None:
     if phase is Phase.REFILL:
         board = state.board
         return MiddleRefilled(board.pile[: middle_size(state) - len(board.middle)])
-    if phase is Phase.REMOVE:
-        middle = state.board.middle
-        return TileRemoved(seat, middle[0]) if len(middle) == 1 else None
     if phase is Phase.STORE or phase is Phase.PLACE:
         tile = tile_to_store(state)
         assert tile is not None
@@ -78,6 +74,8 @@ def _automatic(state: TarasqueState, rng: Rng) -> Event | None:
         return None if turn.dice else RollingEnded(seat, "no dice left")
     if phase is Phase.TAKE:
         return None if can_take(state) or can_move_in_lair(state) else TurnEnded(seat)
+    if phase is Phase.REMOVE:
+        return None  # 2 players: a choice among 4 tiles, always the player's (``removal_due``)
     raise AssertionError(f"no automatic step from phase {phase}")
 
 

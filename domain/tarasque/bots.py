@@ -98,7 +98,8 @@ class _Judge:
 
     def move_in_lair(self, cmd: MoveLairTile) -> float:
         rows = self.state.board.lairs[self.seat]
-        return self._worth(move(rows, cmd.tile, cmd.row)) - self._worth(rows) - EGG_VALUE
+        after = move(rows, cmd.tile, len(rows) if cmd.row is None else cmd.row)
+        return self._worth(after) - self._worth(rows) - EGG_VALUE
 
     def end(self, cmd: EndTurn) -> float:
         return 0.0

@@ -60,10 +60,13 @@ class TakeTile(Command):
 
 @dataclass(frozen=True, slots=True)
 class MoveLairTile(Command):
-    """Return an egg to move ``tile`` into lair row ``row`` (its index now); this ends the turn."""
+    """Return an egg to move ``tile`` into lair row ``row`` (its index now); this ends the turn.
+
+    ``None`` opens a new row, as in ``StoreTile``.
+    """
 
     tile: str
-    row: int
+    row: int | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -171,21 +171,27 @@ def _take(state: TarasqueState, seat: int, cmd: TakeTile, out: Out, rng: Rng) ->
 
 
 def _move(state: TarasqueState, seat: int, cmd: MoveLairTile, out: Out, rng: Rng) -> None:
-    """At the end of the turn, an egg buys moving one lair tile into another row it fits."""
+    """At the end of the turn, an egg buys moving one lair tile into another row it fits, or into a
+    new row ("la placer dans une autre"; new rows may always be opened)."""
     if state.turn.phase is not Phase.TAKE:
         raise _phase_error(cmd, state.turn.phase)
-    what = f"move_lair_tile {cmd.tile!r} to row {cmd.row}"
+    what = f"move_lair_tile {cmd.tile!r} to {'a new row' if cmd.row is None else f'row {cmd.row}'}"
     if state.board.eggs[seat] < 1:
         raise IllegalMove(f"{what}: it costs an egg and you have none", rb.LAIR_MOVE)
     mine = state.board.lairs[seat]
     home = next((i for i, row in enumerate(mine) if cmd.tile in row), None)
     if home is None:
         raise IllegalMove(f"{what}: that tile is not in your lair", rb.LAIR_FIXED)
-    if not 0 <= cmd.row < len(mine) or cmd.row == home:
-        raise IllegalMove(f"{what}: choose another of your rows, 0 to {len(mine) - 1}", rb.LAIR_MOVE)
-    if not lair.fits(mine[cmd.row], cmd.tile, state.deck):
+    if cmd.row is None:
+        if len(mine[home]) == 1:
+            raise IllegalMove(f"{what}: it is alone in its row already; a new row would change nothing",
+                              rb.LAIR_MOVE)
+    elif not 0 <= cmd.row < len(mine) or cmd.row == home:
+        raise IllegalMove(f"{what}: choose another of your rows, 0 to {len(mine) - 1}, or null for a new row",
+                          rb.LAIR_MOVE)
+    elif not lair.fits(mine[cmd.row], cmd.tile, state.deck):
         raise IllegalMove(f"{what}: {_row_problem(mine, cmd.row)}", _rows(state))
-    out.emit(LairTileMoved(seat, cmd.tile, cmd.row))
+    out.emit(LairTileMoved(seat, cmd.tile, len(mine) if cmd.row is None else cmd.row))
     out.emit(TurnEnded(seat))
 
 

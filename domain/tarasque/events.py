@@ -111,7 +111,8 @@ class EggGiven(Event):
 
 @dataclass(frozen=True, slots=True)
 class LairTileMoved(Event):
-    """``seat`` returned an egg to move ``tile`` into row ``row`` (index before the move); gaps close."""
+    """``seat`` returned an egg to move ``tile`` into row ``row`` (index before the move; the row count
+    opens a new last row); gaps close."""
 
     seat: int
     tile: str

@@ -29,7 +29,7 @@ from domain.tarasque.events import (
     TurnEnded,
     TurnStarted,
 )
-from domain.tarasque.queries import middle_size
+from domain.tarasque.queries import middle_size, removal_due
 from domain.tarasque.state import Board, Phase, TarasqueState, Turn
 from domain.tarasque.tiles import DICE, SIDES
 
@@ -78,13 +78,13 @@ tile, store the base tiles (from the second round), then roll."""
 def _prelude(state: TarasqueState, board: Board, seat: int, round_: int, done: Phase) -> Phase:
     """The first step of the prelude after ``done`` that applies (``done`` is NEXT at the start).
 
-    2 players: a middle tile is removed at every turn start while the middle holds one
-    (designed for the end of the pile, when fewer than 4 are turned up).
+    2 players: a middle tile is removed when the middle holds 4 (``removal_due``); at the
+    end of the pile, when fewer than 4 could be turned up, nothing is removed.
     """
     for step in _PRELUDE[_PRELUDE.index(done) + 1 if done in _PRELUDE else 0 :]:
         if step is Phase.REFILL and board.pile and len(board.middle) < middle_size(state):
             return step
-        if step is Phase.REMOVE and state.seats == 2 and board.middle:
+        if step is Phase.REMOVE and removal_due(state, board.middle):
             return step
         if step is Phase.STORE and round_ >= 2 and any(board.bases[seat]):
             return step

@@ -40,28 +40,34 @@ def add(lair: Lair, tile: str, row: int) -> Lair:
 
 
 def move(lair: Lair, tile: str, row: int) -> Lair:
-    """``lair`` with ``tile`` moved to the end of row ``row`` (index before the move); empty rows close."""
+    """``lair`` with ``tile`` moved to the end of row ``row`` (index before the move), or into a new
+    last row when ``row == len(lair)``; empty rows close ("On comble les espaces vacants")."""
     rows = [(*r, tile) if i == row else tuple(t for t in r if t != tile) for i, r in enumerate(lair)]
+    if row == len(lair):
+        rows.append((tile,))
     return tuple(r for r in rows if r)
 
 
-def moves(lair: Lair, deck: Deck) -> tuple[tuple[str, int], ...]:
-    """Every (tile, row) egg move: a tile into another row it fits, in lair order."""
-    out = []
+def moves(lair: Lair, deck: Deck) -> tuple[tuple[str, int | None], ...]:
+    """Every (tile, row) egg move, in lair order: a tile into another row it fits, then
+    (``None``) into a new row if its row holds another tile."""
+    out: list[tuple[str, int | None]] = []
     for i, row in enumerate(lair):
         for tile in row:
             for j, other in enumerate(lair):
                 if j != i and fits(other, tile, deck):
                     out.append((tile, j))
+            if len(row) > 1:
+                out.append((tile, None))
     return tuple(out)
 
 
 def has_move(lair: Lair, deck: Deck) -> bool:
-    """Whether some lair tile fits another row (cheaper than listing them)."""
-    if len(lair) < 2:
-        return False
-    return any(j != i and fits(other, tile, deck) for i, row in enumerate(lair) for tile in row
-               for j, other in enumerate(lair))
+    """Whether some lair tile may move (cheaper than listing them): any row of two tiles or more
+    lets one open a new row; otherwise a lone tile must fit another row."""
+    if any(len(row) > 1 for row in lair):
+        return True
+    return any(j != i and fits(other, row[0], deck) for i, row in enumerate(lair) for j, other in enumerate(lair))
 
 
 def score(lair: Lair) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from domain.tarasque import lair
-from domain.tarasque.state import Phase, TarasqueState
+from domain.tarasque.state import Phase, TarasqueState, Tiles
 from domain.tarasque.tiles import LAIR_DICE, MIDDLE_SIZE, SIDES, TWO_PLAYER_MIDDLE_SIZE
 
 MIDDLE_NEED = 2
@@ -19,6 +19,17 @@ MIDDLE_NEED = 2
 def middle_size(state: TarasqueState) -> int:
     """The middle is refilled to 3 tiles, or to 4 in a game started with 2 players."""
     return TWO_PLAYER_MIDDLE_SIZE if state.seats == 2 else MIDDLE_SIZE
+
+
+def removal_due(state: TarasqueState, middle: Tiles) -> bool:
+    """2 players: whether the active player must remove one of the ``middle`` tiles now.
+
+    Designed (docs/rules/tarasque.md): the removal is the choice of "l'une des 4 tuiles",
+    which leaves 3 in the middle as in the game of 3 or more. Once the pile can no longer
+    fill the middle to 4, nothing is removed, and the tiles left stay to be won, as in the
+    game of 3 or more ("il est possible qu'il reste moins de tuiles").
+    """
+    return state.seats == 2 and len(middle) >= TWO_PLAYER_MIDDLE_SIZE
 
 
 def staying(state: TarasqueState) -> tuple[int, ...]:

@@ -3,7 +3,9 @@
 ``section`` is a passage copied verbatim from the book (an OCR scan, typos
 included, so that it can be found); ``text`` says the rule in English. Rules
 that the rulebook leaves open cite the decisions in ``shared/rules/README.md``
-or, for what only this implementation decides, ``platform``.
+or, for what only this implementation decides, ``platform``: their ``section``
+is the title of their entry in ``docs/rules/tarasque.md``, which documents
+every designed rule.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ SETUP = RuleRef(
 FIRST_PLAYER = RuleRef(
     "tarasque.first-player",
     "platform",
-    "seating",
+    "Seats and the first player",
     "Seat 0 starts; play passes to the next seat (the left neighbour) in seat order.",
 )
 NEXT_PLAYER = RuleRef(
@@ -43,7 +45,8 @@ TWO_PLAYERS = RuleRef(
     "tarasque.two-players",
     BOOK,
     "Le joueur dont c’est le tour choisit 'une des 4 tuiles qu’il élimine",
-    "With 2 players the middle is refilled to 4 tiles and the active player removes one of them for good.",
+    "With 2 players the middle is refilled to 4 tiles and the active player removes one of them for good; "
+    "once the pile cannot make 4, nothing is removed.",
 )
 STORE = RuleRef(
     "tarasque.store",
@@ -148,7 +151,8 @@ LAIR_MOVE = RuleRef(
     "tarasque.lair-move",
     BOOK,
     "il a la possibilité de changer la position d’une tuile dans son antre de dragon",
-    "At the end of their turn, by returning an egg, a player may move one lair tile to another compatible row.",
+    "At the end of their turn, by returning an egg, a player may move one lair tile to another row it fits "
+    "or to a new row; gaps close.",
 )
 LAIR_FIXED = RuleRef(
     "tarasque.lair-fixed",
@@ -171,20 +175,20 @@ SCORING = RuleRef(
 DESIGNED_STORE_ORDER = RuleRef(
     "tarasque.store-order",
     "platform",
-    "store-order",
+    "The order in which base tiles enter the lair",
     "Base tiles enter the lair one at a time, side 2 first, then 3, 4, 5, each side in the order its tiles "
     "arrived; any arrangement of rows stays reachable.",
 )
 DESIGNED_SET_ASIDE_ONCE = RuleRef(
     "tarasque.set-aside-once",
     "platform",
-    "set-aside",
+    "Setting dice aside, one symbol at a time",
     "From one roll, the dice of a symbol are set aside in one move (how many, and whether one sits on the egg).",
 )
 DESIGNED_LEAVE = RuleRef(
     "tarasque.leave",
     "platform",
-    "resign",
+    "A seat that leaves",
     "A seat that leaves is out: its base tiles are removed from the game (nobody can steal them any more), "
     "its eggs return to the supply, its lair stays; with one seat left the game ends.",
 )

@@ -29,7 +29,7 @@ MAX_DECISIONS = 5_000
 class Tarasque(Ruleset[TarasqueState]):
     slug = "tarasque"
     title = "Tarasque"
-    engine_version = "1"
+    engine_version = "2"
     variants = VARIANTS
     commands = Codec(COMMANDS)
     events = Codec(EVENTS)

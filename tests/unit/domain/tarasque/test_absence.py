@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -102,4 +103,13 @@ def test_observing_reshuffles_the_pile_and_nothing_else() -> None:
     assert seen.board.middle == state.board.middle and seen.turn == state.turn
     assert RULES.view(seen, Viewer.of(2)) == RULES.view(state, Viewer.of(2))
     assert RULES.legal_moves(seen, 0) == RULES.legal_moves(state, 0)
+
+
+def test_an_observation_depends_only_on_what_the_seat_knows() -> None:
+    """Platform decision 2: two states that differ only in the order of the hidden pile ("une pile
+    cachée") give the same observation for the same generator, so a bot cannot read the true order."""
+    state, _ = new_game("numbered", 2)
+    twin = replace(state, board=replace(state.board, pile=tuple(reversed(state.board.pile))))
+    assert RULES.view(twin, Viewer.of(0)) == RULES.view(state, Viewer.of(0))
+    assert RULES.observe(twin, 0, random.Random(3)) == RULES.observe(state, 0, random.Random(3))
 

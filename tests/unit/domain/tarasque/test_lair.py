@@ -122,7 +122,11 @@ def test_returning_an_egg_moves_one_lair_tile_to_another_row_and_ends_the_turn()
     placer dans une autre. On comble les espaces vacants"."""
     state = lair_turn()
     moves = [m for m in RULES.legal_moves(state, 0) if isinstance(m, MoveLairTile)]
-    assert moves == [MoveLairTile("blue-sea", 2), MoveLairTile("green-sea", 1), MoveLairTile("purple-sea", 1)]
+    assert moves == [
+        MoveLairTile("red-desert", None), MoveLairTile("red-forest", None), MoveLairTile("blue-sea", 2),
+        MoveLairTile("green-sea", 1), MoveLairTile("green-sea", None),
+        MoveLairTile("purple-sea", 1), MoveLairTile("purple-sea", None),
+    ]
     events, after = play(state, 0, MoveLairTile("blue-sea", 2))
     assert events[:2] == [LairTileMoved(0, "blue-sea", 2), TurnEnded(0)]
     assert after.board.lairs[0] == (("red-desert", "red-forest"), ("green-sea", "purple-sea", "blue-sea"))
@@ -166,3 +170,63 @@ def test_the_egg_move_may_follow_a_doubled_die_with_another_egg() -> None:
     assert MoveLairTile("blue-sea", 1) in RULES.legal_moves(state, 0)
     _, after = play(state, 0, MoveLairTile("blue-sea", 1))
     assert after.board.lairs[0] == (("green-sea", "blue-sea"),)
+
+
+def test_returning_an_egg_may_move_a_lair_tile_into_a_new_row() -> None:
+    """"Il peut la retirer d'une rangée et la placer dans une autre", and "Le joueur est libre ... de
+    toujours ouvrir de nouvelles rangées": the other row may be a new one (``row`` null)."""
+    state = lair_turn()
+    assert RULES.parse_move({"type": "move_lair_tile", "tile": "red-forest", "row": None}) == MoveLairTile(
+        "red-forest", None)
+    events, after = play(state, 0, MoveLairTile("red-forest", None))
+    assert events[:2] == [LairTileMoved(0, "red-forest", 3), TurnEnded(0)]
+    assert after.board.lairs[0] == (
+        ("red-desert",), ("blue-sea",), ("green-sea", "purple-sea"), ("red-forest",))
+    assert after.board.eggs[0] == 0 and after.board.supply == state.board.supply + 1
+
+
+def test_the_egg_move_lists_a_new_row_for_every_tile_that_shares_its_row() -> None:
+    """The new-row moves are listed with the others: one per tile whose row holds another tile."""
+    moves = [m for m in RULES.legal_moves(lair_turn(), 0) if isinstance(m, MoveLairTile)]
+    assert [m for m in moves if m.row is None] == [
+        MoveLairTile("red-desert", None), MoveLairTile("red-forest", None),
+        MoveLairTile("green-sea", None), MoveLairTile("purple-sea", None),
+    ]
+
+
+def test_a_tile_alone_in_its_row_cannot_move_to_a_new_row() -> None:
+    """The tile must change its position ("changer la position d'une tuile"): alone in its row, a
+    new row would leave the lair as it was, for an egg."""
+    with pytest.raises(IllegalMove) as err:
+        play(lair_turn(), 0, MoveLairTile("blue-sea", None))
+    assert err.value.rule == rb.LAIR_MOVE
+    assert MoveLairTile("blue-sea", None) not in RULES.legal_moves(lair_turn(), 0)
+
+
+def test_a_single_row_of_two_tiles_offers_the_egg_move_so_the_turn_waits() -> None:
+    """With an egg and one row of two tiles, a tile may leave for a new row: the turn does not end by
+    itself, the player chooses (the move is optional, "il a la possibilité")."""
+    state = make(seats=3, middle=("yellow-sea",), eggs=(1, 1, 1), phase=Phase.SELECT, showing=("yellow",),
+                 dice=1, lairs={0: [["blue-sea", "green-sea"]]})
+    events, after = play(state, 0, SetAside("yellow", 1, False))
+    assert "TurnEnded" not in types(events)
+    assert RULES.legal_moves(after, 0) == [
+        MoveLairTile("blue-sea", None), MoveLairTile("green-sea", None), EndTurn()]
+
+
+def test_the_new_row_still_needs_an_egg_and_a_tile_of_ones_own_lair() -> None:
+    """The other conditions of the egg move hold for a new row too: it costs an egg, it moves only
+    one's own lair tiles, and only at the end of the turn."""
+    no_egg = make(seats=3, middle=("yellow-sea",), eggs=(0, 1, 1), aside=(0, 2, 0, 0, 0, 0),
+                  lairs={0: [["blue-sea", "green-sea"]]})
+    with pytest.raises(IllegalMove) as err:
+        play(no_egg, 0, MoveLairTile("blue-sea", None))
+    assert err.value.rule == rb.LAIR_MOVE
+    theirs = make(seats=3, middle=("yellow-sea",), lairs={0: [["blue-sea"]], 1: [["red-sea", "red-desert"]]})
+    with pytest.raises(IllegalMove) as err:
+        play(theirs, 0, MoveLairTile("red-sea", None))
+    assert err.value.rule == rb.LAIR_FIXED
+    rolling = make(seats=3, middle=("yellow-sea",), phase=Phase.CONTINUE, showing=("black",), dice=1,
+                   chosen=("yellow",), aside=(0, 5, 0, 0, 0, 0), lairs={0: [["blue-sea", "green-sea"]]})
+    with pytest.raises(IllegalMove):
+        play(rolling, 0, MoveLairTile("blue-sea", None))

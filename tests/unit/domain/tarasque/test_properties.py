@@ -4,6 +4,7 @@
   (and a tile won with six dice that waits for its row);
 * eggs are conserved: 36 between the supply and the players;
 * every lair row is valid at all times;
+* with 2 players, a tile is removed only from a middle of 4;
 * every listed legal move is accepted, and a move that is not listed is refused;
 * every game ends within ``max_decisions``, and the same seeds replay the same game.
 """
@@ -29,7 +30,7 @@ from domain.tarasque.commands import (
     StoreTile,
     TakeTile,
 )
-from domain.tarasque.state import TarasqueState
+from domain.tarasque.state import Phase, TarasqueState
 from domain.tarasque.tiles import DECKS, EGGS
 from tests.unit.domain.tarasque.helpers import RULES, new_game, play, tiles_everywhere
 
@@ -43,6 +44,8 @@ def check_invariants(state: TarasqueState) -> None:
     assert sorted(tiles_everywhere(state)) == sorted(deck.tiles), "a tile is missing or duplicated"
     assert 0 <= state.turn.rolls <= 6, "at most 6 rolls a turn"
     board = state.board
+    if state.turn.phase is Phase.REMOVE:
+        assert len(board.middle) == 4, "2 players: a tile is removed only from a middle of 4"
     assert board.supply >= 0 and min(board.eggs) >= 0
     assert sum(board.eggs) + board.supply == EGGS, "eggs are not conserved"
     for rows in board.lairs:
@@ -134,7 +137,8 @@ def near_misses(state: TarasqueState, moves: list[Command], rng: random.Random) 
     face = rng.choice(deck.faces)
     out: list[Command] = [Roll(), Stop(), EndTurn(), RemoveTile(tile), TakeTile(tile, rng.randint(0, 8)),
                           SetAside(face, rng.randint(0, 7), rng.random() < 0.5), StoreTile(tile, None),
-                          StoreTile(tile, rng.randint(-1, 4)), MoveLairTile(tile, rng.randint(-1, 4))]
+                          StoreTile(tile, rng.randint(-1, 4)), MoveLairTile(tile, rng.randint(-1, 4)),
+                          MoveLairTile(tile, None)]
     for m in moves:
         if isinstance(m, TakeTile):
             out += [TakeTile(m.tile, m.dice - 1), TakeTile(m.tile, m.dice + 1)]
@@ -143,7 +147,8 @@ def near_misses(state: TarasqueState, moves: list[Command], rng: random.Random) 
         elif isinstance(m, StoreTile):
             out += [StoreTile(m.tile, (m.row or 0) + 1), StoreTile(tile, m.row)]
         elif isinstance(m, MoveLairTile):
-            out += [MoveLairTile(m.tile, m.row + 1), MoveLairTile(m.tile, m.row - 1)]
+            row = len(state.board.lairs[state.turn.seat]) if m.row is None else m.row
+            out += [MoveLairTile(m.tile, row + 1), MoveLairTile(m.tile, row - 1), MoveLairTile(m.tile, None)]
     return out
 
 

@@ -15,7 +15,7 @@ def test_the_game_is_registered_with_its_variants_in_order() -> None:
     """Platform: slug ``tarasque``, the default variant first, 2 to 6 players each."""
     assert RULES.slug == "tarasque"
     assert RULES.title == "Tarasque"
-    assert RULES.engine_version == "1"
+    assert RULES.engine_version == "2"
     assert [v.name for v in RULES.variants] == ["dragon-dice", "numbered"]
     assert all((v.min_seats, v.max_seats) == (2, 6) for v in RULES.variants)
     assert RULES.variant(None).name == "dragon-dice"

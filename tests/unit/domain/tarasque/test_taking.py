@@ -119,7 +119,8 @@ def test_an_egg_die_counts_two_when_taking() -> None:
 def test_a_tile_taken_with_six_dice_goes_into_the_lair_and_earns_an_extra_turn() -> None:
     """"Si on arrive à obtenir 6 dragons de la même couleur ... intégrer la tuile gagnée dans son
     antre de dragon ... et rejouer"."""
-    state = taking(middle=("red-desert",), aside=aside(red=6), lairs={0: [["red-sea"]]}, seats=2)
+    # No egg: with nothing left to take and no egg move, the turn ends by itself.
+    state = taking(middle=("red-desert",), aside=aside(red=6), lairs={0: [["red-sea"]]}, seats=2, eggs=(0, 1))
     events, after = play(state, 0, TakeTile("red-desert", 6))
     assert events == [TileTaken(0, "red-desert", 6, None, None, True)]
     assert after.turn.phase is Phase.PLACE and after.turn.pending == "red-desert"

@@ -6,7 +6,7 @@ import pytest
 
 from domain.kernel import GameOver, IllegalMove, NotYourTurn, Viewer
 from domain.tarasque import rulebook as rb
-from domain.tarasque.commands import EndTurn, RemoveTile, Roll, StoreTile, TakeTile
+from domain.tarasque.commands import EndTurn, RemoveTile, Roll, SetAside, StoreTile, TakeTile
 from domain.tarasque.events import GameEnded, MiddleRefilled, TileRemoved, TurnStarted
 from domain.tarasque.state import Phase
 from tests.unit.domain.tarasque.helpers import RULES, ScriptedRng, aside, base, make, play, types
@@ -79,12 +79,33 @@ def test_only_a_middle_tile_can_be_removed() -> None:
     assert err.value.rule == rb.TWO_PLAYERS
 
 
-def test_with_two_players_a_single_middle_tile_is_removed_without_asking() -> None:
-    """Designed: the removal goes on while the middle has tiles; with one tile there is no choice to make."""
-    state = make(seats=2, seat=1, middle=(), pile=("blue-sea",), bases={1: base(s3=["red-sea"])})
+def test_with_two_players_the_last_tiles_of_the_pile_still_make_four_and_one_is_removed() -> None:
+    """While the pile can fill the middle to 4, the removal goes on: "l'une des 4 tuiles"."""
+    state = make(seats=2, seat=1, middle=("red-desert", "blue-sea"), pile=("green-sea", "yellow-sea"))
+    events, after = play(state, 1, EndTurn())
+    assert types(events) == ["TurnEnded", "TurnStarted", "MiddleRefilled"]
+    assert after.turn.phase is Phase.REMOVE and after.board.pile == () and len(after.board.middle) == 4
+
+
+def test_with_two_players_nothing_is_removed_once_the_pile_cannot_fill_the_middle_to_four() -> None:
+    """Designed (docs/rules/tarasque.md): the removal is a choice among "4 (au lieu de 3)" tiles that
+    leaves 3, as in the game of 3 or more; once the pile cannot make 4, nothing is removed and, as
+    there, fewer tiles remain ("il est possible qu'il reste moins de tuiles"): the player rolls for them."""
+    state = make(seats=2, seat=1, middle=("red-desert", "blue-sea"), pile=("green-sea",))
     events, after = play(state, 1, EndTurn(), red_roll())
-    assert TileRemoved(0, "blue-sea") in events
-    assert after.board.middle == ()
+    assert types(events) == ["TurnEnded", "TurnStarted", "MiddleRefilled", "DiceRolled"]
+    assert after.board.middle == ("red-desert", "blue-sea", "green-sea") and after.board.removed == ()
+    assert after.turn.phase is Phase.SELECT
+
+
+def test_with_two_players_a_lone_middle_tile_stays_in_play_until_someone_wins_it() -> None:
+    """Designed: with the pile empty, the last middle tile is not removed by itself at the start of a
+    turn; it waits in the middle like the other tiles until someone wins it."""
+    state = make(seats=2, seat=1, middle=("red-desert",), pile=(), rest_removed=True,
+                 lairs={0: [["red-sea"]]})
+    events, after = play(state, 1, EndTurn(), red_roll())
+    assert "TileRemoved" not in types(events) and after.board.middle == ("red-desert",)
+    assert after.turn.phase is Phase.SELECT and RULES.legal_moves(after, 0)[0] == SetAside("red", 1, False)
 
 
 def test_the_game_ends_the_moment_the_last_tile_enters_a_lair() -> None:
@@ -102,11 +123,13 @@ def test_the_game_ends_the_moment_the_last_tile_enters_a_lair() -> None:
 
 
 def test_removed_tiles_count_as_gone_for_the_end() -> None:
-    """The last tile removed (2 players) leaves every other tile in a lair or removed: the game ends."""
-    state = make(seats=2, seat=1, pile=(), rest_removed=True, middle=("blue-sea",), lairs={0: [["red-desert"]]})
+    """README decision "The game ends the moment the last tile enters a lair": with 2 players, the
+    tiles removed for good are not waited for; the last tile stored from a base ends the game."""
+    state = make(seats=2, seat=1, pile=(), rest_removed=True, bases={0: base(s2=["red-sea"])},
+                 lairs={0: [["blue-desert"]]}, eggs=(0, 0))
     events, after = play(state, 1, EndTurn())
-    assert types(events)[-2:] == ["TileRemoved", "GameEnded"]
-    assert after.turn.phase is Phase.OVER
+    assert types(events)[-2:] == ["TileStored", "GameEnded"]
+    assert after.turn.phase is Phase.OVER and len(after.board.removed) == 34
 
 
 def test_equal_scores_share_the_place() -> None:
