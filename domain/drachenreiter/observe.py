@@ -12,6 +12,8 @@ Resampled, consistently with what the seat knows:
   cards), as one sorted pool, shuffled and dealt back in the same counts (the
   others in seat order: hand, then laid card), the rest in the pile;
 * the speeds others set and have not shown, drawn from what their dials allowed;
+* the others' secret answers in an open alliance window: no for a resampled card
+  that is not a forced alliance, else drawn at even odds;
 * the values of the traps in the stock and on the track, one sorted pool shuffled.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from domain.drachenreiter.cards import Magic
 from domain.drachenreiter.race import settable_speeds
 from domain.drachenreiter.state import Dragon, RaceState
 
@@ -46,7 +49,10 @@ def observe(state: RaceState, seat: int, rng: random.Random) -> RaceState:
         set_speed = d.set_speed
         if set_speed is not None and not (state.mover == s or d.moved):
             set_speed = rng.choice(settable_speeds(d))
-        dragons[s] = replace(d, hand=hand, laid=laid, set_speed=set_speed)
+        answer = d.answer
+        if answer is not None:
+            answer = laid is Magic.ALLIANCE and rng.random() < 0.5
+        dragons[s] = replace(d, hand=hand, laid=laid, set_speed=set_speed, answer=answer)
     values = sorted(list(state.stock) + [t.value for t in state.traps])
     rng.shuffle(values)
     traps = tuple(replace(t, value=values.pop()) for t in state.traps)
