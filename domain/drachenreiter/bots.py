@@ -6,6 +6,15 @@ penalties for touching a border, a dragon or a trap and plus small bonuses for
 fields and symbols, plus the best progress still open from where it lands (so
 that it brakes before a bend). It sets the speed whose best line scores most,
 flies that line refined on a finer grid, and plays its cards by simple rules.
+A dragon placed by a rule (template crash, lasso, alliance) is turned to the
+heading from which the best next move goes furthest. It draws every card its
+symbols offer: drawing never hurts the drawer, who, over the hand limit,
+discards the card it values least. It turns a laid forced alliance when the
+dragon about to move is within 400 and joining it promises more than its own move.
+
+Every decision is taken on ``observe``'s state: positions and geometry are
+public, so the bot measures ranges and reaches as any player may; what is hidden
+(others' cards, set speeds, trap values) it sees only resampled.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ import random
 import numpy as np
 
 from domain.drachenreiter.cards import (
+    ALLIANCE_RANGE,
     CARD_SHIFT,
     DEBILITATUS_SPEED_CAP,
     ENERGY_LIMIT,
@@ -24,11 +34,13 @@ from domain.drachenreiter.cards import (
     LASSO_RANGE,
     Magic,
 )
-from domain.drachenreiter.commands import Aim, Discard, Hold, Join, LayTraps, Move, SetSpeed
+from domain.drachenreiter.commands import Aim, Ally, Discard, Draw, Face, Hold, LayTraps, Move, SetSpeed
 from domain.drachenreiter.dimensions import BASE_LENGTH, MAX_SPEED_CHANGE, SPEEDS, TEMPLATE_LENGTH
-from domain.drachenreiter.magic import alliance_targets, in_range, trap_layouts
+from domain.drachenreiter.facing import placements
+from domain.drachenreiter.magic import in_range, trap_layouts
 from domain.drachenreiter.race import ahead, overfull, settable_speeds, template_speeds
-from domain.drachenreiter.state import Dragon, Phase, RaceState, Step
+from domain.drachenreiter.resolve import CRASH_SPEED
+from domain.drachenreiter.state import Dragon, Facing, Phase, RaceState, Step
 from domain.drachenreiter.survey import Scene, grid, scene, survey
 from domain.kernel import Command, RandomBot
 
@@ -48,6 +60,10 @@ FORCE_MARGIN = 40.0
 """Dragon force is laid when a faster template promises this much more."""
 KEEP = 3
 """Candidates per speed explored a second move deep."""
+ALLY_MARGIN = 30.0
+"""A forced alliance is laid or turned when joining promises this much more progress."""
+ALLY_GUESS = 0.9
+"""The share of its template and base the dragon about to move is guessed to gain."""
 CARD_VALUE = {
     Magic.FORCE: 9, Magic.LASSO: 8, Magic.FIREBALL_800: 7, Magic.FIREBALL_600: 6, Magic.ENERGY: 5,
     Magic.FIREBALL_400: 4, Magic.AMULET: 3, Magic.TRAP: 2, Magic.ALLIANCE: 1, Magic.COUNTER_WIND: 0,
@@ -71,8 +87,14 @@ class RacerBot(SampledRandomBot):
         me = state.dragons[seat]
         if state.phase is Phase.SPEED:
             return self._set_speed(state, seat, me)
+        if state.step is Step.ALLY:
+            return self._ally(state, seat, me)
         if state.step is Step.FLY:
             return self._fly(state, seat, me)
+        if state.step is Step.FACE:
+            return self._face(state, seat, me)
+        if state.step is Step.DRAW:
+            return Draw(state.draws)
         if state.step is Step.DISCARD:
             keep = sorted(me.hand, key=lambda c: (CARD_VALUE[c], c.value))
             return Discard(tuple(keep[: overfull(me)]))
@@ -159,6 +181,13 @@ class RacerBot(SampledRandomBot):
         rich = [t for t in near(ENERGY_RANGE) if state.dragons[t].energy]
         if Magic.ENERGY in hand and me.energy < ENERGY_LIMIT and rich:
             return Magic.ENERGY
+        own = TEMPLATE_LENGTH[speed] + BASE_LENGTH
+        if Magic.ALLIANCE in hand and any(
+            in_range(state, seat, state.dragons[t].pose, ALLIANCE_RANGE)
+            and state.dragons[t].pose.progress - me.pose.progress + TEMPLATE_LENGTH[state.dragons[t].speed]
+            > own + ALLY_MARGIN for t in front
+        ):
+            return Magic.ALLIANCE
         behind = [s for s in state.alive() if s != seat and s not in front]
         if Magic.TRAP in hand and behind:
             return Magic.TRAP
@@ -169,14 +198,49 @@ class RacerBot(SampledRandomBot):
     def _fly(self, state: RaceState, seat: int, me: Dragon) -> Command:
         speeds = list(template_speeds(me))
         dial = me.set_speed if me.set_speed is not None else me.speed
-        value, v, a, b = self._best(scene(state, seat), state, me, speeds, FINE_PLY, dial=dial)
-        if me.laid is Magic.ALLIANCE:
-            gain = value
-            for t in alliance_targets(state, seat):
-                there = state.dragons[t].pose.progress - BASE_LENGTH - me.pose.progress
-                if there > gain:
-                    return Join(t)
+        _, v, a, b = self._best(scene(state, seat), state, me, speeds, FINE_PLY, dial=dial)
         return Move(v, round(a, 6), round(b, 6))
+
+    def _reach(self, sc: Scene, me: Dragon, speeds: list[int]) -> float:
+        """The most progress one clean move at one of ``speeds`` makes from ``me``'s pose."""
+        sp, a, b = grid(speeds, FIRST_PLY)
+        p = me.pose
+        n = len(sp)
+        first = survey(sc, np.full(n, p.x), np.full(n, p.y), np.full(n, p.heading), np.full(n, p.progress),
+                       sp, a, b)
+        gain = first.progress - p.progress - first.crash * CRASH_PENALTY
+        return float(gain.max())
+
+    def _ally(self, state: RaceState, seat: int, me: Dragon) -> Command:
+        """Turns a laid alliance when the dragon about to move (its speed shown) is within 400
+        and joining it is guessed to go further than its own best move."""
+        target = state.mover
+        if me.laid is not Magic.ALLIANCE or target is None:
+            return Ally(False)
+        t = state.dragons[target]
+        if not in_range(state, seat, t.pose, ALLIANCE_RANGE):
+            return Ally(False)
+        speed = t.set_speed if t.set_speed is not None else t.speed
+        joined = t.pose.progress + ALLY_GUESS * (TEMPLATE_LENGTH[speed] + BASE_LENGTH) - BASE_LENGTH
+        own = self._reach(scene(state, seat), me, list(template_speeds(me)))
+        return Ally(joined - me.pose.progress > own + ALLY_MARGIN)
+
+    def _face(self, state: RaceState, seat: int, me: Dragon) -> Command:
+        """The listed heading from which the best next move (next round's speeds) goes furthest;
+        the heading as placed on a tie."""
+        options = placements(state, seat)
+        dial = CRASH_SPEED if state.face_cause is Facing.CRASH else me.speed
+        ns, na, nb = grid(_next_speeds(dial, me.exhausted), SECOND_PLY)
+        m, k = len(ns), len(options)
+
+        def each(field: str) -> np.ndarray:
+            return np.repeat(np.array([getattr(p, field) for p in options]), m)
+
+        start = each("progress")
+        sv = survey(scene(state, seat), each("x"), each("y"), each("heading"), start,
+                    np.tile(ns, k), np.tile(na, k), np.tile(nb, k))
+        gain = sv.progress - me.pose.progress - sv.crash * CRASH_PENALTY
+        return Face(options[int(np.argmax(gain.reshape(k, m).max(axis=1)))].heading)
 
     def _cast(self, state: RaceState, seat: int, me: Dragon) -> Command:
         card = me.laid

@@ -30,10 +30,32 @@ class Move(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class Join(Command):
-    """Play a laid forced alliance: join just behind ``target`` instead of moving."""
+class Ally(Command):
+    """Answer the alliance window opened as the dragon ahead is about to move: ``turn``
+    the laid forced alliance (join that dragon once its turn is over, instead of moving)
+    or not. Asked of every dragon yet to move whose laid card lies face down, so the
+    answer is secret until every asked dragon has answered."""
 
-    target: int
+    turn: bool
+    SECRET = ("turn",)
+
+
+@dataclass(frozen=True, slots=True)
+class Face(Command):
+    """Turn a dragon a rule has just placed (after a template crash, a lasso or a forced
+    alliance) to ``heading`` degrees, in place: its base must stay inside the borders and
+    clear of the other dragons. Any heading may be submitted; the listing samples them
+    (``legal.HEADING_STEP``)."""
+
+    heading: float
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Command):
+    """Draw ``count`` magic cards, 0 up to one per symbol the move touched (each draw is
+    optional: "le joueur peut tirer une carte Magie")."""
+
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,4 +84,4 @@ class Hold(Command):
     """Do not play the laid card now (it is discarded at the end of the phase)."""
 
 
-COMMANDS = (SetSpeed, Move, Join, Discard, Aim, LayTraps, Hold)
+COMMANDS = (SetSpeed, Ally, Move, Face, Draw, Discard, Aim, LayTraps, Hold)

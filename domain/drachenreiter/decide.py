@@ -1,5 +1,13 @@
 """decide: the only place that checks the rules, then emits the events and the
-automatic steps that follow (next mover, end of round, end of race)."""
+automatic steps that follow (alliance windows and joins, next mover, end of
+round, end of race).
+
+The steps of a turn (``state.Step``): ``ALLY`` (the dragons asked answer in
+secret, ``alliance``), ``FLY``, ``FACE`` after a template crash, ``DRAW`` when
+symbols were touched, ``DISCARD`` over four cards, ``CAST`` with a card face
+down (a lasso then asks its target's player to ``FACE``); after the turn, each
+dragon whose turned alliance holds the mover joins it and is turned (``FACE``).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +15,13 @@ from collections import Counter
 
 from domain.drachenreiter import events as ev
 from domain.drachenreiter import rulebook as rb
+from domain.drachenreiter.alliance import close_window, join, pending_join, window_seats
 from domain.drachenreiter.cards import AFTER_MOVE, FIREBALL_RANGE, ROUND_LIMIT, Magic
-from domain.drachenreiter.commands import Aim, Discard, Hold, Join, LayTraps, Move, SetSpeed
-from domain.drachenreiter.flight import fly
-from domain.drachenreiter.magic import aim, alliance_targets, join, lay_traps, trap_spot_ok, traps_to_lay
+from domain.drachenreiter.commands import Aim, Ally, Discard, Draw, Face, Hold, LayTraps, Move, SetSpeed
+from domain.drachenreiter.events import HEADING_RULES
+from domain.drachenreiter.facing import faced
+from domain.drachenreiter.flight import counted_bar, fly, touches
+from domain.drachenreiter.magic import aim, lay_traps, trap_spot_ok, traps_to_lay
 from domain.drachenreiter.race import (
     ahead,
     crossed_finish,
@@ -20,8 +31,8 @@ from domain.drachenreiter.race import (
     template_speeds,
     within_notch,
 )
-from domain.drachenreiter.resolve import resolve
-from domain.drachenreiter.state import Phase, RaceState, Step
+from domain.drachenreiter.resolve import CRASH_SPEED, draw, land, offer_draw, resolve
+from domain.drachenreiter.state import Facing, Phase, RaceState, Step
 from domain.kernel import Command, Emitter, GameOver, IllegalMove, NotYourTurn, Rng
 from domain.kernel.rules import GAME_ENDED, TURN_ORDER
 
@@ -29,7 +40,13 @@ from domain.kernel.rules import GAME_ENDED, TURN_ORDER
 def awaiting(state: RaceState) -> tuple[int, ...]:
     if state.phase is Phase.SPEED:
         return tuple(s for s, d in enumerate(state.dragons) if not d.out and d.set_speed is None)
-    if state.phase is Phase.MOVE and state.mover is not None:
+    if state.phase is not Phase.MOVE:
+        return ()
+    if state.step is Step.ALLY:
+        return tuple(s for s in state.window if not state.dragons[s].out and state.dragons[s].answer is None)
+    if state.step is Step.FACE and state.facing is not None:
+        return () if state.dragons[state.facing].out else (state.facing,)
+    if state.mover is not None:
         return (state.mover,)
     return ()
 
@@ -43,8 +60,14 @@ def decide(ruleset: object, state: RaceState, seat: int, command: Command, rng: 
     match command:
         case SetSpeed() if state.phase is Phase.SPEED:
             _set_speed(out, seat, command)
-        case Move() | Join() if state.step is Step.FLY:
-            _fly(out, seat, command, rng)
+        case Ally() if state.step is Step.ALLY:
+            _ally(out, seat, command)
+        case Move() if state.step is Step.FLY:
+            _fly(out, seat, command)
+        case Face() if state.step is Step.FACE:
+            _face(out, seat, command)
+        case Draw() if state.step is Step.DRAW:
+            _draw(out, seat, command, rng)
         case Discard() if state.step is Step.DISCARD:
             _discard(out, seat, command)
         case Aim() | LayTraps() | Hold() if state.step is Step.CAST:
@@ -75,18 +98,14 @@ def _set_speed(out: Emitter[RaceState], seat: int, cmd: SetSpeed) -> None:
 # ------------------------------------------------------------------ phase 3
 
 
-def _fly(out: Emitter[RaceState], seat: int, cmd: Move | Join, rng: Rng) -> None:
+def _ally(out: Emitter[RaceState], seat: int, cmd: Ally) -> None:
+    if cmd.turn and out.state.dragons[seat].laid is not Magic.ALLIANCE:
+        raise IllegalMove("ally: only a laid forced alliance can be turned", rb.LAID_ONLY)
+    out.emit(ev.AllianceAnswered(seat, cmd.turn))
+
+
+def _fly(out: Emitter[RaceState], seat: int, cmd: Move) -> None:
     me = out.state.dragons[seat]
-    if isinstance(cmd, Join):
-        if me.laid is not Magic.ALLIANCE:
-            raise IllegalMove("join: only a laid forced alliance lets you join", rb.LAID_ONLY)
-        if cmd.target not in alliance_targets(out.state, seat):
-            raise IllegalMove(f"join {cmd.target}: the dragon must have moved this round from ahead of you",
-                              rb.ALLIANCE)
-        out.emit(ev.CardPlayed(seat, Magic.ALLIANCE))
-        if join(out, seat, cmd.target):
-            out.emit(ev.TurnEnded(seat))
-        return
     speeds = template_speeds(me)
     if cmd.speed not in speeds:
         rule = rb.FORCE if me.laid is Magic.FORCE else rb.COUNTER_WIND if me.laid is Magic.COUNTER_WIND else rb.TEMPLATE
@@ -99,8 +118,50 @@ def _fly(out: Emitter[RaceState], seat: int, cmd: Move | Join, rng: Rng) -> None
     if cmd.speed != me.set_speed:
         assert me.laid is not None
         out.emit(ev.CardPlayed(seat, me.laid))
-    resolve(out, seat, fly(out.state, seat, cmd.speed, cmd.turn_in, cmd.turn_out), me.set_speed, rng)
+    flight = fly(out.state, seat, cmd.speed, cmd.turn_in, cmd.turn_out, crash_touches=False)
+    if not resolve(out, seat, flight, me.set_speed):
+        _after_landing(out, seat, len(flight.symbols))
+
+
+def _face(out: Emitter[RaceState], seat: int, cmd: Face) -> None:
+    """The player turns its placed dragon; then what that placement left to do follows."""
+    st = out.state
+    cause = st.face_cause
+    assert cause is not None
+    pose = faced(st, seat, cmd.heading)
+    if pose is None:
+        raise IllegalMove(f"face {cmd.heading}: the dragon turned there would touch a border or another dragon",
+                          HEADING_RULES[cause])
+    if cause is Facing.CRASH:
+        assert st.template is not None
+        touched = touches(st, seat, counted_bar(st.template), pose)
+        out.emit(ev.DragonFaced(seat, cause, pose, touched.haven))
+        land(out, seat, "template", touched, CRASH_SPEED)
+        _after_landing(out, seat, len(touched.symbols))
+        return
+    out.emit(ev.DragonFaced(seat, cause, pose, -1))
+    _faced(out)
+
+
+def _faced(out: Emitter[RaceState]) -> None:
+    """After a lasso the caster's turn ends; after an alliance, the holder's."""
+    mover = out.state.mover
+    assert mover is not None
+    out.emit(ev.TurnEnded(mover))
+
+
+def _draw(out: Emitter[RaceState], seat: int, cmd: Draw, rng: Rng) -> None:
+    offered = out.state.draws
+    if not 0 <= cmd.count <= offered:
+        raise IllegalMove(f"draw {cmd.count}: you may draw from 0 to {offered} card(s)", rb.SYMBOL)
+    out.emit(ev.DrawChosen(seat, cmd.count))
+    draw(out, seat, cmd.count, rng)
     _after_flight(out, seat)
+
+
+def _after_landing(out: Emitter[RaceState], seat: int, symbols: int) -> None:
+    if not offer_draw(out, seat, symbols):
+        _after_flight(out, seat)
 
 
 def _after_flight(out: Emitter[RaceState], seat: int) -> None:
@@ -143,6 +204,8 @@ def _cast(out: Emitter[RaceState], seat: int, cmd: Aim | LayTraps | Hold, rng: R
             raise IllegalMove(f"aim {cmd.target}: the target must be a dragon ahead of yours", rule)
         out.emit(ev.CardPlayed(seat, card))
         aim(out, seat, card, cmd.target, rng)
+        if out.state.step is Step.FACE:
+            return
     else:
         if card is not Magic.TRAP:
             raise IllegalMove("lay_traps: your laid card is not a magic trap", rb.LAID_ONLY)
@@ -171,18 +234,41 @@ def proceed(out: Emitter[RaceState], rng: Rng) -> None:
         if st.phase is Phase.SPEED:
             if awaiting(st):
                 return
+        elif st.step is Step.ALLY:
+            if awaiting(st):
+                return
+            close_window(out)
+            continue
+        elif st.step is Step.FACE:
+            if awaiting(st):
+                return
+            _faced(out)  # the dragon to turn has left the race
+            continue
         elif st.mover is not None:
             if not st.dragons[st.mover].out:
                 return
             out.emit(ev.TurnEnded(st.mover))
             continue
-        seat = next_mover(out.state)
-        if seat is None:
-            _end_round(out)
-            continue
-        speed = out.state.dragons[seat].set_speed
-        out.emit(ev.SpeedRevealed(seat, speed if speed is not None else out.state.dragons[seat].speed))
-        return
+        if _between_turns(out):
+            return
+
+
+def _between_turns(out: Emitter[RaceState]) -> bool:
+    """Joins a turned alliance, or reveals the next mover (and opens the alliance window),
+    or ends the round; True when a decision is awaited."""
+    holder = pending_join(out.state)
+    if holder is not None:
+        return join(out, holder)
+    seat = next_mover(out.state)
+    if seat is None:
+        _end_round(out)
+        return False
+    speed = out.state.dragons[seat].set_speed
+    out.emit(ev.SpeedRevealed(seat, speed if speed is not None else out.state.dragons[seat].speed))
+    asked = window_seats(out.state, seat)
+    if asked:
+        out.emit(ev.AllianceWindowOpened(seat, asked))
+    return True
 
 
 def _end_round(out: Emitter[RaceState]) -> None:

@@ -6,8 +6,13 @@ from dataclasses import dataclass
 
 from domain.drachenreiter import rulebook as rb
 from domain.drachenreiter.cards import Magic
-from domain.drachenreiter.state import Pose, TemplatePose
-from domain.kernel import LEAVING, Event
+from domain.drachenreiter.state import Facing, Pose, TemplatePose
+from domain.kernel import LEAVING, Event, RuleRef
+
+HEADING_RULES: dict[Facing, RuleRef] = {
+    Facing.CRASH: rb.CRASH_HEADING, Facing.LASSO: rb.LASSO_HEADING, Facing.ALLIANCE: rb.ALLIANCE_HEADING,
+}
+"""The rulebook passage that lets a player turn a dragon placed by each rule."""
 
 # ------------------------------------------------------------------ setup
 
@@ -101,9 +106,47 @@ class CardPlayed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AllianceWindowOpened(Event):
+    """``target`` is about to move: ``seats``, the dragons yet to move whose laid card lies
+    face down (any of them may be a forced alliance, as far as the others know), answer
+    in secret whether they turn it."""
+
+    target: int
+    seats: tuple[int, ...]
+    RULE = rb.ALLIANCE_TURN
+
+
+@dataclass(frozen=True, slots=True)
+class AllianceAnswered(Event):
+    seat: int
+    turn: bool
+    RULE = rb.ALLIANCE_TURN
+    SECRET = ("turn",)
+    OWNERS = ("seat",)
+
+
+@dataclass(frozen=True, slots=True)
+class AllianceTurned(Event):
+    """``seat``'s forced alliance, turned, holds ``target`` (in range, unprotected): ``seat``
+    joins it once its turn is over."""
+
+    seat: int
+    target: int
+    RULE = rb.ALLIANCE_TURN
+
+
+@dataclass(frozen=True, slots=True)
+class AllianceWindowClosed(Event):
+    """Every asked dragon has answered (the alliances turned are played): ``target`` moves."""
+
+    target: int
+    RULE = rb.ALLIANCE_TURN
+
+
+@dataclass(frozen=True, slots=True)
 class DragonFlew(Event):
     """The template was laid and the dragon set at its tip (``pose``; on a template
-    crash, the pose where it stopped)."""
+    crash, the pose where it stopped, facing along the track until its player turns it)."""
 
     seat: int
     template: TemplatePose
@@ -111,7 +154,8 @@ class DragonFlew(Event):
     turn_out: float
     pose: Pose
     haven: int
-    """The last energy field the move crossed, or -1."""
+    """The last energy field the move crossed, or -1 (-1 on a template crash: what the
+    move crossed is counted once the dragon is turned, ``DragonFaced``)."""
     RULE = rb.LANDING
 
 
@@ -120,6 +164,33 @@ class TemplateCrashed(Event):
     seat: int
     pose: Pose
     RULE = rb.CRASH_TEMPLATE
+
+
+@dataclass(frozen=True, slots=True)
+class HeadingAwaited(Event):
+    """``seat``'s dragon, placed by the rule of ``cause``, awaits the heading its player chooses."""
+
+    seat: int
+    cause: Facing
+    RULE = rb.CRASH_HEADING
+
+    def rule(self) -> RuleRef:
+        return HEADING_RULES[self.cause]
+
+
+@dataclass(frozen=True, slots=True)
+class DragonFaced(Event):
+    """``seat``'s dragon was turned in place to ``pose`` by its player. After a template
+    crash, ``haven`` is the last energy field the move crossed (or -1)."""
+
+    seat: int
+    cause: Facing
+    pose: Pose
+    haven: int
+    RULE = rb.CRASH_HEADING
+
+    def rule(self) -> RuleRef:
+        return HEADING_RULES[self.cause]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +223,24 @@ class EnergyLost(Event):
     amount: int
     cause: str
     RULE = rb.ENERGY_LOST
+
+
+@dataclass(frozen=True, slots=True)
+class DrawOffered(Event):
+    """The move touched magic-card symbols: the mover may draw up to ``count`` cards."""
+
+    seat: int
+    count: int
+    RULE = rb.SYMBOL
+
+
+@dataclass(frozen=True, slots=True)
+class DrawChosen(Event):
+    """The mover chose to draw ``count`` cards (0: none)."""
+
+    seat: int
+    count: int
+    RULE = rb.SYMBOL
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +402,9 @@ class DragonLassoed(Event):
 
 @dataclass(frozen=True, slots=True)
 class AllianceJoined(Event):
+    """``target``'s turn is over: ``seat`` joins just behind it (placed as ``pose`` until its player
+    turns it), instead of moving this round; its set speed goes back to its dial."""
+
     seat: int
     target: int
     pose: Pose
@@ -338,8 +430,10 @@ class RaceFinished(Event):
 
 EVENTS = (
     StartCardsDealt, DragonLinedUp, DeckShuffled, TrapsShuffled, HandDealt, RoundStarted, SpeedSet, CardLaid,
-    SpeedRevealed, CardPlayed, DragonFlew, TemplateCrashed, DragonCrashed, DragonStruck, EnergyGained, EnergyLost,
-    CardsDrawn, DiscardReshuffled, TrapSprung, SpeedDialled, Exhausted, DebilitatusLifted, DragonEliminated,
-    DragonLeft, HandOverflowed, CardsDiscarded, MagicAwaited, MagicHeld, LaidCardDiscarded, TurnEnded, MagicMissed,
-    AmuletShielded, FireballRolled, EnergyDrained, DragonLassoed, AllianceJoined, TrapsLaid, RaceFinished,
+    SpeedRevealed, AllianceWindowOpened, AllianceAnswered, AllianceTurned, AllianceWindowClosed, CardPlayed,
+    DragonFlew, TemplateCrashed, HeadingAwaited, DragonFaced, DragonCrashed, DragonStruck, EnergyGained, EnergyLost,
+    DrawOffered, DrawChosen, CardsDrawn, DiscardReshuffled, TrapSprung, SpeedDialled, Exhausted, DebilitatusLifted,
+    DragonEliminated, DragonLeft, HandOverflowed, CardsDiscarded, MagicAwaited, MagicHeld, LaidCardDiscarded,
+    TurnEnded, MagicMissed, AmuletShielded, FireballRolled, EnergyDrained, DragonLassoed, AllianceJoined, TrapsLaid,
+    RaceFinished,
 )

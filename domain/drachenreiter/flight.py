@@ -1,15 +1,17 @@
 """What a move touches: the geometry of one flight, computed without any event.
 
 ``fly`` is shared by ``decide`` (which turns it into events), ``preview`` and the
-bots. Order of the move (rulebook, "Les déplacements" and "Provoquer un crash"):
+tests; the bots weigh many moves at once with ``survey``. Order of the move
+(rulebook, "Les déplacements" and "Provoquer un crash"):
 
 1. the template of the speed is laid at the front point, turned by ``turn_in``;
 2. if it touches a border, the dragon stops inside where it touched (facing along
-   the track) and only the template up to the contact counts;
+   the track until its player turns it, ``Face``) and only the template up to the
+   contact counts;
 3. else the dragon is set with its rear point at the tip, turned by ``turn_out``;
    if its base then touches a border it is put back inside at the same height;
-4. what the (counted) template or the final base touches is collected: other
-   dragons, symbols and traps; energy fields count for the base only.
+4. what the (counted) template or the final base touches is collected (``touches``):
+   other dragons, symbols and traps; energy fields count for the base only.
 """
 
 from __future__ import annotations
@@ -48,6 +50,26 @@ class Flight:
     traps: tuple[int, ...]
     """Ids of the traps touched."""
 
+    @property
+    def touched(self) -> Touches:
+        return Touches(self.struck, self.fields, self.haven, self.symbols, self.traps)
+
+
+@dataclass(frozen=True, slots=True)
+class Touches:
+    """What a counted template and a final base touch."""
+
+    struck: tuple[int, ...]
+    fields: tuple[int, ...]
+    """Fields the final base touches (energy)."""
+    haven: int
+    """The last field crossed by the template or the base, or -1."""
+    symbols: tuple[int, ...]
+    traps: tuple[int, ...]
+
+
+NO_TOUCHES = Touches((), (), -1, (), ())
+
 
 def track_of(state: RaceState) -> Track:
     return track(state.layout, state.backwards)
@@ -73,16 +95,18 @@ def contact(tr: Track, shape: shapely.Geometry, fx: float, fy: float, direction:
     return max(0.0, float(along.min()))
 
 
-def fly(state: RaceState, seat: int, speed: int, turn_in: float, turn_out: float) -> Flight:
-    """The flight of ``seat``'s dragon with the template of ``speed`` (see module doc)."""
+def fly(state: RaceState, seat: int, speed: int, turn_in: float, turn_out: float,
+        crash_touches: bool = True) -> Flight:
+    """The flight of ``seat``'s dragon with the template of ``speed`` (see module doc).
+    Without ``crash_touches``, a flight stopped by a template crash reports no touches:
+    they are counted once its player has turned it (``decide`` does not need them)."""
     tr = track_of(state)
     me = state.dragons[seat].pose
     fx, fy = front_point(me.x, me.y, me.heading)
     direction = me.heading + turn_in
     length = TEMPLATE_LENGTH[speed]
     bar = template(fx, fy, direction, length)
-    seats, others = other_bases(state, seat)
-    blockers = obstacles([state.dragons[s].pose for s in seats])
+    blockers = obstacles([d.pose for s, d in enumerate(state.dragons) if s != seat and not d.out])
     crash = ""
     if tr.touches_border(bar):
         crash = "template"
@@ -105,6 +129,22 @@ def fly(state: RaceState, seat: int, speed: int, turn_in: float, turn_out: float
             s = tr.progress(x, y, me.progress)
             final = (settle(tr, s, tr.lateral(s, x, y), heading, blockers, me.progress)
                      or settle(tr, s, 0.0, None, blockers, me.progress) or me)
+    t = touches(state, seat, bar, final) if crash != "template" or crash_touches else NO_TOUCHES
+    return Flight(
+        TemplatePose(seat, speed, fix(fx), fix(fy), norm(direction), length, fix(reach)),
+        fix(turn_in), fix(turn_out), landing, crash, final, t.struck, t.fields, t.haven, t.symbols, t.traps,
+    )
+
+
+def counted_bar(t: TemplatePose) -> shapely.Polygon:
+    """The part of a laid template that counts (up to the border it touched, if any)."""
+    return template(t.x, t.y, t.direction, max(t.reach, 1e-3))
+
+
+def touches(state: RaceState, seat: int, bar: shapely.Polygon, final: Pose) -> Touches:
+    """What the counted template ``bar`` and ``seat``'s base at ``final`` touch."""
+    tr = track_of(state)
+    seats, others = other_bases(state, seat)
     body = base(final.x, final.y, final.heading)
     both = np.array([bar, body])
     struck = tuple(s for s, o in zip(seats, others, strict=True) if shapely.intersects(o, both).any())
@@ -114,10 +154,7 @@ def fly(state: RaceState, seat: int, speed: int, turn_in: float, turn_out: float
     symbols = tuple(i for i, g in enumerate(tr.symbol_shapes) if shapely.intersects(g, both).any())
     traps = touched_traps(state, both)
     fields = tuple(int(i) for i in np.flatnonzero(field_hit))
-    return Flight(
-        TemplatePose(seat, speed, fix(fx), fix(fy), norm(direction), length, fix(reach)),
-        fix(turn_in), fix(turn_out), landing, crash, final, struck, fields, haven, symbols, traps,
-    )
+    return Touches(struck, fields, haven, symbols, traps)
 
 
 def touched_traps(state: RaceState, shapes: np.ndarray) -> tuple[int, ...]:

@@ -9,6 +9,10 @@ be submitted). Resolution, **designed** to keep a listing to a few hundred moves
   ``CARD_LIST_STEP`` (45°), plus the limits.
 
 Magic traps list every choice among the free spots of ``magic.trap_spots``.
+Headings of a placed dragon (``Face``) are sampled by ``facing.placements``: the one
+as placed, then every ``facing.HEADING_STEP`` (15°) that fits. Draws list every
+count from 0 to the cards offered; alliance answers list ``Ally(False)``, and
+``Ally(True)`` for a seat whose laid card is a forced alliance.
 """
 
 from __future__ import annotations
@@ -16,10 +20,11 @@ from __future__ import annotations
 from itertools import combinations
 
 from domain.drachenreiter.cards import AFTER_MOVE, Magic
-from domain.drachenreiter.commands import Aim, Discard, Hold, Join, LayTraps, Move, SetSpeed
+from domain.drachenreiter.commands import Aim, Ally, Discard, Draw, Face, Hold, LayTraps, Move, SetSpeed
 from domain.drachenreiter.decide import awaiting
 from domain.drachenreiter.dimensions import NOTCH
-from domain.drachenreiter.magic import alliance_targets, trap_layouts
+from domain.drachenreiter.facing import placements
+from domain.drachenreiter.magic import trap_layouts
 from domain.drachenreiter.race import ahead, overfull, settable_speeds, template_speeds
 from domain.drachenreiter.state import Phase, RaceState, Step
 from domain.kernel import Command
@@ -43,10 +48,14 @@ def legal_moves(state: RaceState, seat: int) -> list[Command]:
     if state.phase is Phase.SPEED:
         cards: list[Magic | None] = [None, *sorted(set(me.hand), key=lambda c: c.value)]
         return [SetSpeed(v, c) for v in settable_speeds(me) for c in cards]
+    if state.step is Step.ALLY:
+        return [Ally(False), Ally(True)] if me.laid is Magic.ALLIANCE else [Ally(False)]
+    if state.step is Step.FACE:
+        return [Face(p.heading) for p in placements(state, seat)]
+    if state.step is Step.DRAW:
+        return [Draw(k) for k in range(state.draws + 1)]
     if state.step is Step.FLY:
         moves: list[Command] = []
-        if me.laid is Magic.ALLIANCE:
-            moves += [Join(t) for t in alliance_targets(state, seat)]
         for v in template_speeds(me):
             step = LIST_STEP if v == me.set_speed else CARD_LIST_STEP
             ts = turns(v, step)

@@ -1,5 +1,5 @@
-"""Magic cards with a range or a placement: fireball, lasso, magic energy,
-forced alliance and magic trap.
+"""Magic cards with a range or a placement: fireball, lasso, magic energy and
+magic trap (the forced alliance, played on another dragon's turn, is in ``alliance``).
 
 A range is measured with the template of that speed laid from the caster's front
 point: it reaches when it touches any part of the target's base without touching
@@ -21,7 +21,6 @@ import shapely
 
 from domain.drachenreiter import events as ev
 from domain.drachenreiter.cards import (
-    ALLIANCE_RANGE,
     DAMAGE_DICE,
     DAMAGE_DIE,
     ENERGY_RANGE,
@@ -41,7 +40,7 @@ from domain.drachenreiter.flight import other_bases, trap_discs
 from domain.drachenreiter.placement import centre_progress, obstacles, settle
 from domain.drachenreiter.resolve import exhaust, lose, shield
 from domain.drachenreiter.shapes import base, fix, front_point, templates
-from domain.drachenreiter.state import Pose, RaceState
+from domain.drachenreiter.state import Facing, Pose, RaceState
 from domain.drachenreiter.track import track
 from domain.kernel import Emitter, Rng
 
@@ -94,12 +93,13 @@ def aim(out: Emitter[RaceState], seat: int, card: Magic, target: int, rng: Rng) 
             out.emit(ev.MagicMissed(seat, target, "no room in front"))
         else:
             out.emit(ev.DragonLassoed(seat, target, spot))
+            out.emit(ev.HeadingAwaited(target, Facing.LASSO))
 
 
 def lasso_spot(state: RaceState, seat: int, target: int) -> Pose | None:
     """Where a lassoed dragon lands: just in front of the caster, at its height,
     touching no dragon; further forward (never beyond where it was) if need be.
-    It faces along the track (designed: its owner's choice, taken as the useful one)."""
+    It is placed facing along the track; its own player then turns it (``facing``)."""
     tr = track(state.layout, state.backwards)
     me = state.dragons[seat].pose
     them = state.dragons[target].pose
@@ -109,43 +109,6 @@ def lasso_spot(state: RaceState, seat: int, target: int) -> Pose | None:
     s_me = centre_progress(tr, me)
     return settle(tr, start, tr.lateral(s_me, me.x, me.y), None, obstacles(others), start + BASE_LENGTH / 2,
                   direction=1, limit=limit)
-
-
-def alliance_targets(state: RaceState, seat: int) -> tuple[int, ...]:
-    """Dragons a forced alliance may name: they moved this round, and stood ahead of
-    ``seat`` when they were about to move (the card is turned then)."""
-    me = state.dragons[seat].pose
-    return tuple(
-        s for s, d in enumerate(state.dragons)
-        if s != seat and not d.out and d.moved and d.before is not None and d.before.progress > me.progress
-    )
-
-
-def join(out: Emitter[RaceState], seat: int, target: int) -> bool:
-    """Plays a forced alliance: True when ``seat`` joined just behind ``target``."""
-    state = out.state
-    them = state.dragons[target]
-    assert them.before is not None
-    if not in_range(state, seat, them.before, ALLIANCE_RANGE):
-        out.emit(ev.MagicMissed(seat, target, f"out of range {ALLIANCE_RANGE}"))
-        return False
-    if shield(out, target):
-        out.emit(ev.MagicMissed(seat, target, "amulet"))
-        return False
-    tr = track(state.layout, state.backwards)
-    p = them.pose
-    h = math.radians(p.heading)
-    gap = BASE_LENGTH + 2 * SETTLE_CLEARANCE
-    x, y = p.x - gap * math.cos(h), p.y - gap * math.sin(h)
-    others = [d.pose for k, d in enumerate(state.dragons) if k != seat and not d.out]
-    s = tr.progress(x, y, p.progress - gap)
-    spot = settle(tr, s, tr.lateral(s, x, y), p.heading, obstacles(others), p.progress - gap)
-    spot = spot or settle(tr, s, tr.lateral(s, x, y), None, obstacles(others), p.progress - gap)
-    if spot is None:
-        out.emit(ev.MagicMissed(seat, target, "no room behind"))
-        return False
-    out.emit(ev.AllianceJoined(seat, target, spot))
-    return True
 
 
 # ------------------------------------------------------------------ magic trap

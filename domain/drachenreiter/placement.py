@@ -50,6 +50,15 @@ def pose_at(track: Track, x: float, y: float, heading: float, hint: float) -> Po
     return Pose(fix(x), fix(y), norm(heading), fix(track.progress(fx, fy, hint)))
 
 
+def poses_at(track: Track, xs: np.ndarray, ys: np.ndarray, headings: np.ndarray, hint: float) -> list[Pose]:
+    """``pose_at`` for many bases at once."""
+    h = np.radians(headings)
+    half = BASE_LENGTH / 2
+    progress = track.unwrap(track.locate(xs + half * np.cos(h), ys + half * np.sin(h)), hint)
+    return [Pose(fix(x), fix(y), norm(float(a)), fix(float(p)))
+            for x, y, a, p in zip(xs, ys, headings, progress, strict=True)]
+
+
 def settle(
     track: Track,
     s: float,
@@ -91,6 +100,27 @@ def settle(
             i = int(hits[0])
             return pose_at(track, float(xs[i]), float(ys[i]), h, hint + (sk - s))
     return None
+
+
+def places_across(
+    track: Track, s: float, u: float, headings: np.ndarray, blockers: shapely.Geometry | None, hint: float,
+) -> list[Pose | None]:
+    """For each heading, the first free place at height ``s`` nearest the offset ``u`` with
+    that heading, or None: what ``settle`` finds at that height alone, for many headings at once."""
+    laterals = _LATERALS[np.argsort(np.abs(_LATERALS - u), kind="stable")]
+    a = math.radians(track.heading_at(s))
+    cx, cy = track.point_at(s, 0.0)
+    xs, ys = cx - laterals * math.sin(a), cy + laterals * math.cos(a)
+    n = len(laterals)
+    shapes = bases(np.tile(xs, len(headings)), np.tile(ys, len(headings)), np.repeat(headings, n))
+    ok = np.asarray(shapely.contains_properly(track.area, shapes))
+    if blockers is not None:
+        ok &= ~np.asarray(shapely.dwithin(blockers, shapes, SETTLE_CLEARANCE))
+    ok = ok.reshape(len(headings), n)
+    found = ok.any(axis=1)
+    first = ok.argmax(axis=1)[found]
+    placed = iter(poses_at(track, xs[first], ys[first], headings[found], hint))
+    return [next(placed) if f else None for f in found]
 
 
 def centre_progress(track: Track, pose: Pose) -> float:

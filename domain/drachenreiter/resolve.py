@@ -1,11 +1,14 @@
 """From a flight to its events: crashes, collisions, fields, symbols, traps, energy.
 
 Order (designed where the rulebook is silent, documented here): the dragon lands
-(put back inside after a crash); struck dragons go back inside; the energy field
-gives its token and lifts a Debilitatus; symbols draw cards; traps are flipped;
-then the energy owed is paid at once (rulebook: "il reçoit un jeton Energie, mais
-il doit éventuellement en donner"), a dragon that cannot pay taking a
-Debilitatus; finally the dial shows the speed, less the penalties.
+(put back inside after a crash; after a template crash its player first turns it,
+``Face``, and what it touches is counted from there); struck dragons go back
+inside; the energy field gives its token and lifts a Debilitatus; traps are
+flipped; then the energy owed is paid at once (rulebook: "il reçoit un jeton
+Energie, mais il doit éventuellement en donner"), a dragon that cannot pay taking
+a Debilitatus; the dial shows the speed, less the penalties; last, the mover
+chooses how many of the cards its symbols offer it draws (``offer_draw``: "le
+joueur peut tirer une carte Magie"), none while exhausted.
 """
 
 from __future__ import annotations
@@ -13,9 +16,9 @@ from __future__ import annotations
 from domain.drachenreiter import events as ev
 from domain.drachenreiter.cards import ENERGY_LIMIT, Magic
 from domain.drachenreiter.dimensions import SPEEDS
-from domain.drachenreiter.flight import Flight, track_of
+from domain.drachenreiter.flight import Flight, Touches, track_of
 from domain.drachenreiter.placement import centre_progress, obstacles, settle
-from domain.drachenreiter.state import Pose, RaceState
+from domain.drachenreiter.state import Facing, Pose, RaceState
 from domain.kernel import Emitter, Rng
 
 CRASH_LOSS = {"template": 2, "dragon": 1}
@@ -104,18 +107,30 @@ def settle_struck(out: Emitter[RaceState], mover: int, struck: int) -> None:
     out.emit(ev.DragonStruck(mover, struck, spot))
 
 
-def resolve(out: Emitter[RaceState], seat: int, flight: Flight, dial: int, rng: Rng) -> None:
-    """Emits the events of ``flight`` by ``seat`` whose dial was set to ``dial``."""
+def resolve(out: Emitter[RaceState], seat: int, flight: Flight, dial: int) -> bool:
+    """Emits the events of ``flight`` by ``seat`` whose dial was set to ``dial``; True when
+    it stopped at a template crash and its player must now turn it (the rest follows
+    ``Face``, by ``land``)."""
     f = flight
+    if f.crash == "template":
+        out.emit(ev.DragonFlew(seat, f.template, f.turn_in, f.turn_out, f.landing, -1))
+        out.emit(ev.TemplateCrashed(seat, f.final))
+        out.emit(ev.HeadingAwaited(seat, Facing.CRASH))
+        return True
     out.emit(ev.DragonFlew(seat, f.template, f.turn_in, f.turn_out, f.landing, f.haven))
+    if f.crash == "dragon":
+        out.emit(ev.DragonCrashed(seat, f.final))
+    land(out, seat, f.crash, f.touched, dial)
+    return False
+
+
+def land(out: Emitter[RaceState], seat: int, crash: str, touched: Touches, dial: int) -> None:
+    """What the landed dragon's move touched: collisions, field, traps, energy, dial."""
+    f = touched
     owed: list[tuple[int, str]] = []
     speed = dial
-    if f.crash == "template":
-        out.emit(ev.TemplateCrashed(seat, f.final))
-    elif f.crash == "dragon":
-        out.emit(ev.DragonCrashed(seat, f.final))
-    if f.crash:
-        owed.append((CRASH_LOSS[f.crash], f"{f.crash} crash"))
+    if crash:
+        owed.append((CRASH_LOSS[crash], f"{crash} crash"))
         speed = CRASH_SPEED
     for struck in f.struck:
         settle_struck(out, seat, struck)
@@ -127,8 +142,6 @@ def resolve(out: Emitter[RaceState], seat: int, flight: Flight, dial: int, rng: 
             out.emit(ev.EnergyGained(seat, 1))
         if me.exhausted:
             out.emit(ev.DebilitatusLifted(seat))
-    if f.symbols and not out.state.dragons[seat].exhausted:
-        draw(out, seat, len(f.symbols), rng)
     values = {t.id: t.value for t in out.state.traps}
     for trap in f.traps:
         protected = shield(out, seat)
@@ -140,3 +153,14 @@ def resolve(out: Emitter[RaceState], seat: int, flight: Flight, dial: int, rng: 
     after = out.state.dragons[seat]
     if not after.out and after.exhausted == before.exhausted:
         out.emit(ev.SpeedDialled(seat, speed))
+
+
+def offer_draw(out: Emitter[RaceState], seat: int, symbols: int) -> bool:
+    """Offers the mover the cards of the ``symbols`` it touched (no more than the pile and
+    the discard pile hold, none while exhausted); True when it must now choose."""
+    me = out.state.dragons[seat]
+    count = min(symbols, len(out.state.deck) + len(out.state.discard))
+    if me.out or me.exhausted or count == 0:
+        return False
+    out.emit(ev.DrawOffered(seat, count))
+    return True

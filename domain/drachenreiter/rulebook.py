@@ -97,7 +97,7 @@ SYMBOL = _rule(
     "touch.symbol", BOOK,
     "Lorsque, pendant le déplacement, l'élément de trajectoire touche un symbole de carte Magie, "
     "le joueur peut tirer une carte Magie",
-    "Each magic-card symbol touched by the template or the dragon draws one card.",
+    "Each magic-card symbol touched by the template or the dragon lets the mover draw one card, if it wants.",
 )
 RESHUFFLE = _rule(
     "touch.reshuffle", BOOK, "il faut mélanger celles de la pile de dépôt et les remettre sur la pile des cartes Magie",
@@ -129,6 +129,10 @@ CRASH_TEMPLATE = _rule(
     "crash.template", BOOK,
     "il doit placer son dragon à l'intérieur du parcours, à l'endroit où l'élément de trajectoire a touché la bordure",
     "A template touching a border stops the dragon inside at the contact: -2 energy, speed 100.",
+)
+CRASH_HEADING = _rule(
+    "crash.heading", BOOK, "Le dragon peut être tourné dans le sens souhaité.",
+    "After a template crash the player turns its stopped dragon to the heading it wants, in place.",
 )
 COLLISION = _rule(
     "collision.mover", BOOK,
@@ -185,9 +189,24 @@ LASSO = _rule(
     "Le dragon déplacé doit toutefois se retrouver devant le dragon qui l'a attiré à lui",
     "A lasso pulls a dragon within 600 ahead to the caster's height, just in front, touching no dragon.",
 )
+LASSO_HEADING = _rule(
+    "magic.lasso.heading", BOOK,
+    "Le joueur du dragon déplacé peut le faire pivoter à sa guise tout en le laissant à son nouvel emplacement.",
+    "The lassoed dragon's own player turns it to the heading it wants, in place.",
+)
+ALLIANCE_TURN = _rule(
+    "magic.alliance.turn", BOOK, "Cette carte est retournée dès qu’un dragon adverse doit être bougé",
+    "A laid forced alliance is turned as a dragon ahead is about to move; it takes hold if that dragon is "
+    "within 400 (measured once turned).",
+)
 ALLIANCE = _rule(
     "magic.alliance", BOOK, "Mais il doit se positionner derrière lui (sans heurter d’autres dragons).",
-    "Instead of moving, a dragon joins just behind one within 400 ahead that has moved; its dial stays.",
+    "Once that dragon's turn is over, the holder's dragon joins just behind it instead of moving; its dial "
+    "stays (the set speed goes back to the dial).",
+)
+ALLIANCE_HEADING = _rule(
+    "magic.alliance.heading", BOOK, "Le dragon déplacé peut être tourné dans la direction souhaitée",
+    "The dragon that joined by a forced alliance is turned by its player to the heading it wants, in place.",
 )
 MAGIC_TRAP = _rule(
     "magic.trap", BOOK,
@@ -237,5 +256,6 @@ RULES: tuple[RuleRef, ...] = (
     LAY_CARD, MOVE_ORDER, REVEAL, NEXT_MOVER, TEMPLATE, LANDING, DIAL, SYMBOL, RESHUFFLE, HAND_LIMIT, FIELD, TRAP,
     ENERGY_LOST, CRASH_DRAGON, CRASH_TEMPLATE, COLLISION, STRUCK, DEBILITATUS, DEBILITATUS_LIFT, ELIMINATION,
     NO_CARDS, LAID_ONLY, UNPLAYED, RANGE, FIREBALL, LASSO, ALLIANCE, MAGIC_TRAP, MAGIC_ENERGY, FORCE, COUNTER_WIND,
-    AMULET, END, RANKING, LAST_DRAGON, ROUND_LIMIT_RULE, LEAVING, TURN_ORDER, GAME_ENDED, MOVE_SHAPE,
+    AMULET, CRASH_HEADING, LASSO_HEADING, ALLIANCE_TURN, ALLIANCE_HEADING, END, RANKING, LAST_DRAGON,
+    ROUND_LIMIT_RULE, LEAVING, TURN_ORDER, GAME_ENDED, MOVE_SHAPE,
 )

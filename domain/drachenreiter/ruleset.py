@@ -9,7 +9,7 @@ from typing import Any
 from domain.drachenreiter import events as ev
 from domain.drachenreiter.bots import RacerBot, SampledRandomBot
 from domain.drachenreiter.cards import ENERGY_TOKENS, START_CARDS, TRAP_TOKENS, full_deck
-from domain.drachenreiter.commands import COMMANDS, Hold, Move, SetSpeed
+from domain.drachenreiter.commands import COMMANDS, Ally, Draw, Face, Hold, Move, SetSpeed
 from domain.drachenreiter.decide import awaiting, decide, proceed
 from domain.drachenreiter.evolve import blank, evolve
 from domain.drachenreiter.flight import fly
@@ -29,7 +29,7 @@ from domain.kernel import Codec, Emitter, Event, GameConfig, Outcome, Rng, Rules
 class Drachenreiter(Ruleset[RaceState]):
     slug = "drachenreiter"
     title = "Chevaliers des dragons"
-    engine_version = "1"
+    engine_version = "2"
     variants = VARIANTS
     commands = Codec(COMMANDS)
     events = Codec(ev.EVENTS)
@@ -105,15 +105,22 @@ class Drachenreiter(Ruleset[RaceState]):
         return out.events
 
     def skip(self, state: RaceState, seat: int, rng: Rng) -> list[Event] | None:
-        """A timed-out speed keeps the dial's speed and lays no card (always allowed,
-        and the least harmful: no change); a timed-out magic choice holds the card.
-        Moves and discards are never lost (the default bot stands in)."""
+        """What a lost decision means (designed): a timed-out speed keeps the dial's speed
+        and lays no card (always allowed, and the least harmful: no change); a timed-out
+        magic choice holds the card; a timed-out alliance answer turns nothing; a
+        timed-out heading leaves the dragon as placed; a timed-out draw draws nothing
+        (each is the choice not taken). Moves and discards are never lost (the default
+        bot stands in)."""
         if seat not in awaiting(state):
             return None
+        lost = {
+            Step.CAST: Hold(), Step.ALLY: Ally(False), Step.DRAW: Draw(0),
+            Step.FACE: Face(state.dragons[seat].pose.heading),
+        }
         if state.phase is Phase.SPEED:
             return self.decide(state, seat, SetSpeed(state.dragons[seat].speed), rng)
-        if state.step is Step.CAST:
-            return self.decide(state, seat, Hold(), rng)
+        if state.step in lost:
+            return self.decide(state, seat, lost[state.step], rng)
         return None
 
     def observe(self, state: RaceState, seat: int, rng: random.Random) -> RaceState:

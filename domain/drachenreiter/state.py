@@ -1,9 +1,9 @@
 """The race state: frozen records of plain values (no shapely objects, no caches).
 
 Coordinates and angles are floats rounded to 1e-6 (``shapes.fix``). Hidden
-parts: each ``Dragon.set_speed`` and ``Dragon.laid`` (its owner's), each hand
-(its owner's), the order of ``deck``, and the values of ``stock`` and of the
-traps lying on the track (nobody's).
+parts: each ``Dragon.set_speed``, ``Dragon.laid`` and ``Dragon.answer`` (its
+owner's), each hand (its owner's), the order of ``deck``, and the values of
+``stock`` and of the traps lying on the track (nobody's).
 """
 
 from __future__ import annotations
@@ -25,14 +25,32 @@ class Phase(StrEnum):
 
 
 class Step(StrEnum):
-    """What the mover is asked for during its turn."""
+    """What is asked for during the movement phase."""
 
+    ALLY = "ally"
+    """The dragon about to move shows its speed; every other dragon yet to move whose laid
+    card lies face down answers, in secret, whether it turns a forced alliance."""
     FLY = "fly"
-    """Move (or join by a forced alliance)."""
+    """The mover moves."""
+    FACE = "face"
+    """A dragon placed by a rule is turned by its player (``RaceState.facing``)."""
+    DRAW = "draw"
+    """The mover chooses how many of the magic cards its move touched it draws."""
     DISCARD = "discard"
     """Discard down to four cards."""
     CAST = "cast"
     """Play the laid card after the move, or hold it."""
+
+
+class Facing(StrEnum):
+    """Why a dragon placed by a rule awaits the heading its player chooses."""
+
+    CRASH = "template-crash"
+    """Its template touched a border; it stopped inside where it touched."""
+    LASSO = "lasso"
+    """A lasso pulled it in front of the caster (its owner turns it)."""
+    ALLIANCE = "alliance"
+    """A forced alliance put it behind the dragon it joined."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +123,12 @@ class Dragon:
     or ahead of its last field since, so its progress cannot tell which lap that was."""
     moved: bool = False
     """Has had its turn this round."""
-    before: Pose | None = None
-    """Where it stood before its move this round (alliances measure from there)."""
+    answer: bool | None = None
+    """Secret: its answer in the open alliance window (True: it turns a forced alliance);
+    None while unanswered or when no window is open."""
+    ally_of: int | None = None
+    """The dragon it will join by a forced alliance turned this round, once that one's
+    turn is over (public: the card was turned face up)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +152,13 @@ class RaceState:
     """Seats out of the race, in the order they went out."""
     left: tuple[int, ...] = ()
     """Seats that left (resigned or forfeited), in order."""
+    window: tuple[int, ...] = ()
+    """The dragons asked whether they turn a forced alliance (``Step.ALLY``)."""
+    facing: int | None = None
+    """The dragon whose player chooses its heading (``Step.FACE``)."""
+    face_cause: Facing | None = None
+    draws: int = 0
+    """How many cards the mover may draw (``Step.DRAW``)."""
     next_trap: int = 0
     result: str = ""
 

@@ -1,9 +1,10 @@
 """view: the only code that decides what a viewer sees of a race.
 
-Hidden while the race runs: the speed each dragon set this round and its laid
-card (its owner's), each hand (its owner's), the order of the pile, and the
-values of the traps in the stock and on the track (nobody's). Counts and whether
-a card lies face down are public. ``Viewer.everyone()`` sees all.
+Hidden while the race runs: the speed each dragon set this round, its laid card
+and its answer in an open alliance window (its owner's), each hand (its
+owner's), the order of the pile, and the values of the traps in the stock and on
+the track (nobody's). Counts, whether a card lies face down, who has answered and
+which dragon a turned alliance holds are public. ``Viewer.everyone()`` sees all.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ def view(state: RaceState, viewer: Viewer) -> dict[str, Any]:
             "debilitatus": d.exhausted,
             "out": d.out,
             "moved": d.moved,
+            "answered": d.answer is not None,
+            "answer": d.answer if mine else None,
+            "ally_of": d.ally_of,
         })
     t = state.template
     return {
@@ -52,6 +56,10 @@ def view(state: RaceState, viewer: Viewer) -> dict[str, Any]:
         "phase": state.phase.value,
         "mover": state.mover,
         "step": state.step.value if state.step else None,
+        "window": list(state.window),
+        "facing": state.facing,
+        "face_cause": state.face_cause.value if state.face_cause else None,
+        "draws": state.draws,
         "order": list(race_order(state)) if state.phase is not Phase.SETUP else [],
         "dragons": dragons,
         "deck": len(state.deck),

@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.drachenreiter import RULESET
 from domain.drachenreiter.cards import Magic
+from domain.drachenreiter.commands import Draw, Face
 from domain.drachenreiter.placement import pose_at
 from domain.drachenreiter.state import Phase, Pose, RaceState, Step, Trap
 from domain.drachenreiter.track import Track, track
@@ -42,7 +43,7 @@ def moving(state: RaceState, seat: int, speed: int, laid: Magic | None = None, *
     have set their speed too and not moved yet)."""
     dragons = tuple(
         replace(d, set_speed=d.set_speed or d.speed)
-        if s != seat else replace(d, set_speed=speed, laid=laid, before=d.pose, **changes)
+        if s != seat else replace(d, set_speed=speed, laid=laid, **changes)
         for s, d in enumerate(state.dragons)
     )
     return replace(state, dragons=dragons, phase=Phase.MOVE, mover=seat, step=Step.FLY)
@@ -57,6 +58,12 @@ def clear(state: RaceState) -> RaceState:
     return out
 
 
+def as_placed(state: RaceState) -> Face:
+    """The heading decision that leaves the dragon awaiting it as it was placed."""
+    assert state.step is Step.FACE and state.facing is not None
+    return Face(state.dragons[state.facing].pose.heading)
+
+
 def with_traps(state: RaceState, *spots: tuple[float, float, int]) -> RaceState:
     traps = tuple(Trap(100 + i, x, y, v) for i, (x, y, v) in enumerate(spots))
     return replace(state, traps=traps)
@@ -65,6 +72,16 @@ def with_traps(state: RaceState, *spots: tuple[float, float, int]) -> RaceState:
 def play(state: RaceState, seat: int, command: Command, seed: str = "t") -> tuple[list[Event], RaceState]:
     events = RULESET.decide(state, seat, command, Rng(b"test", seed))
     return events, RULESET.fold(state, events)
+
+
+def whole_turn(state: RaceState, seat: int, command: Command, seed: str = "t") -> tuple[list[Event], RaceState]:
+    """Plays ``command``, then the mover's own follow-ups that a test does not look at: the
+    dragon left as placed after a template crash, no card drawn from symbols."""
+    events, state = play(state, seat, command, seed)
+    while state.mover == seat and state.step in (Step.FACE, Step.DRAW) and seat in RULESET.awaiting(state):
+        more, state = play(state, seat, as_placed(state) if state.step is Step.FACE else Draw(0), seed)
+        events += more
+    return events, state
 
 
 def of_type(events: list[Event], cls: type) -> list[Any]:

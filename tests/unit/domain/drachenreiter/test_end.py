@@ -12,7 +12,7 @@ from domain.drachenreiter.events import DragonLeft, RaceFinished, RoundStarted, 
 from domain.drachenreiter.state import Phase
 from domain.kernel import Rng, Viewer
 
-from .helpers import clear, dragon, moving, new_race, of_type, play, pose, track_of, with_traps
+from .helpers import clear, dragon, moving, new_race, of_type, play, pose, track_of, whole_turn, with_traps
 
 
 def near_the_line(seats: int = 3):
@@ -34,8 +34,8 @@ def test_the_race_ends_only_when_the_round_ends() -> None:
     events, state = play(state, 0, Move(400, 0.0, 0.0))
     assert state.dragons[0].pose.progress >= track_of(state).finish
     assert not of_type(events, RaceFinished) and state.phase is Phase.MOVE
-    _, state = play(state, state.mover, Move(400, 0.0, 0.0))
-    events, state = play(state, state.mover, Move(400, 0.0, 0.0))
+    _, state = whole_turn(state, state.mover, Move(400, 0.0, 0.0))
+    events, state = whole_turn(state, state.mover, Move(400, 0.0, 0.0))
     assert RaceFinished("finish line crossed") in events
     assert RULESET.outcome(state).places[0] == 1
 

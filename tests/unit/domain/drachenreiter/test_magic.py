@@ -1,4 +1,5 @@
-"""Magic cards: timing, ranges, each card's effect, the amulet, unplayed cards."""
+"""Magic cards: timing, ranges, each card's effect, the amulet, unplayed cards (the forced
+alliance has its own module, ``test_alliance``)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,9 @@ import shapely
 from domain.drachenreiter import RULESET
 from domain.drachenreiter import rulebook as rb
 from domain.drachenreiter.cards import Magic
-from domain.drachenreiter.commands import Aim, Hold, Join, LayTraps, Move, SetSpeed
+from domain.drachenreiter.commands import Aim, Ally, Hold, LayTraps, Move, SetSpeed
 from domain.drachenreiter.dimensions import TRAP_RADIUS
 from domain.drachenreiter.events import (
-    AllianceJoined,
     AmuletShielded,
     CardPlayed,
     DragonLassoed,
@@ -21,6 +21,7 @@ from domain.drachenreiter.events import (
     EnergyLost,
     Exhausted,
     FireballRolled,
+    HeadingAwaited,
     LaidCardDiscarded,
     MagicMissed,
     SpeedDialled,
@@ -31,7 +32,7 @@ from domain.drachenreiter.events import (
 from domain.drachenreiter.flight import fly
 from domain.drachenreiter.race import template_speeds
 from domain.drachenreiter.shapes import base, template
-from domain.drachenreiter.state import Step
+from domain.drachenreiter.state import Facing, Step
 from domain.kernel import IllegalMove, Rng, Viewer
 
 from .helpers import clear, dragon, moving, new_race, of_type, play, pose, track_of, with_traps
@@ -141,41 +142,9 @@ def test_a_lasso_pulls_a_dragon_just_in_front_of_the_caster() -> None:
     me = after.dragons[0].pose
     assert me.progress < pulled.progress < me.progress + 60
     assert not base(me.x, me.y, me.heading).intersects(base(pulled.x, pulled.y, pulled.heading))
+    assert HeadingAwaited(1, Facing.LASSO) in events and RULESET.awaiting(after) == (1,)
     out_of_reach = casting(duel(them=420.0), Magic.LASSO)
     assert of_type(play(out_of_reach, 0, Aim(1))[0], MagicMissed)
-
-
-def test_a_forced_alliance_joins_just_behind_a_dragon_that_moved() -> None:
-    """Rulebook: "Le dragon du joueur ayant mis la carte en jeu peut rejoindre le dragon adverse après que
-    celui-ci a effectué son déplacement. Mais il doit se positionner derrière lui ... L'aiguille de
-    couleur de l'indicateur de vitesse doit alors être placée sur celle en argent"."""
-    state = duel(them=230.0)
-    before = state.dragons[1].pose
-    state = dragon(state, 1, pose=pose(state, 600.0), moved=True, before=before)
-    state = moving(state, 0, 700, laid=Magic.ALLIANCE)
-    assert Join(1) in RULESET.legal_moves(state, 0)
-    events, after = play(state, 0, Join(1))
-    joined = of_type(events, AllianceJoined)[0].pose
-    them = after.dragons[1].pose
-    assert them.progress - 60 < joined.progress < them.progress - 49
-    assert after.dragons[0].speed == state.dragons[0].speed  # the dial stays
-    assert not of_type(events, SpeedDialled) and TurnEnded(0) in events
-
-
-def test_a_forced_alliance_out_of_range_leaves_the_move_to_make() -> None:
-    """Rulebook: the named dragon must be "à une distance de 400 VD au maximum"."""
-    state = duel(them=420.0)
-    state = dragon(state, 1, pose=pose(state, 700.0), moved=True, before=state.dragons[1].pose)
-    events, after = play(moving(state, 0, 500, laid=Magic.ALLIANCE), 0, Join(1))
-    assert MagicMissed(0, 1, "out of range 400") in events
-    assert after.step is Step.FLY and after.mover == 0 and after.dragons[0].laid is None
-
-
-def test_a_forced_alliance_needs_a_dragon_that_has_moved() -> None:
-    """Rulebook: the ally joins "après que celui-ci a effectué son déplacement"."""
-    with pytest.raises(IllegalMove) as err:
-        play(moving(duel(), 0, 500, laid=Magic.ALLIANCE), 0, Join(1))
-    assert err.value.rule == rb.ALLIANCE
 
 
 def test_a_magic_trap_lays_three_stock_traps_against_the_template() -> None:
@@ -244,6 +213,7 @@ def test_an_unplayed_laid_card_is_discarded_at_the_end_of_the_phase() -> None:
     state = dragon(state, 0, hand=(Magic.FIREBALL_400,))
     _, state = play(state, 0, SetSpeed(state.dragons[0].speed, Magic.FIREBALL_400))
     _, state = play(state, 1, SetSpeed(state.dragons[1].speed, Magic.LASSO))
+    _, state = play(state, 0, Ally(False))  # seat 0's face-down card is asked as seat 1 is about to move
     events, state = play(state, 1, Move(state.dragons[1].set_speed, 0.0, 0.0))
     assert state.step is Step.CAST and not of_type(events, LaidCardDiscarded)
     _, state = play(state, 1, Hold())
@@ -297,11 +267,7 @@ def test_the_rulebook_examples_of_dragon_force_and_counter_wind(card: Magic, spe
     assert {m.speed for m in RULESET.legal_moves(state, 0) if isinstance(m, Move)} == set(speeds)
 
 
-def test_an_amulet_protects_against_a_lasso_and_a_forced_alliance() -> None:
-    """Rulebook: the amulet protects "contre les attaques adverses ... de alliance forcée et de lasso magique"."""
+def test_an_amulet_protects_against_a_lasso() -> None:
+    """Rulebook: the amulet protects "contre les attaques adverses ... de lasso magique"."""
     events, _ = play(casting(duel(them=300.0, u=50.0, laid=Magic.AMULET), Magic.LASSO), 0, Aim(1))
     assert MagicMissed(0, 1, "amulet") in events and not of_type(events, DragonLassoed)
-    state = duel(them=230.0, laid=Magic.AMULET)
-    state = dragon(state, 1, pose=pose(state, 600.0), moved=True, before=state.dragons[1].pose)
-    events, _ = play(moving(state, 0, 700, laid=Magic.ALLIANCE), 0, Join(1))
-    assert MagicMissed(0, 1, "amulet") in events and not of_type(events, AllianceJoined)

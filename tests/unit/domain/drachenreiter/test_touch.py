@@ -10,7 +10,7 @@ import shapely
 from domain.drachenreiter import RULESET
 from domain.drachenreiter import rulebook as rb
 from domain.drachenreiter.cards import Magic
-from domain.drachenreiter.commands import Aim, Discard, Hold, Move
+from domain.drachenreiter.commands import Aim, Discard, Draw, Hold, Move
 from domain.drachenreiter.dimensions import BASE_LENGTH, TRAP_RADIUS
 from domain.drachenreiter.events import (
     CardsDrawn,
@@ -19,6 +19,7 @@ from domain.drachenreiter.events import (
     DragonCrashed,
     DragonEliminated,
     DragonStruck,
+    DrawOffered,
     EnergyGained,
     EnergyLost,
     Exhausted,
@@ -34,7 +35,7 @@ from domain.drachenreiter.shapes import base, template
 from domain.drachenreiter.state import Step
 from domain.kernel import IllegalMove
 
-from .helpers import clear, dragon, moving, new_race, of_type, play, pose, track_of, with_traps
+from .helpers import clear, dragon, moving, new_race, of_type, play, pose, track_of, whole_turn, with_traps
 
 
 def at(s: float, u: float = 0.0, speed: int = 100, **changes):
@@ -58,6 +59,8 @@ def test_a_symbol_under_the_template_draws_a_card() -> None:
     sym = symbol()
     state = at(sym.s - 45, sym.u)
     events, after = play(state, 0, Move(100, 0.0, 0.0))
+    assert DrawOffered(0, 1) in events
+    events, after = play(after, 0, Draw(1))
     drawn = of_type(events, CardsDrawn)
     assert len(drawn) == 1 and drawn[0].cards == state.deck[:1]
     assert len(after.dragons[0].hand) == len(state.dragons[0].hand) + 1
@@ -66,15 +69,16 @@ def test_a_symbol_under_the_template_draws_a_card() -> None:
 def test_a_symbol_under_the_dragon_draws_a_card() -> None:
     """Rulebook: "Il en va de même si, après le déplacement, le dragon touche ce symbole"."""
     sym = symbol(1)
-    events, _ = play(at(sym.s - 90, sym.u), 0, Move(100, 0.0, 0.0))
-    assert len(of_type(events, CardsDrawn)) == 1
+    events, after = play(at(sym.s - 90, sym.u), 0, Move(100, 0.0, 0.0))
+    assert DrawOffered(0, 1) in events
+    assert len(of_type(play(after, 0, Draw(1))[0], CardsDrawn)) == 1
 
 
 def test_an_exhausted_dragon_draws_no_card() -> None:
     """Rulebook: "Il ne peut pas en recevoir d'autres, tant que son dragon est exténué"."""
     sym = symbol()
     events, _ = play(at(sym.s - 45, sym.u, exhausted=True), 0, Move(100, 0.0, 0.0))
-    assert not of_type(events, CardsDrawn)
+    assert not of_type(events, CardsDrawn) and not of_type(events, DrawOffered) and TurnEnded(0) in events
 
 
 def test_an_empty_pile_is_refilled_from_the_discard_pile() -> None:
@@ -82,7 +86,8 @@ def test_an_empty_pile_is_refilled_from_the_discard_pile() -> None:
     sym = symbol()
     state = at(sym.s - 45, sym.u)
     state = replace(state, discard=state.deck, deck=())
-    events, after = play(state, 0, Move(100, 0.0, 0.0))
+    _, offered = play(state, 0, Move(100, 0.0, 0.0))
+    events, after = play(offered, 0, Draw(1))
     shuffled = of_type(events, DiscardReshuffled)[0]
     assert sorted(shuffled.cards) == sorted(state.discard)
     assert of_type(events, CardsDrawn)[0].cards == shuffled.cards[:1]
@@ -93,7 +98,8 @@ def test_a_fifth_card_is_discarded_by_the_players_choice() -> None:
     """Rulebook: "Lorsqu'un joueur en tire une cinquième, il doit en déposer une"."""
     sym = symbol()
     hand = (Magic.AMULET, Magic.LASSO, Magic.LASSO, Magic.TRAP)
-    events, state = play(at(sym.s - 45, sym.u, hand=hand), 0, Move(100, 0.0, 0.0))
+    _, state = play(at(sym.s - 45, sym.u, hand=hand), 0, Move(100, 0.0, 0.0))
+    events, state = play(state, 0, Draw(1))
     assert HandOverflowed(0, 1) in events and state.step is Step.DISCARD
     assert RULESET.awaiting(state) == (0,)
     with pytest.raises(IllegalMove) as err:
@@ -109,7 +115,8 @@ def test_the_laid_card_does_not_count_toward_the_limit() -> None:
     sym = symbol()
     state = at(sym.s - 45, sym.u, hand=(Magic.LASSO, Magic.LASSO, Magic.TRAP))
     state = dragon(state, 0, laid=Magic.AMULET)
-    events, _ = play(state, 0, Move(100, 0.0, 0.0))
+    _, state = play(state, 0, Move(100, 0.0, 0.0))
+    events, _ = play(state, 0, Draw(1))
     assert not of_type(events, HandOverflowed)
 
 
@@ -172,7 +179,7 @@ def test_a_template_touching_a_border_stops_the_dragon_where_it_touched() -> Non
     """Rulebook: "il doit placer son dragon à l'intérieur du parcours, à l'endroit où l'élément de
     trajectoire a touché la bordure ... céder deux jetons Energie et ... 100 VD"."""
     state = at(200.0, 0.0, speed=400)
-    events, after = play(state, 0, Move(400, -60.0, 0.0))
+    events, after = whole_turn(state, 0, Move(400, -60.0, 0.0))
     crash = of_type(events, TemplateCrashed)[0]
     contact = 225 + 96 / 3 ** 0.5  # the bar's near edge meets y = -100
     assert crash.pose.x == pytest.approx(contact, abs=1.0)
@@ -214,7 +221,7 @@ def test_a_dragon_that_cannot_pay_takes_a_debilitatus() -> None:
     cartes Magie"."""
     state = at(200.0, 0.0, speed=400, energy=1, haven=1, hand=(Magic.LASSO, Magic.TRAP))
     state = dragon(state, 0, laid=Magic.AMULET)
-    events, after = play(state, 0, Move(400, -60.0, 0.0))
+    events, after = whole_turn(state, 0, Move(400, -60.0, 0.0))
     ex = of_type(events, Exhausted)[0]
     assert sorted(ex.cards) == sorted((Magic.LASSO, Magic.TRAP, Magic.AMULET))
     f = track_of(state).fields[1]
@@ -236,7 +243,7 @@ def test_a_second_debilitatus_eliminates_the_dragon() -> None:
     """Rulebook: "Dans le cas où un dragon exténué recevrait une seconde carte « Debilitatus », il serait
     éliminé de la partie"."""
     state = at(200.0, 0.0, speed=400, energy=0, exhausted=True)
-    events, after = play(state, 0, Move(400, -60.0, 0.0))
+    events, after = whole_turn(state, 0, Move(400, -60.0, 0.0))
     assert of_type(events, DragonEliminated)
     assert after.dragons[0].out and after.out_order == (0,)
     assert RULESET.is_over(after)  # one dragon left of two
@@ -245,7 +252,7 @@ def test_a_second_debilitatus_eliminates_the_dragon() -> None:
 def test_a_crashed_mover_may_still_play_its_laid_card() -> None:
     """Rulebook: "Dans les deux cas, il est possible de jouer une carte Magie éventuellement déposée"."""
     state = dragon(at(200.0, 0.0, speed=400, energy=3), 0, laid=Magic.FIREBALL_800)
-    _, after = play(state, 0, Move(400, -60.0, 0.0))
+    _, after = whole_turn(state, 0, Move(400, -60.0, 0.0))
     assert after.step is Step.CAST
     events, _ = play(after, 0, Hold())
     assert TurnEnded(0) in events
@@ -273,7 +280,7 @@ def test_after_a_template_crash_only_the_template_up_to_the_contact_counts() -> 
     before = (225 + 60 * d[0], 60 * d[1])
     assert template(225.0, 0.0, -60.0, 130.0).intersects(shapely.Point(beyond).buffer(TRAP_RADIUS))
     state = with_traps(state, (*before, 1), (*beyond, 2))
-    events, _ = play(state, 0, Move(400, -60.0, 0.0))
+    events, _ = whole_turn(state, 0, Move(400, -60.0, 0.0))
     assert [e.trap for e in of_type(events, TrapSprung)] == [100]
 
 
@@ -282,7 +289,7 @@ def test_a_debilitatus_never_sends_a_dragon_a_lap_ahead() -> None:
     tr = track_of(new_race())
     state = at(tr.length - 600.0, 0.0, speed=400, energy=0, haven=-1)
     progress = state.dragons[0].pose.progress
-    events, _ = play(state, 0, Move(400, -60.0, 0.0))
+    events, _ = whole_turn(state, 0, Move(400, -60.0, 0.0))
     assert of_type(events, Exhausted)[0].pose.progress < progress
 
 

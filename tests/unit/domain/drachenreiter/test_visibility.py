@@ -54,6 +54,19 @@ def test_observe_resamples_only_what_the_seat_cannot_see() -> None:
         assert (mine.laid, mine.set_speed, mine.hand) == (Magic.AMULET, 600, (Magic.LASSO,))
 
 
+def test_observe_depends_only_on_what_the_seat_knows() -> None:
+    """Platform decision 2: for two states the seat cannot tell apart (the true one and one with everything
+    hidden from it resampled) and the same generator, ``observe`` gives the same state: pile, hands, laid
+    cards, set speeds and trap values are rebuilt from a canonical order of what is unknown."""
+    state = secret_race()
+    _, state = play(state, 2, SetSpeed(state.dragons[2].speed))
+    for seat in range(3):
+        for k in range(8):
+            twin = RULESET.observe(state, seat, random.Random(100 + k))
+            assert twin != state
+            assert RULESET.observe(twin, seat, random.Random(k)) == RULESET.observe(state, seat, random.Random(k))
+
+
 def test_refusals_do_not_reveal_hidden_state() -> None:
     """Error messages quote the command, never another seat's secrets."""
     state = dragon(secret_race(), 0, hand=(), speed=100)
