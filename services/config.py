@@ -17,9 +17,12 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
+
+from services.private_files import private_dir
 
 
 @dataclass(frozen=True)
@@ -130,11 +133,11 @@ def _secret_key(e: dict[str, str], data_dir: Path, store: str) -> bytes:
         return secrets.token_bytes(32)
     path = data_dir / "secret.key"
     if not path.exists():
-        data_dir.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(secrets.token_hex(32))
-        os.chmod(tmp, 0o600)
+        private_dir(data_dir)
+        fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".secret.key.")  # 0600, and this process's own
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
         with contextlib.suppress(FileExistsError):
             os.link(tmp, path)  # atomic: two processes starting at once agree on one key
-        tmp.unlink(missing_ok=True)
+        os.unlink(tmp)
     return bytes.fromhex(path.read_text().strip())
