@@ -40,6 +40,7 @@ from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, p
 from services.timers import NEAR, Timers
 from services.vacations import Vacations
 from services.version_board import VersionBoard
+from services.webhook_targets import WebhookTargets
 
 log = logging.getLogger("dragonhall")
 
@@ -243,7 +244,8 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         if not games.single_writer:
             games.versions = VersionBoard(settings.data_dir / "versions.board")
             undo.callback(games.versions.close)
-    platform = Platform(settings, games, Accounts(db, games.secret_key), view, db, runner)
+    accounts = Accounts(db, games.secret_key, WebhookTargets(settings.webhook_allow_networks))
+    platform = Platform(settings, games, accounts, view, db, runner)
     if runner is None:
         platform._closers.append(games.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:

@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from services.private_files import private_dir
+from services.webhook_targets import Network, parse_networks
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class Settings:
     create_tables: bool = True
     embedded_projections: bool = True
     embedded_worker: bool = True
+    webhook_allow_networks: tuple[Network, ...] = ()
+    """Networks webhooks may reach besides public addresses (``services.webhook_targets``)."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -108,6 +111,7 @@ class Settings:
             "create_tables": _flag(e.get("DRAGONHALL_CREATE_TABLES"), default=True),
             "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),
             "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
+            "webhook_allow_networks": parse_networks(e.get("DRAGONHALL_WEBHOOK_ALLOW_NETWORKS")),
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
