@@ -82,8 +82,8 @@ def _serve(args: argparse.Namespace) -> int:
     outside the GIL, so a Python thread spends its time on the request itself."""
     from granian.constants import Interfaces
     from granian.log import LogLevels
-    from granian.server import Server
 
+    from api.processes import HttpServer
     from services.config import Settings
 
     settings = Settings.from_env()
@@ -100,10 +100,11 @@ def _serve(args: argparse.Namespace) -> int:
     access_log = bool(os.environ.get("DRAGONHALL_ACCESS_LOG"))
     projector = _start_projector() if workers > 1 and settings.embedded_projections else None
     try:
-        Server("api.app:serving_app", address=args.host, port=args.port, interface=Interfaces.WSGI,
-               workers=workers, blocking_threads=max(1, args.threads or default_threads(settings.store)), factory=True,
-               log_level=LogLevels.warning, log_access=access_log, respawn_failed_workers=True,
-               workers_kill_timeout=10).serve()
+        HttpServer("api.processes:http_process_app", address=args.host, port=args.port,
+                   interface=Interfaces.WSGI, workers=workers,
+                   blocking_threads=max(1, args.threads or default_threads(settings.store)), factory=True,
+                   log_level=LogLevels.warning, log_access=access_log, respawn_failed_workers=True,
+                   workers_kill_timeout=10).serve()
     finally:
         if projector is not None:
             _stop_projector(projector)
@@ -117,16 +118,31 @@ def _start_projector() -> Any:
     process's GIL with every request it serves. The projector takes the same
     leader lock the HTTP processes try (``projections.leader``), before they
     start, so none of them runs the runner while it lives; if it dies, one of
-    them takes the lock over within seconds."""
+    them takes the lock over within seconds.
+
+    It says it leads through a pipe, not a ``multiprocessing.Event``: setting an Event
+    waits for its waiter to wake, and a ``serve`` killed while it waited left the
+    projection process stuck there for ever, holding the projections' lock. A write
+    to a pipe whose reader is gone fails at once."""
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
-    ready = context.Event()
-    process = context.Process(target=_run_projector, args=(ready,), name="dragonhall-projections")
+    reader, writer = context.Pipe(duplex=False)
+    process = context.Process(target=_run_projector, args=(writer,), name="dragonhall-projections")
     process.start()
-    if not ready.wait(timeout=60):
+    writer.close()  # the child holds its own: the pipe ends (EOF) when the child does
+    try:
+        leads = reader.poll(60) and reader.recv_bytes() == LEADS
+    except EOFError:  # the projection process ended before it could lead
+        leads = False
+    reader.close()
+    if not leads:
         console.print("[yellow]the projection process did not take the lead; an HTTP process will[/]")
     return process
+
+
+LEADS = b"leads"
+"""What the projection process writes to ``serve`` once it holds the projections' lead."""
 
 
 PROJECTOR_NICENESS = 5
@@ -138,15 +154,24 @@ models' largest lag: nice 0, 34.2-35.7 ms and 0.36 s; nice 5, 28.9-31.8 ms and 0
 nice 10, 31.5-33.7 ms and 3.2 s (the projector then fell behind), at the same moves/s."""
 
 
-def _run_projector(ready: Any) -> None:
+def _run_projector(lead: Any) -> None:
     import contextlib
     from pathlib import Path
 
+    from api.processes import die_with_multiprocessing_parent
+
+    die_with_multiprocessing_parent()  # a serve killed outright takes its projection process along
     with contextlib.suppress(OSError):  # shown by ps and top (Linux)
         Path("/proc/self/comm").write_text("dh-projections")
     with contextlib.suppress(OSError):
         os.nice(PROJECTOR_NICENESS)
-    _lead_projections(ready.set)
+
+    def tell() -> None:
+        with contextlib.suppress(OSError):  # serve is gone, and this process with it (die_with_parent)
+            lead.send_bytes(LEADS)
+        lead.close()
+
+    _lead_projections(tell)
 
 
 def _lead_projections(on_lead: Callable[[], None]) -> None:
@@ -195,12 +220,20 @@ def _worker(args: argparse.Namespace) -> int:
     """Supervises a child that runs the Celery worker (``--once``), restarting it when it
     fails (``workers.supervisor``)."""
     if not args.once:
+        import subprocess
+
         from workers.supervisor import Supervisor
 
         child = ["worker", "--queues", args.queues, "--concurrency", str(args.concurrency), "--once"]
-        supervisor = Supervisor([sys.executable, "-m", "api.cli", *child, *(["--beat"] if args.beat else [])])
+        env = {**os.environ, SUPERVISOR_PID: str(os.getpid())}
+        supervisor = Supervisor([sys.executable, "-m", "api.cli", *child, *(["--beat"] if args.beat else [])],
+                                spawn=lambda command: subprocess.Popen(command, env=env))
         supervisor.install_signal_handlers()
         return supervisor.run()
+    if os.environ.get(SUPERVISOR_PID):  # a supervisor killed outright takes its Celery worker along
+        from api.processes import die_with_parent
+
+        die_with_parent(int(os.environ.pop(SUPERVISOR_PID)))
     from services.bootstrap import bootstrap
 
     platform = bootstrap(projections=False, worker=False)
@@ -216,23 +249,36 @@ def _worker(args: argparse.Namespace) -> int:
         platform.close()
 
 
+SUPERVISOR_PID = "DRAGONHALL_SUPERVISOR_PID"
+"""Set by ``dragonhall worker`` in its child's environment: the child ends with it (``api.processes``)."""
+
+
 def _run_celery_worker(celery: Any, argv: list[str]) -> int:
     """Runs ``celery worker`` in this process; returns the worker's exit code (1 after an
     unrecoverable error). ``Celery.start`` returns nothing (click, called with
     ``standalone_mode=False``, hands the code back and Celery drops it), so the code is
-    read from the worker, found through the ``worker_init`` signal."""
+    read from the worker, found through the ``worker_init`` signal. The beat that
+    ``--beat`` forks ends with this process (``api.processes``)."""
     from celery import signals
 
+    from api.processes import die_with_parent
+
     workers: list[Any] = []
+    here = os.getpid()
 
     def found(sender: Any, **_: Any) -> None:
         workers.append(sender)
 
+    def beat_forked(sender: Any, **_: Any) -> None:  # in the process ``--beat`` forks: it ends with this one
+        die_with_parent(here)
+
     signals.worker_init.connect(found, weak=False)
+    signals.beat_embedded_init.connect(beat_forked, weak=False)
     try:
         celery.start(argv)
     finally:
         signals.worker_init.disconnect(found)
+        signals.beat_embedded_init.disconnect(beat_forked)
     return int(workers[-1].exitcode or 0) if workers else 1
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from services import webhook_keys
 from services.errors import NotAuthenticated, PlayerNotFound
 from services.sqlstore import SqlStore
+from services.webhook_targets import WebhookTargets
 
 TABLES = [
     """CREATE TABLE IF NOT EXISTS dh_players (
@@ -53,10 +54,12 @@ class Player:
 class Accounts:
     """Registers players and authenticates their tokens."""
 
-    def __init__(self, db: SqlStore, master_key: bytes) -> None:
+    def __init__(self, db: SqlStore, master_key: bytes, webhook_targets: WebhookTargets | None = None) -> None:
         self.db = db
         self._master_key = master_key
         """The server's key, from which webhook secrets derive (the one game seeds derive from)."""
+        self.webhook_targets = webhook_targets or WebhookTargets()
+        """Where webhooks may go: checked when a URL is set, and again by each delivery."""
         self.db.script(TABLES)
         self._by_hash: dict[str, Player] = {}
         self._lock = threading.Lock()
@@ -97,7 +100,10 @@ class Accounts:
     def set_webhook(self, player_id: str, url: str | None) -> tuple[Player, str | None]:
         """Sets (or, with None, clears) the player's webhook; returns the player and the new
         URL's signing secret, shown only now. Every URL set gets a new secret, so setting the
-        same URL again rotates it (and gives one to a webhook set before secrets existed)."""
+        same URL again rotates it (and gives one to a webhook set before secrets existed).
+        ``InvalidRequest`` for a URL webhooks may not use (``services.webhook_targets``)."""
+        if url is not None:
+            self.webhook_targets.check(url)
         nonce = webhook_keys.new_nonce() if url else None
         with self.db.tx() as t:
             t.execute("UPDATE dh_players SET webhook_url = ? WHERE player_id = ?", (url, player_id))

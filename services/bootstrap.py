@@ -34,11 +34,13 @@ from services.inbox import Inbox
 from services.journal import Journal
 from services.locks import Leases
 from services.ports import Work
+from services.private_files import private_dir, private_file
 from services.queries import GameQueries
 from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
 from services.timers import NEAR, Timers
 from services.vacations import Vacations
 from services.version_board import VersionBoard
+from services.webhook_targets import WebhookTargets
 
 log = logging.getLogger("dragonhall")
 
@@ -67,7 +69,7 @@ def _store_env(settings: Settings) -> dict[str, str]:
             views + "SQLITE_DBNAME": f"file:dhviews-{uuid.uuid4().hex}?mode=memory&cache=shared",
         }
     if settings.store == "sqlite":
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(settings.data_dir)
         return {
             app + "PERSISTENCE_MODULE": sqlite_events.FACTORY_TOPIC,
             app + "SQLITE_DBNAME": str(settings.data_dir / "events.db"),
@@ -242,7 +244,8 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         if not games.single_writer:
             games.versions = VersionBoard(settings.data_dir / "versions.board")
             undo.callback(games.versions.close)
-    platform = Platform(settings, games, Accounts(db, games.secret_key), view, db, runner)
+    accounts = Accounts(db, games.secret_key, WebhookTargets(settings.webhook_allow_networks))
+    platform = Platform(settings, games, accounts, view, db, runner)
     if runner is None:
         platform._closers.append(games.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:
@@ -261,7 +264,7 @@ def leader_lock(settings: Settings) -> LeaderLock:
     processes may run on several machines; in the data directory for SQLite."""
     if settings.store == "postgres":
         return PostgresLeaderLock(settings.database_url or "", settings.postgres_schema)
-    return FileLeaderLock(settings.data_dir / "projections.lock")
+    return FileLeaderLock(private_file(settings.data_dir / "projections.lock"))
 
 
 def _locked(settings: Settings, start: Callable[[], Any]) -> Callable[[], Any]:

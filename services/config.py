@@ -17,9 +17,13 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
+
+from services.private_files import private_dir
+from services.webhook_targets import Network, parse_networks
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,8 @@ class Settings:
     embedded_worker: bool = True
     arbiters: frozenset[str] = frozenset()
     """Accounts that arbitrate disputes of every game (``services.disputes``)."""
+    webhook_allow_networks: tuple[Network, ...] = ()
+    """Networks webhooks may reach besides public addresses (``services.webhook_targets``)."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -108,6 +114,7 @@ class Settings:
             "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),
             "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
             "arbiters": frozenset(a.strip() for a in e.get("DRAGONHALL_ARBITERS", "").split(",") if a.strip()),
+            "webhook_allow_networks": parse_networks(e.get("DRAGONHALL_WEBHOOK_ALLOW_NETWORKS")),
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
@@ -133,11 +140,11 @@ def _secret_key(e: dict[str, str], data_dir: Path, store: str) -> bytes:
         return secrets.token_bytes(32)
     path = data_dir / "secret.key"
     if not path.exists():
-        data_dir.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(secrets.token_hex(32))
-        os.chmod(tmp, 0o600)
+        private_dir(data_dir)
+        fd, tmp = tempfile.mkstemp(dir=data_dir, prefix=".secret.key.")  # 0600, and this process's own
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
         with contextlib.suppress(FileExistsError):
             os.link(tmp, path)  # atomic: two processes starting at once agree on one key
-        tmp.unlink(missing_ok=True)
+        os.unlink(tmp)
     return bytes.fromhex(path.read_text().strip())

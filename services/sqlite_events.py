@@ -53,8 +53,10 @@ from eventsourcing.persistence import (
     Subscription,
 )
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteFactory
+from eventsourcing.utils import Environment
 
 from services.batched_pull import BatchedPull
+from services.private_files import private_database, private_file
 
 POLL_INTERVAL = 0.2
 COALESCE = 0.005
@@ -176,6 +178,8 @@ class TunedSQLiteFactory(SQLiteFactory):
     application_recorder_class = PollingSQLiteApplicationRecorder
 
     def __init__(self, env: Any) -> None:
+        env = env if isinstance(env, Environment) else Environment(env=env)
+        private_database(env.get(self.SQLITE_DBNAME))  # 0600 before SQLite makes it 0644 (services.private_files)
         super().__init__(env)
         synchronous = (self.env.get("SQLITE_SYNCHRONOUS") or "NORMAL").upper()
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):
@@ -241,7 +245,7 @@ class TunedSQLiteFactory(SQLiteFactory):
 def _writers_lock(path: str) -> Callable[[], AbstractContextManager[None]]:
     """The lock that one writer at a time holds, across the threads of this process and
     across the processes that write the file (an ``flock`` on ``path``)."""
-    handle = open(path, "a")  # noqa: SIM115 - one descriptor for the process's life
+    handle = open(private_file(Path(path)), "a")  # noqa: SIM115 - one descriptor for the process's life
     mutex = threading.Lock()
 
     @contextmanager

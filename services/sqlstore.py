@@ -19,6 +19,8 @@ from typing import Any
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 
+from services.private_files import private_database, private_file
+
 
 class SqlStore(ABC):
     """Connections and transactions for one database."""
@@ -86,7 +88,7 @@ class SQLiteStore(SqlStore):
         self._lock = threading.RLock()
         self._shared: sqlite3.Connection | None = None
         if not self._memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            private_database(self.path)  # 0600, and so its -wal and -shm
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
@@ -165,8 +167,7 @@ def file_lock(path: Path) -> Iterator[None]:
     recording its schema version: two processes starting at once both find it
     missing, and the second fails to record the version. Closing the file releases
     the lock, even if this process dies meanwhile."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as f:
+    with open(private_file(path), "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         yield
 

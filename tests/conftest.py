@@ -71,9 +71,12 @@ def pg_schema(pg_url: str) -> Iterator[str]:
 
 
 def make_settings(store: str, tmp: Path | None = None, **overrides: Any) -> Any:
+    """Settings of a test platform. Webhooks may reach 127.0.0.1, where the ``webhook_server``
+    fixture listens (an operator allows it the same way); a test of the refusal overrides it."""
     from services.config import Settings
 
-    env = {"DRAGONHALL_STORE": store, "DRAGONHALL_SECRET_KEY": "11" * 32}
+    env = {"DRAGONHALL_STORE": store, "DRAGONHALL_SECRET_KEY": "11" * 32,
+           "DRAGONHALL_WEBHOOK_ALLOW_NETWORKS": "127.0.0.1/32"}
     if tmp is not None:
         env["DRAGONHALL_DATA_DIR"] = str(tmp)
     return Settings.from_env(env, **overrides)

@@ -52,7 +52,7 @@ def start(platform: Any, send: Send, game_id: str) -> bool:
 
 
 def webhook(platform: Any, send: Send, delivery_id: str, attempt: int = 0) -> str:
-    status = deliver(platform.inbox, delivery_id, platform.accounts.webhook_secret)
+    status = deliver(platform.inbox, delivery_id, platform.accounts.webhook_secret, platform.accounts.webhook_targets)
     if status == "retry":
         raise RetryLater(min(300.0, 2.0 ** (attempt + 1)))
     return status

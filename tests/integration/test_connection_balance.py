@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from api.connection_balance import LISTEN, available, own_sockets, tcp_sockets
+from api.connection_balance import INTERVAL, LISTEN, available, own_sockets, tcp_sockets
 from tests.support.processes import Server
 
 pytestmark = pytest.mark.skipif(not available(), reason="needs Linux's sock_diag and /proc")
@@ -54,6 +54,18 @@ def _get(conn: http.client.HTTPConnection) -> int:
     return response.status
 
 
+def _open(server: Server, deadline: float) -> tuple[http.client.HTTPConnection, str]:
+    """A new keep-alive connection that has carried no request yet, and the server process
+    that accepted it. The balancer acts only through responses (``Connection: close``), so
+    it cannot touch a connection before its first request, however long the set-up takes."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn.connect()
+    while (owner := _owner(server, conn)) is None:
+        assert time.time() < deadline, "no server process accepted the connection"
+        time.sleep(0.01)
+    return conn, owner
+
+
 @pytest.fixture
 def two_processes(tmp_path: Path) -> Iterator[Server]:
     env = {**os.environ, "DRAGONHALL_DATA_DIR": str(tmp_path / "var"), "DRAGONHALL_STORE": "sqlite"}
@@ -72,27 +84,32 @@ def two_processes(tmp_path: Path) -> Iterator[Server]:
 
 def test_a_lopsided_split_of_keep_alive_connections_evens_out(two_processes: Server) -> None:
     server = two_processes
-    # 12 connections on one process and 3 on the other: new connections are hashed
-    # to either, so those beyond 3 that land on the second are closed again.
+    # 12 connections on one process and 3 on the other: new connections are hashed to
+    # either, so those beyond 3 that land on the second are closed again. They carry no
+    # request until the split is made, so the balancer, which counts every second, has
+    # nothing to close meanwhile, however slow the set-up (a busy machine). The set-up
+    # pauses for two counts halfway, as a busy machine would, to keep it so.
     conns: list[http.client.HTTPConnection] = []
     first = None
     held = {True: 0, False: 0}
+    deadline = time.time() + 60
     for _ in range(400):
         if held[True] == 12 and held[False] == 3:
             break
-        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
-        assert _get(conn) == 200
-        first = first or _owner(server, conn)
-        on_first = _owner(server, conn) == first
+        conn, owner = _open(server, deadline)
+        first = first or owner
+        on_first = owner == first
         if held[on_first] < (12 if on_first else 3):
             held[on_first] += 1
             conns.append(conn)
+            if on_first and held[True] == 8:
+                time.sleep(2 * INTERVAL)
         else:
             conn.close()
     assert sorted(_split(server, conns).values()) == [3, 12]
 
     statuses = []
-    deadline = time.time() + 20
+    deadline = time.time() + 60  # ends as soon as the split is even; a busy machine counts slowly
     while time.time() < deadline:
         for conn in conns:
             statuses.append(_get(conn))  # a closed connection is reopened by the next request
