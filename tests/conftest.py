@@ -27,6 +27,21 @@ PG_URL = os.environ.get("DRAGONHALL_TEST_DATABASE_URL", "postgresql://postgres@1
 REDIS_URL = os.environ.get("DRAGONHALL_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
+def pytest_addoption(parser: Any) -> None:
+    parser.addoption("--thorough", action="store_true",
+                     help="also run the tests marked thorough: property runs with many more examples")
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """Tests marked ``thorough`` run only with ``--thorough``: ``make test`` runs their fixed sample."""
+    if config.getoption("--thorough"):
+        return
+    skip = pytest.mark.skip(reason="a long property run: pass --thorough to run it")
+    for item in items:
+        if "thorough" in item.keywords:
+            item.add_marker(skip)
+
+
 def _reachable(url: str, default_port: int) -> bool:
     from urllib.parse import urlparse
 

@@ -97,7 +97,7 @@ def test_no_read_reveals_what_the_reader_may_not_know(client: ApiClient, ruleset
     _run(client, ruleset, variant, seed, who, timed)
 
 
-@pytest.mark.slow
+@pytest.mark.thorough
 @pytest.mark.parametrize(("ruleset", "variant"), CASES)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
@@ -191,15 +191,15 @@ def _warm_up(ruleset: Any, variant: str, seats: int, rng: random.Random) -> Any:
 
 
 def _act(twins: Twins, rng: random.Random, step: int) -> bool:
-    """One action on both twins; False once their public histories part or a game ends."""
+    """Actions on both twins, then a decision; False once their public histories part or a game ends."""
     clock._clock.advance(1.5)  # type: ignore[attr-defined]
-    roll = rng.random()
-    if roll < 0.2:
+    for _ in range(rng.randint(0, 2)):
         _refused(twins, rng)
-    elif roll < 0.3:
+        clock._clock.advance(0.25)  # type: ignore[attr-defined]
+    if rng.random() < 0.25:
         _dispute(twins, rng)
-    elif roll < 0.4 and _timeout(twins):
-        return _running(twins)
+    if rng.random() < 0.3 and (timed_out := _timeout(twins)) is not False:
+        return bool(timed_out) and _running(twins)
     if not _running(twins):
         return False
     return _move(twins, rng, step) and _running(twins)
@@ -237,29 +237,59 @@ def _post_move(twins: Twins, world: World, seat: int, move: Any, command_id: str
 
 
 def _refused(twins: Twins, rng: random.Random) -> None:
-    """A command that the rules refuse in both twins, sent by any seat (the viewer's own included)."""
+    """A command that the rules refuse, sent by any seat. What a seat tries is its own secret (a card
+    it holds, a cell it hopes connects): another seat's command is drawn in each twin from what that
+    seat could try there, the viewer's own is the same in both and must be judged the same."""
     ruleset, games = twins.ruleset, twins.platform.games
     game_a, game_b = games.load(twins.a.game_id), games.load(twins.b.game_id)
     seat = rng.randrange(len(game_a.seats))
-    pool = [*ruleset.legal_moves(game_b.state, seat), *ruleset.legal_moves(game_a.state, seat)]
-    for other in range(len(game_a.seats)):
-        pool.extend(list(ruleset.legal_moves(game_b.state, other))[:50])
-    if not pool:
-        return
-    command = rng.choice(pool)
-    json_move = Codec.dump(command)
-    if rng.random() < 0.2:
-        json_move = {**json_move, "unknown_field": 1}
-    judged = [_refuses(ruleset, g.state, seat, json_move, Rng(twins.seed, f"v{g.version}")) for g in (game_a, game_b)]
-    if seat == twins.viewer.seat:
-        assert judged[0] == judged[1], f"the viewer's own command {json_move} is judged differently in the twins"
-    if not all(judged):
-        return  # accepted somewhere: not a refusal to compare
-    answers = [twins.client.call("POST", f"/api/v1/games/{w.game_id}/moves", {"move": json_move, "seat": seat},
-                                 w.token(seat)) for w in (twins.a, twins.b)]
+    mine = seat == twins.viewer.seat
+    commands = []
+    for game in (game_a, game_b):
+        if mine and commands:
+            commands.append(commands[0])
+            continue
+        command = _refused_command(ruleset, game, seat, twins.seed, rng)
+        if command is None:
+            return
+        commands.append(command)
+    if mine:
+        assert _refuses(ruleset, game_b.state, seat, commands[0], Rng(twins.seed, f"v{game_b.version}")), (
+            f"the viewer's own command {commands[0]} is refused in one twin and not the other")
+    answers = [twins.client.call("POST", f"/api/v1/games/{w.game_id}/moves", {"move": c, "seat": seat},
+                                 w.token(seat)) for w, c in ((twins.a, commands[0]), (twins.b, commands[1]))]
     assert all(a.status in (400, 403, 409, 422) for a in answers), answers
-    if seat == twins.viewer.seat:
+    if mine:
         _same(twins, "refused POST moves", *answers)
+
+
+def _refused_command(ruleset: Any, game: Any, seat: int, seed: bytes, rng: random.Random) -> Any:
+    """A command ``seat`` could send in ``game`` that its rules refuse: one of its own legal moves
+    or another seat's, with a field changed or tried out of place; None when none is found."""
+    pool = [Codec.dump(m) for other in [seat, *range(len(game.seats))]
+            for m in list(ruleset.legal_moves(game.state, other))[:200]]
+    for _ in range(8 if pool else 0):
+        command = _mutated(rng.choice(pool), pool, rng)
+        if _refuses(ruleset, game.state, seat, command, Rng(seed, f"v{game.version}")):
+            return command
+    return None
+
+
+def _mutated(move: dict[str, Any], pool: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """``move``, or ``move`` with one field changed: to another move's value for that field, or an
+    integer nudged; now and then with a field no command has."""
+    roll = rng.random()
+    fields = [k for k in move if k != "type"]
+    if roll < 0.1:
+        return {**move, "unknown_field": 1}
+    if roll < 0.4 or not fields:
+        return move
+    name = rng.choice(fields)
+    value = move[name]
+    if isinstance(value, int) and not isinstance(value, bool) and rng.random() < 0.5:
+        return {**move, name: value + rng.choice((-2, -1, 1, 2))}
+    others = [m[name] for m in pool if m.get("type") == move["type"] and name in m]
+    return {**move, name: rng.choice(others)} if others else move
 
 
 def _refuses(ruleset: Any, state: Any, seat: int, json_move: Any, rng: Rng) -> bool:
@@ -273,18 +303,20 @@ def _refuses(ruleset: Any, state: Any, seat: int, json_move: Any, rng: Rng) -> b
 
 
 def _dispute(twins: Twins, rng: random.Random) -> None:
+    """A dispute by any seat about a past version, claiming a move: mostly one the seat could make
+    there (what it would cause is what a dispute must not tell while the game runs)."""
     games = twins.platform.games
     game_a = games.load(twins.a.game_id)
-    seat = rng.randrange(len(game_a.seats))
+    seats = len(game_a.seats)
+    seat = twins.viewer.seat if twins.viewer.seat is not None and rng.random() < 0.5 else rng.randrange(seats)
     version = rng.randint(1, game_a.version)
     past = games.load_at(twins.a.game_id, version)
-    moves = list(twins.ruleset.legal_moves(past.state, seat)) if past.state is not None else []
-    for other in range(len(game_a.seats)):
-        if past.state is not None:
-            moves.extend(list(twins.ruleset.legal_moves(past.state, other))[:20])
+    mine = [] if past.state is None else list(twins.ruleset.legal_moves(past.state, seat))
+    others = [] if past.state is None else [m for s in range(seats)
+                                            for m in list(twins.ruleset.legal_moves(past.state, s))[:20]]
     body: dict[str, Any] = {"version": version, "claim": "this was legal", "seat": seat}
-    if moves:
-        body["move"] = Codec.dump(rng.choice(moves))
+    if mine or others:
+        body["move"] = Codec.dump(rng.choice(mine if mine and rng.random() < 0.8 else others or mine))
     answers = [twins.client.call("POST", f"/api/v1/games/{w.game_id}/disputes", body, w.token(seat))
                for w in (twins.a, twins.b)]
     assert answers[0].status == answers[1].status, answers
@@ -294,9 +326,10 @@ def _dispute(twins: Twins, rng: random.Random) -> None:
         _same(twins, "POST disputes", *answers)
 
 
-def _timeout(twins: Twins) -> bool:
+def _timeout(twins: Twins) -> bool | None:
     """The viewer's turn times out in both twins; the stand-in bot decides on the viewer's
-    observation, so it plays the same in both."""
+    observation, so it plays the same in both. None when what follows reveals what differs
+    between the twins (the public histories part); False when no timeout is due."""
     seat = twins.viewer.seat
     games = twins.platform.games
     game_a = games.load(twins.a.game_id)
@@ -306,7 +339,18 @@ def _timeout(twins: Twins) -> bool:
     for w in (twins.a, twins.b):
         game = games.load(w.game_id)
         assert jobs.deadline(twins.platform, lambda _actions: None, w.game_id, seat, game.version) == "fired"
-    return True
+    traces = [_public_since(twins, w, game_a.version) for w in (twins.a, twins.b)]
+    return True if traces[0] == traces[1] else None
+
+
+def _public_since(twins: Twins, world: World, version: int) -> Any:
+    """What the viewer may learn from the rule events after ``version`` and the board now, by the
+    game's own visibility declarations: the oracle the server's answers are held to."""
+    ruleset, games = twins.ruleset, twins.platform.games
+    seen = [(e.KIND, ruleset.load_event(e.KIND, e.data).visible_data(twins.viewer), e.awaiting)
+            for e in games.stored_events(world.game_id, after=version) if hasattr(e, "KIND")]
+    game = games.load(world.game_id)
+    return json.loads(json.dumps([seen, ruleset.view(game.state, twins.viewer), game.status], default=str))
 
 
 # ---------------------------------------------------------------- comparing
