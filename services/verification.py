@@ -24,7 +24,7 @@ from typing import Any
 
 from domain.kernel import ConfigError, Rng, RuleError, decode, find_game, state_hash
 
-CAUSES = ("MoveMade", "Resigned", "TurnTimedOut", "Joined")
+CAUSES = ("MoveMade", "Resigned", "TurnTimedOut", "PolicyPlayed", "Joined")
 
 
 class Mismatch(Exception):
@@ -57,6 +57,8 @@ class Replay:
     seats: list[dict[str, Any]] = field(default_factory=list)
     taken: list[dict[str, Any]] = field(default_factory=list)
     banks: dict[str, float] = field(default_factory=dict)
+    left: list[int] = field(default_factory=list)
+    chain: int | None = None
     i: int = 0
     ended: bool = False
 
@@ -126,6 +128,8 @@ def _step(r: Replay, step: Step) -> None:
     if event.get("source") == "rules":
         raise Mismatch(f"rule event {kind} was produced by no decision")
     r.i += 1
+    if kind != "PolicyPlayed" and kind != "ClockSettled":
+        r.chain = None
     handler = _HANDLERS.get(kind)
     if handler is None:
         raise Mismatch(f"unknown event type {kind!r}")
@@ -175,18 +179,41 @@ def _move(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) ->
 
 
 def _resigned(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    _expect(r, r.ruleset.leave(r.state, _holder(r, data), _rng(r, event)), step)
+    seat = _holder(r, data)
+    _expect(r, r.ruleset.leave(r.state, seat, _rng(r, event)), step)
+    r.left.append(seat)
 
 
 def _timed_out(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
+    _policy_decision(r, data, step, event)
+    r.chain = data["seat"]
+
+
+def _policy_played(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
+    seat = data["seat"]
+    if r.chain != seat or not _turn_goes_on(r, seat):
+        raise Mismatch(f"PolicyPlayed for seat {seat} follows no TurnTimedOut of that seat whose turn goes on")
+    _policy_decision(r, {**data, "policy": _policy(r)}, step, event)
+
+
+def _policy(r: Replay) -> str:
+    return str((r.header.get("time_control") or {}).get("timeout_policy", "auto"))
+
+
+def _turn_goes_on(r: Replay, seat: int) -> bool:
+    return seat in r.ruleset.awaiting(r.state) and seat not in r.left and r.ruleset.outcome(r.state) is None
+
+
+def _policy_decision(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
     seat, applied, rng = data["seat"], data["applied"], _rng(r, event)
-    policy = (r.header.get("time_control") or {}).get("timeout_policy", "auto")
+    policy = _policy(r)
     if data["policy"] != policy or applied not in (policy, "auto"):
         raise Mismatch(f"policy {data['policy']!r} applied as {applied!r} is not the game's policy {policy!r}")
     if seat not in r.ruleset.awaiting(r.state):
         raise Mismatch(f"seat {seat} was not awaited, so it could not time out")
     if applied == "forfeit":
         events = r.ruleset.leave(r.state, seat, rng)
+        r.left.append(seat)
     elif applied == "skip":
         events = r.ruleset.skip(r.state, seat, rng)
         if events is None:
@@ -232,7 +259,8 @@ def _abandoned(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any
 
 _HANDLERS = {
     "Created": _created, "SeatTaken": _seat_taken, "Started": _started, "MoveMade": _move,
-    "Resigned": _resigned, "TurnTimedOut": _timed_out, "Joined": _joined, "ClockSettled": _clock_settled,
+    "Resigned": _resigned, "TurnTimedOut": _timed_out, "PolicyPlayed": _policy_played, "Joined": _joined,
+    "ClockSettled": _clock_settled,
     "Forked": _forked,
     "Finished": _finished, "Abandoned": _abandoned,
 }
