@@ -68,7 +68,7 @@ def closes_decision(event: Any) -> bool:
     Rule events carry ``closes``; those stored before it existed read as closing,
     so games recorded then fold as they did (their turns moved at every event).
     Stored events have the flag as an attribute, exported ones as a key."""
-    if isinstance(event, Mapping):
+    if isinstance(event, dict):
         return bool(event.get("closes", True))
     return bool(getattr(event, "closes", True))
 

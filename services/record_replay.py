@@ -29,17 +29,13 @@ from typing import Any
 
 from domain.kernel import Rng, decode, state_hash
 from services import clocks
-from services.steps import CAUSES
+from services.replay_text import Mismatch, actor, explain, short, summary, version_of
 
 SAVE_OPENERS = ("MoveMade", "Resigned", "TurnTimedOut", "Joined", "Started", "Forked", "Abandoned")
 """Events that begin a save: every bank turn ended by an earlier save was settled before them."""
 TOLERANCE = timedelta(milliseconds=1)
 """Slack for comparing instants computed with floating-point seconds (deadlines, time used)."""
 SEAT_KEYS = ("seat", "player_id", "name", "kind", "bot")
-
-
-class Mismatch(Exception):
-    """A step of the record that the rules or the platform do not reproduce."""
 
 
 @dataclass
@@ -96,7 +92,7 @@ def walk(r: Replay, steps: list[Step], progress: Callable[[int, int], None] | No
     total = len(r.events)
     while r.i < total:
         event = r.events[r.i]
-        step = Step(_version(event), actor(event), summary(event))
+        step = Step(version_of(event), actor(event), summary(event))
         steps.append(step)
         try:
             _step(r, step)
@@ -156,7 +152,7 @@ def _seat_taken(r: Replay, data: dict[str, Any], step: Step, event: dict[str, An
     if any(s["seat"] == seat for s in r.seats) or not 0 <= seat < r.created["seats"]:
         raise Mismatch(f"seat {seat} cannot be taken")
     r.seats.append({k: data[k] for k in SEAT_KEYS})
-    r.taken_at[seat] = _version(event)
+    r.taken_at[seat] = version_of(event)
 
 
 def _started(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
@@ -410,48 +406,3 @@ def _rng(r: Replay, event: dict[str, Any]) -> Rng:
 
 def _instant(event: dict[str, Any]) -> datetime:
     return clocks.parse(str(event.get("at")))
-
-
-def _version(event: Any) -> int:
-    version = event.get("version") if isinstance(event, dict) else None
-    return version if isinstance(version, int) else -1
-
-
-def actor(event: Any) -> str:
-    data = event.get("data") if isinstance(event, dict) else None
-    if not isinstance(data, dict):
-        return "-"
-    if "seat" in data and event.get("type") in (*CAUSES, "SeatTaken"):
-        return f"seat {data['seat']}"
-    return "creator" if event.get("type") == "Created" else "system"
-
-
-def summary(event: Any) -> str:
-    if not isinstance(event, dict):
-        return "not an event"
-    data = event.get("data") if isinstance(event.get("data"), dict) else {}
-    kind = event.get("type")
-    if kind == "MoveMade":
-        return f"move {short(data.get('move'))}"
-    if kind == "TurnTimedOut":
-        return f"timed out ({data.get('applied')})"
-    if kind == "PolicyPlayed":
-        return f"played by the timeout policy ({data.get('applied')})"
-    return str(kind)
-
-
-def short(value: Any, limit: int = 120) -> str:
-    text = str(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def explain(e: BaseException) -> str:
-    from domain.kernel import ConfigError, RuleError
-
-    if isinstance(e, RuleError):
-        return f"the rules refuse it: {e.message} [{e.rule.id}: {e.rule.text}]"
-    if isinstance(e, ConfigError):
-        return e.message
-    if isinstance(e, Mismatch):
-        return str(e)
-    return f"the record is malformed here ({type(e).__name__}: {short(e)})"

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.kernel import ConfigError, find_game
-from services.record_replay import Replay, Step, short, walk
+from services.record_replay import Replay, Step, walk
 from services.record_signing import PublicKey, check_signature
+from services.replay_text import short
 from services.steps import CAUSES, decisions
 
 FORMAT_1 = "dragonhall-record/1"
@@ -168,7 +169,8 @@ def _header_problems(header: dict[str, Any], r: Replay, fields: Sequence[str]) -
             diff = first_difference(header[key], facts[key], f"header.{key}")
             if diff is not None:
                 path, said, found = diff
-                problems.append(Problem(path, f"the header says {short(said)}, but the events say {short(found)}"))
+                source = "this verifier's rules" if key == "title" else "the events"
+                problems.append(Problem(path, f"the header says {short(said)}, but {source} say {short(found)}"))
     return problems
 
 
