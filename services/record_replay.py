@@ -113,21 +113,21 @@ def _step(r: Replay, step: Step) -> None:
     if r.ended:
         raise Mismatch("an event follows the end of the game")
     if event.get("source") != "platform":
-        raise Mismatch(f"rule event {kind} was produced by no decision")
+        raise Mismatch(f"rule event {short(kind)} was produced by no decision")
     if r.i == 0 and kind != "Created":
         raise Mismatch("a game's history starts with Created")
     if r.over and kind != "Finished":
         raise Mismatch(f"the rules say the game was over after the previous decision, so Finished comes "
-                       f"next, not {kind}")
+                       f"next, not {short(kind)}")
     if r.chain is not None and kind != "PolicyPlayed":
         raise Mismatch(f"seat {r.chain}'s timed-out turn goes on, so the timeout policy plays its next "
-                       f"decision here (PolicyPlayed), not {kind}")
+                       f"decision here (PolicyPlayed), not {short(kind)}")
     if kind in SAVE_OPENERS and r.unsettled:
         seat, (_start, end) = next(iter(sorted(r.unsettled.items())))
         raise Mismatch(f"seat {seat}'s bank turn ended at {end} and was never charged (ClockSettled)")
     handler = _HANDLERS.get(str(kind))
     if handler is None:
-        raise Mismatch(f"unknown event type {kind!r}")
+        raise Mismatch(f"unknown event type {short(repr(kind))}")
     r.i += 1
     handler(r, data, step, event)
 

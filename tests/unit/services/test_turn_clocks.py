@@ -260,3 +260,34 @@ def test_one_missed_deadline_writes_one_timeout_and_the_policy_plays_out_the_tur
     assert len(outs) == timed_out > 0
     if slug == "tarasque":
         assert multi, "a Tarasque turn holds several decisions, played out after one TurnTimedOut"
+
+
+def test_a_game_stored_before_rule_events_closed_their_decision_folds_as_it_did(
+        platform: Any, fake_clock: FakeClock) -> None:
+    """Its rule events lack ``closes``: each reads as closing, so its turns move at every rule
+    event as they did when it was played (and the verifier follows them so)."""
+    from dataclasses import replace
+
+    from domain.kernel import Viewer
+    from services.records import events_json, header
+    from services.verification import verify
+
+    gid = _remove_a_tile_after(platform, fake_clock, {**PER_MOVE, "timeout_policy": "auto"}, 50)
+    mapper = platform.games.mapper
+    legacy_id = uuid.uuid4()
+    stored = []
+    for event in _events(platform, gid):
+        record = mapper.to_stored_event(event)
+        state = mapper.transcoder.decode(record.state)
+        state.pop("closes", None)
+        stored.append(replace(record, originator_id=legacy_id, state=mapper.transcoder.encode(state)))
+    platform.games.recorder.insert_events(stored)
+    old = platform.games.load(str(legacy_id))
+    assert old.turns == {"0": (START + timedelta(seconds=50)).isoformat()}, "restarted by DiceRolled, as it was"
+    assert platform.games.load(gid).turns == {"0": START.isoformat()}
+    seed = platform.games.seed(uuid.UUID(gid))  # the copy keeps the original's seed commitment
+    events = events_json(platform.games, str(legacy_id), Viewer.everyone())
+    assert not any("closes" in e for e in events)
+    report = verify(header(old, seed.hex()), events, seed)
+    assert report["problems"] == [{"where": "end", "message": "the game never ended in this record",
+                                   "version": len(events)}], "every decision so far re-derives"
