@@ -164,7 +164,8 @@ def test_a_long_record_shows_progress_on_a_terminal_and_not_elsewhere(files: dic
         assert advance is None, "standard error is not a terminal here"
 
 
-def test_the_command_runs_offline_and_survives_a_reader_that_stops_early(files: dict[str, Path]) -> None:
+def test_the_command_runs_offline_reads_standard_input_and_survives_a_reader_that_stops_early(
+        files: dict[str, Path]) -> None:
     read, write = os.pipe()
     os.close(read)  # the reader is gone before the first line: every write fails
     try:
@@ -176,6 +177,10 @@ def test_the_command_runs_offline_and_survives_a_reader_that_stops_early(files: 
     shell = subprocess.run(["/bin/bash", "-c", f"set -o pipefail; '{CLI}' verify '{files['packed']}' | head -n 2"],
                            capture_output=True, text=True, env=OFFLINE, timeout=120)
     assert shell.returncode == 0 and len(shell.stdout.splitlines()) == 2 and "Traceback" not in shell.stderr
+    with files["packed"].open("rb") as stdin:
+        piped = subprocess.run([str(CLI), "verify", "--quiet", "-"], stdin=stdin, capture_output=True, text=True,
+                               env=OFFLINE, timeout=120)
+    assert piped.returncode == 0 and piped.stdout.rstrip().splitlines()[-1].startswith("VERIFIED")
     missing = subprocess.run([str(CLI), "verify", "nowhere.json"], capture_output=True, text=True, env=OFFLINE,
                              cwd=files["good"].parent, timeout=120)
     assert missing.returncode == verify_command.EXIT_UNREADABLE
