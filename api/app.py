@@ -11,7 +11,7 @@ from flask import Flask, Response
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from api import audit, connection_balance, errors, games, meta, players, schemas
+from api import audit, connection_balance, errors, games, keys, meta, players, schemas
 from services.bootstrap import Platform, bootstrap
 
 
@@ -34,7 +34,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.extensions["dragonhall"] = platform
     api = ContractApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for blp in (players.blp, games.blp, audit.blp, meta.blp):
+    for blp in (players.blp, games.blp, audit.blp, meta.blp, keys.blp):
         api.register_blueprint(blp)
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)

@@ -15,6 +15,8 @@ from typing import Any
 
 from rich.console import Console
 
+from api import verify_command
+
 console = Console(stderr=True)
 
 
@@ -48,15 +50,13 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("--options", default=None, help="options as a JSON object")
     new.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
 
-    verify = sub.add_parser("verify", help="verify a game record offline; print a verdict per step")
-    verify.add_argument("record")
-    verify.add_argument("--quiet", action="store_true")
+    verify_command.add_parser(sub)
 
     args = parser.parse_args(argv)
     logging.basicConfig(level=os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     handler = {"serve": _serve, "worker": _worker, "projections": _projections,
-               "rebuild-projections": _rebuild, "new": _new, "verify": _verify}[args.command]
+               "rebuild-projections": _rebuild, "new": _new, "verify": verify_command.run}[args.command]
     return int(handler(args) or 0)
 
 
@@ -339,20 +339,6 @@ def _http(method: str, url: str, body: Any = None, token: str | None = None) -> 
     except urllib.error.URLError as e:
         console.print(f"[red]cannot reach {url}: {e.reason}; is `dragonhall serve` running?[/]")
         raise SystemExit(1) from None
-
-
-def _verify(args: argparse.Namespace) -> int:
-    from services.verification import verify_record
-
-    with open(args.record, encoding="utf-8") as f:
-        record = json.load(f)
-    report = verify_record(record)
-    for step in report["steps"]:
-        if not args.quiet or not step["ok"]:
-            mark = "ok  " if step["ok"] else "FAIL"
-            print(f"{mark} v{step['version']:>5} {step['actor']:<24} {step['summary']}")
-    print(report["verdict"])
-    return 0 if report["ok"] else 1
 
 
 if __name__ == "__main__":

@@ -349,12 +349,33 @@ class Audit(Steps):
     seed = fields.String(allow_none=True)
 
 
+class RecordEvent(EventOut):
+    closes = fields.Boolean(metadata={"description": "On a rule event: whether it is the last of its decision, "
+                                                    "where turns start and end (absent on events stored before)."})
+
+
 class Record(Schema):
-    format = fields.String()
+    format = fields.String(metadata={"description": "dragonhall-record/2"})
     header = fields.Raw()
     decisions = fields.List(fields.Raw())
-    events = fields.List(fields.Nested(EventOut))
-    audit = fields.Raw()
+    events = fields.List(fields.Nested(RecordEvent))
+    audit = fields.Raw(metadata={"description": "The server's verification of the record at export."})
+    signature = fields.Raw(metadata={"description": (
+        "{algorithm: Ed25519, key_id, public_key (base64), fingerprint, manifest: {format, digest: sha256, "
+        "header: {field: digest}, decisions: [digest], events: [digest], audit: digest}, value (base64)}: "
+        "the server's signature of the canonical JSON of the manifest; see GET /api/v1/keys.")})
+
+
+class PublicKey(Schema):
+    key_id = fields.String(metadata={"description": "The first 16 hex digits of the SHA-256 of the raw key."})
+    algorithm = fields.String(metadata={"description": "Ed25519"})
+    public_key = fields.String(metadata={"description": "The raw 32-byte public key, in base64."})
+    fingerprint = fields.String(metadata={"description": "SHA256: and the unpadded base64 SHA-256 of the raw key."})
+    use = fields.String(metadata={"description": "records: it signs game records."})
+
+
+class Keys(Schema):
+    keys = fields.List(fields.Nested(PublicKey))
 
 
 _OWN_REFUSAL = "Shown to the seat that sent the command, and to everyone once the game has ended; null otherwise."

@@ -205,23 +205,26 @@ class GameProjection(Projection[GameViewsSQL]):
         self._seats[gid] = [dict(s) for s in e.seats]
         self._remember(gid, e.originator_version, state)
         held = self._clock_of(gid)
-        held["turns"], _ended = clocks.turns_after(held["turns"], [], e.awaiting, e.timestamp.isoformat())
+        held["turns"], _ended = clocks.turns_after(held["turns"], e.awaiting, e.timestamp.isoformat())
         held["awaiting"] = list(e.awaiting)
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
         self._touch(gid)
 
     def _rule_event(self, e: Game.RuleEvent, batch: Batch) -> None:
+        """Folds the board; at the event that closes its decision, moves the awaited seats
+        and their turns (as the aggregate does: ``services.clocks``)."""
         gid = str(e.originator_id)
         ruleset = find_game(self._game_meta(gid)["game"])
         state = self._state_before(gid, e.originator_version, ruleset)
         state = ruleset.evolve(state, ruleset.load_event(e.KIND, e.data))
         self._remember(gid, e.originator_version, state)
-        held = self._clock_of(gid)
-        held["turns"], _ended = clocks.turns_after(held["turns"], held["awaiting"], e.awaiting, e.timestamp.isoformat())
-        held["awaiting"] = list(e.awaiting)
         batch.update(gid, e)
-        batch.timed.add(gid)
+        if clocks.closes_decision(e):
+            held = self._clock_of(gid)
+            held["turns"], _ended = clocks.turns_after(held["turns"], e.awaiting, e.timestamp.isoformat())
+            held["awaiting"] = list(e.awaiting)
+            batch.timed.add(gid)
         self._touch(gid)
 
     def _clock_settled(self, e: Game.ClockSettled, batch: Batch) -> None:
@@ -249,6 +252,9 @@ class GameProjection(Projection[GameViewsSQL]):
         batch.update(str(e.originator_id), e)
 
     def _timed_out(self, e: Game.TurnTimedOut, batch: Batch) -> None:
+        batch.update(str(e.originator_id), e)
+
+    def _policy_played(self, e: Game.PolicyPlayed, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
 
     # ------------------------------------------------------------ clocks
@@ -359,6 +365,7 @@ _HANDLERS: dict[type, Any] = {
     Game.MoveMade: GameProjection._move,
     Game.Resigned: GameProjection._resigned,
     Game.TurnTimedOut: GameProjection._timed_out,
+    Game.PolicyPlayed: GameProjection._policy_played,
 }
 
 

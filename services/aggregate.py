@@ -3,16 +3,17 @@
 The stream holds two kinds of events:
 
 * **platform events**, which say who did what: ``Created``, ``SeatTaken``,
-  ``Started``, ``MoveMade``, ``Resigned``, ``TurnTimedOut``, ``Joined``,
-  ``Finished`` and ``Abandoned``;
+  ``Started``, ``MoveMade``, ``Resigned``, ``TurnTimedOut``, ``PolicyPlayed``,
+  ``Joined``, ``ClockSettled``, ``Finished`` and ``Abandoned``;
 * **rule events**, the game's own facts (``DiceRolled``, ``CardPlaced``...), each
   stored under its own topic ``dragonhall:<game>:<EventType>`` and carrying the
-  hash of the state it leads to, the seats awaited after it and the engine
-  version that produced it.
+  hash of the state it leads to, the seats awaited after it, the engine version
+  that produced it and whether it closes its decision.
 
 Every decision is one platform event (the *cause*) followed by the rule events
 it produced. The aggregate never checks rules: the application asks the game's
-decider first and records only what it returned.
+decider first and records only what it returned. Turns (and their clocks) start
+and end only at decision boundaries, the last rule event of each decision.
 """
 
 from __future__ import annotations
@@ -122,6 +123,24 @@ class Game(Aggregate):
             if self.applied == "forfeit":
                 game.left = [*game.left, self.seat]
 
+    class PolicyPlayed(_Timed, Aggregate.Event):
+        """A further decision of a timed-out turn, played by the game's timeout policy.
+
+        One missed deadline is one ``TurnTimedOut`` (which plays the turn's first
+        decision); each further decision the turn holds, while the seat stays awaited,
+        is a ``PolicyPlayed`` in the same save. ``applied`` is ``auto`` (``move`` is the
+        stand-in bot's) or ``skip``."""
+
+        TOPIC = "dragonhall:Game.PolicyPlayed"
+        seat: int
+        applied: str
+        move: dict[str, Any] | None
+
+        def apply(self, game: Game) -> None:
+            game.decisions += 1
+            if self.applied == "forfeit":
+                game.left = [*game.left, self.seat]
+
     class ClockSettled(_Timed, Aggregate.Event):
         """Bank clocks after turns ended: seconds used and the bank left, per seat."""
 
@@ -165,7 +184,11 @@ class Game(Aggregate):
             game.note_awaiting(list(self.awaiting), self.timestamp)
 
     class RuleEvent(_Timed, Aggregate.Event):
-        """Base of the per-game rule event classes built by ``rule_event_class``."""
+        """Base of the per-game rule event classes built by ``rule_event_class``.
+
+        ``closes`` says the event is the last of its decision: only there do turns
+        start and end (``services.clocks.closes_decision``; events stored before the
+        flag read as closing)."""
 
         TOPIC = "dragonhall:Game.RuleEvent"
         KIND = ""
@@ -173,13 +196,17 @@ class Game(Aggregate):
         state_hash: str
         awaiting: list[int]
         engine: str
+        closes: bool = True
 
         def apply(self, game: Game) -> None:
             ahead = game.__dict__.pop("_next_state", None)
             if ahead is None:
                 ahead = game.ruleset.evolve(game.state, game.ruleset.load_event(self.KIND, self.data))
             game.state = ahead
-            game.note_awaiting(self.awaiting, self.timestamp)
+            if self.closes:
+                game.note_awaiting(self.awaiting, self.timestamp)
+            else:
+                game.awaiting = list(self.awaiting)
 
         def domain_event(self, ruleset: Ruleset[Any]) -> Event:
             return ruleset.load_event(self.KIND, self.data)
@@ -293,10 +320,10 @@ class Game(Aggregate):
         return [i for i in range(self.planned_seats) if i not in taken]
 
     def note_awaiting(self, awaiting: list[int], at: datetime) -> None:
-        """Starts the clocks of newly awaited seats and stops those no longer awaited;
-        ended bank turns wait for ``ClockSettled``."""
+        """At a decision boundary: starts the clocks of newly awaited seats and stops those
+        no longer awaited; ended bank turns wait for ``ClockSettled``."""
         stamp = at.isoformat()
-        running, ended = clocks.turns_after(self.turns, self.awaiting, awaiting, stamp)
+        running, ended = clocks.turns_after(self.turns, awaiting, stamp)
         self.turns = running
         self.awaiting = list(awaiting)
         if ended and self.time_control.get("kind") == "bank" and self.status == "active":
@@ -310,12 +337,14 @@ class Game(Aggregate):
     def record(self, cause: type[Aggregate.Event] | None, cause_fields: dict[str, Any],
                events: Sequence[Event]) -> None:
         """Records a decision: its cause, then the rule events it produced, each
-        with the hash of the state it leads to and the seats awaited after it."""
+        with the hash of the state it leads to and the seats awaited after it; the
+        last one closes the decision (turns start and end there)."""
         if cause is not None:
             self.trigger_event(cause, **cause_fields)
         ruleset = self.ruleset
         state = self.state
-        for e in events:
+        last = len(events) - 1
+        for i, e in enumerate(events):
             state = ruleset.evolve(state, e)
             self._next_state = state
             self.trigger_event(
@@ -324,6 +353,7 @@ class Game(Aggregate):
                 state_hash=state_hash(state),
                 awaiting=list(ruleset.awaiting(state)),
                 engine=ruleset.engine_version,
+                closes=i == last,
             )
 
     def finish_if_over(self, seed_hex: str) -> bool:
@@ -341,7 +371,7 @@ def _seat(seat: int, player_id: str, name: str, kind: str, bot: str | None) -> d
     return {"seat": seat, "player_id": player_id, "name": name, "kind": kind, "bot": bot}
 
 
-CAUSES = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.Joined)
+CAUSES = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.PolicyPlayed, Game.Joined)
 
 
 @cache

@@ -1,8 +1,11 @@
 """Time-control arithmetic: turns, banks, deadlines and vacation days. Pure functions.
 
-A seat's *turn* is the span during which it stays awaited; its clock runs for the
-whole turn, however many decisions the turn holds, and each seat of a
-simultaneous phase runs its own. A time control is:
+A seat's *turn* is the span during which it stays awaited, measured at decision
+boundaries (after all the events of one decision, never between two of them); its
+clock runs for the whole turn, however many decisions the turn holds, and each
+seat of a simultaneous phase runs its own. The aggregate, the game projection and
+the offline verifier all follow turns with ``turns_after`` at the rule events that
+``closes_decision``. A time control is:
 
 * ``none``: no clock;
 * ``per_move``: every turn gets ``seconds``;
@@ -45,16 +48,29 @@ def settle(tc: Mapping[str, Any], bank: float, used: float) -> float:
     return min(float(tc["cap"]), max(0.0, bank - used) + float(tc["increment"]))
 
 
-def turns_after(turns: Mapping[str, str], before: Iterable[int], after: Iterable[int],
-                at: str) -> tuple[dict[str, str], dict[str, str]]:
-    """Turn starts once the awaited seats go from ``before`` to ``after`` at time ``at``:
-    ``(running, ended)`` where ``ended`` maps each seat whose turn just ended to its start."""
-    was, now = set(before), set(after)
-    running = {s: t for s, t in turns.items() if int(s) in now}
-    ended = {s: t for s, t in turns.items() if int(s) not in now}
-    for seat in now - was:
-        running.setdefault(str(seat), at)
+def turns_after(turns: Mapping[str, str], awaiting: Iterable[int], at: str) -> tuple[dict[str, str], dict[str, str]]:
+    """Turn starts after a decision that leaves ``awaiting`` awaited, at time ``at``:
+    ``(running, ended)``. A seat still awaited keeps its turn's start; a newly awaited
+    seat starts its turn at ``at``; ``ended`` maps each seat whose turn just ended to
+    its start. Call it at decision boundaries only (``closes_decision``): a seat left
+    unawaited between two events of one decision has not ended its turn."""
+    now = [str(seat) for seat in awaiting]
+    running = {s: t for s, t in turns.items() if s in now}
+    ended = {s: t for s, t in turns.items() if s not in running}
+    for seat in now:
+        running.setdefault(seat, at)
     return running, ended
+
+
+def closes_decision(event: Any) -> bool:
+    """Whether a rule event is the last of its decision, where turns start and end.
+
+    Rule events carry ``closes``; those stored before it existed read as closing,
+    so games recorded then fold as they did (their turns moved at every event).
+    Stored events have the flag as an attribute, exported ones as a key."""
+    if isinstance(event, dict):
+        return bool(event.get("closes", True))
+    return bool(getattr(event, "closes", True))
 
 
 def advance(start: datetime, seconds: float, vacation: frozenset[date] = frozenset()) -> datetime:

@@ -1,32 +1,44 @@
 """Game records, step listings and audit trails, built from the stored events.
 
-A *record* is one self-contained JSON document of a finished game: its header
-(game, variant, options, seats, engine version, seed commitment and revealed
-seed), every decision with its actor and time, and every event with the hash of
-the state it leads to. ``dragonhall verify`` checks it offline.
-
-A *step* is one decision and what it caused: the platform event that says who did
-what (a move, a resignation, a timeout...) followed by the rule events it
-produced, each citing its rule.
+A *record* is one self-contained JSON document of a finished game (format
+``dragonhall-record/2``): its header (game, variant, options, seats, clock,
+creator, times, engine version, seed commitment and revealed seed, outcome),
+every decision with its actor and time (``services.steps``), every event with
+the hash of the state it leads to, the server's own verification, and the
+server's signature over all of it (``services.record_signing``), made at export.
+``dragonhall verify`` checks it offline (``services.verification``).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from domain.kernel import Viewer
 from services.aggregate import Game
 from services.errors import NotAcceptingMoves
+from services.record_signing import signer_for
 from services.redaction import redact_stored_event
-from services.verification import CAUSES, verify
+from services.steps import CAUSES, STEP_STARTS, actor, steps
+from services.steps import decisions as listed_decisions
+from services.verification import FORMAT_2, verify
 
-RECORD_FORMAT = "dragonhall-record/1"
-STEP_STARTS = ("Created", "SeatTaken", "Started", "Forked", *CAUSES, "Abandoned")
+RECORD_FORMAT = FORMAT_2
+
+__all__ = ["CAUSES", "RECORD_FORMAT", "STEP_STARTS", "audit_trail", "decisions", "game_record", "header", "steps"]
 
 
 def events_json(games: Any, game_id: str, viewer: Viewer) -> list[dict[str, Any]]:
+    """The stored events as ``viewer`` sees them; for everyone, rule events also say whether
+    they close their decision (those stored before the flag existed do not say)."""
     game = games.load(game_id)
-    return [redact_stored_event(game.ruleset, e, viewer) for e in games.stored_events(game_id)]
+    out = []
+    for stored in games.stored_events(game_id):
+        event = redact_stored_event(game.ruleset, stored, viewer)
+        if viewer.omniscient and isinstance(stored, Game.RuleEvent) and "closes" in stored.__dict__:
+            event["closes"] = stored.closes
+        out.append(event)
+    return out
 
 
 def header(game: Game, seed: str | None) -> dict[str, Any]:
@@ -35,6 +47,7 @@ def header(game: Game, seed: str | None) -> dict[str, Any]:
         "options": game.options, "planned_seats": game.planned_seats, "seats": game.seats,
         "engine": game.engine, "rules_version": f"{game.game}/{game.engine}",
         "time_control": game.time_control, "creator": game.creator, "created_at": game.created_at,
+        "starts_at": game.starts_at, "settings": game.settings,
         "started_at": game.started_at, "finished_at": game.finished_at, "status": game.status,
         "outcome": game.outcome, "seed_commitment": game.seed_commitment, "seed": seed,
         "sandbox_of": game.sandbox_of,
@@ -42,7 +55,7 @@ def header(game: Game, seed: str | None) -> dict[str, Any]:
 
 
 def game_record(games: Any, game_id: str) -> dict[str, Any]:
-    """The record of a finished game, with its verification."""
+    """The record of a finished game, with its verification, signed with the server's key."""
     game = games.load(game_id)
     if not games.revealed(game):
         raise NotAcceptingMoves(f"game {game_id} is {game.status}; a record is exported once it has ended "
@@ -50,35 +63,16 @@ def game_record(games: Any, game_id: str) -> dict[str, Any]:
     events = events_json(games, game_id, Viewer.everyone())
     head = header(game, game.seed)
     audit = verify(head, events, bytes.fromhex(game.seed) if game.seed else None)
-    return {"format": RECORD_FORMAT, "header": head, "decisions": decisions(events, game),
-            "events": events, "audit": {k: v for k, v in audit.items() if k != "steps"}}
-
-
-def steps(events: list[dict[str, Any]], ruleset: Any) -> list[dict[str, Any]]:
-    """The events grouped by the decision that caused them, each rule event with its citation."""
-    out: list[dict[str, Any]] = []
-    for e in events:
-        if not out or e["type"] in STEP_STARTS:
-            out.append({"step": len(out) + 1, "version": e["version"], "until": e["version"], "at": e["at"],
-                        "decision": {"type": e["type"], **_decision_fields(e)}, "rules": [], "events": []})
-        step = out[-1]
-        step["until"] = e["version"]
-        step["events"].append(e)
-        if e["source"] == "rules":
-            cls = ruleset.events.by_type.get(e["type"])
-            if cls is not None and cls.RULE.to_json() not in step["rules"]:
-                step["rules"].append(cls.RULE.to_json())
-    return out
+    record = {"format": RECORD_FORMAT, "header": head, "decisions": decisions(events, game),
+              "events": events, "audit": {k: v for k, v in audit.items() if k != "steps"}}
+    record = json.loads(json.dumps(record))  # signed as any reader parses it: plain JSON values
+    record["signature"] = signer_for(games.secret_key).sign(record)
+    return record
 
 
 def decisions(events: list[dict[str, Any]], game: Game) -> list[dict[str, Any]]:
     """Each decision with its actor and time, and the versions of the events it caused."""
-    out = []
-    for s in steps(events, game.ruleset):
-        out.append({"step": s["step"], "version": s["version"], "until": s["until"], "at": s["at"],
-                    "actor": _actor(s["events"][0], game), "decision": s["decision"],
-                    "rules": [r["id"] for r in s["rules"]]})
-    return out
+    return listed_decisions(events, game.ruleset, game.seats)
 
 
 def audit_trail(games: Any, game_id: str, player_id: str | None) -> dict[str, Any]:
@@ -94,7 +88,7 @@ def audit_trail(games: Any, game_id: str, player_id: str | None) -> dict[str, An
                                             for e in games.stored_events(game_id)]
     trail = steps(shown, game.ruleset)
     for s in trail:
-        s["actor"] = _actor(s["events"][0], game)
+        s["actor"] = actor(s["events"][0], game.seats)
     return {"game_id": str(game.id), "status": game.status, "verified": report["ok"],
             "verdict": report["verdict"], "checks": report["checks"], "first_bad_step": report["first_bad_step"],
             "seed_commitment": game.seed_commitment, "seed": game.seed, "steps": trail}
@@ -111,24 +105,3 @@ def _running_report(game: Game, full: list[dict[str, Any]], seed: bytes) -> dict
     # Say where, but not what: the details could quote a secret move while the game runs.
     return {"ok": False, "verdict": f"REJECTED at version {bad.get('version')}",
             "first_bad_step": {"version": bad.get("version"), "ok": False}, "checks": checks}
-
-
-def _actor(event: dict[str, Any], game: Game) -> dict[str, Any]:
-    data = event["data"]
-    kind = event["type"]
-    if kind == "Created":
-        return {"kind": "creator", "player_id": data.get("creator")}
-    if kind in (*CAUSES, "SeatTaken") and "seat" in data:
-        seat = data["seat"]
-        info = next((s for s in game.seats if s["seat"] == seat), None)
-        who = data.get("player_id") or (info or {}).get("player_id")
-        return {"kind": "timeout" if kind == "TurnTimedOut" else "seat", "seat": seat, "player_id": who}
-    return {"kind": "system"}
-
-
-def _decision_fields(event: dict[str, Any]) -> dict[str, Any]:
-    data = event["data"]
-    keys = {"MoveMade": ("seat", "move", "command_id"), "Resigned": ("seat",),
-            "TurnTimedOut": ("seat", "deadline", "policy", "applied", "move"), "Joined": ("seat",),
-            "SeatTaken": ("seat", "bot")}.get(event["type"], ())
-    return {k: data.get(k) for k in keys}

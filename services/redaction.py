@@ -31,7 +31,7 @@ def redact_stored_event(ruleset: Any, stored: Any, viewer: Viewer) -> dict[str, 
         return out
     data = {k: v for k, v in stored.__dict__.items() if k not in _META}
     move = getattr(stored, "move", None)
-    if isinstance(stored, (Game.MoveMade, Game.TurnTimedOut)) and move is not None and _has_secrets(
+    if isinstance(stored, (Game.MoveMade, Game.TurnTimedOut, Game.PolicyPlayed)) and move is not None and _has_secrets(
             ruleset.commands, move.get("type")):
         command = ruleset.parse_move(move)
         data["move"] = {"type": command.TYPE, **command.visible_data(stored.seat, viewer)}

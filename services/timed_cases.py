@@ -34,34 +34,51 @@ class TimedCases:
 
     def time_out(self: Any, game_id: str, seat: int, version: int, deadline: datetime,
                  bot: Callable[[Game], Any]) -> bool:
-        """Records ``TurnTimedOut`` for ``seat`` and its consequence under the game's policy:
-        ``auto`` (the default bot plays), ``forfeit`` (the seat leaves) or ``skip`` (the
-        decision is lost where the rules allow, else ``auto``). Writes nothing if the
-        game is no longer at ``version``."""
+        """Records one ``TurnTimedOut`` for ``seat``'s missed deadline, then every further
+        decision its turn holds as a ``PolicyPlayed``, all in one save, until the seat is no
+        longer awaited or the game ends. The game's policy plays each decision: ``auto``
+        (the default bot, ``bot(game)``, decides on the seat's observation), ``skip`` (the
+        decision is lost where the rules allow, else the bot plays) or ``forfeit`` (the
+        seat leaves, once). Writes nothing if the game is no longer at ``version``.
+
+        The bot thinks outside the game's lock, on a private copy; under the lock the
+        copy is saved only if the game is still at ``version`` (then the copy was
+        current, and each decision drew on ``Rng(seed, f"v{its version - 1}")``)."""
         gid = self.game_uuid(game_id)
         game = self.load(gid)
         if not self.awaits(game, seat, version):
             return False
-        policy = game.time_control.get("timeout_policy", "auto")
-        skipped = game.ruleset.skip(game.state, seat, self.rng(game)) if policy == "skip" else None
-        applied = policy if policy != "skip" or skipped is not None else "auto"
-        command = bot(game) if applied == "auto" else None
+        self._play_out_turn(game, seat, deadline, bot)
         with self.lock(gid):
-            game = self.load(gid)
-            if not self.awaits(game, seat, version):
+            if not self.awaits(self.load(gid), seat, version):
                 return False
-            rng = self.rng(game)
-            if applied == "forfeit":
-                events = game.ruleset.leave(game.state, seat, rng)
-            elif applied == "skip":
-                events = game.ruleset.skip(game.state, seat, rng) or []
-            else:
-                events = game.ruleset.decide(game.state, seat, command, rng)
-            move = None if command is None else game.ruleset.commands.dump(command)
-            game.record(Game.TurnTimedOut, {"seat": seat, "deadline": deadline.isoformat(), "policy": policy,
-                                            "applied": applied, "move": move}, events)
-            game.finish_if_over(self.seed(game.id).hex())
             return self._try_save(game) is not None
+
+    def _play_out_turn(self: Any, game: Game, seat: int, deadline: datetime, bot: Callable[[Game], Any]) -> None:
+        """Records on ``game`` the timed-out turn of ``seat`` as its policy plays it."""
+        policy = game.time_control.get("timeout_policy", "auto")
+        cause: type[Any] = Game.TurnTimedOut
+        fields: dict[str, Any] = {"seat": seat, "deadline": deadline.isoformat(), "policy": policy}
+        for _ in range(game.ruleset.max_decisions):
+            applied, events, move = self._policy_decision(game, seat, policy, bot)
+            game.record(cause, {**fields, "applied": applied, "move": move}, events)
+            if game.finish_if_over(self.seed(game.id).hex()) or not events or not turn_goes_on(game, seat):
+                return
+            cause, fields = Game.PolicyPlayed, {"seat": seat}
+
+    def _policy_decision(self: Any, game: Game, seat: int, policy: str,
+                         bot: Callable[[Game], Any]) -> tuple[str, list[Any], dict[str, Any] | None]:
+        """``(applied, events, move)`` of one decision of a timed-out seat under ``policy``."""
+        rng = self.rng(game)
+        if policy == "forfeit":
+            return "forfeit", game.ruleset.leave(game.state, seat, rng), None
+        if policy == "skip":
+            skipped = game.ruleset.skip(game.state, seat, rng)
+            if skipped is not None:
+                return "skip", skipped, None
+        command = bot(game)
+        events = game.ruleset.decide(game.state, seat, command, rng)
+        return "auto", events, game.ruleset.commands.dump(command)
 
     def start_scheduled(self: Any, game_id: str, now: datetime) -> bool:
         """At its time, a scheduled game fills its empty seats with bots (or is cancelled) and starts.
@@ -85,3 +102,9 @@ class TimedCases:
                                        kind="bot", bot=bot)
                 self._start_now(game)
             return self._try_save(game) is not None  # else another process started it
+
+
+def turn_goes_on(game: Game, seat: int) -> bool:
+    """Whether ``seat``'s turn runs on after a decision: it is still awaited, has not left,
+    and the game goes on."""
+    return game.status == "active" and seat in game.awaiting and seat not in game.left

@@ -1,319 +1,285 @@
-"""Verifying a game's history from the record alone: no server, no database.
+"""Verifying a game record from the record alone: no server, no database.
 
-Given the events of a game and its revealed seed, the verifier replays the game
-with the game's own rules and proves three things:
+Given a record, the verifier proves:
 
 1. re-deciding every recorded decision from the start, with the generator of its
-   version, produces exactly the recorded events (so no move was illegal and no
-   event was invented, dropped or edited);
-2. the state hash recorded with each rule event matches the state re-folded up to
-   it;
-3. every shuffle and roll re-derives from the revealed seed (they are events that
-   check 1 re-derives), and the seed's SHA-256 is the commitment published when
-   the game was created.
+   version, produces exactly the recorded events, state hash by state hash, and the
+   platform's own events (seats, starts, clocks, timeouts) follow its rules
+   (``services.record_replay``), so no move was illegal and no event was invented,
+   dropped or edited;
+2. every shuffle and roll re-derives from the revealed seed, and the seed's SHA-256
+   is the commitment published when the game was created;
+3. every statement of the header (game, options, seats, clock, creator, times,
+   status, outcome...) is what the events say, and the listed decisions are the
+   events' decisions;
+4. for records of format 2, the server's Ed25519 signature covers the record part by
+   part (``services.record_signing``), so a change is named by its field or step;
+   checked against trusted keys when some are given.
 
-It stops at the first step that fails and names it, with the rule that refused
-the decision where there is one.
+Records of format 1 were not signed: they verify by 1 to 3, and the verdict says
+that the header's game id, names and times are covered by no signature (only
+their agreement with the events is checked). A record that cannot be checked (an
+unknown format, another engine version, no revealed seed) is refused with the
+reason. A report lists every problem found, the first one in its verdict.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from domain.kernel import ConfigError, Rng, RuleError, decode, find_game, state_hash
+from domain.kernel import ConfigError, find_game
+from services.record_replay import Replay, Step, walk
+from services.record_signing import PublicKey, check_signature
+from services.replay_text import short
+from services.steps import CAUSES, decisions
 
-CAUSES = ("MoveMade", "Resigned", "TurnTimedOut", "Joined")
+FORMAT_1 = "dragonhall-record/1"
+FORMAT_2 = "dragonhall-record/2"
+FORMATS = (FORMAT_1, FORMAT_2)
+HEADER_1 = ("game_id", "game", "title", "variant", "options", "planned_seats", "seats", "engine", "rules_version",
+            "time_control", "creator", "created_at", "started_at", "finished_at", "status", "outcome",
+            "seed_commitment", "seed", "sandbox_of")
+HEADER_2 = (*HEADER_1, "starts_at", "settings")
+HEADERS = {FORMAT_1: HEADER_1, FORMAT_2: HEADER_2}
+UNSIGNED = "the header's game id, names and times are covered by no signature"
+
+__all__ = ["CAUSES", "FORMATS", "NotARecord", "verify", "verify_record"]
 
 
-class Mismatch(Exception):
-    """A step of the record that the rules do not reproduce."""
+class NotARecord(ValueError):
+    """The input is not a game record this verifier reads (its shape or its format)."""
 
 
-@dataclass
-class Step:
-    version: int
-    actor: str
-    summary: str
-    ok: bool = True
-    problem: str | None = None
-    rules: list[str] = field(default_factory=list)
+@dataclass(frozen=True)
+class Problem:
+    where: str
+    message: str
+    version: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": self.version, "actor": self.actor, "summary": self.summary, "ok": self.ok,
-                "problem": self.problem, "rules": self.rules}
+        return {"where": self.where, "message": self.message, "version": self.version}
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
 
 
-@dataclass
-class Replay:
-    """The verifier's walk through the events."""
+def verify_record(record: Any, trusted: Sequence[str] | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Verifies an exported record. ``trusted`` pins the keys a signature must come from, each
+    a public key (base64) or its fingerprint (then an unsigned record fails too). The report
+    has ``ok``, ``verdict``, ``format``, ``signature``, ``checks``, ``problems``,
+    ``first_bad_step`` and ``steps``.
 
-    header: dict[str, Any]
-    events: list[dict[str, Any]]
-    seed: bytes | None
-    ruleset: Any = None
-    state: Any = None
-    seats: list[dict[str, Any]] = field(default_factory=list)
-    taken: list[dict[str, Any]] = field(default_factory=list)
-    banks: dict[str, float] = field(default_factory=dict)
-    i: int = 0
-    ended: bool = False
+    :raises NotARecord: when ``record`` is not a record of a format this verifier reads.
+    """
+    fmt = _shape(record)
+    header, events = record["header"], record["events"]
+    replay, steps, problems = _verify(header, events, _seed(header), progress, HEADERS[fmt])
+    checks = _checks(problems, replay)
+    if replay is not None and not problems:
+        listed = _decision_problems(record["decisions"], events, replay)
+        checks["decisions_listed"] = not listed
+        problems += listed
+    key = None
+    if fmt == FORMAT_2:  # after the checks of content, whose problems say more than "not signed"
+        key, found = check_signature(record)
+        signed = [Problem(where, why) for where, why in found]
+        checks["signature_valid"] = key is not None and not any(p.where.startswith("signature") for p in signed)
+        problems += signed
+    if trusted is not None:
+        checks["key_trusted"] = key is not None and any(key.named_by(name) for name in trusted)
+        if not checks["key_trusted"]:
+            problems.append(_untrusted(key))
+    return _report(problems, checks, steps, fmt, key)
 
 
-def verify_record(record: dict[str, Any]) -> dict[str, Any]:
-    """Verifies an exported record; the report has ``ok``, ``verdict``, ``checks`` and ``steps``."""
-    header = record.get("header") or {}
-    seed_hex = header.get("seed")
-    try:
-        seed = bytes.fromhex(seed_hex) if seed_hex else None
-    except ValueError:
-        seed = None
-    return verify(header, list(record.get("events") or []), seed)
+def verify(header: dict[str, Any], events: list[dict[str, Any]], seed: bytes | None,
+           progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Verifies ``events`` (their full form) and the ``header`` they were exported under, with
+    ``seed`` (the server's own check of a game, before it is exported or while it runs)."""
+    fields = HEADER_2 if "settings" in header else HEADER_1
+    replay, steps, problems = _verify(header, events, seed, progress, fields)
+    return _report(problems, _checks(problems, replay), steps, None, None)
 
 
-def verify(header: dict[str, Any], events: list[dict[str, Any]], seed: bytes | None) -> dict[str, Any]:
-    """Verifies ``events`` (their full form) under ``header`` with ``seed``."""
+def _verify(header: dict[str, Any], events: list[dict[str, Any]], seed: bytes | None,
+            progress: Callable[[int, int], None] | None,
+            fields: Sequence[str]) -> tuple[Replay | None, list[Step], list[Problem]]:
+    refused = _preflight(header, events, seed)
+    if refused is not None:
+        return None, [Step(refused.version or 0, "-", "record", ok=False, problem=refused.message)], [refused]
+    assert seed is not None
+    replay = Replay(events, seed, find_game(header["game"]))
     steps: list[Step] = []
-    checks = {"decisions_reproduced": False, "state_hashes_match": False, "seed_matches_commitment": False}
-    problem = _preflight(header, events, seed, checks)
-    if problem is not None:
-        steps.append(Step(0, "-", "record", ok=False, problem=problem))
-        return _report(False, checks, steps, problem)
-    replay = Replay(header, events, seed, ruleset=find_game(header["game"]))
-    while replay.i < len(events):
-        event = events[replay.i]
-        step = Step(event.get("version", -1), _actor(event), _summary(event))
-        steps.append(step)
-        try:
-            _step(replay, step)
-        except (Mismatch, RuleError, ConfigError, KeyError, TypeError, ValueError) as e:
-            step.ok = False
-            step.problem = _explain(e)
-            return _report(False, checks, steps, f"step at version {step.version} ({step.summary}): {step.problem}")
+    bad = walk(replay, steps, progress)
+    if bad is not None:
+        return replay, steps, [Problem(f"step at version {bad.version} ({bad.summary})", str(bad.problem),
+                                       bad.version)]
     if not replay.ended:
         steps.append(Step(len(events), "-", "end", ok=False, problem="the record does not end with the game's end"))
-        return _report(False, checks, steps, "the game never ended in this record")
-    checks["decisions_reproduced"] = checks["state_hashes_match"] = True
-    return _report(True, checks, steps, None)
+        return replay, steps, [Problem("end", "the game never ended in this record", len(events))]
+    return replay, steps, _header_problems(header, replay, fields)
 
 
-def _preflight(header: dict[str, Any], events: list[dict[str, Any]], seed: bytes | None,
-               checks: dict[str, bool]) -> str | None:
+def _preflight(header: dict[str, Any], events: list[Any], seed: bytes | None) -> Problem | None:
+    """What makes a record uncheckable or its history incomplete, before any replay."""
     try:
         ruleset = find_game(str(header.get("game")))
     except ConfigError as e:
-        return e.message
+        return Problem("header.game", f"cannot re-decide: {e.message}")
     if header.get("engine") != ruleset.engine_version:
-        return (f"the game was recorded with engine {header.get('engine')!r} of {ruleset.slug}; "
-                f"this verifier runs engine {ruleset.engine_version!r}")
+        return Problem("header.engine", f"cannot re-decide: the game was recorded with engine "
+                       f"{header.get('engine')!r} of {ruleset.slug}; this verifier runs engine "
+                       f"{ruleset.engine_version!r}")
     if seed is None:
-        return "the record holds no revealed seed"
+        return Problem("header.seed", "cannot re-decide: the record holds no revealed seed")
     if hashlib.sha256(seed).hexdigest() != header.get("seed_commitment"):
-        return "the revealed seed does not hash to the commitment published at creation"
-    checks["seed_matches_commitment"] = True
-    versions = [e.get("version") for e in events]
-    if versions != list(range(1, len(events) + 1)):
-        return "the events are not numbered 1, 2, 3, ... without gaps"
+        return Problem("header.seed", "the revealed seed does not hash to header.seed_commitment, the commitment "
+                                      "published at creation")
+    return _gap(events)
+
+
+def _gap(events: list[Any]) -> Problem | None:
+    """Events are numbered 1, 2, 3...: the first one out of place, named by the version it lacks."""
+    for i, event in enumerate(events):
+        version = event.get("version") if isinstance(event, dict) else None
+        if version == i + 1:
+            continue
+        where = f"events[{i}]"
+        if isinstance(version, int) and version > i + 1:
+            missing = f"v{i + 1}" if version == i + 2 else f"v{i + 1} to v{version - 1}"
+            before = f"v{i} is followed by v{version}" if i else f"the first event is v{version}"
+            return Problem(f"event v{i + 1}", f"{missing} missing from the record: {before}", i + 1)
+        return Problem(where, f"the event after v{i} is numbered {version!r}, not {i + 1}", i + 1)
     return None
 
 
-def _step(r: Replay, step: Step) -> None:
-    event = r.events[r.i]
-    kind, data = event.get("type"), event.get("data") or {}
-    if r.ended:
-        raise Mismatch("an event follows the end of the game")
-    if event.get("source") == "rules":
-        raise Mismatch(f"rule event {kind} was produced by no decision")
-    r.i += 1
-    handler = _HANDLERS.get(kind)
-    if handler is None:
-        raise Mismatch(f"unknown event type {kind!r}")
-    handler(r, data, step, event)
+def _header_problems(header: dict[str, Any], r: Replay, fields: Sequence[str]) -> list[Problem]:
+    """Each statement of the header, against the events it follows from."""
+    problems = [Problem(f"header.{k}", f"not a field of a record's header ({', '.join(fields)})")
+                for k in header if k not in fields]
+    facts = _facts(r)
+    for key in fields:
+        if key not in header:
+            problems.append(Problem(f"header.{key}", "missing"))
+        elif key in facts:
+            diff = first_difference(header[key], facts[key], f"header.{key}")
+            if diff is not None:
+                path, said, found = diff
+                source = "this verifier's rules" if key == "title" else "the events"
+                problems.append(Problem(path, f"the header says {short(said)}, but {source} say {short(found)}"))
+    return problems
 
 
-def _created(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    for key in ("game", "variant", "options", "seed_commitment"):
-        if data.get(key) != r.header.get(key):
-            raise Mismatch(f"the creation's {key} differs from the record's header")
-    if data.get("seats") != r.header.get("planned_seats"):
-        raise Mismatch("the creation's seat count differs from the record's header")
+def _facts(r: Replay) -> dict[str, Any]:
+    """What the events say of each header field (``game_id`` is in no event: only a signature covers it)."""
+    c = r.created
+    facts = {
+        "game": c["game"], "title": r.ruleset.title, "variant": c["variant"], "options": c["options"],
+        "planned_seats": c["seats"], "seats": r.seats, "engine": c["engine"],
+        "rules_version": f"{c['game']}/{c['engine']}", "time_control": c["time_control"],
+        "creator": c["creator"], "created_at": r.created_at, "started_at": r.started_at,
+        "finished_at": r.finished_at, "status": r.status, "outcome": r.outcome,
+        "seed_commitment": c["seed_commitment"], "sandbox_of": c["sandbox_of"], "starts_at": c["starts_at"],
+        "settings": c["settings"],
+    }
+    if r.revealed_seed is not None:
+        facts["seed"] = r.revealed_seed
+    return facts
 
 
-def _seat_taken(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    if any(s["seat"] == data["seat"] for s in r.taken) or not 0 <= data["seat"] < r.header["planned_seats"]:
-        raise Mismatch(f"seat {data['seat']} cannot be taken")
-    r.taken.append({k: data[k] for k in ("seat", "player_id", "name", "kind", "bot")})
+def _decision_problems(listed: list[Any], events: list[dict[str, Any]], r: Replay) -> list[Problem]:
+    """The record's decisions must be the events' decisions, as ``services.steps`` lists them."""
+    expected = decisions(events, r.ruleset, r.seats)
+    for i, (have, want) in enumerate(zip(listed, expected, strict=False)):
+        diff = first_difference(have, want, f"decisions[{i}]")
+        if diff is not None:
+            path, said, found = diff
+            version = want["version"]
+            return [Problem(path, f"step {i + 1} (version {version}) says {short(said)}, but its events say "
+                                  f"{short(found)}", version)]
+    if len(listed) != len(expected):
+        return [Problem("decisions", f"the record lists {len(listed)} decisions; its events hold {len(expected)}")]
+    return []
 
 
-def _started(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    expected = [{**s, "seat": i} for i, s in enumerate(sorted(r.taken, key=lambda s: s["seat"]))]
-    if data["seats"] != expected:
-        raise Mismatch("the started seats are not the seats taken, in order")
-    r.seats = data["seats"]
-    config = r.ruleset.configure(r.header["variant"], r.header["options"], len(r.seats))
-    r.state = r.ruleset.initial(config)
-    tc = r.header.get("time_control") or {}
-    if tc.get("kind") == "bank":
-        r.banks = {str(s["seat"]): float(tc["initial"]) for s in r.seats}
-    _expect(r, r.ruleset.setup(r.state, Rng(_seed(r), "setup")), step)
+def first_difference(said: Any, found: Any, path: str) -> tuple[str, Any, Any] | None:
+    """The first place where two JSON values differ: ``(path, said, found)``, or None."""
+    if isinstance(said, dict) and isinstance(found, dict):
+        for key in sorted(set(said) | set(found), key=str):
+            if key not in said or key not in found:
+                return f"{path}.{key}", said.get(key), found.get(key)
+            diff = first_difference(said[key], found[key], f"{path}.{key}")
+            if diff is not None:
+                return diff
+        return None
+    if isinstance(said, list) and isinstance(found, list) and len(said) == len(found):
+        for i, (a, b) in enumerate(zip(said, found, strict=True)):
+            diff = first_difference(a, b, f"{path}[{i}]")
+            if diff is not None:
+                return diff
+        return None
+    same = said == found and type(said) is type(found)
+    return None if same else (path, said, found)
 
 
-def _forked(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    """A sandbox's starting position is taken as recorded (the original game proves its own history)."""
-    r.seats = data["seats"]
-    r.state = decode(r.ruleset.state_type, data["state"])
-    if data["state_hash"] != state_hash(r.state):
-        raise Mismatch("the forked state does not match its hash")
-    step.summary = f"forked from {r.header.get('sandbox_of')}"
+def _shape(record: Any) -> str:
+    if not isinstance(record, dict):
+        raise NotARecord(f"a record is a JSON object, not {_json_kind(record)}")
+    fmt = record.get("format")
+    if fmt is None or not isinstance(record.get("header"), dict) or not isinstance(record.get("events"), list):
+        raise NotARecord("a JSON object, but not a game record: it lacks format, header or events")
+    if fmt not in FORMATS:
+        raise NotARecord(f"format {short(fmt)!r} is not one this verifier reads ({', '.join(FORMATS)}); "
+                         "a newer dragonhall may read it")
+    if not isinstance(record.get("decisions"), list):
+        raise NotARecord("a game record lists its decisions")
+    return str(fmt)
 
 
-def _move(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    seat = _holder(r, data)
-    command = r.ruleset.parse_move(data["move"])
-    _expect(r, r.ruleset.decide(r.state, seat, command, _rng(r, event)), step)
+def _json_kind(value: Any) -> str:
+    names = {list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number"}
+    return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
-def _resigned(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    _expect(r, r.ruleset.leave(r.state, _holder(r, data), _rng(r, event)), step)
+def _seed(header: dict[str, Any]) -> bytes | None:
+    try:
+        return bytes.fromhex(header["seed"]) if isinstance(header.get("seed"), str) else None
+    except ValueError:
+        return None
 
 
-def _timed_out(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    seat, applied, rng = data["seat"], data["applied"], _rng(r, event)
-    policy = (r.header.get("time_control") or {}).get("timeout_policy", "auto")
-    if data["policy"] != policy or applied not in (policy, "auto"):
-        raise Mismatch(f"policy {data['policy']!r} applied as {applied!r} is not the game's policy {policy!r}")
-    if seat not in r.ruleset.awaiting(r.state):
-        raise Mismatch(f"seat {seat} was not awaited, so it could not time out")
-    if applied == "forfeit":
-        events = r.ruleset.leave(r.state, seat, rng)
-    elif applied == "skip":
-        events = r.ruleset.skip(r.state, seat, rng)
-        if events is None:
-            raise Mismatch("the rules do not let this decision be skipped")
-    else:
-        if policy == "skip" and r.ruleset.skip(r.state, seat, rng) is not None:
-            raise Mismatch("the decision could have been skipped, as the game's policy says")
-        events = r.ruleset.decide(r.state, seat, r.ruleset.parse_move(data["move"]), rng)
-    _expect(r, events, step)
+def _untrusted(key: PublicKey | None) -> Problem:
+    if key is None:
+        return Problem("signature", "the record carries no signature to check against the trusted keys")
+    return Problem("signature.public_key", f"signed by key {key.key_id} ({key.fingerprint}), "
+                                           "which is not a trusted key")
 
 
-def _joined(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    r.seats = [*r.seats, {k: data[k] for k in ("seat", "player_id", "name", "kind", "bot")}]
-    _expect(r, r.ruleset.join(r.state, _rng(r, event)), step)
+def _checks(problems: list[Problem], replay: Replay | None) -> dict[str, bool]:
+    steps_ok = replay is not None and replay.ended and not any(p.where.startswith(("step", "end")) for p in problems)
+    return {"decisions_reproduced": steps_ok, "state_hashes_match": steps_ok,
+            "seed_matches_commitment": replay is not None,
+            "header_matches_events": steps_ok and not any(p.where.startswith("header.") for p in problems)}
 
 
-def _clock_settled(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    tc = r.header.get("time_control") or {}
-    for seat, used in data["used"].items():
-        before = r.banks.get(seat, float(tc.get("initial", 0)))
-        want = round(min(float(tc["cap"]), max(0.0, before - used) + float(tc["increment"])), 3)
-        if data["banks"][seat] != want:
-            raise Mismatch(f"seat {seat}'s bank should be {want} after using {used} s, not {data['banks'][seat]}")
-        r.banks[seat] = want
-
-
-def _finished(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    outcome = r.ruleset.outcome(r.state)
-    if outcome is None:
-        raise Mismatch("the game is recorded as finished, but the rules say it is not over")
-    if data["outcome"] != outcome.to_json():
-        raise Mismatch(f"the recorded outcome {data['outcome']} is not the rules' {outcome.to_json()}")
-    if data["seed"] != r.header.get("seed"):
-        raise Mismatch("the seed revealed at the end is not the record's seed")
-    r.ended = True
-
-
-def _abandoned(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
-    if data["seed"] != r.header.get("seed"):
-        raise Mismatch("the seed revealed at the end is not the record's seed")
-    r.ended = True
-
-
-_HANDLERS = {
-    "Created": _created, "SeatTaken": _seat_taken, "Started": _started, "MoveMade": _move,
-    "Resigned": _resigned, "TurnTimedOut": _timed_out, "Joined": _joined, "ClockSettled": _clock_settled,
-    "Forked": _forked,
-    "Finished": _finished, "Abandoned": _abandoned,
-}
-
-
-def _expect(r: Replay, expected: list[Any], step: Step) -> None:
-    """The recorded rule events that follow must be exactly ``expected``, state hash by state hash."""
-    for e in expected:
-        if r.i >= len(r.events) or r.events[r.i].get("source") != "rules":
-            raise Mismatch(f"the rules produce {e.TYPE}, which the record lacks")
-        got = r.events[r.i]
-        want = {"type": e.TYPE, "data": e.data()}
-        if got.get("type") != want["type"] or got.get("data") != want["data"]:
-            raise Mismatch(f"version {got.get('version')}: recorded {got.get('type')} {_short(got.get('data'))}, "
-                           f"but the rules produce {want['type']} {_short(want['data'])}")
-        r.state = r.ruleset.evolve(r.state, e)
-        if got.get("state_hash") != state_hash(r.state):
-            raise Mismatch(f"version {got.get('version')}: the state hash does not match the re-folded state")
-        if got.get("awaiting") != list(r.ruleset.awaiting(r.state)):
-            raise Mismatch(f"version {got.get('version')}: the awaited seats differ from the rules'")
-        step.rules.append(e.rule().id)
-        r.i += 1
-    if r.i < len(r.events) and r.events[r.i].get("source") == "rules":
-        extra = r.events[r.i]
-        raise Mismatch(f"version {extra.get('version')}: {extra.get('type')} was not produced by the decision")
-
-
-def _holder(r: Replay, data: dict[str, Any]) -> int:
-    seat = data["seat"]
-    holders = {s["seat"]: s["player_id"] for s in r.seats}
-    if holders.get(seat) != data["player_id"]:
-        raise Mismatch(f"player {data['player_id']} does not hold seat {seat}")
-    return int(seat)
-
-
-def _rng(r: Replay, event: dict[str, Any]) -> Rng:
-    return Rng(_seed(r), f"v{event['version'] - 1}")
-
-
-def _seed(r: Replay) -> bytes:
-    if r.seed is None:
-        raise Mismatch("no seed")
-    return r.seed
-
-
-def _actor(event: dict[str, Any]) -> str:
-    data = event.get("data") or {}
-    if "seat" in data and event.get("type") in (*CAUSES, "SeatTaken"):
-        return f"seat {data['seat']}"
-    return "creator" if event.get("type") == "Created" else "system"
-
-
-def _summary(event: dict[str, Any]) -> str:
-    data = event.get("data") or {}
-    kind = event.get("type")
-    if kind == "MoveMade":
-        return f"move {_short(data.get('move'))}"
-    if kind == "TurnTimedOut":
-        return f"timed out ({data.get('applied')})"
-    return str(kind)
-
-
-def _short(value: Any, limit: int = 90) -> str:
-    text = str(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _explain(e: BaseException) -> str:
-    if isinstance(e, RuleError):
-        return f"the rules refuse it: {e.message} [{e.rule.id}: {e.rule.text}]"
-    if isinstance(e, ConfigError):
-        return e.message
-    if isinstance(e, (KeyError, TypeError, ValueError)) and not isinstance(e, Mismatch):
-        return f"the record is malformed here ({type(e).__name__}: {e})"
-    return str(e)
-
-
-def _report(ok: bool, checks: dict[str, bool], steps: list[Step], problem: str | None) -> dict[str, Any]:
+def _report(problems: list[Problem], checks: dict[str, bool], steps: list[Step], fmt: str | None,
+            key: PublicKey | None) -> dict[str, Any]:
     first_bad = next((s for s in steps if not s.ok), None)
-    verdict = ("VERIFIED: every decision re-derives the recorded events from the revealed seed"
-               if ok else f"REJECTED: {problem}")
-    return {"ok": ok, "verdict": verdict, "checks": checks,
+    ok = not problems
+    if not ok:
+        verdict = f"REJECTED: {problems[0]}"
+    elif fmt == FORMAT_1:
+        verdict = ("VERIFIED (format 1, unsigned): every decision re-derives the recorded events from the "
+                   f"revealed seed and the header agrees with the events; {UNSIGNED}")
+    else:
+        verdict = ("VERIFIED: every decision re-derives the recorded events from the revealed seed and the "
+                   "header agrees with the events" + (f"; signed by key {key.key_id}" if key else ""))
+    return {"ok": ok, "verdict": verdict, "format": fmt, "checks": checks,
+            "signature": None if key is None else key.to_json(),
+            "problems": [p.to_json() for p in problems],
             "first_bad_step": None if first_bad is None else first_bad.to_json(),
             "steps": [s.to_json() for s in steps]}

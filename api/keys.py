@@ -1,0 +1,24 @@
+"""The server's public keys: what records are signed with (``services.record_signing``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+
+from api import schemas
+from api.parser import blueprint
+from services.record_signing import signer_for
+
+blp = blueprint("keys", "The public keys that sign this server's game records.")
+
+
+@blp.route("/keys", methods=["GET"])
+@blp.response(200, schemas.Keys())
+def keys() -> dict[str, Any]:
+    """The Ed25519 public key that signs this server's game records (`GET /games/{id}/record`):
+    its id, algorithm, the raw 32-byte key in base64 and its fingerprint. Pin it with
+    `dragonhall verify --key` (or `--server`), so that a record signed by any other key fails."""
+    platform = current_app.extensions["dragonhall"]
+    key = signer_for(platform.games.secret_key).public
+    return {"keys": [{**key.to_json(), "use": "records"}]}
