@@ -25,6 +25,7 @@ def _pid() -> str | None:
 
 
 @blp.route("/games/<game_id>/steps", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.response(200, schemas.Steps())
 def steps(game_id: str) -> dict[str, Any]:
     """The game decision by decision: each step's actor, decision, rules applied and events
@@ -34,6 +35,7 @@ def steps(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/record", methods=["GET"])
+@blp.contract(auth="optional", errors=[404, 409])
 @blp.response(200, schemas.Record())
 def record(game_id: str) -> dict[str, Any]:
     """A finished game as one self-contained document, checkable offline with `dragonhall verify`."""
@@ -42,6 +44,7 @@ def record(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/audit", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.response(200, schemas.Audit())
 def audit(game_id: str) -> dict[str, Any]:
     """The audit trail with the server's verification of every step: decisions re-derive the
@@ -50,6 +53,7 @@ def audit(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/journal", methods=["GET"])
+@blp.contract(auth="optional", errors=[403, 404])
 @blp.response(200, schemas.Journal())
 def journal(game_id: str) -> dict[str, Any]:
     """Refused commands: who, when, what and which rule refused it. The game's seats may read
@@ -64,6 +68,7 @@ def journal(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/disputes", methods=["POST"])
+@blp.contract(auth="required", errors=[403, 404])
 @blp.arguments(schemas.DisputeRequest())
 @blp.response(201, schemas.Dispute())
 def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -74,6 +79,7 @@ def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/disputes", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.response(200, schemas.DisputeList())
 def list_disputes(game_id: str) -> dict[str, Any]:
     """The game's disputes (answers shown to their openers while the game runs)."""
@@ -81,6 +87,7 @@ def list_disputes(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/disputes/<dispute_id>", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.response(200, schemas.Dispute())
 def get_dispute(dispute_id: str) -> dict[str, Any]:
     """One dispute, with its answer and resolution."""
@@ -88,6 +95,7 @@ def get_dispute(dispute_id: str) -> dict[str, Any]:
 
 
 @blp.route("/disputes/<dispute_id>/resolve", methods=["POST"])
+@blp.contract(auth="required", errors=[403, 404])
 @blp.arguments(schemas.DisputeResolution())
 @blp.response(200, schemas.Dispute())
 def resolve_dispute(body: dict[str, Any], dispute_id: str) -> dict[str, Any]:

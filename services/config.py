@@ -64,6 +64,8 @@ class Settings:
     create_tables: bool = True
     embedded_projections: bool = True
     embedded_worker: bool = True
+    max_body_bytes: int = 1 << 20
+    """The largest request body the API reads (``DRAGONHALL_MAX_BODY_BYTES``); larger ones are 413."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -105,6 +107,7 @@ class Settings:
             "create_tables": _flag(e.get("DRAGONHALL_CREATE_TABLES"), default=True),
             "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),
             "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
+            "max_body_bytes": int(e.get("DRAGONHALL_MAX_BODY_BYTES", str(1 << 20))),
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
