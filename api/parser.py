@@ -71,20 +71,60 @@ def read_json(data: bytes) -> Any:
     """The JSON value of a UTF-8 body, refused (``MalformedJSON``, a 400) unless this API can hold
     it: nested at most ``MAX_JSON_DEPTH`` levels, every string and key Unicode text (no lone
     surrogate such as ``"\\ud800"``, which no store can encode), every number finite and every
-    integer within 64 bits. Checked here, before any route runs, so a refused body stores nothing."""
+    integer within 64 bits. Checked here, before any route runs, so a refused body stores nothing.
+
+    The decoder checks numbers as it reads them. Strings and depth are walked only when the text
+    could hold a refused one: a lone surrogate comes only from a ``\\u`` escape (UTF-8 cannot
+    encode one), and deep nesting needs that many opening brackets (counted inside strings too,
+    so an upper bound). Most bodies are not walked at all."""
     try:
-        value = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise MalformedJSON(f"the body is not UTF-8 ({e.reason} at byte {e.start})") from None
+    try:
+        value = _decode(_DECODER, text)
+    except _Refused:  # a number out of range: read it again, unchecked, to say where it is
+        value = _decode(_PLAIN_DECODER, text)
+        _walk(value)
+    if b"\\u" in data or data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH:
+        _walk(value)
+    return value
+
+
+def _decode(decoder: json.JSONDecoder, text: str) -> Any:
+    try:
+        return decoder.decode(text)
     except RecursionError:
-        raise MalformedJSON(_too_deep()) from None
+        raise MalformedJSON(_TOO_DEEP) from None
     except json.JSONDecodeError as e:
         raise MalformedJSON(str(e)) from None
     except ValueError as e:  # Python's limit on integer literals, raised outside the decoder
         if "digits" in str(e):
             raise MalformedJSON(f"an integer has more than {MAX_INT_DIGITS} digits") from None
         raise MalformedJSON(str(e)) from None
-    _check_value(value)
+
+
+def _walk(value: Any) -> None:
+    try:
+        _check(value, 1)
+    except _Refused as e:
+        raise MalformedJSON(e.message, ".".join(reversed(e.path))[:200] or None) from None
+
+
+def _int(literal: str) -> int:
+    """An integer literal of the body, refused beyond 64 bits (before Python reads a long one)."""
+    if len(literal) > 18:
+        value = int(literal) if len(literal) <= 20 else INT64
+        if not -INT64 <= value < INT64:
+            raise _Refused(_BEYOND_INT64)
+        return value
+    return int(literal)
+
+
+def _float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _Refused(_INFINITE)
     return value
 
 
@@ -92,55 +132,69 @@ def _no_constant(name: str) -> NoReturn:
     raise MalformedJSON(f"{name} is not a JSON number")
 
 
-def _too_deep() -> str:
-    return f"the body nests arrays and objects more than {MAX_JSON_DEPTH} levels deep"
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_int=_int, parse_float=_float)
+"""Made once: ``json.loads`` with any option builds a new decoder per call."""
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+_TOO_DEEP = f"the body nests arrays and objects more than {MAX_JSON_DEPTH} levels deep"
+_SURROGATE = "a string holds a lone surrogate, which is not Unicode text"
+_KEY_SURROGATE = "a key holds a lone surrogate, which is not Unicode text"
+_BEYOND_INT64 = "an integer lies outside the 64-bit range [-2**63, 2**63)"
+_INFINITE = "a number is too large to be represented"
 
 
-def _check_value(value: Any) -> None:
-    """Walks the value without recursion; the path to a bad value is built only when one is found."""
-    stack: list[tuple[Any, int, Any]] = [(value, 1, None)]
-    while stack:
-        item, depth, trail = stack.pop()
-        if isinstance(item, dict):
-            if depth > MAX_JSON_DEPTH:
-                raise MalformedJSON(_too_deep(), _path(trail))
-            for key, child in item.items():
-                if not _is_text(key):
-                    raise MalformedJSON("a key holds a lone surrogate, which is not Unicode text", _path(trail))
-                stack.append((child, depth + 1, (trail, key)))
-        elif isinstance(item, list):
-            if depth > MAX_JSON_DEPTH:
-                raise MalformedJSON(_too_deep(), _path(trail))
-            stack.extend((child, depth + 1, (trail, i)) for i, child in enumerate(item))
-        elif isinstance(item, str):
-            if not _is_text(item):
-                raise MalformedJSON("a string holds a lone surrogate, which is not Unicode text", _path(trail))
-        elif isinstance(item, bool):
-            continue
-        elif isinstance(item, int):
-            if not -INT64 <= item < INT64:
-                raise MalformedJSON("an integer lies outside the 64-bit range [-2**63, 2**63)", _path(trail))
-        elif isinstance(item, float) and not math.isfinite(item):
-            raise MalformedJSON("a number is too large to be represented", _path(trail))
+class _Refused(Exception):
+    """A value ``read_json`` refuses; ``path`` collects the keys above it, innermost first."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.path: list[str] = []
+
+
+def _check(container: dict[str, Any] | list[Any], depth: int) -> None:
+    """Checks a decoded container at ``depth``. The values are the decoder's exact builtin types,
+    so ``is`` compares classes. The recursion stops at ``MAX_JSON_DEPTH``, however deep the body."""
+    cls = container.__class__
+    if cls is not dict and cls is not list:
+        return _check_scalar(container)
+    if depth > MAX_JSON_DEPTH:
+        raise _Refused(_TOO_DEEP)
+    items = container.items() if cls is dict else enumerate(container)  # type: ignore[union-attr]
+    for key, child in items:
+        if key.__class__ is str and not key.isascii() and not _is_text(key):
+            raise _Refused(_KEY_SURROGATE)
+        child_cls = child.__class__
+        try:
+            if child_cls is dict or child_cls is list:
+                _check(child, depth + 1)
+            elif child_cls is str:
+                if not child.isascii() and not _is_text(child):
+                    raise _Refused(_SURROGATE)
+            elif child_cls is int:
+                if not -INT64 <= child < INT64:
+                    raise _Refused(_BEYOND_INT64)
+            elif child_cls is float and not math.isfinite(child):
+                raise _Refused(_INFINITE)
+        except _Refused as e:
+            e.path.append(str(key))
+            raise
+    return None
+
+
+def _check_scalar(value: Any) -> None:
+    """A body that is a lone scalar (the schema refuses it next, but it must not reach a store)."""
+    try:
+        _check([value], 1)
+    except _Refused as e:
+        e.path.clear()
+        raise
 
 
 def _is_text(s: str) -> bool:
-    if s.isascii():
-        return True
     try:
         s.encode("utf-8")
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _path(trail: Any) -> str | None:
-    """``move.cards.0`` from the chain of (parent, key) pairs; None at the body itself."""
-    parts: list[str] = []
-    while trail is not None:
-        trail, key = trail
-        parts.append(str(key))
-    return ".".join(reversed(parts))[:200] or None
 
 
 # ------------------------------------------------------------------ query strings
