@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import http
 import multiprocessing.util
 from typing import Any
 
@@ -10,8 +11,9 @@ import orjson
 from flask import Flask, Response
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
+from flask_smorest.utils import prepare_response
 
-from api import audit, connection_balance, errors, games, keys, meta, players, schemas
+from api import audit, connection_balance, errors, games, keys, meta, parser, players, schemas
 from services.bootstrap import Platform, bootstrap
 
 
@@ -28,6 +30,7 @@ def create_app(platform: Platform | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=platform.settings.max_body_bytes,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.json.compact = True  # type: ignore[attr-defined]
@@ -38,6 +41,7 @@ def create_app(platform: Platform | None = None) -> Flask:
         api.register_blueprint(blp)
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
+    app.before_request(parser.refuse_undeclared_query)
     errors.register_error_handlers(app)
     return app
 
@@ -66,9 +70,48 @@ def serving_app() -> Flask:
 
 class ContractApi(Api):
     """flask-smorest's Api, documenting the error body this API writes (``api.errors``)
-    rather than flask-smorest's own, for every error response."""
+    rather than flask-smorest's own, for every error response.
+
+    No operation has a catch-all ``default`` response: each lists the codes it answers
+    (``ContractBlueprint.contract``), so a client, and a fuzzer, can tell an undocumented one."""
 
     ERROR_SCHEMA = schemas.Error
+    DEFAULT_ERROR_RESPONSE_NAME = None
+
+    def _register_responses(self) -> None:
+        """One response component per status (``BAD_REQUEST``...), each with the error body and
+        what this API means by it."""
+        meanings = error_meanings(self._app.config["MAX_CONTENT_LENGTH"])
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": meanings.get(status, status.phrase)}
+            if status >= 400:
+                response["schema"] = self.ERROR_SCHEMA
+            if status == 503:
+                response["headers"] = {"Retry-After": {"description": "Seconds to wait before trying again.",
+                                                       "schema": {"type": "integer"}}}
+            prepare_response(response, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)
+            self.spec.components.response(status.name, response, lazy=True)
+
+
+def error_meanings(max_body_bytes: int) -> dict[int, str]:
+    """What each error status means in this API, for the OpenAPI document."""
+    return {
+        400: (f"Malformed JSON, a body that does not match its schema, a query parameter the operation does not "
+              f"take (or one given twice), or a value over a documented limit; `fields` names each one. A body "
+              f"is refused if it nests more than {parser.MAX_JSON_DEPTH} levels, holds a string with a lone "
+              f"surrogate, an integer outside 64 bits or of more than {parser.MAX_INT_DIGITS} digits, NaN or "
+              f"Infinity."),
+        401: "A missing or invalid bearer token (an invalid token is refused even where a token is optional).",
+        403: "The caller holds no seat in the game (or not the seat named), or is not the one allowed to do this.",
+        404: "No such game, dispute, or board picture.",
+        409: ("The game's state does not allow it now: a stale expected_version, a game not accepting the "
+              "command, a seat not free, a command_id reused for another move, or a record asked of a running "
+              "game."),
+        413: f"The request body is over {max_body_bytes} bytes (DRAGONHALL_MAX_BODY_BYTES); it was not read.",
+        422: "The rules refuse the move; `rule` cites the rulebook.",
+        503: ("The store cannot be reached for now: try again after Retry-After seconds (a move retried with the "
+              "same command_id is not applied twice)."),
+    }
 
 
 class WholeBodyResponse(Response):

@@ -24,6 +24,7 @@ def _pid() -> str | None:
 
 
 @blp.route("/games/<game_id>/steps", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.response(200, schemas.Steps())
 def steps(game_id: str) -> dict[str, Any]:
     """The game decision by decision: each step's actor, decision, rules applied and events
@@ -33,6 +34,7 @@ def steps(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/record", methods=["GET"])
+@blp.contract(auth="optional", errors=[404, 409])
 @blp.response(200, schemas.Record())
 def record(game_id: str) -> dict[str, Any]:
     """A finished game as one self-contained document, checkable offline with `dragonhall verify`."""
@@ -41,6 +43,7 @@ def record(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/audit", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.response(200, schemas.Audit())
 def audit(game_id: str) -> dict[str, Any]:
     """The audit trail with the server's verification of every step: decisions re-derive the
@@ -49,6 +52,7 @@ def audit(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/journal", methods=["GET"])
+@blp.contract(auth="optional", errors=[403, 404])
 @blp.response(200, schemas.Journal())
 def journal(game_id: str) -> dict[str, Any]:
     """Refused commands: who, when, what and which rule refused it. While the game runs only its
@@ -58,6 +62,7 @@ def journal(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/disputes", methods=["POST"])
+@blp.contract(auth="required", errors=[403, 404])
 @blp.arguments(schemas.DisputeRequest())
 @blp.response(201, schemas.Dispute())
 def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -70,6 +75,7 @@ def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/disputes", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.response(200, schemas.DisputeList())
 def list_disputes(game_id: str) -> dict[str, Any]:
     """The game's disputes (answers shown to their openers while the game runs)."""
@@ -77,6 +83,7 @@ def list_disputes(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/disputes/<dispute_id>", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.response(200, schemas.Dispute())
 def get_dispute(dispute_id: str) -> dict[str, Any]:
     """One dispute, with its answer and resolution."""
@@ -101,6 +108,7 @@ def fork_sandbox(dispute_id: str) -> dict[str, Any]:
 
 
 @blp.route("/disputes/<dispute_id>/resolve", methods=["POST"])
+@blp.contract(auth="required", errors=[403, 404])
 @blp.arguments(schemas.DisputeResolution())
 @blp.response(200, schemas.Dispute())
 def resolve_dispute(body: dict[str, Any], dispute_id: str) -> dict[str, Any]:

@@ -1,11 +1,12 @@
 """One table from error type to HTTP status, and the JSON error body.
 
 Every error answers ``{"error": {"code", "message", "rule"?, "fields"?}}``:
-400 malformed JSON or a schema error (with field details), 401 a missing or bad
-token, 403 no seat or not the creator, 404 an unknown game, 409 a stale
-``expected_version`` or a game not accepting the command, 422 a move the rules
-refuse (with the rule), 503 a store that cannot be reached for now (with
-``Retry-After``). No error writes an event.
+400 malformed JSON, a schema error or an undeclared query parameter (with field
+details), 401 a missing or bad token, 403 no seat or not the creator, 404 an
+unknown game, 409 a stale ``expected_version`` or a game not accepting the
+command, 413 a body over the size limit, 422 a move the rules refuse (with the
+rule), 503 a store that cannot be reached for now (with ``Retry-After``). No error
+writes an event.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, jsonify
-from werkzeug.exceptions import HTTPException
+from flask import Flask, current_app, jsonify
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from domain.kernel import MalformedMove, RuleError
 from services import errors as svc
@@ -24,7 +25,12 @@ log = logging.getLogger("dragonhall.api")
 
 
 class MalformedJSON(Exception):
-    """The request body is not valid JSON."""
+    """The request body is not JSON this API reads (``api.parser.read_json``); ``path`` names
+    the value at fault (``move.cards.0``) when there is one."""
+
+    def __init__(self, message: str, path: str | None = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class RequestInvalid(Exception):
@@ -36,6 +42,7 @@ class RequestInvalid(Exception):
 
 
 STATUS: list[tuple[type[BaseException], int]] = [
+    (RequestEntityTooLarge, 413),
     (MalformedJSON, 400),
     (RequestInvalid, 400),
     (svc.InvalidRequest, 400),
@@ -73,7 +80,11 @@ def to_response(exc: BaseException) -> tuple[dict[str, Any], int]:
 
 def _body(exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, MalformedJSON):
-        return error_body("malformed_json", f"the request body is not valid JSON: {exc}")
+        message = f"the request body is not valid JSON: {exc}"
+        return error_body("malformed_json", message, fields={exc.path: [message]} if exc.path else None)
+    if isinstance(exc, RequestEntityTooLarge):
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        return error_body("body_too_large", f"the request body is larger than the limit of {limit} bytes")
     if isinstance(exc, RequestInvalid):
         return error_body("invalid_request", "the request does not match its schema", fields=exc.fields)
     if isinstance(exc, RuleError):

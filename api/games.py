@@ -27,6 +27,7 @@ def _pid() -> str | None:
 
 
 @blp.route("/games", methods=["POST"])
+@blp.contract(auth="required")
 @blp.arguments(schemas.GameCreate())
 @blp.response(201, schemas.GameDocument())
 def create_game(body: dict[str, Any]) -> dict[str, Any]:
@@ -40,6 +41,7 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/games", methods=["GET"])
+@blp.contract(auth="optional")
 @blp.arguments(schemas.ListArgs(), location="query")
 @blp.response(200, schemas.GameList())
 def list_games(args: dict[str, Any]) -> dict[str, Any]:
@@ -51,6 +53,7 @@ def list_games(args: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.arguments(schemas.SeatArg(), location="query")
 @blp.response(200, schemas.GameDocument())
 def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -59,6 +62,7 @@ def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/seats", methods=["POST"])
+@blp.contract(auth="required", errors=[403, 404, 409])
 @blp.arguments(schemas.SeatRequest())
 @blp.response(201, schemas.GameDocument())
 def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -73,6 +77,7 @@ def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/start", methods=["POST"])
+@blp.contract(auth="required", errors=[403, 404, 409])
 @blp.response(200, schemas.GameDocument())
 def start_game(game_id: str) -> dict[str, Any]:
     """The creator starts the game early, where the rules allow the seats taken."""
@@ -82,6 +87,7 @@ def start_game(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
+@blp.contract(auth="required", errors=[403, 404])
 @blp.arguments(schemas.LegalMovesArgs(), location="query")
 @blp.response(200, schemas.LegalMoves())
 def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -92,6 +98,7 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/moves", methods=["POST"])
+@blp.contract(auth="required", errors=[403, 404, 409, 422])
 @blp.arguments(schemas.MoveRequest())
 @blp.response(201, schemas.MoveResult())
 @blp.alt_response(200, schema=schemas.MoveResult(), description="A repeated command_id: the first result.")
@@ -110,6 +117,7 @@ def submit_move(body: dict[str, Any], game_id: str) -> Any:
 
 
 @blp.route("/games/<game_id>/resign", methods=["POST"])
+@blp.contract(auth="required", errors=[403, 404, 409])
 @blp.arguments(schemas.ResignRequest())
 @blp.response(201, schemas.MoveResult())
 def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -119,6 +127,7 @@ def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.arguments(schemas.EventsArgs(), location="query")
 @blp.response(200, schemas.EventList())
 def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -127,6 +136,7 @@ def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/replay", methods=["GET"])
+@blp.contract(auth="optional", errors=[404])
 @blp.arguments(schemas.ReplayArgs(), location="query")
 @blp.response(200, schemas.GameDocument())
 def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -135,12 +145,17 @@ def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/board.svg", methods=["GET"])
-@blp.arguments(schemas.SeatArg(), location="query")
+@blp.contract(auth="optional", errors=[404])
+@blp.arguments(schemas.BoardArgs(), location="query")
 @blp.doc(responses={"200": {"description": "The board as the caller may see it.",
                             "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
 def board_svg(args: dict[str, Any], game_id: str) -> Response:
-    """The board as an SVG picture, for games that draw one (404 otherwise)."""
+    """The board as an SVG picture, for games that draw one (404 otherwise); with ``at``, the
+    board as it stood at that version, redacted as GET /replay?at= redacts it."""
     p = _platform()
-    doc = p.queries.document(game_id, _pid(), args.get("seat"))
+    if args.get("at") is None:
+        doc = p.queries.document(game_id, _pid(), args.get("seat"))
+    else:
+        doc = p.queries.replay(game_id, _pid(), args["at"], args.get("seat"))
     svg = p.queries.svg(doc)
     return Response(svg, mimetype="image/svg+xml")

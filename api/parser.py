@@ -1,17 +1,50 @@
-"""webargs parser that speaks the contract: schema errors and bad JSON are our 400s."""
+"""What a request may hold, checked once for every route, and how each route documents its contract.
+
+* Bodies: webargs reads them with ``ContractParser``, which speaks the contract (a schema error or
+  bad JSON is our 400) and reads only JSON this API can store (``read_json``).
+* Query strings: ``refuse_undeclared_query`` runs before every route and refuses any parameter the
+  route does not declare (from the same ``@blp.arguments(..., location="query")`` schemas that
+  parse and document them), so a misspelt parameter is an error rather than silently dropped.
+* Documentation: ``ContractBlueprint.contract`` documents a route's bearer security and every
+  status code it answers, each error with the one error body (``api.errors``).
+"""
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+import functools
+import json
+import math
+from collections.abc import Callable, Iterable
+from http import HTTPStatus
+from typing import Any, Literal, NoReturn
 
+from flask import current_app, request
 from flask_smorest import Blueprint
+from flask_smorest.utils import resolve_schema_instance
 from webargs import core
 from webargs.flaskparser import FlaskParser
 
 from api.errors import MalformedJSON, RequestInvalid
 
+MAX_JSON_DEPTH = 32
+"""How deeply a request body may nest arrays and objects (the body itself is level 1). Moves nest
+three or four levels; Python's own recursion limit (about 1,000 frames) would otherwise fail a
+deeper body with a 500 somewhere between parsing and storing."""
+INT64 = 2**63
+"""Integers in a body lie in [-2**63, 2**63): the stores and the event encoder hold 64-bit integers."""
+MAX_INT_DIGITS = 4300
+"""Python refuses to read longer integer literals (``sys.get_int_max_str_digits``); so do we, as a 400."""
+
+Auth = Literal["none", "optional", "required"]
+SECURITY: dict[str, list[dict[str, list[str]]]] = {
+    "required": [{"bearer": []}],
+    "optional": [{}, {"bearer": []}],  # OpenAPI's way to say "with or without a token"
+}
+
 
 class ContractParser(FlaskParser):
+    DEFAULT_VALIDATION_STATUS = 400
+
     def handle_error(self, error: Any, req: Any, schema: Any, *, error_status_code: Any,
                      error_headers: Any) -> NoReturn:
         messages = error.messages
@@ -26,14 +59,207 @@ class ContractParser(FlaskParser):
         raise MalformedJSON(str(error))
 
     def _raw_load_json(self, req: Any) -> Any:
-        """Parses any non-empty body as JSON, whatever its declared content type."""
+        """Reads any non-empty body as JSON, whatever its declared content type. A body over the
+        app's ``MAX_CONTENT_LENGTH`` is refused by Werkzeug (413) before a byte of it is parsed."""
         data = req.get_data(cache=True)
         if not data:
             return core.missing
-        return core.parse_json(data)
+        return read_json(data)
 
 
-def blueprint(name: str, description: str) -> Blueprint:
-    blp = Blueprint(name, name, url_prefix="/api/v1", description=description)
-    blp.ARGUMENTS_PARSER = ContractParser()
-    return blp
+def read_json(data: bytes) -> Any:
+    """The JSON value of a UTF-8 body, refused (``MalformedJSON``, a 400) unless this API can hold
+    it: nested at most ``MAX_JSON_DEPTH`` levels, every string and key Unicode text (no lone
+    surrogate such as ``"\\ud800"``, which no store can encode), every number finite and every
+    integer within 64 bits. Checked here, before any route runs, so a refused body stores nothing.
+
+    The decoder checks numbers as it reads them. Strings and depth are walked only when the text
+    could hold a refused one: a lone surrogate comes only from a ``\\u`` escape (UTF-8 cannot
+    encode one), and deep nesting needs that many opening brackets (counted inside strings too,
+    so an upper bound). Most bodies are not walked at all."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise MalformedJSON(f"the body is not UTF-8 ({e.reason} at byte {e.start})") from None
+    try:
+        value = _decode(_DECODER, text)
+    except _Refused:  # a number out of range: read it again, unchecked, to say where it is
+        value = _decode(_PLAIN_DECODER, text)
+        _walk(value)
+    if b"\\u" in data or data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH:
+        _walk(value)
+    return value
+
+
+def _decode(decoder: json.JSONDecoder, text: str) -> Any:
+    try:
+        return decoder.decode(text)
+    except RecursionError:
+        raise MalformedJSON(_TOO_DEEP) from None
+    except json.JSONDecodeError as e:
+        raise MalformedJSON(str(e)) from None
+    except ValueError as e:  # Python's limit on integer literals, raised outside the decoder
+        if "digits" in str(e):
+            raise MalformedJSON(f"an integer has more than {MAX_INT_DIGITS} digits") from None
+        raise MalformedJSON(str(e)) from None
+
+
+def _walk(value: Any) -> None:
+    try:
+        _check(value, 1)
+    except _Refused as e:
+        raise MalformedJSON(e.message, ".".join(reversed(e.path))[:200] or None) from None
+
+
+def _int(literal: str) -> int:
+    """An integer literal of the body, refused beyond 64 bits (before Python reads a long one)."""
+    if len(literal) > 18:
+        value = int(literal) if len(literal) <= 20 else INT64
+        if not -INT64 <= value < INT64:
+            raise _Refused(_BEYOND_INT64)
+        return value
+    return int(literal)
+
+
+def _float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _Refused(_INFINITE)
+    return value
+
+
+def _no_constant(name: str) -> NoReturn:
+    raise MalformedJSON(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_int=_int, parse_float=_float)
+"""Made once: ``json.loads`` with any option builds a new decoder per call."""
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+_TOO_DEEP = f"the body nests arrays and objects more than {MAX_JSON_DEPTH} levels deep"
+_SURROGATE = "a string holds a lone surrogate, which is not Unicode text"
+_KEY_SURROGATE = "a key holds a lone surrogate, which is not Unicode text"
+_BEYOND_INT64 = "an integer lies outside the 64-bit range [-2**63, 2**63)"
+_INFINITE = "a number is too large to be represented"
+
+
+class _Refused(Exception):
+    """A value ``read_json`` refuses; ``path`` collects the keys above it, innermost first."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.path: list[str] = []
+
+
+def _check(container: dict[str, Any] | list[Any], depth: int) -> None:
+    """Checks a decoded container at ``depth``. The values are the decoder's exact builtin types,
+    so ``is`` compares classes. The recursion stops at ``MAX_JSON_DEPTH``, however deep the body."""
+    cls = container.__class__
+    if cls is not dict and cls is not list:
+        return _check_scalar(container)
+    if depth > MAX_JSON_DEPTH:
+        raise _Refused(_TOO_DEEP)
+    items = container.items() if cls is dict else enumerate(container)  # type: ignore[union-attr]
+    for key, child in items:
+        if key.__class__ is str and not key.isascii() and not _is_text(key):
+            raise _Refused(_KEY_SURROGATE)
+        child_cls = child.__class__
+        try:
+            if child_cls is dict or child_cls is list:
+                _check(child, depth + 1)
+            elif child_cls is str:
+                if not child.isascii() and not _is_text(child):
+                    raise _Refused(_SURROGATE)
+            elif child_cls is int:
+                if not -INT64 <= child < INT64:
+                    raise _Refused(_BEYOND_INT64)
+            elif child_cls is float and not math.isfinite(child):
+                raise _Refused(_INFINITE)
+        except _Refused as e:
+            e.path.append(str(key))
+            raise
+    return None
+
+
+def _check_scalar(value: Any) -> None:
+    """A body that is a lone scalar (the schema refuses it next, but it must not reach a store)."""
+    try:
+        _check([value], 1)
+    except _Refused as e:
+        e.path.clear()
+        raise
+
+
+def _is_text(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+# ------------------------------------------------------------------ query strings
+
+
+def refuse_undeclared_query() -> None:
+    """Before every route: a query parameter the route does not declare, or one given twice, is a
+    400 naming it. Routes without query arguments (most of them) take none."""
+    if not request.query_string:
+        return
+    endpoint = request.endpoint
+    if endpoint is None:  # no such route: the 404 or 405 comes next
+        return
+    declared = declared_query(current_app.view_functions[endpoint])
+    refused: dict[str, list[str]] = {}
+    for name, values in request.args.lists():
+        if name not in declared:
+            takes = ", ".join(sorted(declared)) or "no query parameters"
+            refused[name] = [f"unknown query parameter; this endpoint takes {takes}"]
+        elif len(values) > 1:
+            refused[name] = ["given more than once"]
+    if refused:
+        raise RequestInvalid(refused)
+
+
+@functools.cache
+def declared_query(view: Callable[..., Any]) -> frozenset[str]:
+    """The query parameter names a view declares with ``@blp.arguments(..., location="query")``."""
+    names: set[str] = set()
+    for param in getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", []):
+        if param.get("in") == "query":
+            schema = resolve_schema_instance(param["schema"])
+            names.update(f.data_key or name for name, f in schema.load_fields.items())
+    return frozenset(names)
+
+
+# ------------------------------------------------------------------ documentation
+
+
+class ContractBlueprint(Blueprint):
+    ARGUMENTS_PARSER = ContractParser()
+
+    def contract(self, *, auth: Auth, errors: Iterable[int] = (), store: bool = True) -> Callable[[Any], Any]:
+        """Documents what a route answers besides its success: its bearer ``security``, and each
+        error status with the error body. Put it under ``@blp.route`` and above ``@blp.arguments``.
+
+        ``errors`` lists the route's own errors (403, 404, 409, 422); those every route of its kind
+        answers are added here: 400 (an undeclared query parameter, and any schema error), 401
+        with ``auth`` (a bad token is refused even where a token is optional), 413 with a JSON
+        body, and 503 with ``store`` (a store that cannot be reached for now)."""
+        def decorator(func: Any) -> Any:
+            doc = func.__dict__.setdefault("_apidoc", {})
+            has_body = any(p.get("in") == "json" for p in doc.get("arguments", {}).get("parameters", []))
+            codes = {400, *errors}
+            codes |= {401} if auth != "none" else set()
+            codes |= {413} if has_body else set()
+            codes |= {503} if store else set()
+            responses = doc.setdefault("response", {}).setdefault("responses", {})
+            for code in sorted(codes):
+                responses.setdefault(code, []).append(HTTPStatus(code).name)
+            if auth != "none":
+                doc.setdefault("manual_doc", {})["security"] = SECURITY[auth]
+            return func
+        return decorator
+
+
+def blueprint(name: str, description: str) -> ContractBlueprint:
+    return ContractBlueprint(name, name, url_prefix="/api/v1", description=description)

@@ -18,6 +18,7 @@ def _platform() -> Any:
 
 
 @blp.route("/players", methods=["POST"])
+@blp.contract(auth="none")
 @blp.arguments(schemas.PlayerCreate())
 @blp.response(201, schemas.PlayerWithToken())
 def create_player(body: dict[str, Any]) -> dict[str, Any]:
@@ -27,6 +28,7 @@ def create_player(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/me", methods=["GET"])
+@blp.contract(auth="required")
 @blp.response(200, schemas.Player())
 def me() -> dict[str, Any]:
     """The caller's account."""
@@ -34,6 +36,7 @@ def me() -> dict[str, Any]:
 
 
 @blp.route("/me/webhook", methods=["PUT"])
+@blp.contract(auth="required")
 @blp.arguments(schemas.WebhookUpdate())
 @blp.response(200, schemas.PlayerWithWebhookSecret())
 def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
@@ -44,6 +47,7 @@ def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/me/inbox", methods=["GET"])
+@blp.contract(auth="required")
 @blp.response(200, schemas.Inbox())
 def inbox() -> dict[str, Any]:
     """Games awaiting your decision (soonest deadline first), reminders and invitations."""
@@ -52,6 +56,7 @@ def inbox() -> dict[str, Any]:
 
 
 @blp.route("/me/vacation", methods=["GET"])
+@blp.contract(auth="required")
 @blp.response(200, schemas.Vacation())
 def vacation() -> dict[str, Any]:
     """Your vacation days and what is left of each year's allowance."""
@@ -59,6 +64,7 @@ def vacation() -> dict[str, Any]:
 
 
 @blp.route("/me/vacation", methods=["POST"])
+@blp.contract(auth="required")
 @blp.arguments(schemas.VacationRequest())
 @blp.response(201, schemas.Vacation())
 def declare_vacation(body: dict[str, Any]) -> dict[str, Any]:

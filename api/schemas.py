@@ -11,10 +11,18 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from domain.kernel import ConfigError, find_game
+
 DAY = 86_400
 LARGEST = 2**31 - 1
 """The bound of every unbounded integer argument: the stores' integers end at 2**63 - 1."""
 MAX_SECONDS = 14 * DAY
+MAX_INVITES = 100
+"""How many players a new game may invite (each invitation is an inbox row)."""
+MAX_PLAYER_ID = 64
+"""The longest player id an invitation may name (ids are 36-character UUIDs)."""
+MAX_LEGAL_MOVES_PAGE = 1000
+"""The most legal moves one page lists; ``offset`` pages through the rest."""
 POLICIES = ("auto", "forfeit", "skip")
 STATUSES = ("open", "scheduled", "active", "finished", "abandoned")
 
@@ -158,8 +166,27 @@ class GameCreate(Schema):
     starts_at = fields.AwareDateTime(load_default=None, allow_none=True)
     fill = fields.String(load_default="bot", validate=validate.OneOf(("bot", "cancel")),
                          metadata={"description": "At a scheduled start, fill empty seats with bots or cancel."})
-    fill_bot = fields.String(load_default=None, allow_none=True)
-    invite = fields.List(fields.String(), load_default=list, metadata={"description": "Player ids to invite."})
+    fill_bot = fields.String(load_default=None, allow_none=True, metadata={
+        "description": "The bot that fills empty seats at a scheduled start: one of the game's bots in GET "
+                       "/api/v1/catalog (its default bot when null)."})
+    invite = fields.List(fields.String(validate=validate.Length(1, MAX_PLAYER_ID)), load_default=list,
+                         validate=validate.Length(max=MAX_INVITES),
+                         metadata={"description": f"Player ids to invite (at most {MAX_INVITES})."})
+
+    @validates_schema
+    def _fill_bot_of_game(self, data: dict[str, Any], **kwargs: Any) -> None:
+        """A scheduled start seats ``fill_bot`` in every empty seat: an unknown one would leave
+        them stuck. An unknown game is left to the service, which names the known ones."""
+        bot = data.get("fill_bot")
+        if bot is None:
+            return
+        try:
+            bots = find_game(data.get("game", "")).bots
+        except ConfigError:
+            return
+        if bot not in bots:
+            raise ValidationError(f"unknown bot {bot!r} for {data['game']}; expected one of: "
+                                  f"{', '.join(sorted(bots))}", field_name="fill_bot")
 
 
 class SeatRequest(Schema):
@@ -203,6 +230,12 @@ class EventsArgs(Schema):
 class ReplayArgs(Schema):
     at = fields.Integer(required=True, validate=validate.Range(1, LARGEST))
     seat = fields.Integer(validate=validate.Range(0, 63))
+
+
+class BoardArgs(SeatArg):
+    at = fields.Integer(validate=validate.Range(1, LARGEST), metadata={
+        "description": "The board as it stood at this version, as the caller saw it then (all of it once the "
+                       "game has ended), as GET /replay?at= shows it. The current board when absent."})
 
 
 # ------------------------------------------------------------------ responses
@@ -257,7 +290,8 @@ class LegalMoves(Schema):
 
 class LegalMovesArgs(SeatArg):
     offset = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
-    limit = fields.Integer(load_default=1000, validate=validate.Range(1, 10_000))
+    limit = fields.Integer(load_default=MAX_LEGAL_MOVES_PAGE, validate=validate.Range(1, MAX_LEGAL_MOVES_PAGE),
+                           metadata={"description": f"At most {MAX_LEGAL_MOVES_PAGE} moves a page."})
 
 
 class EventOut(Schema):

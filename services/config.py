@@ -72,6 +72,8 @@ class Settings:
     """Accounts that arbitrate disputes of every game (``services.disputes``)."""
     webhook_allow_networks: tuple[Network, ...] = ()
     """Networks webhooks may reach besides public addresses (``services.webhook_targets``)."""
+    max_body_bytes: int = 1 << 20
+    """The largest request body the API reads (``DRAGONHALL_MAX_BODY_BYTES``); larger ones are 413."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -115,6 +117,7 @@ class Settings:
             "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
             "arbiters": frozenset(a.strip() for a in e.get("DRAGONHALL_ARBITERS", "").split(",") if a.strip()),
             "webhook_allow_networks": parse_networks(e.get("DRAGONHALL_WEBHOOK_ALLOW_NETWORKS")),
+            "max_body_bytes": int(e.get("DRAGONHALL_MAX_BODY_BYTES", str(1 << 20))),
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

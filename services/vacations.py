@@ -47,6 +47,8 @@ class Vacations:
             raise InvalidRequest("vacation days cannot start in the past", field="start")
         if not 1 <= count <= self.allowance:
             raise InvalidRequest(f"a vacation is 1 to {self.allowance} days", field="days")
+        if (date.max - start).days < count - 1:
+            raise InvalidRequest(f"a vacation must end by {date.max.isoformat()}", field="start")
         wanted = {start + timedelta(days=i) for i in range(count)}
         held = self.days(player_id)
         for year in sorted({d.year for d in wanted}):

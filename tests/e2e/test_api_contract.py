@@ -195,8 +195,8 @@ def test_the_openapi_document_describes_the_error_body_and_refuses_unknown_reque
     a request body with an unknown field is refused."""
     spec = client.call("GET", "/api/v1/openapi.json").body
     schemas = spec["components"]["schemas"]
-    default = spec["components"]["responses"]["DEFAULT_ERROR"]["content"]["application/json"]["schema"]
-    assert default == {"$ref": "#/components/schemas/Error"}
+    bad = spec["components"]["responses"]["BAD_REQUEST"]["content"]["application/json"]["schema"]
+    assert bad == {"$ref": "#/components/schemas/Error"}
     assert schemas["Error"]["required"] == ["error"]
     detail = schemas["ErrorDetail"]
     assert set(detail["required"]) == {"code", "message"} and {"rule", "fields"} <= set(detail["properties"])

@@ -1,0 +1,321 @@
+"""The OpenAPI document tells the truth: each operation lists exactly the status codes it answers,
+every error with the error body, and declares the bearer security it needs.
+
+``test_each_documented_status_code_is_answered_and_each_answer_is_documented`` makes one request per
+(operation, status) pair, so a code the server never sends, or one it sends undocumented, fails it.
+503 (a store that cannot be reached) is documented on every operation that reads a store and is
+checked where it is produced (``test_api_contract``)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+import pytest
+
+NO_ID = "00000000-0000-0000-0000-000000000000"
+BIG = json.dumps({"pad": "x" * (1 << 20)})
+MINIMAL_BODIES: dict[tuple[str, str], Any] = {
+    ("POST", "/api/v1/players"): {"name": "n"},
+    ("PUT", "/api/v1/me/webhook"): {"url": None},
+    ("POST", "/api/v1/me/vacation"): {"start": (date.today() + timedelta(days=30)).isoformat(), "days": 1},
+    ("POST", "/api/v1/games"): {"game": "dice-race", "players": 2},
+    ("POST", "/api/v1/games/{game_id}/seats"): {},
+    ("POST", "/api/v1/games/{game_id}/moves"): {"move": {"type": "bid", "amount": 1}},
+    ("POST", "/api/v1/games/{game_id}/resign"): {},
+    ("POST", "/api/v1/games/{game_id}/disputes"): {"version": 1, "claim": "c"},
+    ("POST", "/api/v1/disputes/{dispute_id}/resolve"): {"verdict": "upheld"},
+}
+"""A body each operation with one accepts as well formed, so that what follows is about the token."""
+MINIMAL_QUERIES = {("GET", "/api/v1/games/{game_id}/replay"): "?at=1"}
+"""The query an operation with required query parameters needs, for the same reason."""
+
+
+def _spec(client: Any) -> dict[str, Any]:
+    return client.call("GET", "/api/v1/openapi.json").body
+
+
+def _operations(spec: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {(m.upper(), path): op for path, ops in spec["paths"].items() for m, op in ops.items()
+            if m in ("get", "post", "put", "delete", "patch")}
+
+
+def _resolve(spec: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
+    ref = response.get("$ref")
+    return spec["components"]["responses"][ref.rsplit("/", 1)[1]] if ref else response
+
+
+def test_every_error_response_is_documented_with_the_error_body_and_there_is_no_catch_all(client: Any) -> None:
+    spec = _spec(client)
+    for key, op in _operations(spec).items():
+        assert "default" not in op["responses"], key
+        for code, response in op["responses"].items():
+            if int(code) >= 400:
+                schema = _resolve(spec, response)["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/Error"}, (key, code)
+        assert "400" in op["responses"], key  # every operation refuses a query parameter it does not take
+        assert ("422" in op["responses"]) == (key == ("POST", "/api/v1/games/{game_id}/moves")), key
+    retry = _resolve(spec, {"$ref": "#/components/responses/SERVICE_UNAVAILABLE"})
+    assert "Retry-After" in retry["headers"]
+
+
+def _call(client: Any, method: str, path: str, token: str | None, body: Any = None, game: str = NO_ID) -> Any:
+    url = path.replace("{game_id}", game).replace("{dispute_id}", NO_ID) + MINIMAL_QUERIES.get((method, path), "")
+    return client.call(method, url, body, token)
+
+
+def _running_game(client: Any) -> str:
+    a, b = client.player("a"), client.player("b")
+    gid = client.new_game(a["token"])["id"]
+    client.seat(gid, a["token"])
+    client.seat(gid, b["token"])
+    return gid
+
+
+def test_operations_that_declare_bearer_security_answer_401_without_a_token(client: Any) -> None:
+    spec = _spec(client)
+    me = client.player("me")
+    required = [key for key, op in _operations(spec).items() if op.get("security") == [{"bearer": []}]]
+    assert len(required) >= 10
+    game = _running_game(client)
+    for method, path in required:
+        body = MINIMAL_BODIES.get((method, path))
+        r = _call(client, method, path, None, body, game)
+        assert r.status == 401 and r.body["error"]["code"] == "unauthenticated", (method, path, r.body)
+        assert _call(client, method, path, me["token"], body, game).status != 401, (method, path)
+
+
+def test_operations_with_an_optional_token_refuse_a_bad_one_and_serve_without_one(client: Any) -> None:
+    spec = _spec(client)
+    optional = [key for key, op in _operations(spec).items() if op.get("security") == [{}, {"bearer": []}]]
+    assert len(optional) >= 10
+    game = _running_game(client)
+    for method, path in optional:
+        assert _call(client, method, path, "not-a-token", game=game).status == 401, (method, path)
+        assert _call(client, method, path, None, game=game).status != 401, (method, path)
+
+
+def test_operations_without_security_ignore_the_authorization_header(client: Any) -> None:
+    spec = _spec(client)
+    public = [key for key, op in _operations(spec).items() if "security" not in op]
+    assert sorted(public) == [("GET", "/api/v1/catalog"), ("POST", "/api/v1/players")]
+    for method, path in public:
+        r = _call(client, method, path, "not-a-token", MINIMAL_BODIES.get((method, path)))
+        assert r.status in (200, 201), (method, path, r.body)
+    security = spec["components"]["securitySchemes"]["bearer"]
+    assert security == {"type": "http", "scheme": "bearer"}
+
+
+def test_every_operation_with_a_body_has_a_minimal_one_in_these_tests(client: Any) -> None:
+    with_body = {key for key, op in _operations(_spec(client)).items() if "requestBody" in op}
+    assert with_body == set(MINIMAL_BODIES)
+
+
+# ------------------------------------------------------------------ every code, answered
+
+
+@dataclass
+class Ask:
+    """One request, the operation it is for (as the document names it) and the status it must get."""
+
+    method: str
+    path: str
+    url: str
+    status: int
+    body: Any = None
+    token: str | None = None
+    raw: bytes | None = None
+
+
+def _world(client: Any) -> dict[str, Any]:
+    """Players and games in every state the requests below need."""
+    alice, bob, carol = client.player("alice"), client.player("bob"), client.player("carol")
+    w: dict[str, Any] = {"a": alice["token"], "b": bob["token"], "c": carol["token"]}
+
+    def table(players: int = 2, seated: tuple[str, ...] = ("a", "b"), **extra: Any) -> str:
+        gid = client.new_game(alice["token"], players=players, **extra)["id"]
+        for who in seated:
+            assert client.seat(gid, w[who]).status == 201
+        return gid
+
+    w["running"] = table()
+    w["to_resign"] = table()
+    w["open"] = table(seated=())
+    w["to_start"] = table(players=3)
+    w["over"] = table(options={"goal": 5})
+    while (doc := client.game(w["over"]))["status"] == "active":
+        token = w["a"] if doc["awaiting"][0] == 0 else w["b"]
+        assert client.move(w["over"], token, client.legal(w["over"], token)["moves"][0]).status == 201
+    w["over_version"] = doc["version"]
+    dragons = client.new_game(alice["token"], game="seven-dragons", players=2)["id"]
+    client.seat(dragons, w["a"])
+    client.seat(dragons, w["b"])
+    w["dragons"] = dragons
+    return w
+
+
+def _asks(w: dict[str, Any]) -> list[Ask]:
+    a, b, c = w["a"], w["b"], w["c"]
+    g, over, nope = w["running"], w["over"], NO_ID
+    future = (date.today() + timedelta(days=30)).isoformat()
+    asks: list[Ask] = []
+
+    def add(method: str, path: str, status: int, *, url: str | None = None, **kw: Any) -> None:
+        asks.append(Ask(method, path, url or path, status, **kw))
+
+    def game_op(method: str, tail: str, status: int, gid: str, url: str | None = None, **kw: Any) -> None:
+        add(method, "/api/v1/games/{game_id}" + tail, status, url=url or f"/api/v1/games/{gid}{tail}", **kw)
+
+    def too_large(method: str, path: str, url: str | None = None, token: str | None = a) -> None:
+        add(method, path, 413, url=url, raw=BIG.encode(), token=token)
+
+    add("POST", "/api/v1/players", 201, body={"name": "dora"})
+    add("POST", "/api/v1/players", 400, body={})
+    too_large("POST", "/api/v1/players", token=None)
+    for tail in ("", "/inbox", "/vacation"):
+        add("GET", "/api/v1/me" + tail, 200, token=a)
+        add("GET", "/api/v1/me" + tail, 400, url=f"/api/v1/me{tail}?x=1", token=a)
+        add("GET", "/api/v1/me" + tail, 401)
+    add("PUT", "/api/v1/me/webhook", 200, body={"url": None}, token=a)
+    add("PUT", "/api/v1/me/webhook", 400, body={"url": "nope"}, token=a)
+    add("PUT", "/api/v1/me/webhook", 401, body={"url": None})
+    too_large("PUT", "/api/v1/me/webhook")
+    add("POST", "/api/v1/me/vacation", 201, body={"start": future, "days": 1}, token=a)
+    add("POST", "/api/v1/me/vacation", 400, body={"start": "2000-01-01", "days": 1}, token=a)
+    add("POST", "/api/v1/me/vacation", 401, body={"start": future, "days": 1})
+    too_large("POST", "/api/v1/me/vacation")
+
+    add("POST", "/api/v1/games", 201, body={"game": "dice-race", "players": 2}, token=a)
+    add("POST", "/api/v1/games", 400, body={"game": "dice-race"}, token=a)
+    add("POST", "/api/v1/games", 401, body={"game": "dice-race", "players": 2})
+    too_large("POST", "/api/v1/games")
+    add("GET", "/api/v1/games", 200)
+    add("GET", "/api/v1/games", 400, url="/api/v1/games?limit=0")
+    add("GET", "/api/v1/games", 401, token="bad")
+
+    for tail in ("", "/events", "/steps", "/audit", "/disputes"):
+        game_op("GET", tail, 200, g, token=a)
+        game_op("GET", tail, 400, g, url=f"/api/v1/games/{g}{tail}?x=1")
+        game_op("GET", tail, 401, g, token="bad")
+        game_op("GET", tail, 404, nope)
+    game_op("GET", "/replay", 200, g, url=f"/api/v1/games/{g}/replay?at=1")
+    game_op("GET", "/replay", 400, g, url=f"/api/v1/games/{g}/replay?at=0")
+    game_op("GET", "/replay", 401, g, url=f"/api/v1/games/{g}/replay?at=1", token="bad")
+    game_op("GET", "/replay", 404, nope, url=f"/api/v1/games/{nope}/replay?at=1")
+    game_op("GET", "/board.svg", 200, w["dragons"])
+    game_op("GET", "/board.svg", 400, w["dragons"], url=f"/api/v1/games/{w['dragons']}/board.svg?at=0")
+    game_op("GET", "/board.svg", 401, w["dragons"], token="bad")
+    game_op("GET", "/board.svg", 404, g)  # Dice Race draws no board
+    game_op("GET", "/record", 200, over)
+    game_op("GET", "/record", 400, over, url=f"/api/v1/games/{over}/record?x=1")
+    game_op("GET", "/record", 401, over, token="bad")
+    game_op("GET", "/record", 404, nope)
+    game_op("GET", "/record", 409, g)
+    game_op("GET", "/journal", 200, g, token=a)
+    game_op("GET", "/journal", 400, g, url=f"/api/v1/games/{g}/journal?x=1", token=a)
+    game_op("GET", "/journal", 401, g, token="bad")
+    game_op("GET", "/journal", 403, g, token=c)
+    game_op("GET", "/journal", 404, nope, token=a)
+    game_op("GET", "/legal-moves", 200, g, token=a)
+    game_op("GET", "/legal-moves", 400, g, url=f"/api/v1/games/{g}/legal-moves?limit=1001", token=a)
+    game_op("GET", "/legal-moves", 401, g)
+    game_op("GET", "/legal-moves", 403, g, token=c)
+    game_op("GET", "/legal-moves", 404, nope, token=a)
+
+    game_op("POST", "/seats", 201, w["open"], body={}, token=c)
+    game_op("POST", "/seats", 400, w["open"], body={"seat": -1}, token=c)
+    game_op("POST", "/seats", 401, w["open"], body={})
+    game_op("POST", "/seats", 403, w["open"], body={"bot": "random"}, token=b)  # only the creator adds bots
+    game_op("POST", "/seats", 404, nope, body={}, token=c)
+    game_op("POST", "/seats", 409, g, body={}, token=c)  # Dice Race takes no newcomer once running
+    too_large("POST", "/api/v1/games/{game_id}/seats", f"/api/v1/games/{w['open']}/seats")
+    game_op("POST", "/start", 400, w["to_start"], url=f"/api/v1/games/{w['to_start']}/start?x=1", token=a)
+    game_op("POST", "/start", 401, w["to_start"])
+    game_op("POST", "/start", 403, w["to_start"], token=b)
+    game_op("POST", "/start", 404, nope, token=a)
+    game_op("POST", "/start", 409, g, token=a)
+    game_op("POST", "/start", 200, w["to_start"], token=a)
+
+    bid = {"move": {"type": "bid", "amount": 1}, "command_id": "k1"}
+    game_op("POST", "/moves", 400, g, body={"move": {"type": "bid"}}, token=a)
+    game_op("POST", "/moves", 401, g, body=bid)
+    game_op("POST", "/moves", 403, g, body=bid, token=c)
+    game_op("POST", "/moves", 404, nope, body=bid, token=a)
+    game_op("POST", "/moves", 409, g, body={**bid, "expected_version": 1}, token=a)
+    game_op("POST", "/moves", 422, g, body={"move": {"type": "bid", "amount": 5}}, token=a)
+    too_large("POST", "/api/v1/games/{game_id}/moves", f"/api/v1/games/{g}/moves")
+    game_op("POST", "/moves", 201, g, body=bid, token=a)
+    game_op("POST", "/moves", 200, g, body=bid, token=a)  # the same command_id: the first result
+    game_op("POST", "/resign", 400, w["to_resign"], body={"seat": "x"}, token=a)
+    game_op("POST", "/resign", 401, w["to_resign"], body={})
+    game_op("POST", "/resign", 403, w["to_resign"], body={}, token=c)
+    game_op("POST", "/resign", 404, nope, body={}, token=a)
+    game_op("POST", "/resign", 409, over, body={}, token=a)
+    too_large("POST", "/api/v1/games/{game_id}/resign", f"/api/v1/games/{w['to_resign']}/resign")
+    game_op("POST", "/resign", 201, w["to_resign"], body={}, token=a)
+
+    claim = {"version": w["over_version"], "claim": "I was right"}
+    game_op("POST", "/disputes", 400, over, body={**claim, "version": 0}, token=a)
+    game_op("POST", "/disputes", 401, over, body=claim)
+    game_op("POST", "/disputes", 403, g, body={"version": 1, "claim": "x"}, token=c)
+    game_op("POST", "/disputes", 404, nope, body=claim, token=a)
+    too_large("POST", "/api/v1/games/{game_id}/disputes", f"/api/v1/games/{over}/disputes")
+    game_op("POST", "/disputes", 201, over, body=claim, token=a)
+    add("GET", "/api/v1/catalog", 200)
+    add("GET", "/api/v1/catalog", 400, url="/api/v1/catalog?x=1")
+    return asks
+
+
+def _dispute_asks(dispute: str, w: dict[str, Any]) -> list[Ask]:
+    """Requests about the dispute that ``_asks`` opened (its opener, alice, created the game)."""
+    one, resolve, nope = "/api/v1/disputes/{dispute_id}", "/api/v1/disputes/{dispute_id}/resolve", NO_ID
+    a, b = w["a"], w["b"]
+    return [
+        Ask("GET", one, f"/api/v1/disputes/{dispute}", 200),
+        Ask("GET", one, f"/api/v1/disputes/{dispute}?x=1", 400),
+        Ask("GET", one, f"/api/v1/disputes/{dispute}", 401, token="bad"),
+        Ask("GET", one, f"/api/v1/disputes/{nope}", 404),
+        Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 400, body={"verdict": "maybe"}, token=a),
+        Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 401, body={"verdict": "upheld"}),
+        Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 403, body={"verdict": "upheld"}, token=b),
+        Ask("POST", resolve, f"/api/v1/disputes/{nope}/resolve", 404, body={"verdict": "upheld"}, token=a),
+        Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 413, raw=BIG.encode(), token=a),
+        Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 200, body={"verdict": "upheld"}, token=a),
+    ]
+
+
+def _run(client: Any, ask: Ask) -> Any:
+    return client.call(ask.method, ask.url, ask.body, ask.token, raw=ask.raw)
+
+
+def test_each_documented_status_code_is_answered_and_each_answer_is_documented(client: Any) -> None:
+    spec = _spec(client)
+    operations = _operations(spec)
+    w = _world(client)
+    answered: dict[tuple[str, str], set[int]] = {}
+    dispute = None
+    for ask in _asks(w):
+        r = _run(client, ask)
+        key = (ask.method, ask.path)
+        assert key in operations, key
+        assert r.status == ask.status, (key, ask.url, r.status, r.body)
+        if r.status >= 400:
+            assert set(r.body) == {"error"} and {"code", "message"} <= set(r.body["error"]), (key, r.body)
+        answered.setdefault(key, set()).add(r.status)
+        if key == ("POST", "/api/v1/games/{game_id}/disputes") and r.status == 201:
+            dispute = r.body["id"]
+    assert dispute is not None
+    for ask in _dispute_asks(dispute, w):
+        r = _run(client, ask)
+        assert r.status == ask.status, (ask.method, ask.path, ask.url, r.status, r.body)
+        answered.setdefault((ask.method, ask.path), set()).add(r.status)
+    documented = {key: {int(code) for code in op["responses"]} - {503} for key, op in operations.items()}
+    assert answered == documented
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/{game_id}", "/api/v1/games/{game_id}/events"])
+def test_a_game_id_that_is_not_a_uuid_is_404(client: Any, path: str) -> None:
+    r = client.call("GET", path.replace("{game_id}", "not-a-uuid"))
+    assert r.status == 404 and r.body["error"]["code"] == "game_not_found"
