@@ -91,7 +91,8 @@ def get_dispute(dispute_id: str) -> dict[str, Any]:
 
 
 @blp.route("/disputes/<dispute_id>/legal-moves", methods=["GET"])
-@blp.arguments(schemas.LegalMovesArgs(), location="query")
+@blp.contract(auth="optional", errors=[403, 404])
+@blp.arguments(schemas.PageArgs(), location="query")
 @blp.response(200, schemas.LegalMoves())
 def dispute_legal_moves(args: dict[str, Any], dispute_id: str) -> dict[str, Any]:
     """The disputed seat's legal moves at the disputed version, a page at a time (for the opener
@@ -100,6 +101,7 @@ def dispute_legal_moves(args: dict[str, Any], dispute_id: str) -> dict[str, Any]
 
 
 @blp.route("/disputes/<dispute_id>/sandbox", methods=["POST"])
+@blp.contract(auth="required", errors=[403, 404, 409])
 @blp.response(200, schemas.Dispute())
 def fork_sandbox(dispute_id: str) -> dict[str, Any]:
     """The sandbox of a dispute opened while its game ran: forked from the disputed version once

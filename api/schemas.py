@@ -288,10 +288,14 @@ class LegalMoves(Schema):
     moves = fields.List(fields.Raw(), required=True)
 
 
-class LegalMovesArgs(SeatArg):
+class PageArgs(Schema):
     offset = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
     limit = fields.Integer(load_default=MAX_LEGAL_MOVES_PAGE, validate=validate.Range(1, MAX_LEGAL_MOVES_PAGE),
                            metadata={"description": f"At most {MAX_LEGAL_MOVES_PAGE} moves a page."})
+
+
+class LegalMovesArgs(SeatArg, PageArgs):
+    pass
 
 
 class EventOut(Schema):

@@ -279,3 +279,21 @@ def test_a_store_that_cannot_be_reached_is_503_with_retry_after(client: Any, mon
     assert "db-7" not in r.get_data(as_text=True)
     monkeypatch.undo()
     assert client.move(game["id"], a["token"], listing["moves"][0], command_id="c1").status == 201
+
+
+def test_a_dispute_id_is_no_game_and_a_game_id_no_dispute(client: Any) -> None:
+    """Games and disputes are aggregates of one store: each id is looked up as its own kind (a 500
+    before, when the repository handed a dispute to code that expected a game)."""
+    a, b = client.player("a"), client.player("b")
+    game = client.new_game(a["token"])
+    client.seat(game["id"], a["token"])
+    client.seat(game["id"], b["token"])
+    version = client.game(game["id"])["version"]
+    dispute = client.call("POST", f"/api/v1/games/{game['id']}/disputes", {"version": version, "claim": "c"},
+                          a["token"]).body["id"]
+    for path in ("", "/events", "/steps", "/audit", "/journal", "/record", "/disputes", "/replay?at=1"):
+        r = client.call("GET", f"/api/v1/games/{dispute}{path}", token=a["token"])
+        assert r.status == 404 and r.body["error"]["code"] == "game_not_found", (path, r.body)
+    r = client.call("POST", f"/api/v1/disputes/{game['id']}/resolve", {"verdict": "withdrawn"}, a["token"])
+    assert r.status == 404 and r.body["error"]["code"] == "dispute_not_found"
+    assert client.call("GET", f"/api/v1/disputes/{game['id']}").status == 404

@@ -69,7 +69,8 @@ def fuzz_world(client: Any) -> Iterator[dict[str, Any]]:
         assert client.move(over, token, client.legal(over, token)["moves"][0]).status == 201
     dispute = client.call("POST", f"/api/v1/games/{over}/disputes", {"version": doc["version"], "claim": "c"},
                           a["token"]).body["id"]
-    yield {"game_id": [running, opened, over], "dispute_id": [dispute],
+    # a dispute's id used as a game's, and a game's as a dispute's: other aggregates of the same store
+    yield {"game_id": [running, opened, over, dispute], "dispute_id": [dispute, over],
            "tokens": [a["token"], b["token"], outsider["token"], "not-a-token", None]}
 
 

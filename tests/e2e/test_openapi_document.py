@@ -100,7 +100,7 @@ def test_operations_with_an_optional_token_refuse_a_bad_one_and_serve_without_on
 def test_operations_without_security_ignore_the_authorization_header(client: Any) -> None:
     spec = _spec(client)
     public = [key for key, op in _operations(spec).items() if "security" not in op]
-    assert sorted(public) == [("GET", "/api/v1/catalog"), ("POST", "/api/v1/players")]
+    assert sorted(public) == [("GET", "/api/v1/catalog"), ("GET", "/api/v1/keys"), ("POST", "/api/v1/players")]
     for method, path in public:
         r = _call(client, method, path, "not-a-token", MINIMAL_BODIES.get((method, path)))
         assert r.status in (200, 201), (method, path, r.body)
@@ -144,15 +144,19 @@ def _world(client: Any) -> dict[str, Any]:
     w["to_resign"] = table()
     w["open"] = table(seated=())
     w["to_start"] = table(players=3)
-    w["over"] = table(options={"goal": 5})
+    w["over"] = table(seated=("b", "c"), options={"goal": 5})  # alice, who holds no seat, arbitrates it
     while (doc := client.game(w["over"]))["status"] == "active":
-        token = w["a"] if doc["awaiting"][0] == 0 else w["b"]
+        token = w["b"] if doc["awaiting"][0] == 0 else w["c"]
         assert client.move(w["over"], token, client.legal(w["over"], token)["moves"][0]).status == 201
     w["over_version"] = doc["version"]
     dragons = client.new_game(alice["token"], game="seven-dragons", players=2)["id"]
     client.seat(dragons, w["a"])
     client.seat(dragons, w["b"])
     w["dragons"] = dragons
+    version = client.game(w["running"])["version"]
+    running = client.call("POST", f"/api/v1/games/{w['running']}/disputes", {"version": version, "claim": "early"},
+                          w["a"])
+    w["running_dispute"] = running.body["id"]
     return w
 
 
@@ -265,14 +269,29 @@ def _asks(w: dict[str, Any]) -> list[Ask]:
     game_op("POST", "/disputes", 201, over, body=claim, token=a)
     add("GET", "/api/v1/catalog", 200)
     add("GET", "/api/v1/catalog", 400, url="/api/v1/catalog?x=1")
+    add("GET", "/api/v1/keys", 200)
+    add("GET", "/api/v1/keys", 400, url="/api/v1/keys?x=1")
     return asks
 
 
 def _dispute_asks(dispute: str, w: dict[str, Any]) -> list[Ask]:
-    """Requests about the dispute that ``_asks`` opened (its opener, alice, created the game)."""
+    """Requests about the dispute that ``_asks`` opened on the ended game (its opener, alice, created
+    that game and holds no seat in it, so she arbitrates it), and about one opened on a running game."""
     one, resolve, nope = "/api/v1/disputes/{dispute_id}", "/api/v1/disputes/{dispute_id}/resolve", NO_ID
-    a, b = w["a"], w["b"]
+    legal, sandbox = "/api/v1/disputes/{dispute_id}/legal-moves", "/api/v1/disputes/{dispute_id}/sandbox"
+    a, b, c, running = w["a"], w["b"], w["c"], w["running_dispute"]
     return [
+        Ask("GET", legal, f"/api/v1/disputes/{dispute}/legal-moves", 200),
+        Ask("GET", legal, f"/api/v1/disputes/{dispute}/legal-moves?limit=0", 400),
+        Ask("GET", legal, f"/api/v1/disputes/{dispute}/legal-moves", 401, token="bad"),
+        Ask("GET", legal, f"/api/v1/disputes/{running}/legal-moves", 403, token=c),  # the opener's, while it runs
+        Ask("GET", legal, f"/api/v1/disputes/{nope}/legal-moves", 404),
+        Ask("POST", sandbox, f"/api/v1/disputes/{dispute}/sandbox?x=1", 400, token=a),
+        Ask("POST", sandbox, f"/api/v1/disputes/{dispute}/sandbox", 401),
+        Ask("POST", sandbox, f"/api/v1/disputes/{dispute}/sandbox", 403, token=b),
+        Ask("POST", sandbox, f"/api/v1/disputes/{nope}/sandbox", 404, token=a),
+        Ask("POST", sandbox, f"/api/v1/disputes/{running}/sandbox", 409, token=a),  # once the game has ended
+        Ask("POST", sandbox, f"/api/v1/disputes/{dispute}/sandbox", 200, token=a),
         Ask("GET", one, f"/api/v1/disputes/{dispute}", 200),
         Ask("GET", one, f"/api/v1/disputes/{dispute}?x=1", 400),
         Ask("GET", one, f"/api/v1/disputes/{dispute}", 401, token="bad"),
@@ -280,6 +299,7 @@ def _dispute_asks(dispute: str, w: dict[str, Any]) -> list[Ask]:
         Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 400, body={"verdict": "maybe"}, token=a),
         Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 401, body={"verdict": "upheld"}),
         Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 403, body={"verdict": "upheld"}, token=b),
+        Ask("POST", resolve, f"/api/v1/disputes/{w['over']}/resolve", 404, body={"verdict": "upheld"}, token=a),
         Ask("POST", resolve, f"/api/v1/disputes/{nope}/resolve", 404, body={"verdict": "upheld"}, token=a),
         Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 413, raw=BIG.encode(), token=a),
         Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 200, body={"verdict": "upheld"}, token=a),
