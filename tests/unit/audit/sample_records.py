@@ -53,7 +53,8 @@ def _timed_record(platform: Any, game: str, number: int, moves: int) -> dict[str
     rng = random.Random(number)
     ids = [platform.accounts.register(f"player {i}", "human")[0].id for i in range(3)]
     g = platform.games.create_game(ids[0], game, None, None, 2, time_control=BANK,
-                                   game_id=uuid.uuid5(uuid.NAMESPACE_URL, f"timed:{game}:{number}"))
+                                   game_id=uuid.uuid5(uuid.NAMESPACE_URL, f"timed:{game}:{number}"),
+                                   settings={"invite": [ids[2]]})  # a running game takes invited newcomers
     gid = str(g.id)
     for pid in ids[:2]:
         platform.games.take_seat(gid, pid, f"name of {pid[:6]}", "human")

@@ -25,9 +25,10 @@ from services.verification import verify_record
 from tests.unit.audit.sample_records import GAMES, bot_record, resigned, timed_record
 
 LEGACY = sorted((Path(__file__).parent / "legacy").glob("*.json.gz"))
-"""Timed games (a bank clock with timeouts in Tarasque, skipped decisions in Drachenreiter)
-exported by the code before turns closed at decisions (commit 4109d89): format 1, several
-TurnTimedOut per turn, and turns that restarted inside a decision."""
+"""Timed games (a bank clock with timeouts in Seven Dragons, skipped decisions in Mékong) exported
+by the code before turns closed at decisions (commit 4109d89): format 1, and a TurnTimedOut for each
+decision of a timed-out turn. (Games whose engine has changed since cannot be re-decided; these
+two have not.)"""
 CORPUS = Path(__file__).parents[2] / "regression" / "corpus"
 
 
