@@ -87,8 +87,12 @@ class ContractApi(Api):
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
             if status == 503:
-                response["headers"] = {"Retry-After": {"description": "Seconds to wait before trying again.",
-                                                       "schema": {"type": "integer"}}}
+                response["headers"] = {
+                    "Retry-After": {
+                        "description": "Seconds to wait before trying again.",
+                        "schema": {"type": "integer"},
+                    }
+                }
             prepare_response(response, self.spec, self.DEFAULT_RESPONSE_CONTENT_TYPE)
             self.spec.components.response(status.name, response, lazy=True)
 
@@ -96,21 +100,27 @@ class ContractApi(Api):
 def error_meanings(max_body_bytes: int) -> dict[int, str]:
     """What each error status means in this API, for the OpenAPI document."""
     return {
-        400: (f"Malformed JSON, a body that does not match its schema, a query parameter the operation does not "
-              f"take (or one given twice), or a value over a documented limit; `fields` names each one. A body "
-              f"is refused if it nests more than {parser.MAX_JSON_DEPTH} levels, holds a string with a lone "
-              f"surrogate, an integer outside 64 bits or of more than {parser.MAX_INT_DIGITS} digits, NaN or "
-              f"Infinity."),
+        400: (
+            f"Malformed JSON, a body that does not match its schema, a query parameter the operation does not "
+            f"take (or one given twice), or a value over a documented limit; `fields` names each one. A body "
+            f"is refused if it nests more than {parser.MAX_JSON_DEPTH} levels, holds a string with a lone "
+            f"surrogate, an integer outside 64 bits or of more than {parser.MAX_INT_DIGITS} digits, NaN or "
+            f"Infinity."
+        ),
         401: "A missing or invalid bearer token (an invalid token is refused even where a token is optional).",
         403: "The caller holds no seat in the game (or not the seat named), or is not the one allowed to do this.",
         404: "No such game, dispute, or board picture.",
-        409: ("The game's state does not allow it now: a stale expected_version, a game not accepting the "
-              "command, a seat not free, a command_id reused for another move, or a record asked of a running "
-              "game."),
+        409: (
+            "The game's state does not allow it now: a stale expected_version, a game not accepting the "
+            "command, a seat not free, a command_id reused for another move, or a record asked of a running "
+            "game."
+        ),
         413: f"The request body is over {max_body_bytes} bytes (DRAGONHALL_MAX_BODY_BYTES); it was not read.",
         422: "The rules refuse the move; `rule` cites the rulebook.",
-        503: ("The store cannot be reached for now: try again after Retry-After seconds (a move retried with the "
-              "same command_id is not applied twice)."),
+        503: (
+            "The store cannot be reached for now: try again after Retry-After seconds (a move retried with the "
+            "same command_id is not applied twice)."
+        ),
     }
 
 
@@ -138,8 +148,12 @@ class FastJSON(DefaultJSONProvider):
     Values that are not plain JSON (datetimes, dataclasses, subclasses of str or int)
     still go through Flask's own ``default``, so every body reads as before."""
 
-    _OPTIONS = (orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
-                | orjson.OPT_PASSTHROUGH_SUBCLASS)
+    _OPTIONS = (
+        orjson.OPT_NON_STR_KEYS
+        | orjson.OPT_PASSTHROUGH_DATETIME
+        | orjson.OPT_PASSTHROUGH_DATACLASS
+        | orjson.OPT_PASSTHROUGH_SUBCLASS
+    )
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)

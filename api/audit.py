@@ -70,8 +70,9 @@ def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     citing the rule, and nothing it would cause. Once the game has ended: what it would have caused,
     and a sandbox forked from N."""
     player = required_player()
-    return _platform().disputes.open(game_id, player.id, body["version"], body["claim"], body.get("move"),
-                                     body.get("seat"))
+    return _platform().disputes.open(
+        game_id, player.id, body["version"], body["claim"], body.get("move"), body.get("seat")
+    )
 
 
 @blp.route("/games/<game_id>/disputes", methods=["GET"])

@@ -27,17 +27,28 @@ def main(argv: list[str] | None = None) -> int:
     serve = sub.add_parser("serve", help="run the HTTP server (embedded SQLite by default)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=_default_workers(),
-                       help="HTTP processes (default: one per CPU core, at most 2; DRAGONHALL_HTTP_WORKERS)")
-    serve.add_argument("--threads", type=int, default=None,
-                       help="Python threads per HTTP process (default: 1 on SQLite, 2 on PostgreSQL)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=_default_workers(),
+        help="HTTP processes (default: one per CPU core, at most 2; DRAGONHALL_HTTP_WORKERS)",
+    )
+    serve.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="Python threads per HTTP process (default: 1 on SQLite, 2 on PostgreSQL)",
+    )
 
     worker = sub.add_parser("worker", help="run a Celery worker (bots, timers, notifications)")
     worker.add_argument("--queues", default="bots,timers,notifications", help="without the queue prefix")
     worker.add_argument("--concurrency", type=int, default=4)
     worker.add_argument("--beat", action="store_true", help="also run the periodic sweep (run exactly one)")
-    worker.add_argument("--once", action="store_true",
-                        help="run the Celery worker in this process, not restarted when it fails (it is by default)")
+    worker.add_argument(
+        "--once",
+        action="store_true",
+        help="run the Celery worker in this process, not restarted when it fails (it is by default)",
+    )
 
     sub.add_parser("projections", help="run the projection runners as their own process")
     sub.add_parser("rebuild-projections", help="drop every read model and rebuild it from the events")
@@ -53,10 +64,18 @@ def main(argv: list[str] | None = None) -> int:
     verify_command.add_parser(sub)
 
     args = parser.parse_args(argv)
-    logging.basicConfig(level=os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    handler = {"serve": _serve, "worker": _worker, "projections": _projections,
-               "rebuild-projections": _rebuild, "new": _new, "verify": verify_command.run}[args.command]
+    logging.basicConfig(
+        level=os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    handler = {
+        "serve": _serve,
+        "worker": _worker,
+        "projections": _projections,
+        "rebuild-projections": _rebuild,
+        "new": _new,
+        "verify": verify_command.run,
+    }[args.command]
     return int(handler(args) or 0)
 
 
@@ -100,11 +119,19 @@ def _serve(args: argparse.Namespace) -> int:
     access_log = bool(os.environ.get("DRAGONHALL_ACCESS_LOG"))
     projector = _start_projector() if workers > 1 and settings.embedded_projections else None
     try:
-        HttpServer("api.processes:http_process_app", address=args.host, port=args.port,
-                   interface=Interfaces.WSGI, workers=workers,
-                   blocking_threads=max(1, args.threads or default_threads(settings.store)), factory=True,
-                   log_level=LogLevels.warning, log_access=access_log, respawn_failed_workers=True,
-                   workers_kill_timeout=10).serve()
+        HttpServer(
+            "api.processes:http_process_app",
+            address=args.host,
+            port=args.port,
+            interface=Interfaces.WSGI,
+            workers=workers,
+            blocking_threads=max(1, args.threads or default_threads(settings.store)),
+            factory=True,
+            log_level=LogLevels.warning,
+            log_access=access_log,
+            respawn_failed_workers=True,
+            workers_kill_timeout=10,
+        ).serve()
     finally:
         if projector is not None:
             _stop_projector(projector)
@@ -191,7 +218,8 @@ def _lead_projections(on_lead: Callable[[], None]) -> None:
     leader = platform.extras.get("leader")
     if leader is not None and leader.runner is None:
         logging.getLogger("dragonhall.projections").warning(
-            "another process runs the projections; this one stands by to take over")
+            "another process runs the projections; this one stands by to take over"
+        )
     try:
         while leader is not None and leader.runner is None and not stop.wait(0.05):
             pass
@@ -216,6 +244,7 @@ def _prepare_store() -> None:
     bootstrap(projections=False, work=NullWork()).close()
     os.environ["DRAGONHALL_CREATE_TABLES"] = "0"  # the HTTP processes find them made
 
+
 def _worker(args: argparse.Namespace) -> int:
     """Supervises a child that runs the Celery worker (``--once``), restarting it when it
     fails (``workers.supervisor``)."""
@@ -226,8 +255,10 @@ def _worker(args: argparse.Namespace) -> int:
 
         child = ["worker", "--queues", args.queues, "--concurrency", str(args.concurrency), "--once"]
         env = {**os.environ, SUPERVISOR_PID: str(os.getpid())}
-        supervisor = Supervisor([sys.executable, "-m", "api.cli", *child, *(["--beat"] if args.beat else [])],
-                                spawn=lambda command: subprocess.Popen(command, env=env))
+        supervisor = Supervisor(
+            [sys.executable, "-m", "api.cli", *child, *(["--beat"] if args.beat else [])],
+            spawn=lambda command: subprocess.Popen(command, env=env),
+        )
         supervisor.install_signal_handlers()
         return supervisor.run()
     if os.environ.get(SUPERVISOR_PID):  # a supervisor killed outright takes its Celery worker along
@@ -239,8 +270,19 @@ def _worker(args: argparse.Namespace) -> int:
     platform = bootstrap(projections=False, worker=False)
     celery = platform.extras["celery"]
     queues = ",".join(platform.settings.queue_prefix + q for q in args.queues.split(","))
-    argv = ["worker", "-Q", queues, "-c", str(args.concurrency), "--pool", "threads", "-l", "INFO",
-            "--without-gossip", "--without-mingle"]
+    argv = [
+        "worker",
+        "-Q",
+        queues,
+        "-c",
+        str(args.concurrency),
+        "--pool",
+        "threads",
+        "-l",
+        "INFO",
+        "--without-gossip",
+        "--without-mingle",
+    ]
     if args.beat:
         argv.append("-B")
     try:

@@ -96,8 +96,11 @@ def _body(exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, svc.ServiceError):
         return error_body(exc.code, exc.message, **exc.details)
     if isinstance(exc, svc.STORE_UNAVAILABLE):  # the driver's message names hosts and sessions: not for clients
-        return error_body("store_unavailable", "the event store cannot be reached for now; try again (a move "
-                          "retried with the same command_id is not applied twice)")
+        return error_body(
+            "store_unavailable",
+            "the event store cannot be reached for now; try again (a move "
+            "retried with the same command_id is not applied twice)",
+        )
     return error_body("error", str(exc))
 
 

@@ -35,8 +35,16 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
     player = required_player()
     p = _platform()
     settings = {"fill": body["fill"], "fill_bot": body["fill_bot"], "invite": body["invite"]}
-    game = p.games.create_game(player.id, body["game"], body["variant"], body["options"], body["players"],
-                               time_control=body["time_control"], starts_at=body["starts_at"], settings=settings)
+    game = p.games.create_game(
+        player.id,
+        body["game"],
+        body["variant"],
+        body["options"],
+        body["players"],
+        time_control=body["time_control"],
+        starts_at=body["starts_at"],
+        settings=settings,
+    )
     return p.queries.from_game(game, player.id)
 
 
@@ -47,8 +55,9 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
 def list_games(args: dict[str, Any]) -> dict[str, Any]:
     """Games filtered by status, game and player (sandboxes are not listed)."""
     optional_player()
-    games = _platform().queries.list_games(args.get("status"), args.get("game"), args.get("player"),
-                                           args["limit"], args["offset"])
+    games = _platform().queries.list_games(
+        args.get("status"), args.get("game"), args.get("player"), args["limit"], args["offset"]
+    )
     return {"games": games}
 
 
@@ -107,8 +116,9 @@ def submit_move(body: dict[str, Any], game_id: str) -> Any:
     makes a retry safe: repeating it returns the first result and writes nothing."""
     player = required_player()
     p = _platform()
-    result = p.games.submit_move(game_id, player.id, body["move"], body.get("expected_version"),
-                                 body.get("command_id"), body.get("seat"))
+    result = p.games.submit_move(
+        game_id, player.id, body["move"], body.get("expected_version"), body.get("command_id"), body.get("seat")
+    )
     if body["include_legal_moves"]:
         result["legal_moves"] = p.queries.legal_moves(game_id, player.id, body.get("seat"), after_own_write=True)
     if result.get("replayed"):
@@ -147,8 +157,14 @@ def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.route("/games/<game_id>/board.svg", methods=["GET"])
 @blp.contract(auth="optional", errors=[404])
 @blp.arguments(schemas.BoardArgs(), location="query")
-@blp.doc(responses={"200": {"description": "The board as the caller may see it.",
-                            "content": {"image/svg+xml": {"schema": {"type": "string"}}}}})
+@blp.doc(
+    responses={
+        "200": {
+            "description": "The board as the caller may see it.",
+            "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+        }
+    }
+)
 def board_svg(args: dict[str, Any], game_id: str) -> Response:
     """The board as an SVG picture, for games that draw one (404 otherwise); with ``at``, the
     board as it stood at that version, redacted as GET /replay?at= redacts it."""

@@ -30,8 +30,14 @@ def _describe(ruleset: Any) -> dict[str, Any]:
         "title": ruleset.title,
         "engine_version": ruleset.engine_version,
         "variants": [
-            {"name": v.name, "title": v.title, "min_seats": v.min_seats, "max_seats": v.max_seats,
-             "description": v.description, "options": v.options_schema()}
+            {
+                "name": v.name,
+                "title": v.title,
+                "min_seats": v.min_seats,
+                "max_seats": v.max_seats,
+                "description": v.description,
+                "options": v.options_schema(),
+            }
             for v in ruleset.variants
         ],
         "bots": sorted(ruleset.bots),
@@ -56,9 +62,12 @@ def health() -> Any:
     p = current_app.extensions["dragonhall"]
     head = p.games.recorder.max_notification_id() or 0
     tracked = p.views.max_tracking_id(p.games.name) or 0
-    body = {"status": "ok", "store": p.settings.store, "projections": {"head": head, "tracked": tracked,
-                                                                       "lag": max(0, head - tracked)},
-            "games": [g.slug for g in all_games()]}
+    body = {
+        "status": "ok",
+        "store": p.settings.store,
+        "projections": {"head": head, "tracked": tracked, "lag": max(0, head - tracked)},
+        "games": [g.slug for g in all_games()],
+    }
     return schemas.Health().dump(body)
 
 
@@ -73,8 +82,10 @@ def docs_page() -> Response:
             summary = html.escape(op.get("summary", "") or "")
             desc = html.escape(op.get("description", "") or "")
             codes = ", ".join(sorted(op.get("responses", {})))
-            rows.append(f"<tr><td><code>{method.upper()}</code></td><td><code>{html.escape(path)}</code></td>"
-                        f"<td><b>{summary}</b><br>{desc}</td><td>{codes}</td></tr>")
+            rows.append(
+                f"<tr><td><code>{method.upper()}</code></td><td><code>{html.escape(path)}</code></td>"
+                f"<td><b>{summary}</b><br>{desc}</td><td>{codes}</td></tr>"
+            )
     spec_url = url_for("api-docs.openapi_json")
     body = (
         "<!doctype html><html><head><meta charset='utf-8'><title>Dragonhall API</title>"
@@ -82,8 +93,9 @@ def docs_page() -> Response:
         "vertical-align:top}</style></head><body><h1>Dragonhall API v1</h1>"
         f"<p>Machine-readable: <a href='{spec_url}'>OpenAPI 3 document</a>. Authenticate with "
         "<code>Authorization: Bearer &lt;token&gt;</code> (from <code>POST /api/v1/players</code>). Errors are "
-        "<code>{\"error\": {\"code\", \"message\", \"rule\"?, \"fields\"?}}</code>.</p>"
+        '<code>{"error": {"code", "message", "rule"?, "fields"?}}</code>.</p>'
         "<table><tr><th>method</th><th>path</th><th>what it does</th><th>responses</th></tr>"
-        + "".join(rows) + "</table></body></html>"
+        + "".join(rows)
+        + "</table></body></html>"
     )
     return Response(body, mimetype="text/html")

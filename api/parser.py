@@ -45,8 +45,9 @@ SECURITY: dict[str, list[dict[str, list[str]]]] = {
 class ContractParser(FlaskParser):
     DEFAULT_VALIDATION_STATUS = 400
 
-    def handle_error(self, error: Any, req: Any, schema: Any, *, error_status_code: Any,
-                     error_headers: Any) -> NoReturn:
+    def handle_error(
+        self, error: Any, req: Any, schema: Any, *, error_status_code: Any, error_headers: Any
+    ) -> NoReturn:
         messages = error.messages
         if isinstance(messages, dict) and set(messages) <= {"json", "query", "querystring", "view_args"}:
             merged: dict[str, Any] = {}
@@ -245,6 +246,7 @@ class ContractBlueprint(Blueprint):
         answers are added here: 400 (an undeclared query parameter, and any schema error), 401
         with ``auth`` (a bad token is refused even where a token is optional), 413 with a JSON
         body, and 503 with ``store`` (a store that cannot be reached for now)."""
+
         def decorator(func: Any) -> Any:
             doc = func.__dict__.setdefault("_apidoc", {})
             has_body = any(p.get("in") == "json" for p in doc.get("arguments", {}).get("parameters", []))
@@ -258,6 +260,7 @@ class ContractBlueprint(Blueprint):
             if auth != "none":
                 doc.setdefault("manual_doc", {})["security"] = SECURITY[auth]
             return func
+
         return decorator
 
 

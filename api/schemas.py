@@ -77,10 +77,15 @@ class PlayerWithToken(Player):
 
 
 class PlayerWithWebhookSecret(Player):
-    webhook_secret = fields.String(metadata={"description": (
-        "Shown only in this response, and only when a URL is set: the key of the HMAC-SHA256 in each "
-        "reminder's X-Dragonhall-Signature header. Every PUT with a URL issues a new one; the old one "
-        "stops verifying.")})
+    webhook_secret = fields.String(
+        metadata={
+            "description": (
+                "Shown only in this response, and only when a URL is set: the key of the HMAC-SHA256 in each "
+                "reminder's X-Dragonhall-Signature header. Every PUT with a URL issues a new one; the old one "
+                "stops verifying."
+            )
+        }
+    )
 
 
 class VacationRequest(Schema):
@@ -126,9 +131,14 @@ class Inbox(Schema):
 
 
 class WebhookUpdate(Schema):
-    url = fields.URL(required=True, allow_none=True, schemes={"http", "https"}, require_tld=False,
-                     validate=validate.Length(1, 2000),
-                     metadata={"format": "uri", "description": "An http or https URL; null removes it."})
+    url = fields.URL(
+        required=True,
+        allow_none=True,
+        schemes={"http", "https"},
+        require_tld=False,
+        validate=validate.Length(1, 2000),
+        metadata={"format": "uri", "description": "An http or https URL; null removes it."},
+    )
 
 
 # ------------------------------------------------------------------ games
@@ -164,14 +174,25 @@ class GameCreate(Schema):
     players = _int(required=True, validate=validate.Range(1, 64), metadata={"description": "Number of seats."})
     time_control = fields.Nested(TimeControl, load_default=None, allow_none=True)
     starts_at = fields.AwareDateTime(load_default=None, allow_none=True)
-    fill = fields.String(load_default="bot", validate=validate.OneOf(("bot", "cancel")),
-                         metadata={"description": "At a scheduled start, fill empty seats with bots or cancel."})
-    fill_bot = fields.String(load_default=None, allow_none=True, metadata={
-        "description": "The bot that fills empty seats at a scheduled start: one of the game's bots in GET "
-                       "/api/v1/catalog (its default bot when null)."})
-    invite = fields.List(fields.String(validate=validate.Length(1, MAX_PLAYER_ID)), load_default=list,
-                         validate=validate.Length(max=MAX_INVITES),
-                         metadata={"description": f"Player ids to invite (at most {MAX_INVITES})."})
+    fill = fields.String(
+        load_default="bot",
+        validate=validate.OneOf(("bot", "cancel")),
+        metadata={"description": "At a scheduled start, fill empty seats with bots or cancel."},
+    )
+    fill_bot = fields.String(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The bot that fills empty seats at a scheduled start: one of the game's bots in GET "
+            "/api/v1/catalog (its default bot when null)."
+        },
+    )
+    invite = fields.List(
+        fields.String(validate=validate.Length(1, MAX_PLAYER_ID)),
+        load_default=list,
+        validate=validate.Length(max=MAX_INVITES),
+        metadata={"description": f"Player ids to invite (at most {MAX_INVITES})."},
+    )
 
     @validates_schema
     def _fill_bot_of_game(self, data: dict[str, Any], **kwargs: Any) -> None:
@@ -185,8 +206,10 @@ class GameCreate(Schema):
         except ConfigError:
             return
         if bot not in bots:
-            raise ValidationError(f"unknown bot {bot!r} for {data['game']}; expected one of: "
-                                  f"{', '.join(sorted(bots))}", field_name="fill_bot")
+            raise ValidationError(
+                f"unknown bot {bot!r} for {data['game']}; expected one of: {', '.join(sorted(bots))}",
+                field_name="fill_bot",
+            )
 
 
 class SeatRequest(Schema):
@@ -201,7 +224,8 @@ class MoveRequest(Schema):
     seat = _int(validate=validate.Range(0, 63))
     include_legal_moves = fields.Boolean(
         load_default=False,
-        metadata={"description": "Also answer with the caller's legal moves after this move (saves a request)."})
+        metadata={"description": "Also answer with the caller's legal moves after this move (saves a request)."},
+    )
 
 
 class SeatArg(Schema):
@@ -233,9 +257,13 @@ class ReplayArgs(Schema):
 
 
 class BoardArgs(SeatArg):
-    at = fields.Integer(validate=validate.Range(1, LARGEST), metadata={
-        "description": "The board as it stood at this version, as the caller saw it then (all of it once the "
-                       "game has ended), as GET /replay?at= shows it. The current board when absent."})
+    at = fields.Integer(
+        validate=validate.Range(1, LARGEST),
+        metadata={
+            "description": "The board as it stood at this version, as the caller saw it then (all of it once the "
+            "game has ended), as GET /replay?at= shows it. The current board when absent."
+        },
+    )
 
 
 # ------------------------------------------------------------------ responses
@@ -290,8 +318,11 @@ class LegalMoves(Schema):
 
 class PageArgs(Schema):
     offset = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
-    limit = fields.Integer(load_default=MAX_LEGAL_MOVES_PAGE, validate=validate.Range(1, MAX_LEGAL_MOVES_PAGE),
-                           metadata={"description": f"At most {MAX_LEGAL_MOVES_PAGE} moves a page."})
+    limit = fields.Integer(
+        load_default=MAX_LEGAL_MOVES_PAGE,
+        validate=validate.Range(1, MAX_LEGAL_MOVES_PAGE),
+        metadata={"description": f"At most {MAX_LEGAL_MOVES_PAGE} moves a page."},
+    )
 
 
 class LegalMovesArgs(SeatArg, PageArgs):
@@ -336,12 +367,15 @@ class Catalog(Schema):
 
 
 class ErrorDetail(Schema):
-    code = fields.String(required=True, metadata={"description": "Stable and machine-readable: game_not_found, "
-                                                                "stale_version, invalid_request, ..."})
+    code = fields.String(
+        required=True,
+        metadata={"description": "Stable and machine-readable: game_not_found, stale_version, invalid_request, ..."},
+    )
     message = fields.String(required=True)
     rule = fields.Raw(metadata={"description": "The rule a refused move breaks: {id, book, section, text}."})
-    fields_ = fields.Dict(data_key="fields", keys=fields.String(),
-                          metadata={"description": "Each field in error, with its messages."})
+    fields_ = fields.Dict(
+        data_key="fields", keys=fields.String(), metadata={"description": "Each field in error, with its messages."}
+    )
     current_version = fields.Integer(metadata={"description": "With stale_version: the game's version now."})
 
 
@@ -388,8 +422,12 @@ class Audit(Steps):
 
 
 class RecordEvent(EventOut):
-    closes = fields.Boolean(metadata={"description": "On a rule event: whether it is the last of its decision, "
-                                                    "where turns start and end (absent on events stored before)."})
+    closes = fields.Boolean(
+        metadata={
+            "description": "On a rule event: whether it is the last of its decision, "
+            "where turns start and end (absent on events stored before)."
+        }
+    )
 
 
 class Record(Schema):
@@ -398,10 +436,15 @@ class Record(Schema):
     decisions = fields.List(fields.Raw())
     events = fields.List(fields.Nested(RecordEvent))
     audit = fields.Raw(metadata={"description": "The server's verification of the record at export."})
-    signature = fields.Raw(metadata={"description": (
-        "{algorithm: Ed25519, key_id, public_key (base64), fingerprint, manifest: {format, digest: sha256, "
-        "header: {field: digest}, decisions: [digest], events: [digest], audit: digest}, value (base64)}: "
-        "the server's signature of the canonical JSON of the manifest; see GET /api/v1/keys.")})
+    signature = fields.Raw(
+        metadata={
+            "description": (
+                "{algorithm: Ed25519, key_id, public_key (base64), fingerprint, manifest: {format, digest: sha256, "
+                "header: {field: digest}, decisions: [digest], events: [digest], audit: digest}, value (base64)}: "
+                "the server's signature of the canonical JSON of the manifest; see GET /api/v1/keys."
+            )
+        }
+    )
 
 
 class PublicKey(Schema):

@@ -56,12 +56,21 @@ class Refused(Exception):
 
 def add_parser(sub: Any) -> None:
     """The ``verify`` sub-command of ``dragonhall``."""
-    verify = sub.add_parser("verify", help="verify a game record offline; print a verdict per step",
-                            description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    verify = sub.add_parser(
+        "verify",
+        help="verify a game record offline; print a verdict per step",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     verify.add_argument("record", help="the record: .json or .json.gz, or - for standard input")
     verify.add_argument("--quiet", action="store_true", help="print only what fails, and the verdict")
-    verify.add_argument("--key", action="append", default=[], metavar="KEY",
-                        help="a trusted public key (base64) or its fingerprint; may be repeated")
+    verify.add_argument(
+        "--key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="a trusted public key (base64) or its fingerprint; may be repeated",
+    )
     verify.add_argument("--server", metavar="URL", help="trust the keys this server publishes at /api/v1/keys")
 
 
@@ -182,8 +191,11 @@ def _print_report(report: dict[str, Any], quiet: bool, pinned: bool) -> None:
             print(f"{mark} v{step['version']:>5} {step['actor']:<24} {step['summary']}")
     key = report.get("signature")
     if key:
-        trust = "a trusted key" if report["checks"].get("key_trusted") else (
-            "NOT a trusted key" if pinned else "the key the record embeds; pin it with --key or --server")
+        trust = (
+            "a trusted key"
+            if report["checks"].get("key_trusted")
+            else ("NOT a trusted key" if pinned else "the key the record embeds; pin it with --key or --server")
+        )
         print(f"signature: {key['algorithm']} key {key['key_id']}, fingerprint {key['fingerprint']} ({trust})")
     elif report.get("format") == "dragonhall-record/1":
         print("signature: none (records of format 1 are unsigned)")

@@ -50,9 +50,11 @@ def main() -> None:
         wins += won
         rounds += r
     elapsed = time.perf_counter() - start
-    print(f"racer vs 3 random on {track}: won {wins}/{races} = {100 * wins / races:.0f}% "
-          f"(mean {rounds / races:.1f} rounds; racer decision mean {1000 * sum(times) / len(times):.1f} ms, "
-          f"worst {1000 * max(times):.1f} ms; {elapsed:.0f} s)")
+    print(
+        f"racer vs 3 random on {track}: won {wins}/{races} = {100 * wins / races:.0f}% "
+        f"(mean {rounds / races:.1f} rounds; racer decision mean {1000 * sum(times) / len(times):.1f} ms, "
+        f"worst {1000 * max(times):.1f} ms; {elapsed:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

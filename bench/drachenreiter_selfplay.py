@@ -58,9 +58,11 @@ def main() -> None:
         listings.sort()
         p50 = listings[len(listings) // 2] * 1000
         p99 = listings[int(len(listings) * 0.99)] * 1000
-        print(f"{track:7s} {RACES} random races: {RACES / elapsed:.1f} races/s, {decisions / elapsed:.0f} decisions/s; "
-              f"moves (decide+evolve, {len(moves)}): {len(moves) / sum(moves):.0f}/s; "
-              f"listing p50 {p50:.2f} ms, p99 {p99:.2f} ms ({len(listings)} listings)")
+        print(
+            f"{track:7s} {RACES} random races: {RACES / elapsed:.1f} races/s, {decisions / elapsed:.0f} decisions/s; "
+            f"moves (decide+evolve, {len(moves)}): {len(moves) / sum(moves):.0f}/s; "
+            f"listing p50 {p50:.2f} ms, p99 {p99:.2f} ms ({len(listings)} listings)"
+        )
 
 
 if __name__ == "__main__":

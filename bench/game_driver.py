@@ -67,8 +67,7 @@ def game_script(rng: random.Random, keep_going: Callable[[int], bool]) -> Script
         if not legal or not legal["moves"] or legal["seat"] != seat:
             _, legal, took = yield ("GET", f"/api/v1/games/{game_id}/legal-moves", None, tokens[seat])
             played.gets.append(took)
-        body = {"move": rng.choice(legal["moves"]), "expected_version": legal["version"],
-                "include_legal_moves": True}
+        body = {"move": rng.choice(legal["moves"]), "expected_version": legal["version"], "include_legal_moves": True}
         status, res, took = yield ("POST", f"/api/v1/games/{game_id}/moves", body, tokens[seat])
         if status != 201:
             played.errors += 1

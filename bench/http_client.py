@@ -57,8 +57,10 @@ class Client:
         """Sends a request, on a new connection if the last reply closed this one."""
         data = b"" if body is None else orjson.dumps(body)
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
-        head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Type: application/json\r\n"
-                f"{auth}Content-Length: {len(data)}\r\n\r\n")
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Type: application/json\r\n"
+            f"{auth}Content-Length: {len(data)}\r\n\r\n"
+        )
         self.started = time.perf_counter()
         if self.closing:
             self.sock.close()
@@ -82,7 +84,7 @@ class Client:
         body_at = end + 4
         if len(self.buffer) < body_at + length:
             return None
-        raw, self.buffer = self.buffer[body_at:body_at + length], self.buffer[body_at + length:]
+        raw, self.buffer = self.buffer[body_at : body_at + length], self.buffer[body_at + length :]
         self.closing = b"\r\nconnection: close" in head
         return int(head[9:12]), orjson.loads(raw) if raw else None, time.perf_counter() - self.started
 
@@ -121,8 +123,13 @@ def _send(play: Play, reply: Reply) -> Request | None:
         return None
 
 
-def _next(selector: selectors.BaseSelector, watched: dict[Client, socket.socket], client: Client,
-          play: Play, request: Request | None) -> None:
+def _next(
+    selector: selectors.BaseSelector,
+    watched: dict[Client, socket.socket],
+    client: Client,
+    play: Play,
+    request: Request | None,
+) -> None:
     """Sends ``play``'s next request on ``client`` and watches for the reply, or lets the
     client go when the play is over. A client whose connection is closing gets a new
     socket in ``send``, so the old one leaves the selector first."""

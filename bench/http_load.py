@@ -86,8 +86,9 @@ def play_games(port: int, seconds: float, games: int, seed: int, out: Any) -> No
         out.put(results)
 
 
-def run(store: str, games: int, seconds: float, processes: int, database_url: str | None,
-        threads: int | None, workers: int) -> dict[str, Any]:
+def run(
+    store: str, games: int, seconds: float, processes: int, database_url: str | None, threads: int | None, workers: int
+) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="dh-bench-"))
     env = {**os.environ, "DRAGONHALL_DATA_DIR": str(workdir / "var"), "DRAGONHALL_STORE": store}
     schema = None
@@ -121,15 +122,25 @@ def run(store: str, games: int, seconds: float, processes: int, database_url: st
     moves = [t for r in results for t in r["moves"]]
     gets = [t for r in results for t in r["gets"]]
     return {
-        "store": store, "games_in_flight": games, "seconds": elapsed, "moves": len(moves),
-        "moves_per_s": len(moves) / elapsed, "post_p50_ms": _pct(moves, 50), "post_p90_ms": _pct(moves, 90),
-        "post_p99_ms": _pct(moves, 99), "post_p999_ms": _pct(moves, 999, 1000),
-        "get_p50_ms": _pct(gets, 50), "get_p99_ms": _pct(gets, 99),
-        "games_played": sum(r["games"] for r in results), "errors": sum(r["errors"] for r in results),
+        "store": store,
+        "games_in_flight": games,
+        "seconds": elapsed,
+        "moves": len(moves),
+        "moves_per_s": len(moves) / elapsed,
+        "post_p50_ms": _pct(moves, 50),
+        "post_p90_ms": _pct(moves, 90),
+        "post_p99_ms": _pct(moves, 99),
+        "post_p999_ms": _pct(moves, 999, 1000),
+        "get_p50_ms": _pct(gets, 50),
+        "get_p99_ms": _pct(gets, 99),
+        "games_played": sum(r["games"] for r in results),
+        "errors": sum(r["errors"] for r in results),
         "acknowledged_but_not_stored": unstored,
         "server_cpu_ms_per_move": 1000 * server_cpu / max(1, len(moves)),
-        "connections_per_process": split, "connections_per_process_at_end": split_at_end,
-        "reconnects": sum(r["reconnects"] for r in results), **_lag_figures(lags),
+        "connections_per_process": split,
+        "connections_per_process_at_end": split_at_end,
+        "reconnects": sum(r["reconnects"] for r in results),
+        **_lag_figures(lags),
         "client_moves_min_max": [min(len(r["moves"]) for r in results), max(len(r["moves"]) for r in results)],
     }
 
@@ -146,14 +157,20 @@ def ceiling(echo: float, writes: float) -> float:
     return 1 / (1 / echo + 1 / writes)
 
 
-def yardsticks(store: str, database_url: str | None, workdir: Path, echo: float,
-               seconds: float = 3.0) -> dict[str, Any]:
+def yardsticks(
+    store: str, database_url: str | None, workdir: Path, echo: float, seconds: float = 3.0
+) -> dict[str, Any]:
     """Today's yardsticks for ``store``, and the run's targets scaled by them."""
     writes = raw_writes_per_second(store, database_url, workdir, seconds)
     scale = ceiling(echo, writes) / ceiling(REFERENCE_ECHO, REFERENCE_WRITES[store])
-    return {"echo_requests_per_s": echo, "raw_writes_per_s": writes, "ceiling_moves_per_s": ceiling(echo, writes),
-            "speed_vs_reference": scale, "scaled_target_moves_per_s": TARGETS[store] * scale,
-            "scaled_target_p99_ms": TARGET_P99_MS / scale}
+    return {
+        "echo_requests_per_s": echo,
+        "raw_writes_per_s": writes,
+        "ceiling_moves_per_s": ceiling(echo, writes),
+        "speed_vs_reference": scale,
+        "scaled_target_moves_per_s": TARGETS[store] * scale,
+        "scaled_target_p99_ms": TARGET_P99_MS / scale,
+    }
 
 
 def raw_writes_per_second(store: str, database_url: str | None, workdir: Path, seconds: float) -> float:
@@ -169,9 +186,15 @@ def raw_writes_per_second(store: str, database_url: str | None, workdir: Path, s
         pg = PostgresParams.from_url(database_url or "")
         with psycopg.connect(database_url or "", autocommit=True) as conn:
             conn.execute(f'CREATE SCHEMA "{schema}"')
-        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": pg.dbname,
-               "POSTGRES_HOST": pg.host, "POSTGRES_PORT": pg.port, "POSTGRES_USER": pg.user,
-               "POSTGRES_PASSWORD": pg.password, "POSTGRES_SCHEMA": schema}
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": pg.dbname,
+            "POSTGRES_HOST": pg.host,
+            "POSTGRES_PORT": pg.port,
+            "POSTGRES_USER": pg.user,
+            "POSTGRES_PASSWORD": pg.password,
+            "POSTGRES_SCHEMA": schema,
+        }
     app: Application = Application(env=env)
     try:
         counter = _Counter()
@@ -194,15 +217,32 @@ class _Counter(Aggregate):
         pass
 
 
-def echo_requests_per_second(connections: int, processes: int, workers: int, threads: int,
-                             seconds: float = 5.0) -> float:
+def echo_requests_per_second(
+    connections: int, processes: int, workers: int, threads: int, seconds: float = 5.0
+) -> float:
     """The Flask JSON echo (``bench/echo_app.py``) under Granian, driven like the server."""
     port = free_port()
     root = Path(__file__).resolve().parents[1]
     server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "granian"), "--interface", "wsgi", "--workers", str(workers),
-         "--blocking-threads", str(threads), "--port", str(port), "--log-level", "error", "bench.echo_app:app"],
-        cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            str(Path(sys.executable).parent / "granian"),
+            "--interface",
+            "wsgi",
+            "--workers",
+            str(workers),
+            "--blocking-threads",
+            str(threads),
+            "--port",
+            str(port),
+            "--log-level",
+            "error",
+            "bench.echo_app:app",
+        ],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.time() + 30
         while len(_sockets_per_process(server.pid, port, LISTEN)) < workers and time.time() < deadline:
@@ -222,8 +262,11 @@ def echo_requests_per_second(connections: int, processes: int, workers: int, thr
 
 
 def _echo_clients(port: int, seconds: float, connections: int, out: Any) -> None:
-    body = {"move": {"type": "set_aside", "symbol": "red", "count": 2, "egg": False}, "expected_version": 12,
-            "include_legal_moves": True}
+    body = {
+        "move": {"type": "set_aside", "symbol": "red", "count": 2, "egg": False},
+        "expected_version": 12,
+        "include_legal_moves": True,
+    }
     stop_at, counts = time.time() + seconds, [0] * connections
 
     def echoes(k: int) -> Play:
@@ -337,11 +380,11 @@ def met(r: dict[str, Any]) -> dict[str, bool | None]:
     """Which targets one round met: the issue's absolute ones, and those scaled to the day
     (None when the round measured no yardsticks)."""
     store = r["store"]
-    out: dict[str, bool | None] = {
-        "target": r["moves_per_s"] >= TARGETS[store] and r["post_p99_ms"] < TARGET_P99_MS}
+    out: dict[str, bool | None] = {"target": r["moves_per_s"] >= TARGETS[store] and r["post_p99_ms"] < TARGET_P99_MS}
     scaled = r.get("scaled_target_moves_per_s")
-    out["scaled"] = None if scaled is None else (
-        r["moves_per_s"] >= scaled and r["post_p99_ms"] < r["scaled_target_p99_ms"])
+    out["scaled"] = (
+        None if scaled is None else (r["moves_per_s"] >= scaled and r["post_p99_ms"] < r["scaled_target_p99_ms"])
+    )
     return out
 
 
@@ -353,11 +396,16 @@ def summary(rounds: list[dict[str, Any]], store: str) -> dict[str, Any]:
     verdicts = [met(r) for r in mine]
     rates, p99s = [r["moves_per_s"] for r in mine], [r["post_p99_ms"] for r in mine]
     scaled = [v["scaled"] for v in verdicts if v["scaled"] is not None]
-    return {"store": store, "rounds": len(mine),
-            "moves_per_s_median": statistics.median(rates), "moves_per_s_range": [min(rates), max(rates)],
-            "post_p99_ms_median": statistics.median(p99s), "post_p99_ms_range": [min(p99s), max(p99s)],
-            "rounds_meeting_targets": sum(bool(v["target"]) for v in verdicts),
-            "rounds_meeting_scaled_targets": sum(scaled) if scaled else None}
+    return {
+        "store": store,
+        "rounds": len(mine),
+        "moves_per_s_median": statistics.median(rates),
+        "moves_per_s_range": [min(rates), max(rates)],
+        "post_p99_ms_median": statistics.median(p99s),
+        "post_p99_ms_range": [min(p99s), max(p99s)],
+        "rounds_meeting_targets": sum(bool(v["target"]) for v in verdicts),
+        "rounds_meeting_scaled_targets": sum(scaled) if scaled else None,
+    }
 
 
 def main() -> None:
@@ -365,20 +413,37 @@ def main() -> None:
     parser.add_argument("--store", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--games", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=20)
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="runs per store, interleaved; several end with a summary of each store")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="runs per store, interleaved; several end with a summary of each store"
+    )
     parser.add_argument("--processes", type=int, default=2, help="client processes")
-    parser.add_argument("--threads", type=int, default=None,
-                        help="Python threads per server process (default: the server's, by store)")
+    parser.add_argument(
+        "--threads", type=int, default=None, help="Python threads per server process (default: the server's, by store)"
+    )
     parser.add_argument("--workers", type=int, default=2, help="server processes")
-    parser.add_argument("--database-url", default=os.environ.get("DRAGONHALL_TEST_DATABASE_URL",
-                                                                 "postgresql://postgres@127.0.0.1:5432/test"))
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("DRAGONHALL_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"),
+    )
     parser.add_argument("--no-yardsticks", action="store_true", help="skip the raw-write and echo yardsticks")
     args = parser.parse_args()
     stores = ["sqlite", "postgres"] if args.store == "both" else [args.store]
     table = Table(title=f"HTTP load: {args.games} two-player Tarasque games in flight")
-    for col in ("store", "moves/s", "POST p50 ms", "POST p99 ms", "GET p50 ms", "GET p99 ms", "moves",
-                "games", "errors", "acked not stored", "server CPU ms/move", "target today", "p99 bound today"):
+    for col in (
+        "store",
+        "moves/s",
+        "POST p50 ms",
+        "POST p99 ms",
+        "GET p50 ms",
+        "GET p99 ms",
+        "moves",
+        "games",
+        "errors",
+        "acked not stored",
+        "server CPU ms/move",
+        "target today",
+        "p99 bound today",
+    ):
         table.add_column(col, justify="right")
     rounds = []
     for _ in range(max(1, args.rounds)):
@@ -403,24 +468,49 @@ def _round(store: str, args: argparse.Namespace) -> dict[str, Any]:
 
 def _row(r: dict[str, Any]) -> list[str]:
     nan = float("nan")
-    return [r["store"], f"{r['moves_per_s']:.0f}", f"{r['post_p50_ms']:.1f}", f"{r['post_p99_ms']:.1f}",
-            f"{r['get_p50_ms']:.1f}", f"{r['get_p99_ms']:.1f}", str(r["moves"]), str(r["games_played"]),
-            str(r["errors"]), str(r["acknowledged_but_not_stored"]), f"{r['server_cpu_ms_per_move']:.2f}",
-            f"{r.get('scaled_target_moves_per_s', nan):.0f}", f"{r.get('scaled_target_p99_ms', nan):.1f}"]
+    return [
+        r["store"],
+        f"{r['moves_per_s']:.0f}",
+        f"{r['post_p50_ms']:.1f}",
+        f"{r['post_p99_ms']:.1f}",
+        f"{r['get_p50_ms']:.1f}",
+        f"{r['get_p99_ms']:.1f}",
+        str(r["moves"]),
+        str(r["games_played"]),
+        str(r["errors"]),
+        str(r["acknowledged_but_not_stored"]),
+        f"{r['server_cpu_ms_per_move']:.2f}",
+        f"{r.get('scaled_target_moves_per_s', nan):.0f}",
+        f"{r.get('scaled_target_p99_ms', nan):.1f}",
+    ]
 
 
 def _print_summaries(summaries: list[dict[str, Any]]) -> None:
     table = Table(title="Over the rounds")
-    for col in ("store", "rounds", "moves/s median", "moves/s range", "POST p99 median", "POST p99 range",
-                "targets met", "scaled targets met"):
+    for col in (
+        "store",
+        "rounds",
+        "moves/s median",
+        "moves/s range",
+        "POST p99 median",
+        "POST p99 range",
+        "targets met",
+        "scaled targets met",
+    ):
         table.add_column(col, justify="right")
     for s in summaries:
         print(json.dumps(s))
         scaled = s["rounds_meeting_scaled_targets"]
-        table.add_row(s["store"], str(s["rounds"]), f"{s['moves_per_s_median']:.0f}",
-                      "{:.0f}-{:.0f}".format(*s["moves_per_s_range"]), f"{s['post_p99_ms_median']:.1f}",
-                      "{:.1f}-{:.1f}".format(*s["post_p99_ms_range"]), f"{s['rounds_meeting_targets']}/{s['rounds']}",
-                      "-" if scaled is None else f"{scaled}/{s['rounds']}")
+        table.add_row(
+            s["store"],
+            str(s["rounds"]),
+            f"{s['moves_per_s_median']:.0f}",
+            "{:.0f}-{:.0f}".format(*s["moves_per_s_range"]),
+            f"{s['post_p99_ms_median']:.1f}",
+            "{:.1f}-{:.1f}".format(*s["post_p99_ms_range"]),
+            f"{s['rounds_meeting_targets']}/{s['rounds']}",
+            "-" if scaled is None else f"{scaled}/{s['rounds']}",
+        )
     console.print(table)
 
 

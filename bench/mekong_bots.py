@@ -51,9 +51,11 @@ def main() -> None:
     wins = sum(won for won, _, _ in results)
     rounds = sum(r for _, r, _ in results) / games
     timings = [t for _, _, ts in results for t in ts]
-    print(f"{variant}: planner beat random in {wins} of {games} two-player games ({wins / games:.1%}); "
-          f"{rounds:.1f} rounds a game; planner programming {1000 * sum(timings) / len(timings):.1f} ms "
-          f"on average, {1000 * max(timings):.0f} ms at most; {elapsed:.1f} s in all")
+    print(
+        f"{variant}: planner beat random in {wins} of {games} two-player games ({wins / games:.1%}); "
+        f"{rounds:.1f} rounds a game; planner programming {1000 * sum(timings) / len(timings):.1f} ms "
+        f"on average, {1000 * max(timings):.0f} ms at most; {elapsed:.1f} s in all"
+    )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,10 @@ def main() -> None:
             start = time.perf_counter()
             decisions = sum(play(variant, players, seed) for seed in range(games))
             elapsed = time.perf_counter() - start
-            print(f"{variant:14} {players}p: {games} games, {decisions} decisions in {elapsed:.2f} s: "
-                  f"{games / elapsed:.1f} games/s, {decisions / elapsed:,.0f} decisions/s")
+            print(
+                f"{variant:14} {players}p: {games} games, {decisions} decisions in {elapsed:.2f} s: "
+                f"{games / elapsed:.1f} games/s, {decisions / elapsed:,.0f} decisions/s"
+            )
 
 
 if __name__ == "__main__":

@@ -77,8 +77,13 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=2000)
     args = parser.parse_args()
     data = Path(tempfile.mkdtemp(prefix="dh-replay-"))
-    settings = Settings.from_env({"DRAGONHALL_STORE": "sqlite", "DRAGONHALL_DATA_DIR": str(data),
-                                  "DRAGONHALL_SNAPSHOT_INTERVAL": str(args.interval)})
+    settings = Settings.from_env(
+        {
+            "DRAGONHALL_STORE": "sqlite",
+            "DRAGONHALL_DATA_DIR": str(data),
+            "DRAGONHALL_SNAPSHOT_INTERVAL": str(args.interval),
+        }
+    )
     platform = bootstrap(settings, work=NullWork(), projections=False)
     gid = long_game(platform, args.events, seed=1)
     head = platform.games.load(gid).version

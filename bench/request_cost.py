@@ -47,8 +47,9 @@ WARM_UP = 50
 """Moves played before measuring: the first requests fill caches and compile regular expressions."""
 
 
-def measure(moves: int, store: str, data_dir: Path, database_url: str | None = None,
-            deterministic: bool = False) -> dict[str, Any]:
+def measure(
+    moves: int, store: str, data_dir: Path, database_url: str | None = None, deterministic: bool = False
+) -> dict[str, Any]:
     """Plays ``WARM_UP`` and then ``moves`` moves in this process; their CPU time per request."""
     if deterministic:
         ids = random.Random(7)
@@ -69,10 +70,16 @@ def measure(moves: int, store: str, data_dir: Path, database_url: str | None = N
             from bench.http_load import drop_schema
 
             drop_schema(database_url or "", schema)
-    return {"store": store, "moves": len(posts), "post_cpu_ms_p50": 1000 * statistics.median(posts),
-            "post_cpu_ms_mean": 1000 * statistics.fmean(posts), "get_cpu_ms_mean": 1000 * statistics.fmean(gets),
-            "gets_per_move": len(gets) / len(posts), "cpu_ms_per_move": 1000 * (sum(posts) + sum(gets)) / len(posts),
-            "process_cpu_ms_per_move": 1000 * elapsed / len(posts)}
+    return {
+        "store": store,
+        "moves": len(posts),
+        "post_cpu_ms_p50": 1000 * statistics.median(posts),
+        "post_cpu_ms_mean": 1000 * statistics.fmean(posts),
+        "get_cpu_ms_mean": 1000 * statistics.fmean(gets),
+        "gets_per_move": len(gets) / len(posts),
+        "cpu_ms_per_move": 1000 * (sum(posts) + sum(gets)) / len(posts),
+        "process_cpu_ms_per_move": 1000 * elapsed / len(posts),
+    }
 
 
 def _configure(store: str, data_dir: Path, database_url: str | None, deterministic: bool) -> str | None:
@@ -138,17 +145,33 @@ def instructions_per_move(moves: int, store: str, database_url: str | None) -> d
     with tempfile.TemporaryDirectory(prefix="dh-cost-") as tmp:
         runs = [_start_callgrind(n, store, database_url, Path(tmp) / f"callgrind.{n}") for n in (moves, 3 * moves)]
         counts = [_collected(run) for run in runs]
-    return {"store": store, "instructions_per_move": (counts[1] - counts[0]) / (2 * moves),
-            "instructions": counts, "moves": [moves, 3 * moves]}
+    return {
+        "store": store,
+        "instructions_per_move": (counts[1] - counts[0]) / (2 * moves),
+        "instructions": counts,
+        "moves": [moves, 3 * moves],
+    }
 
 
 def _start_callgrind(moves: int, store: str, database_url: str | None, out: Path) -> subprocess.Popen[str]:
-    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
-           "--moves", str(moves), "--store", store, "--deterministic", "--json"]
+    cmd = [
+        "valgrind",
+        "--tool=callgrind",
+        f"--callgrind-out-file={out}",
+        sys.executable,
+        __file__,
+        "--moves",
+        str(moves),
+        "--store",
+        store,
+        "--deterministic",
+        "--json",
+    ]
     if database_url:
         cmd += ["--database-url", database_url]
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONHASHSEED": "0"})
+    return subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONHASHSEED": "0"}
+    )
 
 
 def _collected(run: subprocess.Popen[str]) -> int:
@@ -162,11 +185,17 @@ def _collected(run: subprocess.Popen[str]) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--moves", type=int, default=None,
-                        help="moves to measure (default: 2,000; with --instructions, N of the N and 3N runs: 150)")
+    parser.add_argument(
+        "--moves",
+        type=int,
+        default=None,
+        help="moves to measure (default: 2,000; with --instructions, N of the N and 3N runs: 150)",
+    )
     parser.add_argument("--store", choices=("sqlite", "postgres"), default="sqlite")
-    parser.add_argument("--database-url", default=os.environ.get("DRAGONHALL_TEST_DATABASE_URL",
-                                                                 "postgresql://postgres@127.0.0.1:5432/test"))
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("DRAGONHALL_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"),
+    )
     parser.add_argument("--instructions", action="store_true", help="count instructions per move under callgrind")
     parser.add_argument("--deterministic", action="store_true", help="fixed games (set by --instructions)")
     parser.add_argument("--json", action="store_true", help="print the JSON line only")
@@ -201,8 +230,10 @@ def _report(result: dict[str, Any]) -> None:
         table.add_row("GET /legal-moves, CPU ms (mean)", f"{result['get_cpu_ms_mean']:.3f}")
         table.add_row("GETs per move", f"{result['gets_per_move']:.2f}")
         table.add_row("requests' CPU ms per move", f"{result['cpu_ms_per_move']:.3f}")
-        table.add_row("process CPU ms per move (with the client side and other threads)",
-                      f"{result['process_cpu_ms_per_move']:.3f}")
+        table.add_row(
+            "process CPU ms per move (with the client side and other threads)",
+            f"{result['process_cpu_ms_per_move']:.3f}",
+        )
     Console().print(table)
 
 

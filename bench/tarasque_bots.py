@@ -26,7 +26,7 @@ def play(game: int, timings: list[float]) -> float:
     rng = random.Random(game)
     state, _ = rules.new_game(rules.configure(variant, None, 2), Rng(b"bots-%d" % game, "setup"))
     version = 0
-    while (awaited := rules.awaiting(state)):
+    while awaited := rules.awaiting(state):
         seat = awaited[0]
         start = time.perf_counter()
         move = choose_move(rules, bots[seat], state, seat, rng)
@@ -47,12 +47,16 @@ def main() -> None:
     start = time.perf_counter()
     wins = sum(play(g, timings) for g in range(games))
     elapsed = time.perf_counter() - start
-    print(f"tarasque greedy vs random, 2 players: greedy won {wins:g} of {games} games "
-          f"({100 * wins / games:.1f}%) in {elapsed:.1f} s")
+    print(
+        f"tarasque greedy vs random, 2 players: greedy won {wins:g} of {games} games "
+        f"({100 * wins / games:.1f}%) in {elapsed:.1f} s"
+    )
     timings.sort()
-    print(f"  greedy decision time: mean {1000 * sum(timings) / len(timings):.2f} ms, "
-          f"p99 {1000 * timings[int(0.99 * (len(timings) - 1))]:.2f} ms, max {1000 * timings[-1]:.2f} ms "
-          f"over {len(timings)} decisions")
+    print(
+        f"  greedy decision time: mean {1000 * sum(timings) / len(timings):.2f} ms, "
+        f"p99 {1000 * timings[int(0.99 * (len(timings) - 1))]:.2f} ms, max {1000 * timings[-1]:.2f} ms "
+        f"over {len(timings)} decisions"
+    )
 
 
 if __name__ == "__main__":

@@ -49,10 +49,11 @@ def main() -> None:
         longest = max(longest, n)
     elapsed = time.perf_counter() - start
     cpu = time.process_time() - cpu
-    print(f"tarasque random self-play: {games} games, {decisions} decisions in {elapsed:.2f} s "
-          f"({cpu:.2f} s of CPU)")
-    print(f"  {games / elapsed:,.1f} games/s, {decisions / elapsed:,.0f} decisions/s "
-          f"(per CPU second: {decisions / cpu:,.0f}; a busy machine lowers the wall-clock figure)")
+    print(f"tarasque random self-play: {games} games, {decisions} decisions in {elapsed:.2f} s ({cpu:.2f} s of CPU)")
+    print(
+        f"  {games / elapsed:,.1f} games/s, {decisions / elapsed:,.0f} decisions/s "
+        f"(per CPU second: {decisions / cpu:,.0f}; a busy machine lowers the wall-clock figure)"
+    )
     print(f"  mean {decisions / games:.0f} decisions per game, longest {longest}")
 
 

@@ -57,8 +57,12 @@ def lateness(server: Server, gid: str) -> tuple[int, float | None]:
 
 def run(games: int, seconds: int, redis: str | None, clients: int) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="dh-timeouts-"))
-    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(workdir / "var"), "DRAGONHALL_STORE": "sqlite",
-           "DRAGONHALL_SWEEP_INTERVAL": "1"}
+    env = {
+        **os.environ,
+        "DRAGONHALL_DATA_DIR": str(workdir / "var"),
+        "DRAGONHALL_STORE": "sqlite",
+        "DRAGONHALL_SWEEP_INTERVAL": "1",
+    }
     env.pop("DRAGONHALL_DATABASE_URL", None)
     worker = None
     if redis:
@@ -99,8 +103,12 @@ def run(games: int, seconds: int, redis: str | None, clients: int) -> dict[str, 
     lates = [late for _, late in results if late is not None]
     counts = [n for n, _ in results]
     return {
-        "games": games, "per_move_s": seconds, "created_in_s": round(created, 1), "broker": redis or "embedded",
-        "timed_out_once": sum(1 for n in counts if n == 1), "never": counts.count(0),
+        "games": games,
+        "per_move_s": seconds,
+        "created_in_s": round(created, 1),
+        "broker": redis or "embedded",
+        "timed_out_once": sum(1 for n in counts if n == 1),
+        "never": counts.count(0),
         "more_than_once": sum(1 for n in counts if n > 1),
         "late_p50_ms": round(1000 * statistics.median(lates), 1) if lates else None,
         "late_p99_ms": round(1000 * statistics.quantiles(lates, n=100)[98], 1) if len(lates) > 1 else None,

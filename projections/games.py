@@ -62,11 +62,13 @@ class Batch:
             sets = ", ".join(f"{k} = ?" for k in columns)
             out.append((f"UPDATE {{p}}dh_games SET {sets} WHERE game_id = ?", (*columns.values(), gid)))
         for gid, (version, state) in self.boards.items():
-            out.append((
-                "INSERT INTO {p}dh_boards (game_id, version, state) VALUES (?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state",
-                (gid, version, canonical_json(state)),
-            ))
+            out.append(
+                (
+                    "INSERT INTO {p}dh_boards (game_id, version, state) VALUES (?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state",
+                    (gid, version, canonical_json(state)),
+                )
+            )
         return out
 
 
@@ -150,12 +152,23 @@ class GameProjection(Projection[GameViewsSQL]):
         gid = str(e.originator_id)
         at = e.timestamp.isoformat()
         row = {
-            "game_id": gid, "game": e.game, "variant": e.variant,
-            "status": "scheduled" if e.starts_at else "open", "version": e.originator_version,
-            "seats": "[]", "planned_seats": e.seats, "awaiting": "[]", "creator": e.creator,
-            "options": json.dumps(e.options), "time_control": json.dumps(e.time_control),
-            "starts_at": e.starts_at, "created_at": at, "updated_at": at, "outcome": None,
-            "sandbox": 1 if e.sandbox_of else 0, "seed_commitment": e.seed_commitment,
+            "game_id": gid,
+            "game": e.game,
+            "variant": e.variant,
+            "status": "scheduled" if e.starts_at else "open",
+            "version": e.originator_version,
+            "seats": "[]",
+            "planned_seats": e.seats,
+            "awaiting": "[]",
+            "creator": e.creator,
+            "options": json.dumps(e.options),
+            "time_control": json.dumps(e.time_control),
+            "starts_at": e.starts_at,
+            "created_at": at,
+            "updated_at": at,
+            "outcome": None,
+            "sandbox": 1 if e.sandbox_of else 0,
+            "seed_commitment": e.seed_commitment,
         }
         self._meta[gid] = {"game": e.game, "variant": e.variant, "options": e.options, "tc": e.time_control}
         self._seats[gid] = []
@@ -177,8 +190,10 @@ class GameProjection(Projection[GameViewsSQL]):
         bank = clocks.initial_bank(self._game_meta(gid)["tc"])
         if bank is not None and isinstance(e, Game.Joined):
             self._clock_of(gid)["banks"][str(e.seat)] = bank
-        seats = [*self._seats_of(gid), {"seat": e.seat, "player_id": e.player_id, "name": e.name,
-                                        "kind": e.kind, "bot": e.bot}]
+        seats = [
+            *self._seats_of(gid),
+            {"seat": e.seat, "player_id": e.player_id, "name": e.name, "kind": e.kind, "bot": e.bot},
+        ]
         seats.sort(key=lambda s: s["seat"])
         self._seats[gid] = seats
         batch.update(gid, e, seats=json.dumps(seats))
@@ -236,14 +251,16 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
         batch.ended.add(str(e.originator_id))
-        batch.update(str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome),
-                     **_NO_TIMING)
+        batch.update(
+            str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome), **_NO_TIMING
+        )
 
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
         outcome = {"reason": e.reason, "places": [], "winners": [], "scores": None}
         batch.ended.add(str(e.originator_id))
-        batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome),
-                     **_NO_TIMING)
+        batch.update(
+            str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome), **_NO_TIMING
+        )
 
     def _move(self, e: Game.MoveMade, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
@@ -263,8 +280,11 @@ class GameProjection(Projection[GameViewsSQL]):
         if gid not in self._clocks:
             row = self.view.game_summary(gid)
             held = (row or {}).get("clock") or {}
-            self._clocks[gid] = {"turns": dict(held.get("turns", {})), "banks": dict(held.get("banks", {})),
-                                 "awaiting": list((row or {}).get("awaiting", []))}
+            self._clocks[gid] = {
+                "turns": dict(held.get("turns", {})),
+                "banks": dict(held.get("banks", {})),
+                "awaiting": list((row or {}).get("awaiting", [])),
+            }
         return self._clocks[gid]
 
     def _settle_timing(self, batch: Batch) -> None:
@@ -305,8 +325,12 @@ class GameProjection(Projection[GameViewsSQL]):
             row = self.view.game_summary(gid)
             if row is None:
                 raise LookupError(f"no summary row for game {gid}")
-            meta = self._meta[gid] = {"game": row["game"], "variant": row["variant"], "options": row["options"],
-                                      "tc": row["time_control"]}
+            meta = self._meta[gid] = {
+                "game": row["game"],
+                "variant": row["variant"],
+                "options": row["options"],
+                "tc": row["time_control"],
+            }
         return meta
 
     def _seats_of(self, gid: str) -> list[dict[str, Any]]:

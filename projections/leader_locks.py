@@ -123,11 +123,17 @@ class PostgresLeaderLock:
 
         if self._conn is None or self._conn.closed:
             self._conn = psycopg.connect(
-                self.conninfo, autocommit=True, connect_timeout=DEAD_AFTER,
-                keepalives=1, keepalives_idle=5, keepalives_interval=2, keepalives_count=3,
+                self.conninfo,
+                autocommit=True,
+                connect_timeout=DEAD_AFTER,
+                keepalives=1,
+                keepalives_idle=5,
+                keepalives_interval=2,
+                keepalives_count=3,
                 tcp_user_timeout=DEAD_AFTER * 1000,
                 options=f"-c tcp_keepalives_idle=5 -c tcp_keepalives_interval=2 -c tcp_keepalives_count=3 "
-                        f"-c tcp_user_timeout={DEAD_AFTER * 1000} -c statement_timeout={DEAD_AFTER * 1000}")
+                f"-c tcp_user_timeout={DEAD_AFTER * 1000} -c statement_timeout={DEAD_AFTER * 1000}",
+            )
         return self._conn
 
     def _close(self) -> None:

@@ -28,8 +28,9 @@ _END = object()
 
 class BatchingProjectionRunner(ProjectionRunner[Any, Any]):
     @staticmethod
-    def _process_events_loop(subscription: Any, projection: Any, is_stopping: threading.Event,
-                             runner: weakref.ReferenceType[Any]) -> None:
+    def _process_events_loop(
+        subscription: Any, projection: Any, is_stopping: threading.Event, runner: weakref.ReferenceType[Any]
+    ) -> None:
         try:
             if hasattr(subscription.subscription, "take_batch"):
                 _take_batches(subscription, projection)

@@ -120,8 +120,15 @@ class GameViewsSQL:
             row = c.fetchone()
         return None if row is None else (int(row["version"]), row["state"])
 
-    def list_games(self, status: str | None = None, game: str | None = None, player: str | None = None,
-                   limit: int = 50, offset: int = 0, include_sandboxes: bool = False) -> list[dict[str, Any]]:
+    def list_games(
+        self,
+        status: str | None = None,
+        game: str | None = None,
+        player: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        include_sandboxes: bool = False,
+    ) -> list[dict[str, Any]]:
         where, params = [], []
         if status:
             where.append("g.status = ?")
@@ -147,7 +154,8 @@ class GameViewsSQL:
             "SELECT game_id FROM {p}dh_games WHERE status IN ('active', 'scheduled') AND ("
             "(next_deadline > ? AND next_deadline <= ?) OR next_deadline <= ? OR "
             "(next_reminder > ? AND next_reminder <= ?) OR next_reminder <= ?) ORDER BY next_deadline",
-            (low, high, overdue, low, high, overdue))
+            (low, high, overdue, low, high, overdue),
+        )
 
     def stalled_bot_games(self, before: str | None) -> list[dict[str, Any]]:
         """Running games awaiting a server bot that has not moved since ``before`` (with None, all of them)."""
@@ -159,7 +167,9 @@ class GameViewsSQL:
     def games_of_player(self, player_id: str, status: str) -> list[dict[str, Any]]:
         return self._rows(
             "SELECT g.* FROM {p}dh_games g JOIN {p}dh_game_players p ON p.game_id = g.game_id "
-            "WHERE p.player_id = ? AND g.status = ?", (player_id, status))
+            "WHERE p.player_id = ? AND g.status = ?",
+            (player_id, status),
+        )
 
     def all_game_ids(self) -> list[str]:
         return [r["game_id"] for r in self._rows("SELECT game_id FROM {p}dh_games ORDER BY game_id")]
@@ -177,8 +187,9 @@ class GameViewsSQL:
         with self._cursor(commit=True) as c:
             for table in VIEW_TABLES:
                 c.execute(self._sql(f"DELETE FROM {{p}}{table}"))
-            c.execute(self._sql(f"DELETE FROM {self._tracking_table()} WHERE application_name = ?"),
-                      (application_name,))
+            c.execute(
+                self._sql(f"DELETE FROM {self._tracking_table()} WHERE application_name = ?"), (application_name,)
+            )
 
     def _tracking_table(self) -> str:
         return "tracking"

@@ -47,8 +47,13 @@ class Player:
     webhook_url: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "kind": self.kind, "created_at": self.created_at,
-                "webhook_url": self.webhook_url}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "created_at": self.created_at,
+            "webhook_url": self.webhook_url,
+        }
 
 
 class Accounts:
@@ -110,8 +115,11 @@ class Accounts:
             if nonce is None:
                 t.execute("DELETE FROM dh_webhook_keys WHERE player_id = ?", (player_id,))
             else:
-                t.execute("INSERT INTO dh_webhook_keys (player_id, nonce) VALUES (?, ?) "
-                          "ON CONFLICT (player_id) DO UPDATE SET nonce = excluded.nonce", (player_id, nonce))
+                t.execute(
+                    "INSERT INTO dh_webhook_keys (player_id, nonce) VALUES (?, ?) "
+                    "ON CONFLICT (player_id) DO UPDATE SET nonce = excluded.nonce",
+                    (player_id, nonce),
+                )
         with self._lock:
             self._by_hash.clear()
         secret = webhook_keys.derive(self._master_key, player_id, nonce) if nonce else None

@@ -334,8 +334,9 @@ class Game(Aggregate):
 
     # ------------------------------------------------------------------ writes
 
-    def record(self, cause: type[Aggregate.Event] | None, cause_fields: dict[str, Any],
-               events: Sequence[Event]) -> None:
+    def record(
+        self, cause: type[Aggregate.Event] | None, cause_fields: dict[str, Any], events: Sequence[Event]
+    ) -> None:
         """Records a decision: its cause, then the rule events it produced, each
         with the hash of the state it leads to and the seats awaited after it; the
         last one closes the decision (turns start and end there)."""
@@ -382,8 +383,11 @@ def rule_event_class(slug: str, kind: str) -> type[Game.RuleEvent]:
         return resolve_topic(topic)  # type: ignore[no-any-return]
     except Exception:
         pass
-    cls = type(kind, (Game.RuleEvent,), {"TOPIC": topic, "KIND": kind, "__module__": __name__,
-                                          "__qualname__": f"Game.{slug}.{kind}"})
+    cls = type(
+        kind,
+        (Game.RuleEvent,),
+        {"TOPIC": topic, "KIND": kind, "__module__": __name__, "__qualname__": f"Game.{slug}.{kind}"},
+    )
     register_topic(topic, cls)
     return cls  # type: ignore[return-value]
 

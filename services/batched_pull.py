@@ -52,7 +52,7 @@ class BatchedPull:
         """Up to ``limit`` notifications, all those pulled and not yet taken; waits up to
         ``timeout`` seconds for the first (an empty list if none came). None once stopped;
         raises the pulling thread's error if it failed."""
-        out = list(self._notifications[self._notifications_index:])
+        out = list(self._notifications[self._notifications_index :])
         self._notifications, self._notifications_index = [], 0
         try:
             if not out:

@@ -103,8 +103,9 @@ def sql_store(settings: Settings) -> SqlStore:
     elif settings.store == "sqlite":
         store = SQLiteStore(settings.data_dir / "service.db")
     else:
-        store = PostgresStore(settings.database_url or "", schema=settings.postgres_schema,
-                              create_schema=settings.create_tables)
+        store = PostgresStore(
+            settings.database_url or "", schema=settings.postgres_schema, create_schema=settings.create_tables
+        )
     store.create_tables = settings.create_tables
     return store
 
@@ -185,8 +186,13 @@ class Platform:
             runner.wait(head, timeout=timeout)
 
 
-def bootstrap(settings: Settings | None = None, *, projections: bool | None = None,
-              work: Work | None = None, worker: bool | None = None) -> Platform:
+def bootstrap(
+    settings: Settings | None = None,
+    *,
+    projections: bool | None = None,
+    work: Work | None = None,
+    worker: bool | None = None,
+) -> Platform:
     """Builds a platform. ``projections`` runs the runner in-process (default: as settings say);
     ``work`` overrides the background work; ``worker`` starts the embedded Celery worker.
 
@@ -237,8 +243,12 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         if led:
             leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: _start_runner(env, vclass)))
             undo.callback(leader.stop)
-    games.configure(secret_key=settings.secret_key, snapshot_interval=settings.snapshot_interval,
-                    cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
+    games.configure(
+        secret_key=settings.secret_key,
+        snapshot_interval=settings.snapshot_interval,
+        cache_size=settings.cache_size,
+        single_writer=single_writer(settings, run_projections),
+    )
     if settings.store == "sqlite":
         games.listeners.append(sqlite_events.wake)
         if not games.single_writer:
@@ -270,15 +280,18 @@ def leader_lock(settings: Settings) -> LeaderLock:
 def _locked(settings: Settings, start: Callable[[], Any]) -> Callable[[], Any]:
     """``start``, run under the table-creation lock: a runner started later, when this
     process takes the projections' lead, may create its tables too."""
+
     def run() -> Any:
         with creating_tables(settings):
             return start()
+
     return run
 
 
 def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL]) -> Any:
-    runner = BatchingProjectionRunner(application_class=GameService, projection_class=GameProjection,
-                                      view_class=vclass, env=env)
+    runner = BatchingProjectionRunner(
+        application_class=GameService, projection_class=GameProjection, view_class=vclass, env=env
+    )
     runner.__enter__()
     runner.projection.app = runner.app
     return runner

@@ -55,8 +55,10 @@ TABLES = [
 VERDICTS = ("upheld", "rejected", "withdrawn")
 MAX_PER_OPENER = 20
 """Disputes one account may open about one game."""
-RUNNING = ("while the game runs, a dispute says only whether the decision is legal for your seat: "
-           "what it would cause, and a sandbox to play it out, come once the game has ended")
+RUNNING = (
+    "while the game runs, a dispute says only whether the decision is legal for your seat: "
+    "what it would cause, and a sandbox to play it out, come once the game has ended"
+)
 
 
 class DisputeNotFound(ServiceError):
@@ -117,11 +119,23 @@ class Dispute(Aggregate):
         by: str
 
         def apply(self, dispute: Dispute) -> None:
-            dispute.resolution = {"verdict": self.verdict, "note": self.note, "by": self.by,
-                                  "at": self.timestamp.isoformat()}
+            dispute.resolution = {
+                "verdict": self.verdict,
+                "note": self.note,
+                "by": self.by,
+                "at": self.timestamp.isoformat(),
+            }
 
-    def __init__(self, game_id: str, game_version: int, claim: str, move: dict[str, Any] | None, seat: int | None,
-                 opener: str, numbered_from: int | None = None) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        game_version: int,
+        claim: str,
+        move: dict[str, Any] | None,
+        seat: int | None,
+        opener: str,
+        numbered_from: int | None = None,
+    ) -> None:
         self.game_id = game_id
         self.game_version = game_version
         if numbered_from is not None:
@@ -147,8 +161,9 @@ class Disputes:
 
     # ------------------------------------------------------------ opening
 
-    def open(self, game_id: str, opener: str, version: int, claim: str, move: dict[str, Any] | None,
-             seat: int | None) -> dict[str, Any]:
+    def open(
+        self, game_id: str, opener: str, version: int, claim: str, move: dict[str, Any] | None, seat: int | None
+    ) -> dict[str, Any]:
         game = self.games.load(game_id)
         revealed = self.games.revealed(game)
         mine = game.seats_of(opener)
@@ -157,24 +172,26 @@ class Disputes:
         if not 1 <= version <= game.version:
             raise InvalidRequest(f"version {version} is outside 1..{game.version}", field="version")
         if self._opened_by(str(game.id), opener) >= MAX_PER_OPENER:
-            raise InvalidRequest(f"you have opened {MAX_PER_OPENER} disputes about this game, the most one "
-                                 "account may open about one game")
+            raise InvalidRequest(
+                f"you have opened {MAX_PER_OPENER} disputes about this game, the most one "
+                "account may open about one game"
+            )
         past = self.games.load_at(game_id, version)
         if past.state is None:
             raise InvalidRequest(f"the game had not started at version {version}", field="version")
         seat = self._seat(past, mine, seat, revealed)
-        dispute = Dispute(game_id=str(game.id), game_version=version, claim=claim, move=move, seat=seat,
-                          opener=opener)
+        dispute = Dispute(game_id=str(game.id), game_version=version, claim=claim, move=move, seat=seat, opener=opener)
         answer = self._answer(dispute, game, past, seat, move, revealed)
         dispute.trigger_event(Dispute.Answered, answer=answer)
         self.games.save(dispute)
-        self.db.execute("INSERT INTO dh_disputes (dispute_id, game_id, opener, opened_at) VALUES (?, ?, ?, ?)",
-                        (str(dispute.id), str(game.id), opener, dispute.opened_at))
+        self.db.execute(
+            "INSERT INTO dh_disputes (dispute_id, game_id, opener, opened_at) VALUES (?, ?, ?, ?)",
+            (str(dispute.id), str(game.id), opener, dispute.opened_at),
+        )
         return self.document(str(dispute.id), opener)
 
     def _opened_by(self, game_id: str, opener: str) -> int:
-        row = self.db.one("SELECT COUNT(*) AS n FROM dh_disputes WHERE game_id = ? AND opener = ?",
-                          (game_id, opener))
+        row = self.db.one("SELECT COUNT(*) AS n FROM dh_disputes WHERE game_id = ? AND opener = ?", (game_id, opener))
         return int(row["n"]) if row else 0
 
     @staticmethod
@@ -188,17 +205,22 @@ class Disputes:
             raise InvalidRequest(f"there is no seat {seat}", field="seat")
         return seat
 
-    def _answer(self, dispute: Dispute, game: Game, past: Game, seat: int, move: dict[str, Any] | None,
-                revealed: bool) -> dict[str, Any]:
+    def _answer(
+        self, dispute: Dispute, game: Game, past: Game, seat: int, move: dict[str, Any] | None, revealed: bool
+    ) -> dict[str, Any]:
         position = self._position(past, seat, revealed)
         answer: dict[str, Any] = {
-            "seat": seat, "awaiting": list(past.awaiting),
+            "seat": seat,
+            "awaiting": list(past.awaiting),
             "legal_moves_total": len(past.ruleset.legal_moves(position, seat)),
             "move": self._judge(past.ruleset, position, seat, move, revealed, self._seed(dispute)),
         }
         audit = audit_trail(self.games, str(game.id), None if revealed else dispute.opener)
-        answer["verification"] = {"verified": audit["verified"], "verdict": audit["verdict"],
-                                  "first_bad_step": audit["first_bad_step"]}
+        answer["verification"] = {
+            "verified": audit["verified"],
+            "verdict": audit["verdict"],
+            "first_bad_step": audit["first_bad_step"],
+        }
         answer["actual"] = self._actual(game, past.version, dispute.opener)
         answer["sandbox_id"] = self._fork(dispute, game, past) if revealed else None
         if not revealed:
@@ -215,8 +237,9 @@ class Disputes:
         return past.ruleset.observe(past.state, seat, random.Random(f"dispute:{past.version}:{seat}"))
 
     @staticmethod
-    def _judge(ruleset: Any, position: Any, seat: int, move: dict[str, Any] | None, revealed: bool,
-               seed: bytes) -> dict[str, Any]:
+    def _judge(
+        ruleset: Any, position: Any, seat: int, move: dict[str, Any] | None, revealed: bool, seed: bytes
+    ) -> dict[str, Any]:
         if move is None:
             return {"evaluated": False}
         try:
@@ -225,9 +248,12 @@ class Disputes:
             return {"evaluated": True, "legal": False, "code": e.code, "message": e.message, "rule": e.rule.to_json()}
         if not revealed:
             return {"evaluated": True, "legal": True}
-        return {"evaluated": True, "legal": True,
-                "events": [{"type": e.TYPE, "data": e.visible_data(Viewer.everyone())} for e in events],
-                "rules": [e.rule().to_json() for e in events]}
+        return {
+            "evaluated": True,
+            "legal": True,
+            "events": [{"type": e.TYPE, "data": e.visible_data(Viewer.everyone())} for e in events],
+            "rules": [e.rule().to_json() for e in events],
+        }
 
     def _actual(self, game: Game, version: int, opener: str) -> list[dict[str, Any]]:
         """The decision actually taken right after ``version``, as the opener may see it."""
@@ -247,13 +273,27 @@ class Disputes:
         sandbox_seed = self.games.seed(sandbox_id)
         seats = [{**s, "player_id": dispute.opener, "name": f"{s['name']} (sandbox)"} for s in past.seats]
         table = Game._create(
-            Game.Created, id=sandbox_id, game=game.game, variant=game.variant, options=game.options,
-            seats=len(seats), creator=dispute.opener, time_control={"kind": "none"}, starts_at=None,
-            seed_commitment=seed_commitment(sandbox_seed), engine=game.engine, settings={},
+            Game.Created,
+            id=sandbox_id,
+            game=game.game,
+            variant=game.variant,
+            options=game.options,
+            seats=len(seats),
+            creator=dispute.opener,
+            time_control={"kind": "none"},
+            starts_at=None,
+            seed_commitment=seed_commitment(sandbox_seed),
+            engine=game.engine,
+            settings={},
             sandbox_of={"game_id": str(game.id), "version": past.version, "dispute_id": str(dispute.id)},
         )
-        table.trigger_event(Game.Forked, seats=seats, state=encode(past.state), state_hash=state_hash(past.state),
-                            awaiting=list(past.ruleset.awaiting(past.state)))
+        table.trigger_event(
+            Game.Forked,
+            seats=seats,
+            state=encode(past.state),
+            state_hash=state_hash(past.state),
+            awaiting=list(past.ruleset.awaiting(past.state)),
+        )
         table.finish_if_over(sandbox_seed.hex())
         self.games.commit(table)
         return str(sandbox_id)
@@ -267,8 +307,9 @@ class Disputes:
         if dispute.sandbox_id is None:
             game = self.games.load(dispute.game_id)
             if not self.games.revealed(game):
-                raise NotAcceptingMoves(f"game {game.id} is {game.status}: a dispute's sandbox is forked "
-                                        "once the game has ended")
+                raise NotAcceptingMoves(
+                    f"game {game.id} is {game.status}: a dispute's sandbox is forked once the game has ended"
+                )
             past = self.games.load_at(dispute.game_id, dispute.game_version)
             dispute.trigger_event(Dispute.SandboxForked, sandbox_id=self._fork(dispute, game, past))
             self.games.save(dispute)
@@ -294,15 +335,24 @@ class Disputes:
         dispute = self._load(dispute_id)
         revealed = self.games.revealed(self.games.load(dispute.game_id))
         visible = revealed or player_id == dispute.opener
-        return {"id": str(dispute.id), "game_id": dispute.game_id, "version": dispute.game_version,
-                "claim": dispute.claim, "move": dispute.move if visible else None, "seat": dispute.seat,
-                "opener": dispute.opener, "opened_at": dispute.opened_at,
-                "answer": _shown(dispute, revealed) if visible else None, "resolution": dispute.resolution}
+        return {
+            "id": str(dispute.id),
+            "game_id": dispute.game_id,
+            "version": dispute.game_version,
+            "claim": dispute.claim,
+            "move": dispute.move if visible else None,
+            "seat": dispute.seat,
+            "opener": dispute.opener,
+            "opened_at": dispute.opened_at,
+            "answer": _shown(dispute, revealed) if visible else None,
+            "resolution": dispute.resolution,
+        }
 
     def of_game(self, game_id: str, player_id: str | None) -> list[dict[str, Any]]:
         game_id = str(self.games.load(game_id).id)
-        rows = self.db.query("SELECT dispute_id FROM dh_disputes WHERE game_id = ? ORDER BY opened_at, dispute_id",
-                             (game_id,))
+        rows = self.db.query(
+            "SELECT dispute_id FROM dh_disputes WHERE game_id = ? ORDER BY opened_at, dispute_id", (game_id,)
+        )
         return [self.document(r["dispute_id"], player_id) for r in rows]
 
     def legal_moves(self, dispute_id: str, player_id: str | None, offset: int, limit: int) -> dict[str, Any]:
@@ -318,8 +368,7 @@ class Disputes:
         listed = past.ruleset.legal_moves(self._position(past, seat, revealed), seat)
         dump = past.ruleset.commands.dump
         moves = [dump(listed[i]) for i in range(offset, min(len(listed), offset + limit))]
-        return {"version": dispute.game_version, "seat": seat, "total": len(listed), "offset": offset,
-                "moves": moves}
+        return {"version": dispute.game_version, "seat": seat, "total": len(listed), "offset": offset, "moves": moves}
 
     # ------------------------------------------------------------ resolution
 
@@ -332,8 +381,10 @@ class Disputes:
         if verdict == "withdrawn" and player_id != dispute.opener:
             raise NotCreator("only the opener may withdraw a dispute")
         if verdict != "withdrawn" and not self.arbitrates(game, player_id):
-            raise NotArbiter("only an arbiter of the game may uphold or reject a dispute: an account the "
-                             "operator names, or the game's creator when it holds no seat in the game")
+            raise NotArbiter(
+                "only an arbiter of the game may uphold or reject a dispute: an account the "
+                "operator names, or the game's creator when it holds no seat in the game"
+            )
         dispute.trigger_event(Dispute.Resolved, verdict=verdict, note=note, by=player_id)
         self.games.save(dispute)
         return self.document(dispute_id, player_id)

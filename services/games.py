@@ -53,8 +53,14 @@ class GameService(TimedCases, Application):
     name = "dragonhall"
     snapshotting_intervals = {Game: 50}
 
-    def __init__(self, env: dict[str, str] | None = None, *, secret_key: bytes = b"",
-                 snapshot_interval: int = 50, cache_size: int = 2000) -> None:
+    def __init__(
+        self,
+        env: dict[str, str] | None = None,
+        *,
+        secret_key: bytes = b"",
+        snapshot_interval: int = 50,
+        cache_size: int = 2000,
+    ) -> None:
         super().__init__(env)
         self.snapshotting_intervals = {Game: snapshot_interval}  # type: ignore[misc]
         self.secret_key = secret_key or uuid.uuid4().bytes
@@ -72,8 +78,9 @@ class GameService(TimedCases, Application):
         self._locks_lock = threading.Lock()
         self._seeds: dict[uuid.UUID, bytes] = {}
 
-    def configure(self, *, secret_key: bytes, snapshot_interval: int, cache_size: int,
-                  single_writer: bool = False) -> None:
+    def configure(
+        self, *, secret_key: bytes, snapshot_interval: int, cache_size: int, single_writer: bool = False
+    ) -> None:
         """Settings the projection runner cannot pass when it builds this application.
 
         ``single_writer`` says that no other process writes this store (the embedded
@@ -99,7 +106,8 @@ class GameService(TimedCases, Application):
             if len(self._seeds) > 4 * self._cache_size:
                 self._seeds = {}
             seed = self._seeds[game_id] = hmac.new(
-                self.secret_key, b"dragonhall-seed:" + game_id.bytes, hashlib.sha256).digest()
+                self.secret_key, b"dragonhall-seed:" + game_id.bytes, hashlib.sha256
+            ).digest()
         return seed
 
     def rng(self, game: Game, stream: str | None = None) -> Rng:
@@ -210,10 +218,19 @@ class GameService(TimedCases, Application):
 
     # ------------------------------------------------------------ commands
 
-    def create_game(self, creator: str, game: str, variant: str | None, options: dict[str, Any] | None,
-                    players: int, time_control: dict[str, Any] | None = None,
-                    starts_at: datetime | None = None, settings: dict[str, Any] | None = None,
-                    sandbox_of: dict[str, Any] | None = None, game_id: uuid.UUID | None = None) -> Game:
+    def create_game(
+        self,
+        creator: str,
+        game: str,
+        variant: str | None,
+        options: dict[str, Any] | None,
+        players: int,
+        time_control: dict[str, Any] | None = None,
+        starts_at: datetime | None = None,
+        settings: dict[str, Any] | None = None,
+        sandbox_of: dict[str, Any] | None = None,
+        game_id: uuid.UUID | None = None,
+    ) -> Game:
         """Opens a table for ``players`` seats; it starts when the last seat fills."""
         try:
             ruleset = find_game(game)
@@ -246,12 +263,24 @@ class GameService(TimedCases, Application):
         if self.inbox is None:
             return
         for player_id in game.settings.get("invite", []):
-            self.inbox.add(player_id, "invitation", f"invitation:{game.id}:{player_id}", str(game.id),
-                           {"type": "invitation", "game_id": str(game.id), "game": game.game,
-                            "variant": game.variant, "creator": game.creator, "starts_at": game.starts_at})
+            self.inbox.add(
+                player_id,
+                "invitation",
+                f"invitation:{game.id}:{player_id}",
+                str(game.id),
+                {
+                    "type": "invitation",
+                    "game_id": str(game.id),
+                    "game": game.game,
+                    "variant": game.variant,
+                    "creator": game.creator,
+                    "starts_at": game.starts_at,
+                },
+            )
 
-    def take_seat(self, game_id: str, player_id: str, name: str, kind: str, seat: int | None = None,
-                  bot: str | None = None) -> Game:
+    def take_seat(
+        self, game_id: str, player_id: str, name: str, kind: str, seat: int | None = None, bot: str | None = None
+    ) -> Game:
         """Seats a player (or a server bot); starts the game when it is full."""
         gid = _uuid(game_id)
         with self.lock(gid):
@@ -293,8 +322,11 @@ class GameService(TimedCases, Application):
         if player_id != game.creator and player_id not in game.settings.get("invite", []):
             raise NotInvited(f"game {game.id} is running: only its creator and the players it invited may join it")
         events = game.ruleset.join(game.state, self.rng(game))
-        game.record(Game.Joined, {"seat": len(game.seats), "player_id": player_id, "name": name, "kind": kind,
-                                  "bot": None}, events)
+        game.record(
+            Game.Joined,
+            {"seat": len(game.seats), "player_id": player_id, "name": name, "kind": kind, "bot": None},
+            events,
+        )
         game.finish_if_over(self.seed(game.id).hex())
         self._save_or_conflict(game)
         return game
@@ -330,8 +362,15 @@ class GameService(TimedCases, Application):
         game.record(None, {}, events)
         game.finish_if_over(self.seed(game.id).hex())
 
-    def submit_move(self, game_id: str, player_id: str, move: Any, expected_version: int | None = None,
-                    command_id: str | None = None, seat: int | None = None) -> dict[str, Any]:
+    def submit_move(
+        self,
+        game_id: str,
+        player_id: str,
+        move: Any,
+        expected_version: int | None = None,
+        command_id: str | None = None,
+        seat: int | None = None,
+    ) -> dict[str, Any]:
         """Plays ``move`` for the caller's awaited seat; returns the new version and events.
         A refused move writes no event; it is entered in the journal of refusals."""
         try:
@@ -352,8 +391,15 @@ class GameService(TimedCases, Application):
         if seat is not None:
             self.journal.refused(str(game.id), player_id, seat, game.version, move, error)
 
-    def _submit_move(self, game_id: str, player_id: str, move: Any, expected_version: int | None,
-                     command_id: str | None, seat: int | None) -> dict[str, Any]:
+    def _submit_move(
+        self,
+        game_id: str,
+        player_id: str,
+        move: Any,
+        expected_version: int | None,
+        command_id: str | None,
+        seat: int | None,
+    ) -> dict[str, Any]:
         gid = _uuid(game_id)
         with self.lock(gid):
             for attempt in range(RETRIES):
@@ -369,8 +415,15 @@ class GameService(TimedCases, Application):
                     return result
             raise StaleVersion(f"game {game_id} kept changing; try again", current_version=game.version)
 
-    def _decide_move(self, game: Game, player_id: str, move: Any, expected_version: int | None,
-                     command_id: str | None, seat: int | None) -> dict[str, Any] | None:
+    def _decide_move(
+        self,
+        game: Game,
+        player_id: str,
+        move: Any,
+        expected_version: int | None,
+        command_id: str | None,
+        seat: int | None,
+    ) -> dict[str, Any] | None:
         """Judges and saves one move on ``game``; None when another writer saved first.
 
         ``game`` may be this process's cached copy, not checked against the store:
@@ -391,9 +444,16 @@ class GameService(TimedCases, Application):
         acting = self._acting_seat(game, player_id, seat)
         command = game.ruleset.parse_move(move)
         events = game.ruleset.decide(game.state, acting, command, self.rng(game))
-        game.record(Game.MoveMade, {"seat": acting, "player_id": player_id,
-                                    "move": game.ruleset.commands.dump(command),
-                                    "command_id": command_id}, events)
+        game.record(
+            Game.MoveMade,
+            {
+                "seat": acting,
+                "player_id": player_id,
+                "move": game.ruleset.commands.dump(command),
+                "command_id": command_id,
+            },
+            events,
+        )
         game.finish_if_over(self.seed(game.id).hex())
         saved = self._try_save(game)
         return None if saved is None else self._result(game, saved, player_id)
@@ -426,8 +486,15 @@ class GameService(TimedCases, Application):
                     return self._result(game, saved, player_id)
             raise StaleVersion(f"game {game_id} kept changing; try again")
 
-    def play_for(self, game_id: str, seat: int, version: int, choose: Callable[[Game], Any],
-                 cause: type | None = None, cause_fields: dict[str, Any] | None = None) -> bool:
+    def play_for(
+        self,
+        game_id: str,
+        seat: int,
+        version: int,
+        choose: Callable[[Game], Any],
+        cause: type | None = None,
+        cause_fields: dict[str, Any] | None = None,
+    ) -> bool:
         """Plays ``seat``'s decision with ``choose(game) -> command`` (a bot), but only if
         the game is still at ``version`` and still awaits ``seat``: a late or duplicate
         task writes nothing. The choice is made outside the game's lock; the version
@@ -444,8 +511,16 @@ class GameService(TimedCases, Application):
             info = game.seat_info(seat)
             if cause is not None:
                 game.trigger_event(cause, **(cause_fields or {}))
-            game.record(Game.MoveMade, {"seat": seat, "player_id": info["player_id"],
-                                        "move": game.ruleset.commands.dump(command), "command_id": None}, events)
+            game.record(
+                Game.MoveMade,
+                {
+                    "seat": seat,
+                    "player_id": info["player_id"],
+                    "move": game.ruleset.commands.dump(command),
+                    "command_id": None,
+                },
+                events,
+            )
             game.finish_if_over(self.seed(game.id).hex())
             try:
                 self.commit(game)
@@ -477,8 +552,7 @@ class GameService(TimedCases, Application):
     @staticmethod
     def awaits(game: Game, seat: int, version: int) -> bool:
         """Whether ``game`` is still at ``version`` and awaits ``seat``: the guard of every task."""
-        return (game.version == version and game.status == "active" and seat in game.awaiting
-                and seat not in game.left)
+        return game.version == version and game.status == "active" and seat in game.awaiting and seat not in game.left
 
     def _try_save(self, game: Game) -> list[Any] | None:
         """The saved events, or None when another writer got there first (the caller loads the

@@ -60,9 +60,19 @@ class Inbox:
     def items(self, player_id: str, kind: str, limit: int = 50) -> list[dict[str, Any]]:
         rows = self.db.query(
             "SELECT item_id, kind, game_id, created_at, payload FROM dh_inbox WHERE player_id = ? AND kind = ? "
-            "ORDER BY created_at DESC LIMIT ?", (player_id, kind, limit))
-        return [{"id": r["item_id"], "kind": r["kind"], "game_id": r["game_id"], "at": r["created_at"],
-                 **json.loads(r["payload"])} for r in rows]
+            "ORDER BY created_at DESC LIMIT ?",
+            (player_id, kind, limit),
+        )
+        return [
+            {
+                "id": r["item_id"],
+                "kind": r["kind"],
+                "game_id": r["game_id"],
+                "at": r["created_at"],
+                **json.loads(r["payload"]),
+            }
+            for r in rows
+        ]
 
     def has(self, dedupe: str) -> bool:
         return self.db.one("SELECT 1 AS x FROM dh_inbox WHERE dedupe = ?", (dedupe,)) is not None
@@ -83,7 +93,9 @@ class Inbox:
     def delivery(self, delivery_id: str) -> dict[str, Any] | None:
         row = self.db.one(
             "SELECT d.*, i.payload, i.player_id FROM dh_webhook_deliveries d JOIN dh_inbox i ON i.item_id = d.item_id "
-            "WHERE d.delivery_id = ?", (delivery_id,))
+            "WHERE d.delivery_id = ?",
+            (delivery_id,),
+        )
         if row is not None:
             row["payload"] = json.loads(row["payload"])
         return row
@@ -91,18 +103,27 @@ class Inbox:
     def take_delivery(self, delivery_id: str) -> bool:
         """Marks a pending delivery ``sending`` for the one task that will POST it; False if
         another task took it, or it is no longer pending."""
-        return self.db.execute(
-            "UPDATE dh_webhook_deliveries SET status = 'sending', updated_at = ? "
-            "WHERE delivery_id = ? AND status = 'pending'", (clock.now().isoformat(), delivery_id)) == 1
+        return (
+            self.db.execute(
+                "UPDATE dh_webhook_deliveries SET status = 'sending', updated_at = ? "
+                "WHERE delivery_id = ? AND status = 'pending'",
+                (clock.now().isoformat(), delivery_id),
+            )
+            == 1
+        )
 
     def lost_deliveries(self, before: datetime, limit: int = 100) -> list[str]:
         """Deliveries still pending since before ``before``: their task was lost."""
         rows = self.db.query(
             "SELECT delivery_id FROM dh_webhook_deliveries WHERE status = 'pending' AND updated_at < ? "
-            "ORDER BY updated_at LIMIT ?", (before.isoformat(), limit))
+            "ORDER BY updated_at LIMIT ?",
+            (before.isoformat(), limit),
+        )
         return [r["delivery_id"] for r in rows]
 
     def mark_delivery(self, delivery_id: str, status: str, error: str | None = None) -> None:
         self.db.execute(
             "UPDATE dh_webhook_deliveries SET status = ?, attempts = attempts + 1, updated_at = ?, last_error = ? "
-            "WHERE delivery_id = ?", (status, clock.now().isoformat(), error, delivery_id))
+            "WHERE delivery_id = ?",
+            (status, clock.now().isoformat(), error, delivery_id),
+        )

@@ -51,8 +51,7 @@ class Journal:
         self.db = db
         self.db.script(TABLES)
 
-    def refused(self, game_id: str, player_id: str, seat: int, version: int, command: Any,
-                error: Exception) -> None:
+    def refused(self, game_id: str, player_id: str, seat: int, version: int, command: Any, error: Exception) -> None:
         """Journals one refusal of a seated player's command (``seat`` is one they hold)."""
         if self._count(game_id, player_id) >= MAX_ENTRIES_PER_PLAYER:
             return
@@ -62,13 +61,24 @@ class Journal:
         self.db.execute(
             "INSERT INTO dh_journal (entry_id, game_id, at, player_id, seat, version, command, code, message, rule) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (str(uuid.uuid4()), game_id, clock.now().isoformat(), player_id, seat, version, _kept(command),
-             code, message, json.dumps(rule) if rule else None),
+            (
+                str(uuid.uuid4()),
+                game_id,
+                clock.now().isoformat(),
+                player_id,
+                seat,
+                version,
+                _kept(command),
+                code,
+                message,
+                json.dumps(rule) if rule else None,
+            ),
         )
 
     def _count(self, game_id: str, player_id: str) -> int:
-        row = self.db.one("SELECT COUNT(*) AS n FROM dh_journal WHERE game_id = ? AND player_id = ?",
-                          (game_id, player_id))
+        row = self.db.one(
+            "SELECT COUNT(*) AS n FROM dh_journal WHERE game_id = ? AND player_id = ?", (game_id, player_id)
+        )
         return int(row["n"]) if row else 0
 
     def entries(self, game_id: str, revealed: bool, reader: str | None) -> list[dict[str, Any]]:
@@ -80,12 +90,23 @@ class Journal:
 
 
 def _entry(row: dict[str, Any], whole: bool) -> dict[str, Any]:
-    entry: dict[str, Any] = {"at": row["at"], "player_id": row["player_id"], "seat": row["seat"],
-                             "version": row["version"], "command": None, "code": None, "message": None,
-                             "rule": None}
+    entry: dict[str, Any] = {
+        "at": row["at"],
+        "player_id": row["player_id"],
+        "seat": row["seat"],
+        "version": row["version"],
+        "command": None,
+        "code": None,
+        "message": None,
+        "rule": None,
+    }
     if whole:
-        entry.update(command=json.loads(row["command"]), code=row["code"], message=row["message"],
-                     rule=json.loads(row["rule"]) if row["rule"] else None)
+        entry.update(
+            command=json.loads(row["command"]),
+            code=row["code"],
+            message=row["message"],
+            rule=json.loads(row["rule"]) if row["rule"] else None,
+        )
     return entry
 
 

@@ -26,5 +26,8 @@ class Leases:
         with self.db.tx() as t:
             if t.execute("UPDATE dh_leases SET until = ? WHERE name = ? AND until < ?", (until, name, now.isoformat())):
                 return True
-            return bool(t.execute("INSERT INTO dh_leases (name, until) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                                  (name, until)))
+            return bool(
+                t.execute(
+                    "INSERT INTO dh_leases (name, until) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", (name, until)
+                )
+            )

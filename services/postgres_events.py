@@ -71,17 +71,20 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
         self.insert_function_name = f"dh_insert_events_{self.datastore.originator_id_type}"
         self.sql_create_statements.append(self._create_function_statement())
         self.call_insert_function = SQL("SELECT * FROM {schema}.{function}(%s, %s, %s, %s)").format(
-            schema=Identifier(self.datastore.schema), function=Identifier(self.insert_function_name))
+            schema=Identifier(self.datastore.schema), function=Identifier(self.insert_function_name)
+        )
 
     def _create_function_statement(self) -> Composable:
-        timeout = (f"    PERFORM set_config('lock_timeout', '{int(self.datastore.lock_timeout)}s', true);"
-                   if self.datastore.lock_timeout else "")
+        timeout = (
+            f"    PERFORM set_config('lock_timeout', '{int(self.datastore.lock_timeout)}s', true);"
+            if self.datastore.lock_timeout
+            else ""
+        )
         return SQL(
             "CREATE OR REPLACE FUNCTION {schema}.{function}("
             "ids {id_type}[], versions bigint[], topics text[], states bytea[]) "
             "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
-            "BEGIN " + timeout +
-            "    LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE;"
+            "BEGIN " + timeout + "    LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE;"
             "    NOTIFY {channel};"
             "    RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state)"
             "    SELECT * FROM unnest(ids, versions, topics, states)"
@@ -116,9 +119,12 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
         dumps scalars in C, but lists in Python, which cost more than the rest of the call."""
         n = len(stored_events)
         if n > MAX_SCALAR_EVENTS:
-            params: list[Any] = [[e.originator_id for e in stored_events],
-                                 [e.originator_version for e in stored_events],
-                                 [e.topic for e in stored_events], [e.state for e in stored_events]]
+            params: list[Any] = [
+                [e.originator_id for e in stored_events],
+                [e.originator_version for e in stored_events],
+                [e.topic for e in stored_events],
+                [e.state for e in stored_events],
+            ]
             key, build = "insert", lambda: self.call_insert_function
         else:
             params = [e.originator_id for e in stored_events]
@@ -132,28 +138,38 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
 
     def _insert_query(self, n: int) -> Composable:
         marks = ", ".join(["%s"] * n)
-        arrays = ", ".join(f"ARRAY[{marks}]::{kind}[]" for kind in (self.datastore.originator_id_type, "bigint",
-                                                                      "text", "bytea"))
+        arrays = ", ".join(
+            f"ARRAY[{marks}]::{kind}[]" for kind in (self.datastore.originator_id_type, "bigint", "text", "bytea")
+        )
         return SQL("SELECT * FROM {schema}.{function}(" + arrays + ")").format(
-            schema=Identifier(self.datastore.schema), function=Identifier(self.insert_function_name))
+            schema=Identifier(self.datastore.schema), function=Identifier(self.insert_function_name)
+        )
 
     # ------------------------------------------------------------ reading
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def select_events(self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None,
-                      desc: bool = False, limit: int | None = None) -> Sequence[StoredEvent]:
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
         shape = ("events", gt is not None, lte is not None, desc, limit is not None)
         params = [originator_id, *(p for p in (gt, lte, limit) if p is not None)]
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
-            curs.execute(self._statement(shape, lambda: self._events_query(*shape[1:]), conn), params,
-                         prepare=True)
-            return [StoredEvent(originator_id=row[0], originator_version=row[1], topic=row[2], state=bytes(row[3]))
-                    for row in curs.fetchall()]
+            curs.execute(self._statement(shape, lambda: self._events_query(*shape[1:]), conn), params, prepare=True)
+            return [
+                StoredEvent(originator_id=row[0], originator_version=row[1], topic=row[2], state=bytes(row[3]))
+                for row in curs.fetchall()
+            ]
 
     def _events_query(self, gt: bool, lte: bool, desc: bool, limit: bool) -> Composable:
-        query = SQL("SELECT originator_id, originator_version, topic, state FROM {schema}.{table} "
-                    "WHERE originator_id = %s").format(schema=Identifier(self.datastore.schema),
-                                                      table=Identifier(self.events_table_name))
+        query = SQL(
+            "SELECT originator_id, originator_version, topic, state FROM {schema}.{table} WHERE originator_id = %s"
+        ).format(schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
         if gt:
             query += SQL(" AND originator_version > %s")
         if lte:
@@ -162,18 +178,30 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
         return query + SQL(" LIMIT %s") if limit else query
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def select_notifications(self, start: int | None, limit: int, stop: int | None = None,
-                             topics: Sequence[str] = (), *, inclusive_of_start: bool = True) -> Sequence[Notification]:
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
         shape = ("notifications", start is not None, inclusive_of_start, stop is not None, bool(topics))
         params: list[Any] = [p for p in (start, stop) if p is not None]
         if topics:
             params.append(list(topics))
         params.append(limit)
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
-            curs.execute(self._statement(shape, lambda: self._notifications_query(*shape[1:]), conn), params,
-                         prepare=True)
-            return [Notification(id=row[4], originator_id=row[0], originator_version=row[1], topic=row[2],
-                                 state=bytes(row[3])) for row in curs.fetchall()]
+            curs.execute(
+                self._statement(shape, lambda: self._notifications_query(*shape[1:]), conn), params, prepare=True
+            )
+            return [
+                Notification(
+                    id=row[4], originator_id=row[0], originator_version=row[1], topic=row[2], state=bytes(row[3])
+                )
+                for row in curs.fetchall()
+            ]
 
     def _notifications_query(self, start: bool, inclusive: bool, stop: bool, topics: bool) -> Composable:
         where = []
@@ -184,9 +212,10 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
         if topics:
             where.append("topic = ANY(%s)")
         clause = (" WHERE " + " AND ".join(where)) if where else ""
-        return SQL("SELECT originator_id, originator_version, topic, state, notification_id "
-                   "FROM {schema}.{table}" + clause + " ORDER BY notification_id LIMIT %s").format(
-            schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
+        return SQL(
+            "SELECT originator_id, originator_version, topic, state, notification_id "
+            "FROM {schema}.{table}" + clause + " ORDER BY notification_id LIMIT %s"
+        ).format(schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
 
     def _statement(self, key: Any, build: Callable[[], Composable], conn: psycopg.Connection[Any]) -> bytes:
         """The statement of ``key`` as bytes, composed on first use only."""

@@ -78,19 +78,31 @@ class GameQueries:
         viewer = visibility.viewer(has_ended(row["status"]), seats, player_id, seat)
         ruleset = _ruleset(row["game"])
         return {
-            "id": row["game_id"], "game": row["game"], "variant": row["variant"], "options": row["options"],
-            "status": row["status"], "version": row["version"], "seats": [_public_seat(s) for s in seats],
-            "planned_seats": row["planned_seats"], "awaiting": row["awaiting"],
+            "id": row["game_id"],
+            "game": row["game"],
+            "variant": row["variant"],
+            "options": row["options"],
+            "status": row["status"],
+            "version": row["version"],
+            "seats": [_public_seat(s) for s in seats],
+            "planned_seats": row["planned_seats"],
+            "awaiting": row["awaiting"],
             "view": None if state is None else ruleset.view(state, viewer),
-            "outcome": row["outcome"], "creator": row["creator"], "created_at": row["created_at"],
-            "updated_at": row["updated_at"], "starts_at": row["starts_at"], "time_control": row["time_control"],
-            "seed_commitment": row["seed_commitment"], "sandbox": bool(row["sandbox"]),
+            "outcome": row["outcome"],
+            "creator": row["creator"],
+            "created_at": row["created_at"],
+            "updated_at": row["updated_at"],
+            "starts_at": row["starts_at"],
+            "time_control": row["time_control"],
+            "seed_commitment": row["seed_commitment"],
+            "sandbox": bool(row["sandbox"]),
             "your_seats": _mine(seats, player_id),
             "clocks": self._clocks(row["time_control"], row["status"], seats, row.get("clock") or {}),
         }
 
-    def _clocks(self, tc: dict[str, Any], status: str, seats: list[dict[str, Any]],
-                held: dict[str, Any]) -> dict[str, Any] | None:
+    def _clocks(
+        self, tc: dict[str, Any], status: str, seats: list[dict[str, Any]], held: dict[str, Any]
+    ) -> dict[str, Any] | None:
         if self.timers is None:
             return None
         return self.timers.clock_view(tc, status, seats, held.get("turns", {}), held.get("banks", {}))
@@ -100,16 +112,28 @@ class GameQueries:
         viewer = self.games.viewer(game, player_id, seat)
         state = game.state
         return {
-            "id": str(game.id), "game": game.game, "variant": game.variant, "options": game.options,
-            "status": game.status, "version": game.version, "seats": [_public_seat(s) for s in game.seats],
-            "planned_seats": game.planned_seats, "awaiting": list(game.awaiting),
+            "id": str(game.id),
+            "game": game.game,
+            "variant": game.variant,
+            "options": game.options,
+            "status": game.status,
+            "version": game.version,
+            "seats": [_public_seat(s) for s in game.seats],
+            "planned_seats": game.planned_seats,
+            "awaiting": list(game.awaiting),
             "view": None if state is None else game.ruleset.view(state, viewer),
-            "outcome": game.outcome, "creator": game.creator, "created_at": game.created_at,
-            "updated_at": game.modified_on.isoformat(), "starts_at": game.starts_at,
-            "time_control": game.time_control, "seed_commitment": game.seed_commitment,
-            "sandbox": bool(game.sandbox_of), "your_seats": _mine(game.seats, player_id),
-            "clocks": self._clocks(game.time_control, game.status, game.seats,
-                                   {"turns": game.turns, "banks": game.banks}),
+            "outcome": game.outcome,
+            "creator": game.creator,
+            "created_at": game.created_at,
+            "updated_at": game.modified_on.isoformat(),
+            "starts_at": game.starts_at,
+            "time_control": game.time_control,
+            "seed_commitment": game.seed_commitment,
+            "sandbox": bool(game.sandbox_of),
+            "your_seats": _mine(game.seats, player_id),
+            "clocks": self._clocks(
+                game.time_control, game.status, game.seats, {"turns": game.turns, "banks": game.banks}
+            ),
         }
 
     @staticmethod
@@ -122,21 +146,40 @@ class GameQueries:
 
     # ------------------------------------------------------------ lists
 
-    def list_games(self, status: str | None, game: str | None, player: str | None,
-                   limit: int, offset: int) -> list[dict[str, Any]]:
+    def list_games(
+        self, status: str | None, game: str | None, player: str | None, limit: int, offset: int
+    ) -> list[dict[str, Any]]:
         rows = self.views.list_games(status=status, game=game, player=player, limit=limit, offset=offset)
         return [
-            {"id": r["game_id"], "game": r["game"], "variant": r["variant"], "status": r["status"],
-             "version": r["version"], "seats": [_public_seat(s) for s in r["seats"]],
-             "planned_seats": r["planned_seats"], "awaiting": r["awaiting"], "created_at": r["created_at"],
-             "updated_at": r["updated_at"], "starts_at": r["starts_at"], "outcome": r["outcome"]}
+            {
+                "id": r["game_id"],
+                "game": r["game"],
+                "variant": r["variant"],
+                "status": r["status"],
+                "version": r["version"],
+                "seats": [_public_seat(s) for s in r["seats"]],
+                "planned_seats": r["planned_seats"],
+                "awaiting": r["awaiting"],
+                "created_at": r["created_at"],
+                "updated_at": r["updated_at"],
+                "starts_at": r["starts_at"],
+                "outcome": r["outcome"],
+            }
             for r in rows
         ]
 
     # ------------------------------------------------------------ moves and history
 
-    def legal_moves(self, game_id: str, player_id: str, seat: int | None = None, offset: int = 0,
-                    limit: int = 1000, *, after_own_write: bool = False) -> dict[str, Any]:
+    def legal_moves(
+        self,
+        game_id: str,
+        player_id: str,
+        seat: int | None = None,
+        offset: int = 0,
+        limit: int = 1000,
+        *,
+        after_own_write: bool = False,
+    ) -> dict[str, Any]:
         """The caller's legal moves, with the version they belong to. ``after_own_write``
         (a move's answer) takes the game as this process last saved or loaded it, with
         no question to the store: it is at least the version just written."""
@@ -204,5 +247,4 @@ def _mine(seats: list[dict[str, Any]], player_id: str | None) -> list[int]:
 
 
 def _public_seat(s: dict[str, Any]) -> dict[str, Any]:
-    return {"seat": s["seat"], "player_id": s["player_id"], "name": s["name"], "kind": s["kind"],
-            "bot": s.get("bot")}
+    return {"seat": s["seat"], "player_id": s["player_id"], "name": s["name"], "kind": s["kind"], "bot": s.get("bot")}

@@ -48,8 +48,14 @@ class Step:
     rules: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"version": self.version, "actor": self.actor, "summary": self.summary, "ok": self.ok,
-                "problem": self.problem, "rules": self.rules}
+        return {
+            "version": self.version,
+            "actor": self.actor,
+            "summary": self.summary,
+            "ok": self.ok,
+            "problem": self.problem,
+            "rules": self.rules,
+        }
 
 
 @dataclass
@@ -117,11 +123,14 @@ def _step(r: Replay, step: Step) -> None:
     if r.i == 0 and kind != "Created":
         raise Mismatch("a game's history starts with Created")
     if r.over and kind != "Finished":
-        raise Mismatch(f"the rules say the game was over after the previous decision, so Finished comes "
-                       f"next, not {short(kind)}")
+        raise Mismatch(
+            f"the rules say the game was over after the previous decision, so Finished comes next, not {short(kind)}"
+        )
     if r.chain is not None and kind != "PolicyPlayed":
-        raise Mismatch(f"seat {r.chain}'s timed-out turn goes on, so the timeout policy plays its next "
-                       f"decision here (PolicyPlayed), not {short(kind)}")
+        raise Mismatch(
+            f"seat {r.chain}'s timed-out turn goes on, so the timeout policy plays its next "
+            f"decision here (PolicyPlayed), not {short(kind)}"
+        )
     if kind in SAVE_OPENERS and r.unsettled:
         seat, (_start, end) = next(iter(sorted(r.unsettled.items())))
         raise Mismatch(f"seat {seat}'s bank turn ended at {end} and was never charged (ClockSettled)")
@@ -164,8 +173,10 @@ def _started(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any])
         if len(data["seats"]) != len(expected):
             raise Mismatch(f"{len(data['seats'])} seats started, but {len(expected)} were taken")
         n = next(i for i, (a, b) in enumerate(zip(data["seats"], expected, strict=True)) if a != b)
-        raise Mismatch(f"seat {n} started as {short(data['seats'][n])}, but the SeatTaken at version "
-                       f"{r.taken_at.get(taken[n]['seat'])} seated {short(taken[n])} (renumbered {n})")
+        raise Mismatch(
+            f"seat {n} started as {short(data['seats'][n])}, but the SeatTaken at version "
+            f"{r.taken_at.get(taken[n]['seat'])} seated {short(taken[n])} (renumbered {n})"
+        )
     r.seats = [dict(s) for s in data["seats"]]
     r.status, r.started_at = "active", event.get("at")
     config = r.ruleset.configure(r.created["variant"], r.created["options"], len(r.seats))
@@ -228,8 +239,10 @@ def _timed_out(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any
     earliest = clocks.parse(since) + timedelta(seconds=clocks.budget(tc, r.banks.get(str(seat))) or 0.0)
     deadline = clocks.parse(data["deadline"])
     if deadline < earliest - TOLERANCE:
-        raise Mismatch(f"deadline {data['deadline']} comes before the turn's start ({since}) plus its budget "
-                       f"({earliest.isoformat()}); vacation days only push a deadline later")
+        raise Mismatch(
+            f"deadline {data['deadline']} comes before the turn's start ({since}) plus its budget "
+            f"({earliest.isoformat()}); vacation days only push a deadline later"
+        )
     if _instant(event) < deadline:
         raise Mismatch(f"seat {seat} timed out at {event.get('at')}, before its deadline {data['deadline']}")
     if r.flagged and (seat, since) in r.timed_out:
@@ -240,8 +253,10 @@ def _timed_out(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any
 
 def _policy_played(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
     if r.chain != data["seat"]:
-        raise Mismatch(f"a PolicyPlayed for seat {data['seat']} follows no TurnTimedOut (or PolicyPlayed) "
-                       "of that seat whose turn goes on")
+        raise Mismatch(
+            f"a PolicyPlayed for seat {data['seat']} follows no TurnTimedOut (or PolicyPlayed) "
+            "of that seat whose turn goes on"
+        )
     r.chain = None
     _policy_decision(r, {**data, "policy": _policy(r)}, step, event)
 
@@ -321,9 +336,18 @@ def _end(r: Replay, status: str, outcome: dict[str, Any], data: dict[str, Any], 
 
 
 _HANDLERS: dict[str, Callable[[Replay, dict[str, Any], Step, dict[str, Any]], None]] = {
-    "Created": _created, "SeatTaken": _seat_taken, "Started": _started, "Forked": _forked, "Joined": _joined,
-    "MoveMade": _move, "Resigned": _resigned, "TurnTimedOut": _timed_out, "PolicyPlayed": _policy_played,
-    "ClockSettled": _clock_settled, "Finished": _finished, "Abandoned": _abandoned,
+    "Created": _created,
+    "SeatTaken": _seat_taken,
+    "Started": _started,
+    "Forked": _forked,
+    "Joined": _joined,
+    "MoveMade": _move,
+    "Resigned": _resigned,
+    "TurnTimedOut": _timed_out,
+    "PolicyPlayed": _policy_played,
+    "ClockSettled": _clock_settled,
+    "Finished": _finished,
+    "Abandoned": _abandoned,
 }
 
 
@@ -337,12 +361,16 @@ def expect(r: Replay, expected: list[Any], step: Step) -> None:
             raise Mismatch(f"the rules produce {e.TYPE} after version {len(r.events)}, which the record lacks")
         got = r.events[r.i]
         if got.get("source") != "rules":
-            raise Mismatch(f"version {got.get('version')}: the rules produce {e.TYPE} here, but the record has "
-                           f"{short(got.get('source'))} event {short(got.get('type'))}")
+            raise Mismatch(
+                f"version {got.get('version')}: the rules produce {e.TYPE} here, but the record has "
+                f"{short(got.get('source'))} event {short(got.get('type'))}"
+            )
         version = got.get("version")
         if got.get("type") != e.TYPE or got.get("data") != e.data():
-            raise Mismatch(f"version {version}: recorded {got.get('type')} {short(got.get('data'))}, "
-                           f"but the rules produce {e.TYPE} {short(e.data())}")
+            raise Mismatch(
+                f"version {version}: recorded {got.get('type')} {short(got.get('data'))}, "
+                f"but the rules produce {e.TYPE} {short(e.data())}"
+            )
         r.state = r.ruleset.evolve(r.state, e)
         if got.get("state_hash") != state_hash(r.state):
             raise Mismatch(f"version {version}: the state hash does not match the re-folded state")
@@ -369,8 +397,10 @@ def _closing_flag(r: Replay, got: dict[str, Any], last: bool) -> None:
         return
     r.flagged = True
     if got["closes"] is not last:
-        raise Mismatch(f"version {got.get('version')}: closes={got['closes']}, but it is "
-                       f"{'the last' if last else 'not the last'} event of its decision")
+        raise Mismatch(
+            f"version {got.get('version')}: closes={got['closes']}, but it is "
+            f"{'the last' if last else 'not the last'} event of its decision"
+        )
 
 
 def _boundary(r: Replay, awaiting: list[int], at: str) -> None:

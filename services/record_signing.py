@@ -75,8 +75,7 @@ class PublicKey:
         return hashlib.sha256(self.raw).hexdigest()[:16]
 
     def to_json(self) -> dict[str, str]:
-        return {"key_id": self.key_id, "algorithm": ALGORITHM, "public_key": self.text,
-                "fingerprint": self.fingerprint}
+        return {"key_id": self.key_id, "algorithm": ALGORITHM, "public_key": self.text, "fingerprint": self.fingerprint}
 
     def verifies(self, signature: bytes, message: bytes) -> bool:
         try:
@@ -160,8 +159,12 @@ def check_signature(record: dict[str, Any]) -> tuple[PublicKey | None, list[tupl
     except (binascii.Error, ValueError, TypeError):
         good = False
     if not good:
-        return key, [("signature.value", f"the signature does not verify with key {key.key_id}: "
-                                         "the manifest or the signature was altered")]
+        return key, [
+            (
+                "signature.value",
+                f"the signature does not verify with key {key.key_id}: the manifest or the signature was altered",
+            )
+        ]
     assert isinstance(signed, dict)
     return key, uncovered(record, signed)
 
@@ -171,8 +174,13 @@ def uncovered(record: dict[str, Any], signed: dict[str, Any]) -> list[tuple[str,
     problems: list[tuple[str, str]] = []
     actual = manifest(record)
     if signed.get("format") != record.get("format") or signed.get("digest") != DIGEST:
-        problems.append(("format", f"the record says {record.get('format')!r}; the server signed "
-                                   f"{signed.get('format')!r} with digest {signed.get('digest')!r}"))
+        problems.append(
+            (
+                "format",
+                f"the record says {record.get('format')!r}; the server signed "
+                f"{signed.get('format')!r} with digest {signed.get('digest')!r}",
+            )
+        )
     header, want = actual["header"], signed.get("header") or {}
     for key in sorted(set(header) | set(want)):
         if key not in want:
@@ -188,8 +196,7 @@ def uncovered(record: dict[str, Any], signed: dict[str, Any]) -> list[tuple[str,
     return problems
 
 
-def _list_problems(part: str, items: list[Any], have: list[str], want: list[str],
-                   label: Any) -> list[tuple[str, str]]:
+def _list_problems(part: str, items: list[Any], have: list[str], want: list[str], label: Any) -> list[tuple[str, str]]:
     """The first item that differs from the signed one (and how many more do), and a count that differs."""
     changed = [i for i in range(min(len(have), len(want))) if have[i] != want[i]]
     out = []

@@ -43,13 +43,26 @@ def events_json(games: Any, game_id: str, viewer: Viewer) -> list[dict[str, Any]
 
 def header(game: Game, seed: str | None) -> dict[str, Any]:
     return {
-        "game_id": str(game.id), "game": game.game, "title": game.ruleset.title, "variant": game.variant,
-        "options": game.options, "planned_seats": game.planned_seats, "seats": game.seats,
-        "engine": game.engine, "rules_version": f"{game.game}/{game.engine}",
-        "time_control": game.time_control, "creator": game.creator, "created_at": game.created_at,
-        "starts_at": game.starts_at, "settings": game.settings,
-        "started_at": game.started_at, "finished_at": game.finished_at, "status": game.status,
-        "outcome": game.outcome, "seed_commitment": game.seed_commitment, "seed": seed,
+        "game_id": str(game.id),
+        "game": game.game,
+        "title": game.ruleset.title,
+        "variant": game.variant,
+        "options": game.options,
+        "planned_seats": game.planned_seats,
+        "seats": game.seats,
+        "engine": game.engine,
+        "rules_version": f"{game.game}/{game.engine}",
+        "time_control": game.time_control,
+        "creator": game.creator,
+        "created_at": game.created_at,
+        "starts_at": game.starts_at,
+        "settings": game.settings,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "status": game.status,
+        "outcome": game.outcome,
+        "seed_commitment": game.seed_commitment,
+        "seed": seed,
         "sandbox_of": game.sandbox_of,
     }
 
@@ -58,13 +71,20 @@ def game_record(games: Any, game_id: str) -> dict[str, Any]:
     """The record of a finished game, with its verification, signed with the server's key."""
     game = games.load(game_id)
     if not games.revealed(game):
-        raise NotAcceptingMoves(f"game {game_id} is {game.status}; a record is exported once it has ended "
-                                "(a sandbox's, once the game it was forked from has ended too)")
+        raise NotAcceptingMoves(
+            f"game {game_id} is {game.status}; a record is exported once it has ended "
+            "(a sandbox's, once the game it was forked from has ended too)"
+        )
     events = events_json(games, game_id, Viewer.everyone())
     head = header(game, game.seed)
     audit = verify(head, events, bytes.fromhex(game.seed) if game.seed else None)
-    record = {"format": RECORD_FORMAT, "header": head, "decisions": decisions(events, game),
-              "events": events, "audit": {k: v for k, v in audit.items() if k != "steps"}}
+    record = {
+        "format": RECORD_FORMAT,
+        "header": head,
+        "decisions": decisions(events, game),
+        "events": events,
+        "audit": {k: v for k, v in audit.items() if k != "steps"},
+    }
     record = json.loads(json.dumps(record))  # signed as any reader parses it: plain JSON values
     record["signature"] = signer_for(games.secret_key).sign(record)
     return record
@@ -84,14 +104,25 @@ def audit_trail(games: Any, game_id: str, player_id: str | None) -> dict[str, An
     full = events_json(games, game_id, Viewer.everyone())
     over = games.revealed(game)
     report = verify(header(game, seed.hex()), full, seed) if over else _running_report(game, full, seed)
-    shown = full if viewer.omniscient else [redact_stored_event(game.ruleset, e, viewer)
-                                            for e in games.stored_events(game_id)]
+    shown = (
+        full
+        if viewer.omniscient
+        else [redact_stored_event(game.ruleset, e, viewer) for e in games.stored_events(game_id)]
+    )
     trail = steps(shown, game.ruleset)
     for s in trail:
         s["actor"] = actor(s["events"][0], game.seats)
-    return {"game_id": str(game.id), "status": game.status, "verified": report["ok"],
-            "verdict": report["verdict"], "checks": report["checks"], "first_bad_step": report["first_bad_step"],
-            "seed_commitment": game.seed_commitment, "seed": game.seed, "steps": trail}
+    return {
+        "game_id": str(game.id),
+        "status": game.status,
+        "verified": report["ok"],
+        "verdict": report["verdict"],
+        "checks": report["checks"],
+        "first_bad_step": report["first_bad_step"],
+        "seed_commitment": game.seed_commitment,
+        "seed": game.seed,
+        "steps": trail,
+    }
 
 
 def _running_report(game: Game, full: list[dict[str, Any]], seed: bytes) -> dict[str, Any]:
@@ -100,8 +131,16 @@ def _running_report(game: Game, full: list[dict[str, Any]], seed: bytes) -> dict
     checks = {"decisions_reproduced": None, "state_hashes_match": None, "seed_matches_commitment": None}
     bad = report["first_bad_step"] or {}
     if report["ok"] or bad.get("summary") == "end":
-        return {"ok": True, "verdict": "every decision so far re-derives the recorded events",
-                "first_bad_step": None, "checks": checks}
+        return {
+            "ok": True,
+            "verdict": "every decision so far re-derives the recorded events",
+            "first_bad_step": None,
+            "checks": checks,
+        }
     # Say where, but not what: the details could quote a secret move while the game runs.
-    return {"ok": False, "verdict": f"REJECTED at version {bad.get('version')}",
-            "first_bad_step": {"version": bad.get("version"), "ok": False}, "checks": checks}
+    return {
+        "ok": False,
+        "verdict": f"REJECTED at version {bad.get('version')}",
+        "first_bad_step": {"version": bad.get("version"), "ok": False},
+        "checks": checks,
+    }

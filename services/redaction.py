@@ -23,16 +23,23 @@ def redact_stored_event(ruleset: Any, stored: Any, viewer: Viewer) -> dict[str, 
         "at": stored.timestamp.isoformat(),
     }
     if isinstance(stored, Game.RuleEvent):
-        out.update(type=stored.KIND, source="rules", data=_rule_event_data(ruleset, stored, viewer),
-                   awaiting=list(stored.awaiting))
+        out.update(
+            type=stored.KIND,
+            source="rules",
+            data=_rule_event_data(ruleset, stored, viewer),
+            awaiting=list(stored.awaiting),
+        )
         if viewer.omniscient:
             out["state_hash"] = stored.state_hash
             out["engine"] = stored.engine
         return out
     data = {k: v for k, v in stored.__dict__.items() if k not in _META}
     move = getattr(stored, "move", None)
-    if isinstance(stored, (Game.MoveMade, Game.TurnTimedOut, Game.PolicyPlayed)) and move is not None and _has_secrets(
-            ruleset.commands, move.get("type")):
+    if (
+        isinstance(stored, (Game.MoveMade, Game.TurnTimedOut, Game.PolicyPlayed))
+        and move is not None
+        and _has_secrets(ruleset.commands, move.get("type"))
+    ):
         command = ruleset.parse_move(move)
         data["move"] = {"type": command.TYPE, **command.visible_data(stored.seat, viewer)}
     if isinstance(stored, Game.Forked) and not viewer.omniscient:

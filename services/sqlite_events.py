@@ -117,8 +117,15 @@ class PollingSQLiteApplicationRecorder(SQLiteApplicationRecorder):
 
 
 def _rows(stored_events: Sequence[StoredEvent]) -> list[tuple[Any, ...]]:
-    return [(s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
-             s.originator_version, s.topic, s.state) for s in stored_events]
+    return [
+        (
+            s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
+            s.originator_version,
+            s.topic,
+            s.state,
+        )
+        for s in stored_events
+    ]
 
 
 class EventWriter:
@@ -130,8 +137,9 @@ class EventWriter:
     other write does, and SQLite's errors become eventsourcing's (a version conflict is
     still an ``IntegrityError``)."""
 
-    def __init__(self, connect: Callable[[], sqlite3.Connection],
-                 exclusive: Callable[[], AbstractContextManager[None]]) -> None:
+    def __init__(
+        self, connect: Callable[[], sqlite3.Connection], exclusive: Callable[[], AbstractContextManager[None]]
+    ) -> None:
         self._connect = connect
         self._exclusive = exclusive
         self._conn: sqlite3.Connection | None = None
@@ -164,10 +172,14 @@ def _commit_rows(conn: sqlite3.Connection, statement: str, rows: list[tuple[Any,
 
 
 _ERRORS: tuple[tuple[type[sqlite3.Error], type[PersistenceError]], ...] = (
-    (sqlite3.InterfaceError, InterfaceError), (sqlite3.DataError, DataError),
-    (sqlite3.OperationalError, OperationalError), (sqlite3.IntegrityError, IntegrityError),
-    (sqlite3.InternalError, InternalError), (sqlite3.ProgrammingError, ProgrammingError),
-    (sqlite3.NotSupportedError, NotSupportedError), (sqlite3.DatabaseError, DatabaseError),
+    (sqlite3.InterfaceError, InterfaceError),
+    (sqlite3.DataError, DataError),
+    (sqlite3.OperationalError, OperationalError),
+    (sqlite3.IntegrityError, IntegrityError),
+    (sqlite3.InternalError, InternalError),
+    (sqlite3.ProgrammingError, ProgrammingError),
+    (sqlite3.NotSupportedError, NotSupportedError),
+    (sqlite3.DatabaseError, DatabaseError),
 )
 """SQLite's errors and eventsourcing's, in the order eventsourcing's own transaction maps them."""
 
@@ -187,8 +199,9 @@ class TunedSQLiteFactory(SQLiteFactory):
         pool = self.datastore.pool
         create = pool._create_connection
         interval = float(self.env.get("SQLITE_CHECKPOINT_INTERVAL") or 0)
-        self.checkpointer = None if pool.is_sqlite_memory_mode or interval <= 0 else WalCheckpointer(
-            pool.db_name, interval)
+        self.checkpointer = (
+            None if pool.is_sqlite_memory_mode or interval <= 0 else WalCheckpointer(pool.db_name, interval)
+        )
 
         def tuned() -> SQLiteConnection:
             conn = create()
@@ -239,7 +252,8 @@ class TunedSQLiteFactory(SQLiteFactory):
 
         self.datastore.transaction = locked  # type: ignore[method-assign]
         self.datastore.event_writer = EventWriter(  # type: ignore[attr-defined]
-            lambda: pool._create_connection()._sqlite_conn, exclusive)
+            lambda: pool._create_connection()._sqlite_conn, exclusive
+        )
 
 
 def _writers_lock(path: str) -> Callable[[], AbstractContextManager[None]]:

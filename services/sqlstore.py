@@ -126,8 +126,7 @@ class PostgresStore(SqlStore):
 
     dialect = "postgres"
 
-    def __init__(self, conninfo: str, schema: str | None = None, max_size: int = 8,
-                 create_schema: bool = True) -> None:
+    def __init__(self, conninfo: str, schema: str | None = None, max_size: int = 8, create_schema: bool = True) -> None:
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
 

@@ -33,8 +33,17 @@ def steps(events: list[dict[str, Any]], ruleset: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for e in events:
         if not out or e["type"] in STEP_STARTS:
-            out.append({"step": len(out) + 1, "version": e["version"], "until": e["version"], "at": e["at"],
-                        "decision": {"type": e["type"], **decision_fields(e)}, "rules": [], "events": []})
+            out.append(
+                {
+                    "step": len(out) + 1,
+                    "version": e["version"],
+                    "until": e["version"],
+                    "at": e["at"],
+                    "decision": {"type": e["type"], **decision_fields(e)},
+                    "rules": [],
+                    "events": [],
+                }
+            )
         step = out[-1]
         step["until"] = e["version"]
         step["events"].append(e)
@@ -48,10 +57,18 @@ def steps(events: list[dict[str, Any]], ruleset: Any) -> list[dict[str, Any]]:
 def decisions(events: list[dict[str, Any]], ruleset: Any, seats: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each decision with its actor and time, and the versions of the events it caused;
     ``seats`` are the game's seats, which name the player behind a seat the policy played for."""
-    return [{"step": s["step"], "version": s["version"], "until": s["until"], "at": s["at"],
-             "actor": actor(s["events"][0], seats), "decision": s["decision"],
-             "rules": [r["id"] for r in s["rules"]]}
-            for s in steps(events, ruleset)]
+    return [
+        {
+            "step": s["step"],
+            "version": s["version"],
+            "until": s["until"],
+            "at": s["at"],
+            "actor": actor(s["events"][0], seats),
+            "decision": s["decision"],
+            "rules": [r["id"] for r in s["rules"]],
+        }
+        for s in steps(events, ruleset)
+    ]
 
 
 def actor(event: dict[str, Any], seats: Sequence[dict[str, Any]]) -> dict[str, Any]:

@@ -32,8 +32,9 @@ class TimedCases:
             banks[seat] = round(clocks.settle(tc, game.banks.get(seat, float(tc["initial"])), spent), 3)
         game.trigger_event(Game.ClockSettled, used=used, banks=banks)
 
-    def time_out(self: Any, game_id: str, seat: int, version: int, deadline: datetime,
-                 bot: Callable[[Game], Any]) -> bool:
+    def time_out(
+        self: Any, game_id: str, seat: int, version: int, deadline: datetime, bot: Callable[[Game], Any]
+    ) -> bool:
         """Records one ``TurnTimedOut`` for ``seat``'s missed deadline, then every further
         decision its turn holds as a ``PolicyPlayed``, all in one save, until the seat is no
         longer awaited or the game ends. The game's policy plays each decision: ``auto``
@@ -66,8 +67,9 @@ class TimedCases:
                 return
             cause, fields = Game.PolicyPlayed, {"seat": seat}
 
-    def _policy_decision(self: Any, game: Game, seat: int, policy: str,
-                         bot: Callable[[Game], Any]) -> tuple[str, list[Any], dict[str, Any] | None]:
+    def _policy_decision(
+        self: Any, game: Game, seat: int, policy: str, bot: Callable[[Game], Any]
+    ) -> tuple[str, list[Any], dict[str, Any] | None]:
         """``(applied, events, move)`` of one decision of a timed-out seat under ``policy``."""
         rng = self.rng(game)
         if policy == "forfeit":
@@ -91,15 +93,19 @@ class TimedCases:
                 return False
             free = game.free_seats()
             if free and game.settings.get("fill", "bot") == "cancel":
-                game.trigger_event(Game.Abandoned, reason=f"{len(free)} seat(s) still empty at the scheduled start",
-                                   seed=self.seed(game.id).hex())
+                game.trigger_event(
+                    Game.Abandoned,
+                    reason=f"{len(free)} seat(s) still empty at the scheduled start",
+                    seed=self.seed(game.id).hex(),
+                )
             else:
                 bot = game.settings.get("fill_bot")
                 if bot not in game.ruleset.bots:  # unset, or stored before creation checked it
                     bot = game.ruleset.default_bot
                 for seat in free:
-                    game.trigger_event(Game.SeatTaken, seat=seat, player_id=server_bot_id(bot), name=f"{bot} bot",
-                                       kind="bot", bot=bot)
+                    game.trigger_event(
+                        Game.SeatTaken, seat=seat, player_id=server_bot_id(bot), name=f"{bot} bot", kind="bot", bot=bot
+                    )
                 self._start_now(game)
             return self._try_save(game) is not None  # else another process started it
 

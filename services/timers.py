@@ -84,8 +84,9 @@ class Window:
 class Timers:
     """Time-driven use cases over the games, the players' vacations and inboxes."""
 
-    def __init__(self, games: Any, vacations: Any, inbox: Any, accounts: Any, views: Any,
-                 near: timedelta = NEAR) -> None:
+    def __init__(
+        self, games: Any, vacations: Any, inbox: Any, accounts: Any, views: Any, near: timedelta = NEAR
+    ) -> None:
         self.near = near
         self._last_sweep: datetime | None = None
         self.games = games
@@ -106,8 +107,9 @@ class Timers:
         return self._deadline(game.time_control, game.turns, game.banks, seat, self._vacation(game, seat))
 
     @staticmethod
-    def _deadline(tc: dict[str, Any], turns: dict[str, str], banks: dict[str, float], seat: int,
-                  vacation: frozenset[Any]) -> datetime | None:
+    def _deadline(
+        tc: dict[str, Any], turns: dict[str, str], banks: dict[str, float], seat: int, vacation: frozenset[Any]
+    ) -> datetime | None:
         since = turns.get(str(seat))
         seconds = clocks.budget(tc, banks.get(str(seat)))
         if since is None or seconds is None:
@@ -121,8 +123,14 @@ class Timers:
             return None
         return clocks.advance(clocks.parse(since), clocks.REMINDER_AT * seconds, self._vacation(game, seat))
 
-    def clock_view(self, tc: dict[str, Any], status: str, seats: list[dict[str, Any]],
-                   turns: dict[str, str], banks: dict[str, float]) -> dict[str, Any] | None:
+    def clock_view(
+        self,
+        tc: dict[str, Any],
+        status: str,
+        seats: list[dict[str, Any]],
+        turns: dict[str, str],
+        banks: dict[str, float],
+    ) -> dict[str, Any] | None:
         """Each seat's clock for the game document: deadline, time left, bank, vacation."""
         if not clocks.is_timed(tc) or status != "active":
             return None
@@ -136,8 +144,9 @@ class Timers:
                 "running": deadline is not None,
                 "since": turns.get(str(seat)),
                 "deadline": deadline.isoformat() if deadline else None,
-                "remaining": None if deadline is None else round(
-                    clocks.elapsed(now, deadline, vacation) if deadline > now else 0.0, 3),
+                "remaining": None
+                if deadline is None
+                else round(clocks.elapsed(now, deadline, vacation) if deadline > now else 0.0, 3),
                 "bank": banks.get(str(seat)),
                 "on_vacation": now.date() in vacation,
             }
@@ -148,19 +157,34 @@ class Timers:
         waiting = []
         for row in self.views.games_of_player(player_id, "active"):
             held = row.get("clock") or {}
-            clock_view = self.clock_view(row["time_control"], row["status"], row["seats"],
-                                         held.get("turns", {}), held.get("banks", {})) or {}
+            clock_view = (
+                self.clock_view(
+                    row["time_control"], row["status"], row["seats"], held.get("turns", {}), held.get("banks", {})
+                )
+                or {}
+            )
             for info in row["seats"]:
                 seat = info["seat"]
                 if info["player_id"] != player_id or seat not in row["awaiting"]:
                     continue
                 c = clock_view.get(str(seat), {})
-                waiting.append({"game_id": row["game_id"], "game": row["game"], "variant": row["variant"],
-                                "seat": seat, "version": row["version"], "deadline": c.get("deadline"),
-                                "remaining": c.get("remaining")})
+                waiting.append(
+                    {
+                        "game_id": row["game_id"],
+                        "game": row["game"],
+                        "variant": row["variant"],
+                        "seat": seat,
+                        "version": row["version"],
+                        "deadline": c.get("deadline"),
+                        "remaining": c.get("remaining"),
+                    }
+                )
         waiting.sort(key=lambda w: (w["deadline"] is None, w["deadline"] or "", w["game_id"]))
-        return {"awaiting": waiting, "reminders": self.inbox.items(player_id, "reminder"),
-                "invitations": self.inbox.items(player_id, "invitation")}
+        return {
+            "awaiting": waiting,
+            "reminders": self.inbox.items(player_id, "reminder"),
+            "invitations": self.inbox.items(player_id, "invitation"),
+        }
 
     # ------------------------------------------------------------ planning
 
@@ -234,9 +258,15 @@ class Timers:
             return [Remind(game_id, seat, since, at)] if at is not None else []
         player_id = game.holder(seat)
         deadline = self.deadline(game, seat)
-        payload = {"type": "reminder", "game_id": game_id, "game": game.game, "seat": seat,
-                   "version": game.version, "deadline": deadline.isoformat() if deadline else None,
-                   "message": f"your turn in game {game_id} times out at {deadline.isoformat() if deadline else '?'}"}
+        payload = {
+            "type": "reminder",
+            "game_id": game_id,
+            "game": game.game,
+            "seat": seat,
+            "version": game.version,
+            "deadline": deadline.isoformat() if deadline else None,
+            "message": f"your turn in game {game_id} times out at {deadline.isoformat() if deadline else '?'}",
+        }
         item = self.inbox.add(player_id, "reminder", _reminder_key(game, seat, since), game_id, payload)
         if item is None:
             return []

@@ -54,8 +54,9 @@ class Vacations:
         for year in sorted({d.year for d in wanted}):
             total = len({d for d in held | wanted if d.year == year})
             if total > self.allowance:
-                raise InvalidRequest(f"{total} vacation days in {year} is more than the allowance of "
-                                     f"{self.allowance}", field="days")
+                raise InvalidRequest(
+                    f"{total} vacation days in {year} is more than the allowance of {self.allowance}", field="days"
+                )
         with self.db.tx() as t:
             for d in sorted(wanted - held):
                 t.execute("INSERT INTO dh_vacation_days (player_id, day) VALUES (?, ?)", (player_id, d.isoformat()))
@@ -68,6 +69,12 @@ class Vacations:
         years = sorted({d.year for d in days} | {clock.now().year})
         return {
             "days": [d.isoformat() for d in days],
-            "allowance": {str(y): {"per_year": self.allowance, "used": sum(1 for d in days if d.year == y),
-                                   "left": self.allowance - sum(1 for d in days if d.year == y)} for y in years},
+            "allowance": {
+                str(y): {
+                    "per_year": self.allowance,
+                    "used": sum(1 for d in days if d.year == y),
+                    "left": self.allowance - sum(1 for d in days if d.year == y),
+                }
+                for y in years
+            },
         }

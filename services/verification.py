@@ -39,9 +39,27 @@ from services.steps import CAUSES, decisions
 FORMAT_1 = "dragonhall-record/1"
 FORMAT_2 = "dragonhall-record/2"
 FORMATS = (FORMAT_1, FORMAT_2)
-HEADER_1 = ("game_id", "game", "title", "variant", "options", "planned_seats", "seats", "engine", "rules_version",
-            "time_control", "creator", "created_at", "started_at", "finished_at", "status", "outcome",
-            "seed_commitment", "seed", "sandbox_of")
+HEADER_1 = (
+    "game_id",
+    "game",
+    "title",
+    "variant",
+    "options",
+    "planned_seats",
+    "seats",
+    "engine",
+    "rules_version",
+    "time_control",
+    "creator",
+    "created_at",
+    "started_at",
+    "finished_at",
+    "status",
+    "outcome",
+    "seed_commitment",
+    "seed",
+    "sandbox_of",
+)
 HEADER_2 = (*HEADER_1, "starts_at", "settings")
 HEADERS = {FORMAT_1: HEADER_1, FORMAT_2: HEADER_2}
 UNSIGNED = "the header's game id, names and times are covered by no signature"
@@ -66,8 +84,9 @@ class Problem:
         return f"{self.where}: {self.message}"
 
 
-def verify_record(record: Any, trusted: Sequence[str] | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def verify_record(
+    record: Any, trusted: Sequence[str] | None = None, progress: Callable[[int, int], None] | None = None
+) -> dict[str, Any]:
     """Verifies an exported record. ``trusted`` pins the keys a signature must come from, each
     a public key (base64) or its fingerprint (then an unsigned record fails too). The report
     has ``ok``, ``verdict``, ``format``, ``signature``, ``checks``, ``problems``,
@@ -96,8 +115,12 @@ def verify_record(record: Any, trusted: Sequence[str] | None = None,
     return _report(problems, checks, steps, fmt, key)
 
 
-def verify(header: dict[str, Any], events: list[dict[str, Any]], seed: bytes | None,
-           progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def verify(
+    header: dict[str, Any],
+    events: list[dict[str, Any]],
+    seed: bytes | None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Verifies ``events`` (their full form) and the ``header`` they were exported under, with
     ``seed`` (the server's own check of a game, before it is exported or while it runs)."""
     fields = HEADER_2 if "settings" in header else HEADER_1
@@ -105,9 +128,13 @@ def verify(header: dict[str, Any], events: list[dict[str, Any]], seed: bytes | N
     return _report(problems, _checks(problems, replay), steps, None, None)
 
 
-def _verify(header: dict[str, Any], events: list[dict[str, Any]], seed: bytes | None,
-            progress: Callable[[int, int], None] | None,
-            fields: Sequence[str]) -> tuple[Replay | None, list[Step], list[Problem]]:
+def _verify(
+    header: dict[str, Any],
+    events: list[dict[str, Any]],
+    seed: bytes | None,
+    progress: Callable[[int, int], None] | None,
+    fields: Sequence[str],
+) -> tuple[Replay | None, list[Step], list[Problem]]:
     refused = _preflight(header, events, seed)
     if refused is not None:
         return None, [Step(refused.version or 0, "-", "record", ok=False, problem=refused.message)], [refused]
@@ -116,8 +143,7 @@ def _verify(header: dict[str, Any], events: list[dict[str, Any]], seed: bytes | 
     steps: list[Step] = []
     bad = walk(replay, steps, progress)
     if bad is not None:
-        return replay, steps, [Problem(f"step at version {bad.version} ({bad.summary})", str(bad.problem),
-                                       bad.version)]
+        return replay, steps, [Problem(f"step at version {bad.version} ({bad.summary})", str(bad.problem), bad.version)]
     if not replay.ended:
         steps.append(Step(len(events), "-", "end", ok=False, problem="the record does not end with the game's end"))
         return replay, steps, [Problem("end", "the game never ended in this record", len(events))]
@@ -131,14 +157,19 @@ def _preflight(header: dict[str, Any], events: list[Any], seed: bytes | None) ->
     except ConfigError as e:
         return Problem("header.game", f"cannot re-decide: {e.message}")
     if header.get("engine") != ruleset.engine_version:
-        return Problem("header.engine", f"cannot re-decide: the game was recorded with engine "
-                       f"{header.get('engine')!r} of {ruleset.slug}; this verifier runs engine "
-                       f"{ruleset.engine_version!r}")
+        return Problem(
+            "header.engine",
+            f"cannot re-decide: the game was recorded with engine "
+            f"{header.get('engine')!r} of {ruleset.slug}; this verifier runs engine "
+            f"{ruleset.engine_version!r}",
+        )
     if seed is None:
         return Problem("header.seed", "cannot re-decide: the record holds no revealed seed")
     if hashlib.sha256(seed).hexdigest() != header.get("seed_commitment"):
-        return Problem("header.seed", "the revealed seed does not hash to header.seed_commitment, the commitment "
-                                      "published at creation")
+        return Problem(
+            "header.seed",
+            "the revealed seed does not hash to header.seed_commitment, the commitment published at creation",
+        )
     return _gap(events)
 
 
@@ -159,8 +190,11 @@ def _gap(events: list[Any]) -> Problem | None:
 
 def _header_problems(header: dict[str, Any], r: Replay, fields: Sequence[str]) -> list[Problem]:
     """Each statement of the header, against the events it follows from."""
-    problems = [Problem(f"header.{k}", f"not a field of a record's header ({', '.join(fields)})")
-                for k in header if k not in fields]
+    problems = [
+        Problem(f"header.{k}", f"not a field of a record's header ({', '.join(fields)})")
+        for k in header
+        if k not in fields
+    ]
     facts = _facts(r)
     for key in fields:
         if key not in header:
@@ -178,12 +212,24 @@ def _facts(r: Replay) -> dict[str, Any]:
     """What the events say of each header field (``game_id`` is in no event: only a signature covers it)."""
     c = r.created
     facts = {
-        "game": c["game"], "title": r.ruleset.title, "variant": c["variant"], "options": c["options"],
-        "planned_seats": c["seats"], "seats": r.seats, "engine": c["engine"],
-        "rules_version": f"{c['game']}/{c['engine']}", "time_control": c["time_control"],
-        "creator": c["creator"], "created_at": r.created_at, "started_at": r.started_at,
-        "finished_at": r.finished_at, "status": r.status, "outcome": r.outcome,
-        "seed_commitment": c["seed_commitment"], "sandbox_of": c["sandbox_of"], "starts_at": c["starts_at"],
+        "game": c["game"],
+        "title": r.ruleset.title,
+        "variant": c["variant"],
+        "options": c["options"],
+        "planned_seats": c["seats"],
+        "seats": r.seats,
+        "engine": c["engine"],
+        "rules_version": f"{c['game']}/{c['engine']}",
+        "time_control": c["time_control"],
+        "creator": c["creator"],
+        "created_at": r.created_at,
+        "started_at": r.started_at,
+        "finished_at": r.finished_at,
+        "status": r.status,
+        "outcome": r.outcome,
+        "seed_commitment": c["seed_commitment"],
+        "sandbox_of": c["sandbox_of"],
+        "starts_at": c["starts_at"],
         "settings": c["settings"],
     }
     if r.revealed_seed is not None:
@@ -199,8 +245,13 @@ def _decision_problems(listed: list[Any], events: list[dict[str, Any]], r: Repla
         if diff is not None:
             path, said, found = diff
             version = want["version"]
-            return [Problem(path, f"step {i + 1} (version {version}) says {short(said)}, but its events say "
-                                  f"{short(found)}", version)]
+            return [
+                Problem(
+                    path,
+                    f"step {i + 1} (version {version}) says {short(said)}, but its events say {short(found)}",
+                    version,
+                )
+            ]
     if len(listed) != len(expected):
         return [Problem("decisions", f"the record lists {len(listed)} decisions; its events hold {len(expected)}")]
     return []
@@ -233,8 +284,10 @@ def _shape(record: Any) -> str:
     if fmt is None or not isinstance(record.get("header"), dict) or not isinstance(record.get("events"), list):
         raise NotARecord("a JSON object, but not a game record: it lacks format, header or events")
     if fmt not in FORMATS:
-        raise NotARecord(f"format {short(fmt)!r} is not one this verifier reads ({', '.join(FORMATS)}); "
-                         "a newer dragonhall may read it")
+        raise NotARecord(
+            f"format {short(fmt)!r} is not one this verifier reads ({', '.join(FORMATS)}); "
+            "a newer dragonhall may read it"
+        )
     if not isinstance(record.get("decisions"), list):
         raise NotARecord("a game record lists its decisions")
     return str(fmt)
@@ -255,31 +308,45 @@ def _seed(header: dict[str, Any]) -> bytes | None:
 def _untrusted(key: PublicKey | None) -> Problem:
     if key is None:
         return Problem("signature", "the record carries no signature to check against the trusted keys")
-    return Problem("signature.public_key", f"signed by key {key.key_id} ({key.fingerprint}), "
-                                           "which is not a trusted key")
+    return Problem(
+        "signature.public_key", f"signed by key {key.key_id} ({key.fingerprint}), which is not a trusted key"
+    )
 
 
 def _checks(problems: list[Problem], replay: Replay | None) -> dict[str, bool]:
     steps_ok = replay is not None and replay.ended and not any(p.where.startswith(("step", "end")) for p in problems)
-    return {"decisions_reproduced": steps_ok, "state_hashes_match": steps_ok,
-            "seed_matches_commitment": replay is not None,
-            "header_matches_events": steps_ok and not any(p.where.startswith("header.") for p in problems)}
+    return {
+        "decisions_reproduced": steps_ok,
+        "state_hashes_match": steps_ok,
+        "seed_matches_commitment": replay is not None,
+        "header_matches_events": steps_ok and not any(p.where.startswith("header.") for p in problems),
+    }
 
 
-def _report(problems: list[Problem], checks: dict[str, bool], steps: list[Step], fmt: str | None,
-            key: PublicKey | None) -> dict[str, Any]:
+def _report(
+    problems: list[Problem], checks: dict[str, bool], steps: list[Step], fmt: str | None, key: PublicKey | None
+) -> dict[str, Any]:
     first_bad = next((s for s in steps if not s.ok), None)
     ok = not problems
     if not ok:
         verdict = f"REJECTED: {problems[0]}"
     elif fmt == FORMAT_1:
-        verdict = ("VERIFIED (format 1, unsigned): every decision re-derives the recorded events from the "
-                   f"revealed seed and the header agrees with the events; {UNSIGNED}")
+        verdict = (
+            "VERIFIED (format 1, unsigned): every decision re-derives the recorded events from the "
+            f"revealed seed and the header agrees with the events; {UNSIGNED}"
+        )
     else:
-        verdict = ("VERIFIED: every decision re-derives the recorded events from the revealed seed and the "
-                   "header agrees with the events" + (f"; signed by key {key.key_id}" if key else ""))
-    return {"ok": ok, "verdict": verdict, "format": fmt, "checks": checks,
-            "signature": None if key is None else key.to_json(),
-            "problems": [p.to_json() for p in problems],
-            "first_bad_step": None if first_bad is None else first_bad.to_json(),
-            "steps": [s.to_json() for s in steps]}
+        verdict = (
+            "VERIFIED: every decision re-derives the recorded events from the revealed seed and the "
+            "header agrees with the events" + (f"; signed by key {key.key_id}" if key else "")
+        )
+    return {
+        "ok": ok,
+        "verdict": verdict,
+        "format": fmt,
+        "checks": checks,
+        "signature": None if key is None else key.to_json(),
+        "problems": [p.to_json() for p in problems],
+        "first_bad_step": None if first_bad is None else first_bad.to_json(),
+        "steps": [s.to_json() for s in steps],
+    }

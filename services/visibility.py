@@ -29,8 +29,9 @@ def seats_held(seats: Sequence[Mapping[str, Any]], player_id: str | None) -> lis
     return [int(s["seat"]) for s in seats if s["player_id"] == player_id]
 
 
-def viewer(revealed: bool, seats: Sequence[Mapping[str, Any]], player_id: str | None,
-           seat: int | None = None) -> Viewer:
+def viewer(
+    revealed: bool, seats: Sequence[Mapping[str, Any]], player_id: str | None, seat: int | None = None
+) -> Viewer:
     """The viewer a caller is: everyone once ``revealed``, else the seat they name (if theirs)
     or their first seat, else a spectator."""
     if revealed:

@@ -83,8 +83,9 @@ class WebhookTargets:
         """Whether webhooks may reach ``address``: a public one, or one in an allowed network."""
         if _not_public(address) is None:
             return True
-        return any(a.version == net.version and a in net for a in {address, *_leads_to(address)}
-                   for net in self.allowed)
+        return any(
+            a.version == net.version and a in net for a in {address, *_leads_to(address)} for net in self.allowed
+        )
 
     def _refuse_unless_allowed(self, host: str, addresses: list[Address]) -> None:
         if not addresses:
@@ -93,8 +94,10 @@ class WebhookTargets:
             return
         first = addresses[0]
         shown = host if host == str(first) else f"{host} ({first})"
-        raise RefusedTarget(f"webhooks may not reach {shown}, {_not_public(first)}: only public addresses, "
-                            f"or networks the operator allows ({ALLOW_SETTING})")
+        raise RefusedTarget(
+            f"webhooks may not reach {shown}, {_not_public(first)}: only public addresses, "
+            f"or networks the operator allows ({ALLOW_SETTING})"
+        )
 
 
 def parse_networks(value: str | None) -> tuple[Network, ...]:
@@ -119,8 +122,10 @@ def _parts(url: str) -> SplitResult:
     if parts.scheme not in SCHEMES:
         raise RefusedTarget("a webhook URL must be http or https")
     if parts.username is not None or parts.password is not None:
-        raise RefusedTarget("a webhook URL may not carry credentials (user:password@): each POST is "
-                            "signed instead (X-Dragonhall-Signature)")
+        raise RefusedTarget(
+            "a webhook URL may not carry credentials (user:password@): each POST is "
+            "signed instead (X-Dragonhall-Signature)"
+        )
     if not parts.hostname:
         raise RefusedTarget("a webhook URL needs a host")
     if ":" in parts.hostname and _literal(_host(parts)) is None:
@@ -169,8 +174,12 @@ def _not_public(address: Address) -> str | None:
     """What ``address`` is ("a loopback address"...), unless it is a public one (None)."""
     for a in _leads_to(address):
         if not a.is_global or a.is_multicast:
-            kinds = (("a loopback", a.is_loopback), ("a link-local", a.is_link_local),
-                     ("a multicast", a.is_multicast), ("an unspecified", a.is_unspecified),
-                     ("a private", a.is_private))
+            kinds = (
+                ("a loopback", a.is_loopback),
+                ("a link-local", a.is_link_local),
+                ("a multicast", a.is_multicast),
+                ("an unspecified", a.is_unspecified),
+                ("a private", a.is_private),
+            )
             return next((kind for kind, flag in kinds if flag), "a non-public") + " address"
     return None

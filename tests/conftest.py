@@ -28,8 +28,11 @@ REDIS_URL = os.environ.get("DRAGONHALL_TEST_REDIS_URL", "redis://127.0.0.1:6379/
 
 
 def pytest_addoption(parser: Any) -> None:
-    parser.addoption("--thorough", action="store_true",
-                     help="also run the tests marked thorough: property runs with many more examples")
+    parser.addoption(
+        "--thorough",
+        action="store_true",
+        help="also run the tests marked thorough: property runs with many more examples",
+    )
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
@@ -90,8 +93,11 @@ def make_settings(store: str, tmp: Path | None = None, **overrides: Any) -> Any:
     fixture listens (an operator allows it the same way); a test of the refusal overrides it."""
     from services.config import Settings
 
-    env = {"DRAGONHALL_STORE": store, "DRAGONHALL_SECRET_KEY": "11" * 32,
-           "DRAGONHALL_WEBHOOK_ALLOW_NETWORKS": "127.0.0.1/32"}
+    env = {
+        "DRAGONHALL_STORE": store,
+        "DRAGONHALL_SECRET_KEY": "11" * 32,
+        "DRAGONHALL_WEBHOOK_ALLOW_NETWORKS": "127.0.0.1/32",
+    }
     if tmp is not None:
         env["DRAGONHALL_DATA_DIR"] = str(tmp)
     return Settings.from_env(env, **overrides)

@@ -42,8 +42,11 @@ def make_celery(settings: Settings, platform: Callable[[], Any], send: Callable[
         enable_utc=True,
         timezone="UTC",
         beat_schedule={
-            "sweep-deadlines": {"task": "dragonhall.sweep", "schedule": settings.sweep_interval,
-                                "options": {"queue": queue(settings, "timers")}},
+            "sweep-deadlines": {
+                "task": "dragonhall.sweep",
+                "schedule": settings.sweep_interval,
+                "options": {"queue": queue(settings, "timers")},
+            },
         },
     )
     from workers.tasks import register_tasks

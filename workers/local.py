@@ -51,7 +51,7 @@ class LocalExecutor:
             self._again(name, args, attempt, later.seconds)
         except TRANSIENT as e:
             log.warning("job %s%s failed (%s); retrying", name, args, e)
-            self._again(name, args, attempt, min(60.0, 2.0 ** attempt))
+            self._again(name, args, attempt, min(60.0, 2.0**attempt))
         except Exception:
             log.exception("job %s%s failed", name, args)
 

@@ -36,8 +36,13 @@ STEADY = 60.0
 class Supervisor:
     """Runs ``command`` as a child and restarts it while it fails; ``run()`` returns its last exit code."""
 
-    def __init__(self, command: Sequence[str], *, spawn: Callable[[Sequence[str]], Any] = subprocess.Popen,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        spawn: Callable[[Sequence[str]], Any] = subprocess.Popen,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.command = list(command)
         self._spawn = spawn
         self._clock = clock

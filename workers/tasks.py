@@ -13,8 +13,13 @@ from celery import Celery
 
 from workers.jobs import JOBS, MAX_RETRIES, TRANSIENT, RetryLater
 
-OPTIONS = {"acks_late": True, "autoretry_for": TRANSIENT, "retry_backoff": True, "retry_backoff_max": 60,
-           "max_retries": MAX_RETRIES}
+OPTIONS = {
+    "acks_late": True,
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": True,
+    "retry_backoff_max": 60,
+    "max_retries": MAX_RETRIES,
+}
 
 
 def register_tasks(app: Celery, platform: Callable[[], Any], send: Callable[[list[Any]], None]) -> None:
@@ -23,8 +28,9 @@ def register_tasks(app: Celery, platform: Callable[[], Any], send: Callable[[lis
         _register(app, name, job, platform, send)
 
 
-def _register(app: Celery, name: str, job: Callable[..., Any], platform: Callable[[], Any],
-              send: Callable[[list[Any]], None]) -> None:
+def _register(
+    app: Celery, name: str, job: Callable[..., Any], platform: Callable[[], Any], send: Callable[[list[Any]], None]
+) -> None:
     def task(self: Any, *args: Any) -> Any:
         try:
             return job(platform(), send, *args)

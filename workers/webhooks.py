@@ -47,8 +47,9 @@ ANSWER_READ = 1 << 16
 """Bytes of a receiver's answer read before the connection is closed: only its status matters."""
 
 
-def deliver(inbox: Any, delivery_id: str, secret_of: Callable[[str], str | None],
-            targets: WebhookTargets | None = None) -> str:
+def deliver(
+    inbox: Any, delivery_id: str, secret_of: Callable[[str], str | None], targets: WebhookTargets | None = None
+) -> str:
     """POSTs one claimed delivery, signed with ``secret_of(player_id)``, to an address
     ``targets`` allows (public addresses only by default): ``"sent"``, ``"failed"``,
     ``"retry"`` or ``"gone"``."""
@@ -114,8 +115,12 @@ def _connect(addresses: list[tuple[Any, ...]], timeout: float) -> socket.socket:
 
 def _headers(delivery_id: str, body: bytes, secret: str | None) -> dict[str, str]:
     timestamp = int(clock.now().timestamp())
-    headers = {"Content-Type": "application/json", "User-Agent": "dragonhall",
-               "X-Dragonhall-Delivery": delivery_id, "X-Dragonhall-Timestamp": str(timestamp)}
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "dragonhall",
+        "X-Dragonhall-Delivery": delivery_id,
+        "X-Dragonhall-Timestamp": str(timestamp),
+    }
     if secret is not None:
         headers["X-Dragonhall-Signature"] = webhook_keys.signature(secret, timestamp, body)
     return headers

@@ -53,7 +53,8 @@ def window_seats(state: RaceState, target: int) -> tuple[int, ...]:
     """The dragons asked as ``target`` is about to move: those yet to move, still racing,
     whose laid card lies face down (public criteria only)."""
     return tuple(
-        s for s, d in enumerate(state.dragons)
+        s
+        for s, d in enumerate(state.dragons)
         if s != target and not d.out and not d.moved and d.laid is not None and not d.shown
     )
 

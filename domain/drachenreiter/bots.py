@@ -65,8 +65,16 @@ ALLY_MARGIN = 30.0
 ALLY_GUESS = 0.9
 """The share of its template and base the dragon about to move is guessed to gain."""
 CARD_VALUE = {
-    Magic.FORCE: 9, Magic.LASSO: 8, Magic.FIREBALL_800: 7, Magic.FIREBALL_600: 6, Magic.ENERGY: 5,
-    Magic.FIREBALL_400: 4, Magic.AMULET: 3, Magic.TRAP: 2, Magic.ALLIANCE: 1, Magic.COUNTER_WIND: 0,
+    Magic.FORCE: 9,
+    Magic.LASSO: 8,
+    Magic.FIREBALL_800: 7,
+    Magic.FIREBALL_600: 6,
+    Magic.ENERGY: 5,
+    Magic.FIREBALL_400: 4,
+    Magic.AMULET: 3,
+    Magic.TRAP: 2,
+    Magic.ALLIANCE: 1,
+    Magic.COUNTER_WIND: 0,
 }
 """Designed: how much the racer wants to keep each card."""
 
@@ -102,13 +110,15 @@ class RacerBot(SampledRandomBot):
 
     # ---------------------------------------------------------------- search
 
-    def _values(self, sc: Scene, state: RaceState, me: Dragon, speeds: np.ndarray, ins: np.ndarray,
-                outs: np.ndarray, dial: int) -> np.ndarray:
+    def _values(
+        self, sc: Scene, state: RaceState, me: Dragon, speeds: np.ndarray, ins: np.ndarray, outs: np.ndarray, dial: int
+    ) -> np.ndarray:
         """Two-move scores of candidate moves from ``me``'s pose."""
         p = me.pose
         n = len(speeds)
-        first = survey(sc, np.full(n, p.x), np.full(n, p.y), np.full(n, p.heading), np.full(n, p.progress),
-                       speeds, ins, outs)
+        first = survey(
+            sc, np.full(n, p.x), np.full(n, p.y), np.full(n, p.heading), np.full(n, p.progress), speeds, ins, outs
+        )
         value = first.progress - p.progress
         value -= first.crash * (CRASH_PENALTY + value)
         value -= first.struck * STRUCK_PENALTY + first.traps * TRAP_PENALTY * (me.laid is not Magic.AMULET)
@@ -128,16 +138,25 @@ class RacerBot(SampledRandomBot):
         ns, na, nb = grid(_next_speeds(dial, me.exhausted), SECOND_PLY)
         m = len(ns)
         rep = np.repeat(np.array(keep), m)
-        second = survey(sc, first.x[rep], first.y[rep], first.heading[rep], first.progress[rep],
-                        np.tile(ns, len(keep)), np.tile(na, len(keep)), np.tile(nb, len(keep)))
+        second = survey(
+            sc,
+            first.x[rep],
+            first.y[rep],
+            first.heading[rep],
+            first.progress[rep],
+            np.tile(ns, len(keep)),
+            np.tile(na, len(keep)),
+            np.tile(nb, len(keep)),
+        )
         gain = second.progress - first.progress[rep] - second.crash * CRASH_PENALTY
         best = gain.reshape(len(keep), m).max(axis=1)
         bonus = np.full(n, -CRASH_PENALTY)
         bonus[keep] = best
         return value + LOOKAHEAD * bonus
 
-    def _best(self, sc: Scene, state: RaceState, me: Dragon, speeds: list[int], fractions: np.ndarray,
-              dial: int | None = None) -> tuple[float, int, float, float]:
+    def _best(
+        self, sc: Scene, state: RaceState, me: Dragon, speeds: list[int], fractions: np.ndarray, dial: int | None = None
+    ) -> tuple[float, int, float, float]:
         sp, a, b = grid(speeds, fractions)
         values = np.empty(len(sp))
         for v in speeds:
@@ -155,8 +174,9 @@ class RacerBot(SampledRandomBot):
         card = self._card_to_lay(sc, state, seat, me, speed, values)
         return SetSpeed(speed, card)
 
-    def _card_to_lay(self, sc: Scene, state: RaceState, seat: int, me: Dragon, speed: int,
-                     values: dict[int, float]) -> Magic | None:
+    def _card_to_lay(
+        self, sc: Scene, state: RaceState, seat: int, me: Dragon, speed: int, values: dict[int, float]
+    ) -> Magic | None:
         hand = set(me.hand)
         if not hand:
             return None
@@ -166,8 +186,14 @@ class RacerBot(SampledRandomBot):
                 return Magic.FORCE
         front = ahead(state, seat)
         mine = TEMPLATE_LENGTH[speed] + BASE_LENGTH
-        gap = {t: state.dragons[t].pose.progress - me.pose.progress - mine
-               + TEMPLATE_LENGTH[state.dragons[t].speed] + BASE_LENGTH for t in front}
+        gap = {
+            t: state.dragons[t].pose.progress
+            - me.pose.progress
+            - mine
+            + TEMPLATE_LENGTH[state.dragons[t].speed]
+            + BASE_LENGTH
+            for t in front
+        }
 
         def near(reach: int) -> list[int]:
             """Dragons ahead likely within ``reach`` once all have moved (a guess)."""
@@ -185,7 +211,8 @@ class RacerBot(SampledRandomBot):
         if Magic.ALLIANCE in hand and any(
             in_range(state, seat, state.dragons[t].pose, ALLIANCE_RANGE)
             and state.dragons[t].pose.progress - me.pose.progress + TEMPLATE_LENGTH[state.dragons[t].speed]
-            > own + ALLY_MARGIN for t in front
+            > own + ALLY_MARGIN
+            for t in front
         ):
             return Magic.ALLIANCE
         behind = [s for s in state.alive() if s != seat and s not in front]
@@ -206,8 +233,7 @@ class RacerBot(SampledRandomBot):
         sp, a, b = grid(speeds, FIRST_PLY)
         p = me.pose
         n = len(sp)
-        first = survey(sc, np.full(n, p.x), np.full(n, p.y), np.full(n, p.heading), np.full(n, p.progress),
-                       sp, a, b)
+        first = survey(sc, np.full(n, p.x), np.full(n, p.y), np.full(n, p.heading), np.full(n, p.progress), sp, a, b)
         gain = first.progress - p.progress - first.crash * CRASH_PENALTY
         return float(gain.max())
 
@@ -237,8 +263,16 @@ class RacerBot(SampledRandomBot):
             return np.repeat(np.array([getattr(p, field) for p in options]), m)
 
         start = each("progress")
-        sv = survey(scene(state, seat), each("x"), each("y"), each("heading"), start,
-                    np.tile(ns, k), np.tile(na, k), np.tile(nb, k))
+        sv = survey(
+            scene(state, seat),
+            each("x"),
+            each("y"),
+            each("heading"),
+            start,
+            np.tile(ns, k),
+            np.tile(na, k),
+            np.tile(nb, k),
+        )
         gain = sv.progress - me.pose.progress - sv.crash * CRASH_PENALTY
         return Face(options[int(np.argmax(gain.reshape(k, m).max(axis=1)))].heading)
 

@@ -86,8 +86,11 @@ def _set_speed(out: Emitter[RaceState], seat: int, cmd: SetSpeed) -> None:
     me = out.state.dragons[seat]
     if cmd.speed not in settable_speeds(me):
         rule = rb.SPEED_CAP if me.exhausted and cmd.speed > 500 else rb.SET_SPEED
-        raise IllegalMove(f"set_speed {cmd.speed}: the dial may go from {min(settable_speeds(me))} "
-                          f"to {max(settable_speeds(me))} in steps of 100", rule)
+        raise IllegalMove(
+            f"set_speed {cmd.speed}: the dial may go from {min(settable_speeds(me))} "
+            f"to {max(settable_speeds(me))} in steps of 100",
+            rule,
+        )
     if cmd.card is not None and cmd.card not in me.hand:
         raise IllegalMove(f"set_speed: {cmd.card.value} is not in your hand", rb.LAY_CARD)
     out.emit(ev.SpeedSet(seat, cmd.speed))
@@ -112,8 +115,9 @@ def _fly(out: Emitter[RaceState], seat: int, cmd: Move) -> None:
         raise IllegalMove(f"move: the template must be one of {', '.join(map(str, speeds))}, not {cmd.speed}", rule)
     if not (within_notch(cmd.speed, cmd.turn_in) and within_notch(cmd.speed, cmd.turn_out)):
         rule = rb.TEMPLATE if not within_notch(cmd.speed, cmd.turn_in) else rb.LANDING
-        raise IllegalMove(f"move: turns {cmd.turn_in} and {cmd.turn_out} exceed the notches of template "
-                          f"{cmd.speed}", rule)
+        raise IllegalMove(
+            f"move: turns {cmd.turn_in} and {cmd.turn_out} exceed the notches of template {cmd.speed}", rule
+        )
     assert me.set_speed is not None
     if cmd.speed != me.set_speed:
         assert me.laid is not None
@@ -130,8 +134,9 @@ def _face(out: Emitter[RaceState], seat: int, cmd: Face) -> None:
     assert cause is not None
     pose = faced(st, seat, cmd.heading)
     if pose is None:
-        raise IllegalMove(f"face {cmd.heading}: the dragon turned there would touch a border or another dragon",
-                          HEADING_RULES[cause])
+        raise IllegalMove(
+            f"face {cmd.heading}: the dragon turned there would touch a border or another dragon", HEADING_RULES[cause]
+        )
     if cause is Facing.CRASH:
         assert st.template is not None
         touched = touches(st, seat, counted_bar(st.template), pose)
@@ -212,8 +217,11 @@ def _cast(out: Emitter[RaceState], seat: int, cmd: Aim | LayTraps | Hold, rng: R
         k = traps_to_lay(out.state)
         spots = tuple((float(x), float(y)) for x, y in cmd.spots)
         if k == 0 or len(spots) != k or not all(trap_spot_ok(out.state, s, spots[:i]) for i, s in enumerate(spots)):
-            raise IllegalMove(f"lay_traps: lay {k} trap(s) against the template, inside the track, on no field, "
-                              "symbol, dragon or trap", rb.MAGIC_TRAP)
+            raise IllegalMove(
+                f"lay_traps: lay {k} trap(s) against the template, inside the track, on no field, "
+                "symbol, dragon or trap",
+                rb.MAGIC_TRAP,
+            )
         out.emit(ev.CardPlayed(seat, card))
         lay_traps(out, seat, spots)
     out.emit(ev.TurnEnded(seat))

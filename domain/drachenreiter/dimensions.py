@@ -16,13 +16,27 @@ MAX_SPEED_CHANGE = 300
 """Règle de base: a speed changes by at most 300 per round (fact)."""
 
 TEMPLATE_LENGTH: dict[int, float] = {
-    100: 40.0, 200: 70.0, 300: 100.0, 400: 130.0, 500: 160.0, 600: 190.0, 700: 220.0, 800: 250.0,
+    100: 40.0,
+    200: 70.0,
+    300: 100.0,
+    400: 130.0,
+    500: 160.0,
+    600: 190.0,
+    700: 220.0,
+    800: 250.0,
 }
 """Designed: a template's length grows by 30 per 100 of speed, so that a race on
 the default circuit (about 4,100 long) takes 14 to 18 rounds at sensible speeds."""
 
 NOTCH: dict[int, float] = {
-    100: 135.0, 200: 105.0, 300: 80.0, 400: 60.0, 500: 45.0, 600: 35.0, 700: 25.0, 800: 15.0,
+    100: 135.0,
+    200: 105.0,
+    300: 80.0,
+    400: 60.0,
+    500: 45.0,
+    600: 35.0,
+    700: 25.0,
+    800: 15.0,
 }
 """Designed: the turn each notched end allows, either way. Start plus end gives
 the total turn: 270° at 100 (the fact) down to 30° at 800."""

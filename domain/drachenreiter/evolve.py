@@ -35,8 +35,9 @@ def _out(state: RaceState, seat: int, cards: tuple[Magic, ...]) -> RaceState:
     d = state.dragons[seat]
     if d.out:
         return state
-    state = _restate(state, discard=state.discard + cards, supply=state.supply + d.energy,
-                    out_order=(*state.out_order, seat))
+    state = _restate(
+        state, discard=state.discard + cards, supply=state.supply + d.energy, out_order=(*state.out_order, seat)
+    )
     return _dragon(state, seat, out=True, hand=(), laid=None, shown=False, energy=0)
 
 
@@ -61,8 +62,9 @@ def evolve(state: RaceState, event: Event) -> RaceState:
     """Folds one event into the state (see the module doc)."""
     match event:
         case ev.StartCardsDealt(cards):
-            return _restate(state, dragons=tuple(_redragon(d, place=c) for d, c in zip(state.dragons, cards,
-                                                                                        strict=True)))
+            return _restate(
+                state, dragons=tuple(_redragon(d, place=c) for d, c in zip(state.dragons, cards, strict=True))
+            )
         case ev.DragonLinedUp(seat, pose, energy, speed):
             return _dragon(_restate(state, supply=state.supply - energy), seat, pose=pose, energy=energy, speed=speed)
         case ev.DeckShuffled(cards):
@@ -70,11 +72,13 @@ def evolve(state: RaceState, event: Event) -> RaceState:
         case ev.TrapsShuffled(values):
             return _restate(state, stock=values)
         case ev.HandDealt(seat, cards) | ev.CardsDrawn(seat, cards):
-            state = _restate(state, deck=state.deck[len(cards):])
+            state = _restate(state, deck=state.deck[len(cards) :])
             return _dragon(state, seat, hand=_hand(state.dragons[seat].hand + cards))
         case ev.RoundStarted(number):
-            dragons = tuple(_redragon(d, set_speed=None, laid=None, shown=False, moved=False, answer=None, ally_of=None)
-                            for d in state.dragons)
+            dragons = tuple(
+                _redragon(d, set_speed=None, laid=None, shown=False, moved=False, answer=None, ally_of=None)
+                for d in state.dragons
+            )
             return _restate(state, round=number, phase=Phase.SPEED, dragons=dragons, mover=None, step=None)
         case ev.SpeedSet(seat, speed):
             return _dragon(state, seat, set_speed=speed)
@@ -113,11 +117,13 @@ def evolve(state: RaceState, event: Event) -> RaceState:
         case ev.DragonStruck(_, struck, pose) | ev.DragonLassoed(_, struck, pose):
             return _dragon(state, struck, pose=pose)
         case ev.EnergyGained(seat, amount):
-            return _dragon(_restate(state, supply=state.supply - amount), seat,
-                           energy=state.dragons[seat].energy + amount)
+            return _dragon(
+                _restate(state, supply=state.supply - amount), seat, energy=state.dragons[seat].energy + amount
+            )
         case ev.EnergyLost(seat, amount, _):
-            return _dragon(_restate(state, supply=state.supply + amount), seat,
-                           energy=state.dragons[seat].energy - amount)
+            return _dragon(
+                _restate(state, supply=state.supply + amount), seat, energy=state.dragons[seat].energy - amount
+            )
         case ev.DiscardReshuffled(cards):
             return _restate(state, deck=state.deck + cards, discard=())
         case ev.TrapSprung(_, trap, _, _):
@@ -126,12 +132,21 @@ def evolve(state: RaceState, event: Event) -> RaceState:
             return _dragon(state, seat, speed=speed)
         case ev.Exhausted(seat, cards, pose):
             d = state.dragons[seat]
-            state = _restate(state, discard=state.discard + cards,
-                            supply=state.supply + d.energy - DEBILITATUS_ENERGY)
+            state = _restate(state, discard=state.discard + cards, supply=state.supply + d.energy - DEBILITATUS_ENERGY)
             # Both needles go to 300: a dragon yet to move has no secret speed left; its dial shows it.
             set_speed = None if not d.moved else d.set_speed
-            return _dragon(state, seat, hand=(), laid=None, shown=False, exhausted=True, pose=pose,
-                           energy=DEBILITATUS_ENERGY, speed=DEBILITATUS_SPEED, set_speed=set_speed)
+            return _dragon(
+                state,
+                seat,
+                hand=(),
+                laid=None,
+                shown=False,
+                exhausted=True,
+                pose=pose,
+                energy=DEBILITATUS_ENERGY,
+                speed=DEBILITATUS_SPEED,
+                set_speed=set_speed,
+            )
         case ev.DebilitatusLifted(seat):
             return _dragon(state, seat, exhausted=False)
         case ev.DragonEliminated(seat, cards):
@@ -160,8 +175,12 @@ def evolve(state: RaceState, event: Event) -> RaceState:
             return _restate(state, supply=state.supply + 1)
         case ev.TrapsLaid(_, spots, values):
             traps = tuple(Trap(i, x, y, v) for (i, x, y), v in zip(spots, values, strict=True))
-            return _restate(state, traps=state.traps + traps, stock=state.stock[len(values):],
-                           next_trap=state.next_trap + len(values))
+            return _restate(
+                state,
+                traps=state.traps + traps,
+                stock=state.stock[len(values) :],
+                next_trap=state.next_trap + len(values),
+            )
         case ev.RaceFinished(reason):
             return _restate(state, phase=Phase.OVER, mover=None, step=None, result=reason)
         case ev.MagicMissed(seat, _, _):

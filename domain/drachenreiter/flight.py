@@ -79,8 +79,11 @@ def other_bases(state: RaceState, seat: int) -> tuple[list[int], np.ndarray]:
     """Seats and bases of the dragons still racing, other than ``seat``."""
     seats = [s for s, d in enumerate(state.dragons) if s != seat and not d.out]
     poses = [state.dragons[s].pose for s in seats]
-    shapes = bases(np.array([p.x for p in poses]), np.array([p.y for p in poses]),
-                   np.array([p.heading for p in poses])) if poses else np.array([])
+    shapes = (
+        bases(np.array([p.x for p in poses]), np.array([p.y for p in poses]), np.array([p.heading for p in poses]))
+        if poses
+        else np.array([])
+    )
     return seats, shapes
 
 
@@ -95,8 +98,7 @@ def contact(tr: Track, shape: shapely.Geometry, fx: float, fy: float, direction:
     return max(0.0, float(along.min()))
 
 
-def fly(state: RaceState, seat: int, speed: int, turn_in: float, turn_out: float,
-        crash_touches: bool = True) -> Flight:
+def fly(state: RaceState, seat: int, speed: int, turn_in: float, turn_out: float, crash_touches: bool = True) -> Flight:
     """The flight of ``seat``'s dragon with the template of ``speed`` (see module doc).
     Without ``crash_touches``, a flight stopped by a template crash reports no touches:
     they are counted once its player has turned it (``decide`` does not need them)."""
@@ -127,12 +129,24 @@ def fly(state: RaceState, seat: int, speed: int, turn_in: float, turn_out: float
         if tr.touches_border(base(x, y, heading)):
             crash = "dragon"
             s = tr.progress(x, y, me.progress)
-            final = (settle(tr, s, tr.lateral(s, x, y), heading, blockers, me.progress)
-                     or settle(tr, s, 0.0, None, blockers, me.progress) or me)
+            final = (
+                settle(tr, s, tr.lateral(s, x, y), heading, blockers, me.progress)
+                or settle(tr, s, 0.0, None, blockers, me.progress)
+                or me
+            )
     t = touches(state, seat, bar, final) if crash != "template" or crash_touches else NO_TOUCHES
     return Flight(
         TemplatePose(seat, speed, fix(fx), fix(fy), norm(direction), length, fix(reach)),
-        fix(turn_in), fix(turn_out), landing, crash, final, t.struck, t.fields, t.haven, t.symbols, t.traps,
+        fix(turn_in),
+        fix(turn_out),
+        landing,
+        crash,
+        final,
+        t.struck,
+        t.fields,
+        t.haven,
+        t.symbols,
+        t.traps,
     )
 
 

@@ -62,8 +62,12 @@ def in_range(state: RaceState, seat: int, target: Pose, reach: int) -> bool:
     spread = (angles - centre + 180.0) % 360.0 - 180.0
     directions = centre + np.linspace(spread.min() - 3.0, spread.max() + 3.0, RANGE_DIRECTIONS)
     directions = np.append(directions, centre)
-    bars = templates(np.full(len(directions), fx), np.full(len(directions), fy), directions,
-                     np.full(len(directions), TEMPLATE_LENGTH[reach]))
+    bars = templates(
+        np.full(len(directions), fx),
+        np.full(len(directions), fy),
+        directions,
+        np.full(len(directions), TEMPLATE_LENGTH[reach]),
+    )
     ok = np.asarray(shapely.intersects(body, bars)) & np.asarray(shapely.contains_properly(tr.area, bars))
     return bool(ok.any())
 
@@ -107,8 +111,16 @@ def lasso_spot(state: RaceState, seat: int, target: int) -> Pose | None:
     limit = max(0.0, centre_progress(tr, them) - start)
     others = [d.pose for k, d in enumerate(state.dragons) if k != target and not d.out]
     s_me = centre_progress(tr, me)
-    return settle(tr, start, tr.lateral(s_me, me.x, me.y), None, obstacles(others), start + BASE_LENGTH / 2,
-                  direction=1, limit=limit)
+    return settle(
+        tr,
+        start,
+        tr.lateral(s_me, me.x, me.y),
+        None,
+        obstacles(others),
+        start + BASE_LENGTH / 2,
+        direction=1,
+        limit=limit,
+    )
 
 
 # ------------------------------------------------------------------ magic trap
@@ -149,8 +161,11 @@ def trap_spots(state: RaceState) -> list[tuple[float, float]]:
     d = math.radians(t.direction)
     ux, uy, nx, ny = math.cos(d), math.sin(d), -math.sin(d), math.cos(d)
     off = TRAP_RADIUS / 2 + 8.0
-    spots = [(t.x + f * t.length * ux + side * off * nx, t.y + f * t.length * uy + side * off * ny)
-             for f in TRAP_SPOT_FRACTIONS for side in (1, -1)]
+    spots = [
+        (t.x + f * t.length * ux + side * off * nx, t.y + f * t.length * uy + side * off * ny)
+        for f in TRAP_SPOT_FRACTIONS
+        for side in (1, -1)
+    ]
     spots.append((t.x + (t.length + TRAP_RADIUS / 2) * ux, t.y + (t.length + TRAP_RADIUS / 2) * uy))
     return [(round(x, 3), round(y, 3)) for x, y in spots if trap_spot_ok(state, (x, y))]
 
@@ -160,8 +175,11 @@ def trap_layouts(state: RaceState) -> list[tuple[tuple[float, float], ...]]:
     k = traps_to_lay(state)
     if k == 0:
         return []
-    return [c for c in combinations(trap_spots(state), k)
-            if all(math.dist(a, b) > 2 * TRAP_RADIUS for a, b in combinations(c, 2))]
+    return [
+        c
+        for c in combinations(trap_spots(state), k)
+        if all(math.dist(a, b) > 2 * TRAP_RADIUS for a, b in combinations(c, 2))
+    ]
 
 
 def lay_traps(out: Emitter[RaceState], seat: int, spots: tuple[tuple[float, float], ...]) -> None:
@@ -169,4 +187,3 @@ def lay_traps(out: Emitter[RaceState], seat: int, spots: tuple[tuple[float, floa
     first = state.next_trap
     placed = tuple((first + i, fix(x), fix(y)) for i, (x, y) in enumerate(spots))
     out.emit(ev.TrapsLaid(seat, placed, state.stock[: len(spots)]))
-

@@ -40,8 +40,9 @@ def obstacles(poses: Sequence[Pose]) -> shapely.Geometry | None:
     """The union of the bases at ``poses`` (what a placed dragon must not touch)."""
     if not poses:
         return None
-    return shapely.union_all(bases(np.array([p.x for p in poses]), np.array([p.y for p in poses]),
-                                   np.array([p.heading for p in poses])))
+    return shapely.union_all(
+        bases(np.array([p.x for p in poses]), np.array([p.y for p in poses]), np.array([p.heading for p in poses]))
+    )
 
 
 def pose_at(track: Track, x: float, y: float, heading: float, hint: float) -> Pose:
@@ -55,8 +56,10 @@ def poses_at(track: Track, xs: np.ndarray, ys: np.ndarray, headings: np.ndarray,
     h = np.radians(headings)
     half = BASE_LENGTH / 2
     progress = track.unwrap(track.locate(xs + half * np.cos(h), ys + half * np.sin(h)), hint)
-    return [Pose(fix(x), fix(y), norm(float(a)), fix(float(p)))
-            for x, y, a, p in zip(xs, ys, headings, progress, strict=True)]
+    return [
+        Pose(fix(x), fix(y), norm(float(a)), fix(float(p)))
+        for x, y, a, p in zip(xs, ys, headings, progress, strict=True)
+    ]
 
 
 def settle(
@@ -103,7 +106,12 @@ def settle(
 
 
 def places_across(
-    track: Track, s: float, u: float, headings: np.ndarray, blockers: shapely.Geometry | None, hint: float,
+    track: Track,
+    s: float,
+    u: float,
+    headings: np.ndarray,
+    blockers: shapely.Geometry | None,
+    hint: float,
 ) -> list[Pose | None]:
     """For each heading, the first free place at height ``s`` nearest the offset ``u`` with
     that heading, or None: what ``settle`` finds at that height alone, for many headings at once."""

@@ -114,7 +114,9 @@ class Drachenreiter(Ruleset[RaceState]):
         if seat not in awaiting(state):
             return None
         lost = {
-            Step.CAST: Hold(), Step.ALLY: Ally(False), Step.DRAW: Draw(0),
+            Step.CAST: Hold(),
+            Step.ALLY: Ally(False),
+            Step.DRAW: Draw(0),
             Step.FACE: Face(state.dragons[seat].pose.heading),
         }
         if state.phase is Phase.SPEED:
@@ -137,10 +139,16 @@ class Drachenreiter(Ruleset[RaceState]):
             return None
         f = fly(state, seat, command.speed, command.turn_in, command.turn_out)
         return {
-            "x": f.final.x, "y": f.final.y, "heading": f.final.heading, "progress": f.final.progress,
+            "x": f.final.x,
+            "y": f.final.y,
+            "heading": f.final.heading,
+            "progress": f.final.progress,
             "gain": f.final.progress - me.pose.progress,
-            "crash": f.crash or None, "struck": list(f.struck), "fields": list(f.fields),
-            "symbols": list(f.symbols), "traps": list(f.traps),
+            "crash": f.crash or None,
+            "struck": list(f.struck),
+            "fields": list(f.fields),
+            "symbols": list(f.symbols),
+            "traps": list(f.traps),
             "finish": f.final.progress >= track(state.layout, state.backwards).finish,
         }
 

@@ -63,8 +63,16 @@ class Survey:
     margin: np.ndarray
 
 
-def survey(sc: Scene, x: np.ndarray, y: np.ndarray, heading: np.ndarray, hint: np.ndarray,
-           speed: np.ndarray, turn_in: np.ndarray, turn_out: np.ndarray) -> Survey:
+def survey(
+    sc: Scene,
+    x: np.ndarray,
+    y: np.ndarray,
+    heading: np.ndarray,
+    hint: np.ndarray,
+    speed: np.ndarray,
+    turn_in: np.ndarray,
+    turn_out: np.ndarray,
+) -> Survey:
     """Outcomes of moves from poses ``(x, y, heading)`` (arrays of one length)."""
     h = np.radians(heading)
     fx, fy = x + _HALF * np.cos(h), y + _HALF * np.sin(h)
@@ -94,8 +102,18 @@ def survey(sc: Scene, x: np.ndarray, y: np.ndarray, heading: np.ndarray, hint: n
         return out
 
     margin = np.asarray(shapely.distance(sc.track.border, bodies))
-    return Survey(cx, cy, hs, s, crash, hits(sc.dragons, bars, bodies), hits(sc.traps, bars, bodies),
-                  hits(sc.fields, bodies), hits(sc.symbols, bars, bodies), margin)
+    return Survey(
+        cx,
+        cy,
+        hs,
+        s,
+        crash,
+        hits(sc.dragons, bars, bodies),
+        hits(sc.traps, bars, bodies),
+        hits(sc.fields, bodies),
+        hits(sc.symbols, bars, bodies),
+        margin,
+    )
 
 
 def grid(speeds: list[int], fractions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

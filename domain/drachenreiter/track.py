@@ -66,8 +66,10 @@ class Track:
         self.xs, self.ys, self.hs = xs, ys, hs
         self._table = _table(elements, start)
         self._starts = [e.start for e in self._table]
-        self._arrays = {name: np.array([getattr(e, name) for e in self._table], dtype=float)
-                        for name in ("start", "length", "x", "y", "heading", "radius", "sign", "cx", "cy")}
+        self._arrays = {
+            name: np.array([getattr(e, name) for e in self._table], dtype=float)
+            for name in ("start", "length", "x", "y", "heading", "radius", "sign", "cx", "cy")
+        }
         self.length = self._table[-1].start + self._table[-1].length
         self.centre = shapely.LineString(np.column_stack([xs, ys]))
         half = TRACK_WIDTH / 2
@@ -99,9 +101,7 @@ class Track:
         else:
             self.finish_s = self.length - elements[-1].length + FINISH_INTO_LAST  # type: ignore[union-attr]
             self.finish = self.finish_s
-        self.yellow = tuple(
-            float(s) for s in np.arange(YELLOW_SPACING, self.length - 1.0, YELLOW_SPACING)
-        )
+        self.yellow = tuple(float(s) for s in np.arange(YELLOW_SPACING, self.length - 1.0, YELLOW_SPACING))
         minx, miny, maxx, maxy = self.area.bounds
         self.frame = (minx - FRAME_MARGIN, miny - FRAME_MARGIN, maxx + FRAME_MARGIN, maxy + FRAME_MARGIN)
         self.grid = tuple(self.grid_place(k) for k in range(1, 7))

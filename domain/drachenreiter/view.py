@@ -26,26 +26,31 @@ def view(state: RaceState, viewer: Viewer) -> dict[str, Any]:
     dragons = []
     for seat, d in enumerate(state.dragons):
         mine = viewer.sees(seat)
-        dragons.append({
-            "seat": seat,
-            "colour": COLOURS[seat],
-            "place": d.place,
-            "x": d.pose.x, "y": d.pose.y, "heading": d.pose.heading, "progress": d.pose.progress,
-            "energy": d.energy,
-            "speed": d.speed,
-            "set_speed": d.set_speed if mine else None,
-            "speed_set": d.set_speed is not None,
-            "hand": [c.value for c in d.hand] if mine else None,
-            "hand_size": len(d.hand),
-            "laid": (d.laid.value if d.laid is not None and (mine or d.shown) else None),
-            "card_laid": d.laid is not None,
-            "debilitatus": d.exhausted,
-            "out": d.out,
-            "moved": d.moved,
-            "answered": d.answer is not None,
-            "answer": d.answer if mine else None,
-            "ally_of": d.ally_of,
-        })
+        dragons.append(
+            {
+                "seat": seat,
+                "colour": COLOURS[seat],
+                "place": d.place,
+                "x": d.pose.x,
+                "y": d.pose.y,
+                "heading": d.pose.heading,
+                "progress": d.pose.progress,
+                "energy": d.energy,
+                "speed": d.speed,
+                "set_speed": d.set_speed if mine else None,
+                "speed_set": d.set_speed is not None,
+                "hand": [c.value for c in d.hand] if mine else None,
+                "hand_size": len(d.hand),
+                "laid": (d.laid.value if d.laid is not None and (mine or d.shown) else None),
+                "card_laid": d.laid is not None,
+                "debilitatus": d.exhausted,
+                "out": d.out,
+                "moved": d.moved,
+                "answered": d.answer is not None,
+                "answer": d.answer if mine else None,
+                "ally_of": d.ally_of,
+            }
+        )
     t = state.template
     return {
         "track": state.layout,
@@ -65,11 +70,21 @@ def view(state: RaceState, viewer: Viewer) -> dict[str, Any]:
         "deck": len(state.deck),
         "discard": [c.value for c in state.discard],
         "stock": len(state.stock),
-        "traps": [{"id": p.id, "x": p.x, "y": p.y, "value": p.value if viewer.omniscient else None}
-                  for p in state.traps],
+        "traps": [
+            {"id": p.id, "x": p.x, "y": p.y, "value": p.value if viewer.omniscient else None} for p in state.traps
+        ],
         "supply": state.supply,
-        "template": None if t is None else {"seat": t.seat, "speed": t.speed, "x": t.x, "y": t.y,
-                                            "direction": t.direction, "length": t.length, "reach": t.reach},
+        "template": None
+        if t is None
+        else {
+            "seat": t.seat,
+            "speed": t.speed,
+            "x": t.x,
+            "y": t.y,
+            "direction": t.direction,
+            "length": t.length,
+            "reach": t.reach,
+        },
         "left": list(state.left),
         "out": list(state.out_order),
         "result": state.result if over else None,

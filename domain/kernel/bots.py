@@ -8,8 +8,9 @@ from typing import Any
 from domain.kernel.records import Command
 
 
-def choose_move(ruleset: Any, bot: Any, state: Any, seat: int, rng: random.Random,
-                budget: float | None = None) -> Command:
+def choose_move(
+    ruleset: Any, bot: Any, state: Any, seat: int, rng: random.Random, budget: float | None = None
+) -> Command:
     """The move ``bot`` makes for ``seat``, deciding on what that seat may know.
 
     The bot sees ``ruleset.observe(state, seat, rng)``, a state in which all

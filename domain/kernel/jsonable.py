@@ -72,9 +72,17 @@ def _encode_enum(value: Any) -> Any:
 
 
 _ENCODERS: dict[type, typing.Callable[[Any], Any]] = {
-    type(None): _same, bool: _same, int: _same, float: _same, str: _same,
-    tuple: _encode_sequence, list: _encode_sequence, frozenset: _encode_set, set: _encode_set,
-    dict: _encode_mapping, types.MappingProxyType: _encode_mapping,
+    type(None): _same,
+    bool: _same,
+    int: _same,
+    float: _same,
+    str: _same,
+    tuple: _encode_sequence,
+    list: _encode_sequence,
+    frozenset: _encode_set,
+    set: _encode_set,
+    dict: _encode_mapping,
+    types.MappingProxyType: _encode_mapping,
 }
 """The encoder of each exact type seen so far: ``encode`` runs for every value of
 every state it hashes, so it looks its type up once instead of testing it."""
@@ -345,11 +353,7 @@ def _dict(args: tuple[Any, ...]) -> Decoder:
 def _dataclass(cls: type) -> Decoder:
     hints = get_type_hints(cls)
     fields = [f for f in dataclasses.fields(cls) if f.init]
-    required = {
-        f.name
-        for f in fields
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-    }
+    required = {f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING}
     decoders = {f.name: _decoder(hints[f.name]) for f in fields}
     tag = getattr(cls, "TYPE", None)
 

@@ -279,4 +279,3 @@ class Ruleset(ABC, Generic[S]):
     def citations(self) -> dict[str, RuleRef]:
         """Rule id to reference, for every rule the game cites."""
         return {r.id: r for r in self.rules}
-

@@ -101,8 +101,13 @@ def _search(root: MekongState, seat: int, fixed: dict[int, Card], forecast: Fore
     beam = [_Node((), root, root, _score(root, seat))]
     for position in range(PROGRAMME_LENGTH):
         beam = [
-            _others_play(_others_play(n, position - 1, n.cards[-1] if n.cards else None, after, forecast),
-                         position, fixed.get(position), before, forecast)
+            _others_play(
+                _others_play(n, position - 1, n.cards[-1] if n.cards else None, after, forecast),
+                position,
+                fixed.get(position),
+                before,
+                forecast,
+            )
             for n in beam
         ]
         if position in fixed:
@@ -129,8 +134,9 @@ def _expand(node: _Node, seat: int, card: Card, cards: tuple[Card, ...], positio
     return _Node(cards, idle, other, score)
 
 
-def _rival_crossing(root: MekongState, seat: int, programme: tuple[Card, ...],
-                    forecast: Forecast) -> tuple[int, int] | None:
+def _rival_crossing(
+    root: MekongState, seat: int, programme: tuple[Card, ...], forecast: Forecast
+) -> tuple[int, int] | None:
     """The first other seat expected to cross while ``programme`` is played, and the position."""
     order = [s for s in root.turn_order() if s == seat or s in forecast]
     state = root

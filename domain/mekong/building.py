@@ -91,16 +91,20 @@ def _cells_near(x0: float, y0: float, x1: float, y1: float, margin: float) -> li
 def _cells_under_stone(x: float, y: float) -> frozenset[tuple[int, int]]:
     """Grid cells too close to the stone at ``(x, y)`` for another stone."""
     reach = 2 * STONE_RADIUS
-    return frozenset(c for c in _cells_near(x, y, x, y, reach)
-                     if math.dist((c[0] * DROP_GRID, c[1] * DROP_GRID), (x, y)) < reach)
+    return frozenset(
+        c for c in _cells_near(x, y, x, y, reach) if math.dist((c[0] * DROP_GRID, c[1] * DROP_GRID), (x, y)) < reach
+    )
 
 
 @lru_cache(maxsize=4096)
 def _cells_under_plank(p: tuple[float, float], q: tuple[float, float]) -> frozenset[tuple[int, int]]:
     """Grid cells under the plank from ``p`` to ``q`` (a stone there would touch it)."""
     box = (min(p[0], q[0]), min(p[1], q[1]), max(p[0], q[0]), max(p[1], q[1]))
-    return frozenset(c for c in _cells_near(*box, STONE_RADIUS)
-                     if point_segment_distance((c[0] * DROP_GRID, c[1] * DROP_GRID), p, q) < STONE_RADIUS)
+    return frozenset(
+        c
+        for c in _cells_near(*box, STONE_RADIUS)
+        if point_segment_distance((c[0] * DROP_GRID, c[1] * DROP_GRID), p, q) < STONE_RADIUS
+    )
 
 
 def drop_spots(state: MekongState) -> tuple[tuple[float, float], ...]:
@@ -113,8 +117,9 @@ def drop_spots(state: MekongState) -> tuple[tuple[float, float], ...]:
             blocked |= _cells_under_stone(s.x, s.y)
         for i, j in lay.ends.values():
             blocked |= _cells_under_plank(lay.geometry.point(i), lay.geometry.point(j))
-        spots = lay.memo["drops"] = tuple(point for cell, point in _open_water(state.edition.rim)
-                                          if cell not in blocked)
+        spots = lay.memo["drops"] = tuple(
+            point for cell, point in _open_water(state.edition.rim) if cell not in blocked
+        )
     return spots
 
 

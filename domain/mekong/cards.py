@@ -147,4 +147,3 @@ class Programmes(Sequence[tuple[Card, ...]]):
 
     def __contains__(self, cards: object) -> bool:
         return isinstance(cards, tuple) and programme_fault(cards, self.held) is None
-

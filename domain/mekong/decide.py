@@ -84,15 +84,17 @@ def _carry_out(state: MekongState, seat: int, command: Command) -> list[Event]:
     wanted = _COMMANDS_OF[card]
     if not isinstance(command, wanted):
         names = " or ".join(w.TYPE for w in wanted)
-        raise IllegalMove(f"{command.TYPE}: your card at position {state.position} is {card.value}; "
-                          f"play {names}", rb.REVEAL)
+        raise IllegalMove(
+            f"{command.TYPE}: your card at position {state.position} is {card.value}; play {names}", rb.REVEAL
+        )
     match command:
         case PlaceStone(island=island):
             return [_place_stone(state, seat, island)]
         case PlaceStoneAt(x=x, y=y):
             if state.edition.islands:
-                raise IllegalMove(f"place_stone_at ({x}, {y}): this board has islands; use place_stone",
-                                  rb.STONE_ON_ISLAND)
+                raise IllegalMove(
+                    f"place_stone_at ({x}, {y}): this board has islands; use place_stone", rb.STONE_ON_ISLAND
+                )
             fault = drop_fault(state, x, y)
             if fault is not None:
                 raise IllegalMove(f"place_stone_at ({x}, {y}): {fault}", rb.STONE_IN_WATER)
@@ -111,8 +113,11 @@ def _carry_out(state: MekongState, seat: int, command: Command) -> list[Event]:
             return _move(state, seat, card, path)
         case Jump(over=over, to=to):
             if (over, to) not in jumps(state, seat):
-                raise IllegalMove(f"jump over {over} to {to}: a jump goes over a pawn on a neighbouring plank "
-                                  "to a free plank or a village at that plank's far end", rb.JUMP)
+                raise IllegalMove(
+                    f"jump over {over} to {to}: a jump goes over a pawn on a neighbouring plank "
+                    "to a free plank or a village at that plank's far end",
+                    rb.JUMP,
+                )
             return _arrive(state, seat, PawnJumped(seat, over, to), to)
     raise IllegalMove(f"{command.TYPE}: not a move of this game", rb.REVEAL)  # pragma: no cover
 
@@ -183,10 +188,17 @@ def _move(state: MekongState, seat: int, card: Card, path: tuple[str, ...]) -> l
         return _arrive(state, seat, PawnMoved(seat, path), path[-1])
     rule = rb.MOVE_1 if card is Card.MOVE_1 else rb.MOVE_2
     here = state.pawns[seat]
-    if (card is Card.MOVE_2 and len(path) == 2 and path[1] == here and not state.edition.free_return
-            and (path[0],) in move_paths(state, seat, Card.MOVE_1)):
-        raise IllegalMove(f"move {'/'.join(path)}: a move of 2 comes back to its start only when nothing "
-                          "else is possible", rb.RETURN_CLASSIC)
+    if (
+        card is Card.MOVE_2
+        and len(path) == 2
+        and path[1] == here
+        and not state.edition.free_return
+        and (path[0],) in move_paths(state, seat, Card.MOVE_1)
+    ):
+        raise IllegalMove(
+            f"move {'/'.join(path)}: a move of 2 comes back to its start only when nothing else is possible",
+            rb.RETURN_CLASSIC,
+        )
     occupied = [p for p in path if is_plank(p) and p in state.pawns and p != here]
     if occupied:
         raise IllegalMove(f"move {'/'.join(path)}: another pawn stands on {occupied[0]}", rule)
@@ -197,4 +209,3 @@ def _arrive(state: MekongState, seat: int, event: Event, spot: str) -> list[Even
     if spot == state.destination(seat):
         return [event, DestinationReached(seat)]
     return [event]
-

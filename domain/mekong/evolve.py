@@ -43,8 +43,7 @@ def evolve(state: MekongState, event: Event) -> MekongState:
         case CardsProgrammed(seat=seat, cards=cards):
             return replace(state, programmes=_put(state.programmes, seat, cards))
         case PositionRevealed(position=position):
-            return replace(state, phase=Phase.RESOLUTION, position=position,
-                           acted=(False,) * state.seats, task=NO_TASK)
+            return replace(state, phase=Phase.RESOLUTION, position=position, acted=(False,) * state.seats, task=NO_TASK)
         case PawnFell(seat=seat):
             return _finish(replace(state, pawns=_put(state.pawns, seat, state.start(seat))), seat)
         case ActionCancelled(seat=seat):
@@ -53,8 +52,7 @@ def evolve(state: MekongState, event: Event) -> MekongState:
             site = Site(stone, x, y)
             stones = tuple(sorted((*state.stones, site), key=stone_order))
             drops = state.drops if state.edition.islands else (*state.drops, site)
-            return _progress(replace(state, stones=stones, stone_reserve=state.stone_reserve - 1, drops=drops),
-                             seat)
+            return _progress(replace(state, stones=stones, stone_reserve=state.stone_reserve - 1, drops=drops), seat)
         case PlankPlaced(seat=seat, plank=plank, ends=ends):
             bridges = tuple(sorted((*state.bridges, Bridge(plank, ends)), key=lambda b: b.plank))
             reserves = _put(state.reserves, seat, tuple(p for p in state.reserves[seat] if p != plank))
@@ -77,16 +75,29 @@ def evolve(state: MekongState, event: Event) -> MekongState:
         case PawnJumped(seat=seat, to=to):
             return _finish(replace(state, pawns=_put(state.pawns, seat, to)), seat)
         case RoundEnded(round=number, first=first):
-            return replace(state, phase=Phase.PROGRAMMING, round=number + 1, first=first,
-                           programmes=((),) * state.seats, position=0, acted=(), task=NO_TASK)
+            return replace(
+                state,
+                phase=Phase.PROGRAMMING,
+                round=number + 1,
+                first=first,
+                programmes=((),) * state.seats,
+                position=0,
+                acted=(),
+                task=NO_TASK,
+            )
         case DestinationReached(seat=seat):
             return replace(state, phase=Phase.OVER, winner=seat, ending="crossing")
         case RoundLimitReached():
             return replace(state, phase=Phase.OVER, ending="round-limit")
         case SeatLeft(seat=seat):
             task = NO_TASK if current_actor(state) == seat else state.task
-            return replace(state, left=(*state.left, seat), pawns=_put(state.pawns, seat, None),
-                           programmes=_put(state.programmes, seat, ()), task=task)
+            return replace(
+                state,
+                left=(*state.left, seat),
+                pawns=_put(state.pawns, seat, None),
+                programmes=_put(state.programmes, seat, ()),
+                task=task,
+            )
         case LastSeatStanding(seat=seat):
             return replace(state, phase=Phase.OVER, winner=seat, ending="last-standing")
     if isinstance(event, LOST_ACTIONS):

@@ -46,11 +46,24 @@ class Span:
 class Geometry:
     """Sites (villages first, then islands or stones), their spans and the exclusions between spans."""
 
-    __slots__ = ("_boxes", "_clash", "_parent", "_points", "index", "over", "radius", "sites", "span_between",
-                 "spans", "spans_at", "villages")
+    __slots__ = (
+        "_boxes",
+        "_clash",
+        "_parent",
+        "_points",
+        "index",
+        "over",
+        "radius",
+        "sites",
+        "span_between",
+        "spans",
+        "spans_at",
+        "villages",
+    )
 
-    def __init__(self, sites: Sequence[Site], villages: int, radius: Sequence[float],
-                 parent: Geometry | None = None) -> None:
+    def __init__(
+        self, sites: Sequence[Site], villages: int, radius: Sequence[float], parent: Geometry | None = None
+    ) -> None:
         """The geometry of ``sites``; given ``parent``, the geometry of all sites but the last,
         only what the last site adds is computed (the rest is the parent's, extended)."""
         self.sites = tuple(sites)
@@ -73,7 +86,8 @@ class Geometry:
             self._add_spans(spans, last)
             self._index_spans(spans, parent._boxes, parent.span_between, list(parent.spans_at))
             self.over = parent._over_with(last, self._points[last], self.radius[last]) + tuple(
-                self._sites_under(s) for s in spans[len(parent.spans):])
+                self._sites_under(s) for s in spans[len(parent.spans) :]
+            )
         self._clash: list[int | None] = [None] * len(spans)
 
     def _add_spans(self, spans: list[Span], j: int) -> None:
@@ -85,10 +99,15 @@ class Geometry:
             if need is not None:
                 spans.append(Span(len(spans), i, j, gap, need))
 
-    def _index_spans(self, spans: list[Span], boxes: tuple[tuple[float, float, float, float], ...],
-                     between: dict[tuple[int, int], Span], at: list[tuple[int, ...]]) -> None:
+    def _index_spans(
+        self,
+        spans: list[Span],
+        boxes: tuple[tuple[float, float, float, float], ...],
+        between: dict[tuple[int, int], Span],
+        at: list[tuple[int, ...]],
+    ) -> None:
         """Sets ``spans`` and the lookups by support, given those of the spans before ``len(boxes)``."""
-        new = spans[len(boxes):]
+        new = spans[len(boxes) :]
         self.spans = tuple(spans)
         self.span_between = between | {(s.a, s.b): s for s in new} | {(s.b, s.a): s for s in new}
         at.extend(() for _ in range(len(self.sites) - len(at)))
@@ -132,8 +151,13 @@ class Geometry:
         p, q = self._points[span.a], self._points[span.b]
         x0, x1, y0, y1 = self._boxes[span.index]
         for k, (site, r) in enumerate(zip(self._points, self.radius, strict=True)):
-            if (k != span.a and k != span.b and x0 - r < site[0] < x1 + r and y0 - r < site[1] < y1 + r
-                    and point_segment_distance(site, p, q) < r):
+            if (
+                k != span.a
+                and k != span.b
+                and x0 - r < site[0] < x1 + r
+                and y0 - r < site[1] < y1 + r
+                and point_segment_distance(site, p, q) < r
+            ):
                 mask |= 1 << k
         return mask
 
@@ -208,8 +232,9 @@ def _within(x: tuple[float, float], a: tuple[float, float], b: tuple[float, floa
 
 
 @lru_cache(maxsize=1024)
-def geometry(villages: tuple[Site, ...], others: tuple[Site, ...], village_radius: float,
-             other_radius: float) -> Geometry:
+def geometry(
+    villages: tuple[Site, ...], others: tuple[Site, ...], village_radius: float, other_radius: float
+) -> Geometry:
     """The geometry of ``villages`` then ``others``, cached. It is built from the geometry of
     ``others[:-1]`` (stones are added one at a time, the newest last), so each new stone only
     costs the spans it adds."""

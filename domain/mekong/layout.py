@@ -25,11 +25,23 @@ _CACHE_SIZE = 512
 class Layout:
     """The board of one position: supports standing, planks on them, where a plank may go."""
 
-    __slots__ = ("_open", "blocked", "covered", "ends", "geometry", "load", "memo", "planks_at", "present",
-                 "stones", "village_names")
+    __slots__ = (
+        "_open",
+        "blocked",
+        "covered",
+        "ends",
+        "geometry",
+        "load",
+        "memo",
+        "planks_at",
+        "present",
+        "stones",
+        "village_names",
+    )
 
-    def __init__(self, variant: str, stones: tuple[Site, ...], bridges: tuple[Bridge, ...],
-                 drops: tuple[Site, ...]) -> None:
+    def __init__(
+        self, variant: str, stones: tuple[Site, ...], bridges: tuple[Bridge, ...], drops: tuple[Site, ...]
+    ) -> None:
         self.geometry = board_geometry(variant, drops)
         g = self.geometry
         self.village_names = frozenset(s.name for s in g.sites[: g.villages])
@@ -101,8 +113,10 @@ class Layout:
         if crosses:
             return f"a plank from {a} to {b} would cross or lie on another plank", rb.PLANK_CROSSING
         if over:
-            return (f"a plank from {a} to {b} would pass over {g.sites[(over & -over).bit_length() - 1].name}",
-                    rb.PLANK_OVER_STONE)
+            return (
+                f"a plank from {a} to {b} would pass over {g.sites[(over & -over).bit_length() - 1].name}",
+                rb.PLANK_OVER_STONE,
+            )
         return None
 
     def _in_the_way(self, i: int, j: int) -> tuple[bool, int]:
@@ -117,8 +131,7 @@ class Layout:
         crosses = any(segments_clash(p, q, g.point(x), g.point(y)) for x, y in self.ends.values())
         over = 0
         for k in range(len(g.sites)):
-            if (k != i and k != j and self.present >> k & 1
-                    and point_segment_distance(g.point(k), p, q) < g.radius[k]):
+            if k != i and k != j and self.present >> k & 1 and point_segment_distance(g.point(k), p, q) < g.radius[k]:
                 over |= 1 << k
         return crosses, over
 

@@ -74,8 +74,12 @@ def choose_stone(state: MekongState, seat: int) -> Command | None:
             return PlaceStone(names[node].name)
     f = field(state, seat)
     goal = _goal_point(state, seat)
-    return PlaceStone(min(free, key=lambda i: (f.cost[lay.geometry.index[i]],
-                                               math.dist((_ISLAND_SITES[i].x, _ISLAND_SITES[i].y), goal))))
+    return PlaceStone(
+        min(
+            free,
+            key=lambda i: (f.cost[lay.geometry.index[i]], math.dist((_ISLAND_SITES[i].x, _ISLAND_SITES[i].y), goal)),
+        )
+    )
 
 
 def _goal_point(state: MekongState, seat: int) -> tuple[float, float]:
@@ -144,8 +148,7 @@ def choose_removal(state: MekongState, seat: int, thorough: bool) -> Command | N
     used_spans = {s for s, _ in steps}
     used_sites = {n for _, n in steps}
     options: list[Command] = [
-        RemovePlank(p) for p in takeable_planks(state, seat)
-        if g.span_between[lay.ends[p]].index not in used_spans
+        RemovePlank(p) for p in takeable_planks(state, seat) if g.span_between[lay.ends[p]].index not in used_spans
     ]
     options += [RemoveStone(s) for s in bare_stones(state) if g.index[s] not in used_sites]
     if not options:
@@ -186,8 +189,9 @@ def choose_move(state: MekongState, seat: int, card: Card) -> Command | None:
 # ---------------------------------------------------------------- playing out
 
 
-def play_out(state: MekongState, seat: int, card: Card,
-             chooser: Callable[[MekongState, int, Card], Command | None]) -> MekongState:
+def play_out(
+    state: MekongState, seat: int, card: Card, chooser: Callable[[MekongState, int, Card], Command | None]
+) -> MekongState:
     """``state`` after ``seat`` does ``card`` as ``chooser`` says (a search shortcut:
     no turn bookkeeping, a too-short plank is simply lost)."""
     for _ in range(card.count):

@@ -107,7 +107,7 @@ def _dijkstra(state: MekongState, lay: Layout, goal: str, crowded: frozenset[str
             plank = built.get(s)
             if plank is not None:
                 step = STEP + (CROWDED if plank in crowded else 0.0)
-            elif (blocked >> s & 1 or load[u] >= MAX_LOAD or load[w] >= MAX_LOAD or g.over[s] & present):
+            elif blocked >> s & 1 or load[u] >= MAX_LOAD or load[w] >= MAX_LOAD or g.over[s] & present:
                 continue
             else:
                 step = PLANK + STEP + NEED_BIAS * span.need

@@ -102,8 +102,7 @@ class Mekong(Ruleset[MekongState]):
         if state.winner is not None:
             scores = [1.0 if s == state.winner else 0.0 for s in range(state.seats)]
         else:
-            scores = [-round(distance_to_go(state, s), 1) if state.in_play(s) else -1000.0
-                      for s in range(state.seats)]
+            scores = [-round(distance_to_go(state, s), 1) if state.in_play(s) else -1000.0 for s in range(state.seats)]
         return Outcome.from_scores(scores, reason, out=state.left)
 
     def leave(self, state: MekongState, seat: int, rng: Rng) -> list[Event]:

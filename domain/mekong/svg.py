@@ -46,8 +46,7 @@ def render_svg(view: Mapping[str, Any]) -> str:
 
 def _disc(x: float, y: float, radius: float, fill: str, title: str, stroke: bool = True) -> str:
     line = f' stroke="{INK}" stroke-width="0.4"' if stroke else ""
-    return (f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}"{line}>'
-            f"<title>{escape(title)}</title></circle>")
+    return f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}"{line}><title>{escape(title)}</title></circle>'
 
 
 def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]]) -> str:
@@ -56,7 +55,7 @@ def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]]) 
     fill = FILL.get(plank["colour"], SAND)
     text = "#ffffff" if plank["colour"] in ("black", "blue", "red", "green") else INK
     return (
-        f'<g><title>plank {escape(plank["plank"])}</title>'
+        f"<g><title>plank {escape(plank['plank'])}</title>"
         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{INK}" stroke-width="3.4" stroke-linecap="round"/>'
         f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{fill}" stroke-width="2.6" stroke-linecap="round"/>'
         f'<text x="{mx:.1f}" y="{my + 1:.1f}" font-size="3" text-anchor="middle" fill="{text}">{plank["size"]}</text>'
@@ -64,8 +63,7 @@ def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]]) 
     )
 
 
-def _pawns(view: Mapping[str, Any], points: Mapping[str, tuple[float, float]],
-           board: Mapping[str, Any]) -> list[str]:
+def _pawns(view: Mapping[str, Any], points: Mapping[str, tuple[float, float]], board: Mapping[str, Any]) -> list[str]:
     ends = {p["plank"]: p["ends"] for p in view["planks"]}
     out = []
     in_village: dict[str, int] = {}
@@ -84,7 +82,7 @@ def _pawns(view: Mapping[str, Any], points: Mapping[str, tuple[float, float]],
             y += (k // 3) * 4.5 - 2
         colour = FILL.get(seat["colour"], SAND)
         out.append(
-            f'<g><title>{escape(seat["colour"])} pawn</title>'
+            f"<g><title>{escape(seat['colour'])} pawn</title>"
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.6" fill="{colour}" stroke="{INK}" stroke-width="0.7"/></g>'
         )
     return out

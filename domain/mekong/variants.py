@@ -78,10 +78,28 @@ class MekongOptions:
 
 
 VARIANTS = (
-    Variant(CLASSIC, "Classic edition (Descartes 2000)", 2, 6, MekongOptions,
-            "Black, white, red, blue, green and yellow; a move of 2 returns to its start only if it must."),
-    Variant(RIVER_DRAGONS, "River Dragons edition (Matagot 2012)", 2, 6, MekongOptions,
-            "Pink replaces white; a move of 2 may always go there and back."),
-    Variant(CHALLENGE, "Challenge: the board without rocks", 2, 6, MekongOptions,
-            "River Dragons rules; stones are dropped anywhere in the water, by coordinates."),
+    Variant(
+        CLASSIC,
+        "Classic edition (Descartes 2000)",
+        2,
+        6,
+        MekongOptions,
+        "Black, white, red, blue, green and yellow; a move of 2 returns to its start only if it must.",
+    ),
+    Variant(
+        RIVER_DRAGONS,
+        "River Dragons edition (Matagot 2012)",
+        2,
+        6,
+        MekongOptions,
+        "Pink replaces white; a move of 2 may always go there and back.",
+    ),
+    Variant(
+        CHALLENGE,
+        "Challenge: the board without rocks",
+        2,
+        6,
+        MekongOptions,
+        "River Dragons rules; stones are dropped anywhere in the water, by coordinates.",
+    ),
 )

@@ -116,8 +116,9 @@ def _set_aside(state: TarasqueState, seat: int, cmd: SetAside, out: Out, rng: Rn
         faces = ", ".join(state.deck.faces)
         raise IllegalMove(f"{what}: the dice show {faces}", _dice(state))
     if cmd.symbol in turn.chosen:
-        raise IllegalMove(f"{what}: the {cmd.symbol} dice of this roll are already set aside",
-                          rb.DESIGNED_SET_ASIDE_ONCE)
+        raise IllegalMove(
+            f"{what}: the {cmd.symbol} dice of this roll are already set aside", rb.DESIGNED_SET_ASIDE_ONCE
+        )
     if cmd.symbol not in targets(state):
         raise IllegalMove(f"{what}: no tile in the middle or at another base shows {cmd.symbol}", rb.VALID_DIE)
     showing = turn.showing.count(cmd.symbol)
@@ -184,11 +185,11 @@ def _move(state: TarasqueState, seat: int, cmd: MoveLairTile, out: Out, rng: Rng
         raise IllegalMove(f"{what}: that tile is not in your lair", rb.LAIR_FIXED)
     if cmd.row is None:
         if len(mine[home]) == 1:
-            raise IllegalMove(f"{what}: it is alone in its row already; a new row would change nothing",
-                              rb.LAIR_MOVE)
+            raise IllegalMove(f"{what}: it is alone in its row already; a new row would change nothing", rb.LAIR_MOVE)
     elif not 0 <= cmd.row < len(mine) or cmd.row == home:
-        raise IllegalMove(f"{what}: choose another of your rows, 0 to {len(mine) - 1}, or null for a new row",
-                          rb.LAIR_MOVE)
+        raise IllegalMove(
+            f"{what}: choose another of your rows, 0 to {len(mine) - 1}, or null for a new row", rb.LAIR_MOVE
+        )
     elif not lair.fits(mine[cmd.row], cmd.tile, state.deck):
         raise IllegalMove(f"{what}: {_row_problem(mine, cmd.row)}", _rows(state))
     out.emit(LairTileMoved(seat, cmd.tile, len(mine) if cmd.row is None else cmd.row))

@@ -114,8 +114,9 @@ def take_options(state: TarasqueState) -> Iterator[tuple[str, int, int]]:
                     yield from _option(state, pools, tile, symbol[tile], side + 1)
 
 
-def _option(state: TarasqueState, pools: dict[str, int], tile: str, sym: str, needed: int
-            ) -> Iterator[tuple[str, int, int]]:
+def _option(
+    state: TarasqueState, pools: dict[str, int], tile: str, sym: str, needed: int
+) -> Iterator[tuple[str, int, int]]:
     n = pools.get(sym)
     if n is None:
         n = pools[sym] = pool(state, sym)

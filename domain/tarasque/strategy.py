@@ -69,7 +69,7 @@ def theft_odds(dice_needed: int) -> float:
     Designed: the opponent is assumed to hold an egg (worth one die) half of the time.
     """
     dist = commit_distribution(DICE, TYPICAL_VALID)
-    return sum(dist[max(0, dice_needed - 1):]) * 0.5 + sum(dist[dice_needed:]) * 0.5
+    return sum(dist[max(0, dice_needed - 1) :]) * 0.5 + sum(dist[dice_needed:]) * 0.5
 
 
 class Valuation:

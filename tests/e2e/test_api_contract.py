@@ -84,8 +84,15 @@ def test_the_game_list_filters_by_status_game_and_player(client: Any) -> None:
     ("method", "path", "body", "raw", "auth", "status", "code"),
     [
         ("POST", "/api/v1/games", None, b"{not json", True, 400, "malformed_json"),
-        ("POST", "/api/v1/games", {"game": "dice-race", "players": 2, "colour": "red"}, None, True, 400,
-         "invalid_request"),
+        (
+            "POST",
+            "/api/v1/games",
+            {"game": "dice-race", "players": 2, "colour": "red"},
+            None,
+            True,
+            400,
+            "invalid_request",
+        ),
         ("POST", "/api/v1/games", {"game": "dice-race", "players": "two"}, None, True, 400, "invalid_request"),
         ("POST", "/api/v1/games", {"game": "nope", "players": 2}, None, True, 400, "invalid_request"),
         ("POST", "/api/v1/games", {"game": "dice-race", "players": 9}, None, True, 400, "invalid_request"),
@@ -95,9 +102,9 @@ def test_the_game_list_filters_by_status_game_and_player(client: Any) -> None:
         ("GET", "/api/v1/nowhere", None, None, False, 404, "not_found"),
     ],
 )
-def test_bad_requests_get_their_own_status_and_an_error_object(client: Any, method: str, path: str, body: Any,
-                                                              raw: bytes | None, auth: bool, status: int,
-                                                              code: str) -> None:
+def test_bad_requests_get_their_own_status_and_an_error_object(
+    client: Any, method: str, path: str, body: Any, raw: bytes | None, auth: bool, status: int, code: str
+) -> None:
     token = client.player()["token"] if auth else None
     r = client.call(method, path, body, token, raw=raw)
     assert r.status == status, r.body
@@ -213,8 +220,11 @@ def test_integers_beyond_the_stores_range_are_400_not_500(client: Any) -> None:
     """Found by schemathesis: an offset of 2**64 reached SQLite and failed there."""
     me = client.player("big")
     game = client.new_game(me["token"])
-    for path in ("/api/v1/games?offset=17111366277575153664", f"/api/v1/games/{game['id']}/events?after=2147483648",
-                 f"/api/v1/games/{game['id']}/replay?at=99999999999999999999"):
+    for path in (
+        "/api/v1/games?offset=17111366277575153664",
+        f"/api/v1/games/{game['id']}/events?after=2147483648",
+        f"/api/v1/games/{game['id']}/replay?at=99999999999999999999",
+    ):
         r = client.call("GET", path, token=me["token"])
         assert r.status == 400 and r.body["error"]["code"] == "invalid_request", (path, r.body)
 
@@ -270,9 +280,12 @@ def test_a_store_that_cannot_be_reached_is_503_with_retry_after(client: Any, mon
         raise getattr(persistence, error)("terminating connection due to administrator command (host db-7)")
 
     monkeypatch.setattr(client.platform.games, "submit_move", unreachable)
-    r = client.http.open(f"/api/v1/games/{game['id']}/moves", method="POST",
-                         json={"move": listing["moves"][0], "command_id": "c1"},
-                         headers={"Authorization": f"Bearer {a['token']}"})
+    r = client.http.open(
+        f"/api/v1/games/{game['id']}/moves",
+        method="POST",
+        json={"move": listing["moves"][0], "command_id": "c1"},
+        headers={"Authorization": f"Bearer {a['token']}"},
+    )
     assert r.status_code == 503
     assert r.headers["Retry-After"] == "1"
     assert r.get_json()["error"]["code"] == "store_unavailable"
@@ -289,8 +302,9 @@ def test_a_dispute_id_is_no_game_and_a_game_id_no_dispute(client: Any) -> None:
     client.seat(game["id"], a["token"])
     client.seat(game["id"], b["token"])
     version = client.game(game["id"])["version"]
-    dispute = client.call("POST", f"/api/v1/games/{game['id']}/disputes", {"version": version, "claim": "c"},
-                          a["token"]).body["id"]
+    dispute = client.call(
+        "POST", f"/api/v1/games/{game['id']}/disputes", {"version": version, "claim": "c"}, a["token"]
+    ).body["id"]
     for path in ("", "/events", "/steps", "/audit", "/journal", "/record", "/disputes", "/replay?at=1"):
         r = client.call("GET", f"/api/v1/games/{dispute}{path}", token=a["token"])
         assert r.status == 404 and r.body["error"]["code"] == "game_not_found", (path, r.body)

@@ -91,9 +91,12 @@ def test_a_dispute_is_answered_from_the_rules_with_a_sandbox_and_resolved_by_an_
     client.seat(gid, b["token"])
     _play_out(client, gid, {0: a["token"], 1: b["token"]})
     outsider = client.player("arbiter-fan")
-    r = client.call("POST", f"/api/v1/games/{gid}/disputes",
-                    {"version": 6, "claim": "a bid of 3 should be allowed", "move": {"type": "bid", "amount": 3},
-                     "seat": 0}, outsider["token"])
+    r = client.call(
+        "POST",
+        f"/api/v1/games/{gid}/disputes",
+        {"version": 6, "claim": "a bid of 3 should be allowed", "move": {"type": "bid", "amount": 3}, "seat": 0},
+        outsider["token"],
+    )
     assert r.status == 201, r.body
     answer = r.body["answer"]
     assert answer["move"]["legal"] is False and answer["move"]["rule"]["id"] == "dice-race.bid"
@@ -111,11 +114,14 @@ def test_a_dispute_is_answered_from_the_rules_with_a_sandbox_and_resolved_by_an_
     events_before = client.call("GET", f"/api/v1/games/{gid}/events").body["events"]
     dispute_id = r.body["id"]
     for player in (a, b):  # a player of the game never arbitrates it
-        refused = client.call("POST", f"/api/v1/disputes/{dispute_id}/resolve", {"verdict": "upheld"},
-                              player["token"])
+        refused = client.call("POST", f"/api/v1/disputes/{dispute_id}/resolve", {"verdict": "upheld"}, player["token"])
         assert refused.status == 403 and refused.body["error"]["code"] == "not_arbiter"
-    resolved = client.call("POST", f"/api/v1/disputes/{dispute_id}/resolve",
-                           {"verdict": "rejected", "note": "bids are 0 to 2"}, host["token"])
+    resolved = client.call(
+        "POST",
+        f"/api/v1/disputes/{dispute_id}/resolve",
+        {"verdict": "rejected", "note": "bids are 0 to 2"},
+        host["token"],
+    )
     assert resolved.status == 200 and resolved.body["resolution"]["verdict"] == "rejected"
     assert client.call("GET", f"/api/v1/games/{gid}/events").body["events"] == events_before
 
@@ -125,8 +131,7 @@ def test_a_creator_who_plays_does_not_arbitrate_the_disputes_of_its_game(client:
     r = client.call("POST", f"/api/v1/games/{gid}/disputes", {"version": 6, "claim": "unfair"}, b["token"])
     refused = client.call("POST", f"/api/v1/disputes/{r.body['id']}/resolve", {"verdict": "rejected"}, a["token"])
     assert refused.status == 403 and refused.body["error"]["code"] == "not_arbiter"
-    withdrawn = client.call("POST", f"/api/v1/disputes/{r.body['id']}/resolve", {"verdict": "withdrawn"},
-                            b["token"])
+    withdrawn = client.call("POST", f"/api/v1/disputes/{r.body['id']}/resolve", {"verdict": "withdrawn"}, b["token"])
     assert withdrawn.status == 200 and withdrawn.body["resolution"]["by"] == b["id"]
 
 
@@ -153,8 +158,9 @@ def test_a_dispute_on_a_running_game_judges_legality_only_and_forks_no_sandbox(c
     judged = r.body["answer"]["move"]
     assert judged == {"evaluated": True, "legal": True}
     assert r.body["answer"]["sandbox_id"] is None and "legal_moves" not in r.body["answer"]
-    refused = client.call("POST", f"/api/v1/games/{gid}/disputes", {**body, "move": {"type": "bid", "amount": 9}},
-                          a["token"]).body["answer"]["move"]
+    refused = client.call(
+        "POST", f"/api/v1/games/{gid}/disputes", {**body, "move": {"type": "bid", "amount": 9}}, a["token"]
+    ).body["answer"]["move"]
     assert refused["legal"] is False and refused["rule"]["id"] == "dice-race.bid" and "events" not in refused
     early = client.call("POST", f"/api/v1/disputes/{r.body['id']}/sandbox", {}, a["token"])
     assert early.status == 409

@@ -33,8 +33,15 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
-          response_schema_conformance, negative_data_rejection, ignored_auth]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+    ignored_auth,
+]
 """Not ``positive_data_acceptance``: a request valid by its schema may still be refused by the
 game (a move its rules forbid, an unknown game id), which is the point of those refusals."""
 EXAMPLES = 6
@@ -67,15 +74,27 @@ def fuzz_world(client: Any) -> Iterator[dict[str, Any]]:
     while (doc := client.game(over))["status"] == "active":
         token = tokens[doc["awaiting"][0]]
         assert client.move(over, token, client.legal(over, token)["moves"][0]).status == 201
-    dispute = client.call("POST", f"/api/v1/games/{over}/disputes", {"version": doc["version"], "claim": "c"},
-                          a["token"]).body["id"]
+    dispute = client.call(
+        "POST", f"/api/v1/games/{over}/disputes", {"version": doc["version"], "claim": "c"}, a["token"]
+    ).body["id"]
     # a dispute's id used as a game's, and a game's as a dispute's: other aggregates of the same store
-    yield {"game_id": [running, opened, over, dispute], "dispute_id": [dispute, over],
-           "tokens": [a["token"], b["token"], outsider["token"], "not-a-token", None]}
+    yield {
+        "game_id": [running, opened, over, dispute],
+        "dispute_id": [dispute, over],
+        "tokens": [a["token"], b["token"], outsider["token"], "not-a-token", None],
+    }
 
 
-HOSTILE = st.sampled_from(["x\ud800y", "\udfff", [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],
-                           2**64, -(2**63) - 1, 10**600])
+HOSTILE = st.sampled_from(
+    [
+        "x\ud800y",
+        "\udfff",
+        [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[0]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]],
+        2**64,
+        -(2**63) - 1,
+        10**600,
+    ]
+)
 """Values no schema generator makes, which a hand-made request found to be 500s: a lone surrogate,
 nesting beyond the 32-level limit, integers beyond 64 bits."""
 
@@ -103,8 +122,14 @@ def _fuzz(client: Any, world: dict[str, Any], examples: int, derandomize: bool) 
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) > 20
     for operation in operations:
-        @settings(max_examples=examples, deadline=None, derandomize=derandomize, database=None,
-                  suppress_health_check=list(HealthCheck))
+
+        @settings(
+            max_examples=examples,
+            deadline=None,
+            derandomize=derandomize,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
         @given(drawn=_cases(operation, world))
         def run(drawn: tuple[Any, dict[str, str]]) -> None:
             case, auth = drawn  # given at the call, so schemathesis knows it for real credentials
@@ -119,5 +144,6 @@ def test_generated_requests_get_documented_answers_and_never_a_5xx(client: Any, 
 
 @pytest.mark.slow
 def test_many_generated_requests_get_documented_answers_and_never_a_5xx(
-        client: Any, fuzz_world: dict[str, Any]) -> None:
+    client: Any, fuzz_world: dict[str, Any]
+) -> None:
     _fuzz(client, fuzz_world, SLOW_EXAMPLES, derandomize=False)

@@ -63,8 +63,9 @@ def world(client: Any) -> Iterator[dict[str, Any]]:
     client.seat(game["id"], b["token"])
     over = _finished_game(client, a, b)
     version = client.game(over)["version"]
-    dispute = client.call("POST", f"/api/v1/games/{over}/disputes", {"version": version, "claim": "I may bid"},
-                          a["token"])
+    dispute = client.call(
+        "POST", f"/api/v1/games/{over}/disputes", {"version": version, "claim": "I may bid"}, a["token"]
+    )
     assert dispute.status == 201, dispute.body
     yield {"a": a, "b": b, "game": game["id"], "over": over, "over_version": version, "dispute": dispute.body["id"]}
 
@@ -73,9 +74,11 @@ def test_json_nested_a_thousand_levels_deep_is_refused(client: Any, world: dict[
     """1,000 levels overflowed Python's recursion limit (a 500); the limit is 32 levels."""
     deep = "[" * 1000 + "]" * 1000
     before = _stored(client.platform)
-    for path, text in [("/api/v1/players", '{"name": ' + deep + "}"),
-                       ("/api/v1/games", deep),
-                       (f"/api/v1/games/{world['game']}/moves", '{"move": {"type": "bid", "x": ' + deep + "}}")]:
+    for path, text in [
+        ("/api/v1/players", '{"name": ' + deep + "}"),
+        ("/api/v1/games", deep),
+        (f"/api/v1/games/{world['game']}/moves", '{"move": {"type": "bid", "x": ' + deep + "}}"),
+    ]:
         r = _raw(client, "POST", path, text, world["a"]["token"])
         _assert_refused(r)
         assert "32" in r.body["error"]["message"]
@@ -84,6 +87,7 @@ def test_json_nested_a_thousand_levels_deep_is_refused(client: Any, world: dict[
 
 def test_json_nested_beyond_the_limit_is_refused_and_at_the_limit_is_read(client: Any, world: dict[str, Any]) -> None:
     """The limit counts containers: the body itself is level 1."""
+
     def nested(levels: int) -> str:
         return '{"move": ' + "[" * (levels - 1) + "]" * (levels - 1) + "}"
 
@@ -97,17 +101,24 @@ def test_json_nested_beyond_the_limit_is_refused_and_at_the_limit_is_read(client
 
 @pytest.mark.parametrize("where", ["name", "invite", "webhook", "claim", "note", "command_id", "move", "key"])
 def test_a_lone_surrogate_in_any_string_is_refused_before_anything_is_stored(
-        client: Any, world: dict[str, Any], where: str) -> None:
+    client: Any, world: dict[str, Any], where: str
+) -> None:
     a, game, dispute = world["a"]["token"], world["game"], world["dispute"]
     requests = {
         "name": ("POST", "/api/v1/players", '{"name": ' + LONE_SURROGATE + "}"),
         "invite": ("POST", "/api/v1/games", '{"game": "dice-race", "players": 2, "invite": [' + LONE_SURROGATE + "]}"),
         "webhook": ("PUT", "/api/v1/me/webhook", '{"url": "http://example.com/\\udfff"}'),
-        "claim": ("POST", f"/api/v1/games/{world['over']}/disputes",
-                  f'{{"version": {world["over_version"]}, "claim": {LONE_SURROGATE}}}'),
+        "claim": (
+            "POST",
+            f"/api/v1/games/{world['over']}/disputes",
+            f'{{"version": {world["over_version"]}, "claim": {LONE_SURROGATE}}}',
+        ),
         "note": ("POST", f"/api/v1/disputes/{dispute}/resolve", f'{{"verdict": "upheld", "note": {LONE_SURROGATE}}}'),
-        "command_id": ("POST", f"/api/v1/games/{game}/moves",
-                       '{"move": {"type": "bid", "amount": 1}, "command_id": ' + LONE_SURROGATE + "}"),
+        "command_id": (
+            "POST",
+            f"/api/v1/games/{game}/moves",
+            '{"move": {"type": "bid", "amount": 1}, "command_id": ' + LONE_SURROGATE + "}",
+        ),
         "move": ("POST", f"/api/v1/games/{game}/moves", '{"move": {"type": ' + LONE_SURROGATE + "}}"),
         "key": ("POST", f"/api/v1/games/{game}/moves", '{"move": {' + LONE_SURROGATE + ': 1, "type": "bid"}}'),
     }
@@ -127,9 +138,10 @@ def test_a_properly_paired_surrogate_escape_is_text(client: Any) -> None:
 @pytest.mark.parametrize("digits", [4301, 100_000])
 def test_an_integer_of_more_than_4300_digits_is_refused(client: Any, world: dict[str, Any], digits: int) -> None:
     before = _stored(client.platform)
-    for path, text in [("/api/v1/games", '{"game": "dice-race", "players": 1' + "0" * digits + "}"),
-                       (f"/api/v1/games/{world['game']}/moves", '{"move": {"type": "bid", "amount": 9' + "9" * digits
-                        + "}}")]:
+    for path, text in [
+        ("/api/v1/games", '{"game": "dice-race", "players": 1' + "0" * digits + "}"),
+        (f"/api/v1/games/{world['game']}/moves", '{"move": {"type": "bid", "amount": 9' + "9" * digits + "}}"),
+    ]:
         _assert_refused(_raw(client, "POST", path, text, world["a"]["token"]))
     assert _stored(client.platform) == before
 
@@ -158,13 +170,21 @@ def test_an_unknown_fill_bot_is_refused_at_creation_naming_the_field(client: Any
     """A scheduled game whose fill bot does not exist would start with seats that never play."""
     me = client.player("host")
     before = _stored(client.platform)
-    r = client.call("POST", "/api/v1/games", {"game": "dice-race", "players": 2, "fill_bot": "nope",
-                                              "starts_at": "2999-01-01T00:00:00+00:00"}, me["token"])
+    r = client.call(
+        "POST",
+        "/api/v1/games",
+        {"game": "dice-race", "players": 2, "fill_bot": "nope", "starts_at": "2999-01-01T00:00:00+00:00"},
+        me["token"],
+    )
     _assert_refused(r)
     assert "fill_bot" in r.body["error"]["fields"] and "random" in r.body["error"]["fields"]["fill_bot"][0]
     assert _stored(client.platform) == before
-    ok = client.call("POST", "/api/v1/games", {"game": "dice-race", "players": 2, "fill_bot": "random",
-                                               "starts_at": "2999-01-01T00:00:00+00:00"}, me["token"])
+    ok = client.call(
+        "POST",
+        "/api/v1/games",
+        {"game": "dice-race", "players": 2, "fill_bot": "random", "starts_at": "2999-01-01T00:00:00+00:00"},
+        me["token"],
+    )
     assert ok.status == 201, ok.body
 
 
@@ -206,8 +226,9 @@ def test_invite_lists_are_bounded_in_number_and_length(client: Any) -> None:
         _assert_refused(r)
         assert "invite" in r.body["error"]["fields"]
     assert _stored(client.platform) == before
-    ok = client.call("POST", "/api/v1/games", {"game": "dice-race", "players": 2, "invite": ["x" * 64] * 100},
-                     me["token"])
+    ok = client.call(
+        "POST", "/api/v1/games", {"game": "dice-race", "players": 2, "invite": ["x" * 64] * 100}, me["token"]
+    )
     assert ok.status == 201, ok.body
 
 

@@ -40,8 +40,19 @@ def test_another_seat_cannot_tell_a_card_held_from_a_card_not_held_by_the_journa
     theirs = client.call("GET", f"/api/v1/games/{gid}/journal", token=other["token"]).body["entries"]
     assert len(theirs) == 2
     seen = [{k: v for k, v in e.items() if k != "at"} for e in theirs]
-    assert seen[0] == seen[1] == {"player_id": mover["id"], "seat": seat, "version": game.version,
-                                  "command": None, "code": None, "message": None, "rule": None}
+    assert (
+        seen[0]
+        == seen[1]
+        == {
+            "player_id": mover["id"],
+            "seat": seat,
+            "version": game.version,
+            "command": None,
+            "code": None,
+            "message": None,
+            "rule": None,
+        }
+    )
 
 
 def test_an_outsiders_refused_move_is_not_journaled_and_a_seat_not_held_is_not_used(client: Any) -> None:
@@ -56,8 +67,9 @@ def test_an_outsiders_refused_move_is_not_journaled_and_a_seat_not_held_is_not_u
     assert [(e["player_id"], e["seat"]) for e in entries] == [(a["id"], 0)]
 
 
-def test_a_player_fills_the_journal_up_to_its_limit_and_no_further(client: Any,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_player_fills_the_journal_up_to_its_limit_and_no_further(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(journal, "MAX_ENTRIES_PER_PLAYER", 3)
     a, b = client.player("alice"), client.player("bob")
     gid = client.new_game(a["token"])["id"]
@@ -70,8 +82,9 @@ def test_a_player_fills_the_journal_up_to_its_limit_and_no_further(client: Any,
     assert [e["seat"] for e in entries] == [0, 0, 0, 1]
 
 
-def test_an_account_opens_a_bounded_number_of_disputes_about_one_game(client: Any,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_account_opens_a_bounded_number_of_disputes_about_one_game(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(disputes, "MAX_PER_OPENER", 2)
     a, b = client.player("alice"), client.player("bob")
     gid = client.new_game(a["token"])["id"]

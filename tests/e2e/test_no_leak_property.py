@@ -64,10 +64,21 @@ ACTIONS = {
     "/api/v1/games/<game_id>/disputes": "disputes opened by every seat",
 }
 OTHER_ROUTES = {
-    "/api/v1/catalog", "/api/v1/docs", "/api/v1/openapi.json", "/healthz", "/static/<path:filename>",
-    "/api/v1/me", "/api/v1/me/vacation", "/api/v1/me/webhook", "/api/v1/players",
-    "/api/v1/games/<game_id>/seats", "/api/v1/games/<game_id>/start", "/api/v1/games/<game_id>/resign",
-    "/api/v1/disputes/<dispute_id>/resolve", "/api/v1/disputes/<dispute_id>/sandbox", "/api/v1/keys",
+    "/api/v1/catalog",
+    "/api/v1/docs",
+    "/api/v1/openapi.json",
+    "/healthz",
+    "/static/<path:filename>",
+    "/api/v1/me",
+    "/api/v1/me/vacation",
+    "/api/v1/me/webhook",
+    "/api/v1/players",
+    "/api/v1/games/<game_id>/seats",
+    "/api/v1/games/<game_id>/start",
+    "/api/v1/games/<game_id>/resign",
+    "/api/v1/disputes/<dispute_id>/resolve",
+    "/api/v1/disputes/<dispute_id>/sandbox",
+    "/api/v1/keys",
 }
 """Routes that read nothing of a running game, or act only before it starts, when it ends, or once
 it has ended (a sandbox is refused while the game runs: tested in test_audit_api)."""
@@ -89,21 +100,25 @@ def test_every_read_of_a_game_is_checked(client: ApiClient) -> None:
 
 
 @pytest.mark.parametrize(("ruleset", "variant"), CASES)
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                 HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(0, 2**32 - 1), who=st.integers(0, 3), timed=st.booleans())
-def test_no_read_reveals_what_the_reader_may_not_know(client: ApiClient, ruleset: Any, variant: str, seed: int,
-                                                      who: int, timed: bool) -> None:
+def test_no_read_reveals_what_the_reader_may_not_know(
+    client: ApiClient, ruleset: Any, variant: str, seed: int, who: int, timed: bool
+) -> None:
     _run(client, ruleset, variant, seed, who, timed)
 
 
 @pytest.mark.thorough
 @pytest.mark.parametrize(("ruleset", "variant"), CASES)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(seed=st.integers(0, 2**32 - 1), who=st.integers(0, 7), timed=st.booleans())
 def test_no_read_reveals_what_the_reader_may_not_know_over_many_games(
-        client: ApiClient, ruleset: Any, variant: str, seed: int, who: int, timed: bool) -> None:
+    client: ApiClient, ruleset: Any, variant: str, seed: int, who: int, timed: bool
+) -> None:
     _run(client, ruleset, variant, seed, who, timed)
 
 
@@ -129,16 +144,20 @@ def _run(client: ApiClient, ruleset: Any, variant: str, seed: int, who: int, tim
 # ---------------------------------------------------------------- building the twins
 
 
-def _twins(client: ApiClient, ruleset: Any, variant: str, seats: int, kind: int | str, rng: random.Random,
-           timed: bool) -> Twins | None:
+def _twins(
+    client: ApiClient, ruleset: Any, variant: str, seats: int, kind: int | str, rng: random.Random, timed: bool
+) -> Twins | None:
     state = _warm_up(ruleset, variant, seats, rng)
     if state is None:
         return None
     viewer = Viewer.of(kind) if isinstance(kind, int) else Viewer.spectator()
     twin = resampled(ruleset, state, viewer, seats, rng)
     spectator = client.player("spectator") if kind == "spectator" else None
-    tc = ({"kind": "per_move", "seconds": 3600, "timeout_policy": rng.choice(["auto", "skip", "forfeit"])}
-          if timed else {"kind": "none"})
+    tc = (
+        {"kind": "per_move", "seconds": 3600, "timeout_policy": rng.choice(["auto", "skip", "forfeit"])}
+        if timed
+        else {"kind": "none"}
+    )
     seed = rng.randbytes(32)
     worlds = []
     for position in (state, twin):
@@ -255,9 +274,12 @@ def _refused(twins: Twins, rng: random.Random) -> None:
         commands.append(command)
     if mine:
         assert _refuses(ruleset, game_b.state, seat, commands[0], Rng(twins.seed, f"v{game_b.version}")), (
-            f"the viewer's own command {commands[0]} is refused in one twin and not the other")
-    answers = [twins.client.call("POST", f"/api/v1/games/{w.game_id}/moves", {"move": c, "seat": seat},
-                                 w.token(seat)) for w, c in ((twins.a, commands[0]), (twins.b, commands[1]))]
+            f"the viewer's own command {commands[0]} is refused in one twin and not the other"
+        )
+    answers = [
+        twins.client.call("POST", f"/api/v1/games/{w.game_id}/moves", {"move": c, "seat": seat}, w.token(seat))
+        for w, c in ((twins.a, commands[0]), (twins.b, commands[1]))
+    ]
     assert all(a.status in (400, 403, 409, 422) for a in answers), answers
     if mine:
         _same(twins, "refused POST moves", *answers)
@@ -266,8 +288,11 @@ def _refused(twins: Twins, rng: random.Random) -> None:
 def _refused_command(ruleset: Any, game: Any, seat: int, seed: bytes, rng: random.Random) -> Any:
     """A command ``seat`` could send in ``game`` that its rules refuse: one of its own legal moves
     or another seat's, with a field changed or tried out of place; None when none is found."""
-    pool = [Codec.dump(m) for other in [seat, *range(len(game.seats))]
-            for m in list(ruleset.legal_moves(game.state, other))[:200]]
+    pool = [
+        Codec.dump(m)
+        for other in [seat, *range(len(game.seats))]
+        for m in list(ruleset.legal_moves(game.state, other))[:200]
+    ]
     for _ in range(8 if pool else 0):
         command = _mutated(rng.choice(pool), pool, rng)
         if _refuses(ruleset, game.state, seat, command, Rng(seed, f"v{game.version}")):
@@ -312,13 +337,18 @@ def _dispute(twins: Twins, rng: random.Random) -> None:
     version = rng.randint(1, game_a.version)
     past = games.load_at(twins.a.game_id, version)
     mine = [] if past.state is None else list(twins.ruleset.legal_moves(past.state, seat))
-    others = [] if past.state is None else [m for s in range(seats)
-                                            for m in list(twins.ruleset.legal_moves(past.state, s))[:20]]
+    others = (
+        []
+        if past.state is None
+        else [m for s in range(seats) for m in list(twins.ruleset.legal_moves(past.state, s))[:20]]
+    )
     body: dict[str, Any] = {"version": version, "claim": "this was legal", "seat": seat}
     if mine or others:
         body["move"] = Codec.dump(rng.choice(mine if mine and rng.random() < 0.8 else others or mine))
-    answers = [twins.client.call("POST", f"/api/v1/games/{w.game_id}/disputes", body, w.token(seat))
-               for w in (twins.a, twins.b)]
+    answers = [
+        twins.client.call("POST", f"/api/v1/games/{w.game_id}/disputes", body, w.token(seat))
+        for w in (twins.a, twins.b)
+    ]
     assert answers[0].status == answers[1].status, answers
     if answers[0].status == 201:
         twins.renames[answers[1].body["id"]] = answers[0].body["id"]
@@ -347,8 +377,11 @@ def _public_since(twins: Twins, world: World, version: int) -> Any:
     """What the viewer may learn from the rule events after ``version`` and the board now, by the
     game's own visibility declarations: the oracle the server's answers are held to."""
     ruleset, games = twins.ruleset, twins.platform.games
-    seen = [(e.KIND, ruleset.load_event(e.KIND, e.data).visible_data(twins.viewer), e.awaiting)
-            for e in games.stored_events(world.game_id, after=version) if hasattr(e, "KIND")]
+    seen = [
+        (e.KIND, ruleset.load_event(e.KIND, e.data).visible_data(twins.viewer), e.awaiting)
+        for e in games.stored_events(world.game_id, after=version)
+        if hasattr(e, "KIND")
+    ]
     game = games.load(world.game_id)
     return json.loads(json.dumps([seen, ruleset.view(game.state, twins.viewer), game.status], default=str))
 
@@ -361,8 +394,12 @@ def _compare_reads(twins: Twins) -> None:
     games = twins.platform.games
     version = games.load(twins.a.game_id).version
     _compare_history(twins, version)
-    disputes = [d["id"] for d in twins.client.call(
-        "GET", f"/api/v1/games/{twins.a.game_id}/disputes", token=twins.token(twins.a)).body.get("disputes", [])]
+    disputes = [
+        d["id"]
+        for d in twins.client.call(
+            "GET", f"/api/v1/games/{twins.a.game_id}/disputes", token=twins.token(twins.a)
+        ).body.get("disputes", [])
+    ]
     for rule, pattern in READS.items():
         if rule == "/api/v1/games/<game_id>/replay":
             continue  # every version, in _compare_history
@@ -400,8 +437,9 @@ def _same(twins: Twins, what: str, mine: Any, theirs: Any) -> None:
     if a != b:
         at = next(i for i, (x, y) in enumerate(zip(a + "\0", b + "\0", strict=False)) if x != y)
         around = slice(max(0, at - 600), at + 300)
-        pytest.fail(f"{what} differs for {twins.viewer} when what it cannot see is resampled:\n"
-                    f"{a[around]}\n---\n{b[around]}")
+        pytest.fail(
+            f"{what} differs for {twins.viewer} when what it cannot see is resampled:\n{a[around]}\n---\n{b[around]}"
+        )
 
 
 def _text(body: Any) -> str:

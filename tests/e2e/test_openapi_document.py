@@ -38,8 +38,12 @@ def _spec(client: Any) -> dict[str, Any]:
 
 
 def _operations(spec: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
-    return {(m.upper(), path): op for path, ops in spec["paths"].items() for m, op in ops.items()
-            if m in ("get", "post", "put", "delete", "patch")}
+    return {
+        (m.upper(), path): op
+        for path, ops in spec["paths"].items()
+        for m, op in ops.items()
+        if m in ("get", "post", "put", "delete", "patch")
+    }
 
 
 def _resolve(spec: dict[str, Any], response: dict[str, Any]) -> dict[str, Any]:
@@ -154,8 +158,9 @@ def _world(client: Any) -> dict[str, Any]:
     client.seat(dragons, w["b"])
     w["dragons"] = dragons
     version = client.game(w["running"])["version"]
-    running = client.call("POST", f"/api/v1/games/{w['running']}/disputes", {"version": version, "claim": "early"},
-                          w["a"])
+    running = client.call(
+        "POST", f"/api/v1/games/{w['running']}/disputes", {"version": version, "claim": "early"}, w["a"]
+    )
     w["running_dispute"] = running.body["id"]
     return w
 

@@ -29,9 +29,15 @@ def _secret_policy_move(client: Any) -> tuple[str, str, Game.PolicyPlayed]:
     try:
         platform = client.platform
         a, b = client.player("a"), client.player("b")
-        game = platform.games.create_game(a["id"], "drachenreiter", None, None, 2,
-                                          time_control={"kind": "per_move", "seconds": 60, "timeout_policy": "auto"},
-                                          game_id=uuid.UUID(int=1, version=4))
+        game = platform.games.create_game(
+            a["id"],
+            "drachenreiter",
+            None,
+            None,
+            2,
+            time_control={"kind": "per_move", "seconds": 60, "timeout_policy": "auto"},
+            game_id=uuid.UUID(int=1, version=4),
+        )
         gid = str(game.id)
         for player in (a, b):
             platform.games.take_seat(gid, player["id"], player["name"], "human")
@@ -39,8 +45,14 @@ def _secret_policy_move(client: Any) -> tuple[str, str, Game.PolicyPlayed]:
             g = platform.games.load(gid)
             seat = g.awaiting[0]
             clock._clock.set(platform.timers.deadline(g, seat) + timedelta(seconds=1))  # type: ignore[attr-defined]
-            platform.timers.fire_deadline(gid, seat, g.version, lambda gg, s=seat: choose_move(
-                gg.ruleset, gg.ruleset.bot(gg.ruleset.default_bot), gg.state, s, random.Random(gg.version), 0.05))
+            platform.timers.fire_deadline(
+                gid,
+                seat,
+                g.version,
+                lambda gg, s=seat: choose_move(
+                    gg.ruleset, gg.ruleset.bot(gg.ruleset.default_bot), gg.state, s, random.Random(gg.version), 0.05
+                ),
+            )
             for e in platform.games.stored_events(gid, g.version):
                 if isinstance(e, Game.PolicyPlayed) and (e.move or {}).get("type") == "set_speed":
                     assert platform.games.load(gid).status == "active"

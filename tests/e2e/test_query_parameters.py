@@ -12,8 +12,12 @@ from domain.kernel import Viewer, find_game
 
 def _operations(client: Any) -> list[tuple[str, str]]:
     spec = client.call("GET", "/api/v1/openapi.json").body
-    return [(method.upper(), path) for path, ops in spec["paths"].items() for method in ops
-            if method in ("get", "post", "put", "delete", "patch")]
+    return [
+        (method.upper(), path)
+        for path, ops in spec["paths"].items()
+        for method in ops
+        if method in ("get", "post", "put", "delete", "patch")
+    ]
 
 
 def test_every_documented_operation_refuses_a_query_parameter_it_does_not_take(client: Any) -> None:
@@ -40,8 +44,9 @@ def test_the_routes_outside_the_document_take_no_query_parameter_either(client: 
 def test_the_refusal_names_the_parameters_an_endpoint_takes(client: Any) -> None:
     r = client.call("GET", "/api/v1/games?stauts=open")
     assert r.status == 400
-    assert r.body["error"]["fields"] == {"stauts": ["unknown query parameter; this endpoint takes game, limit, "
-                                                    "offset, player, status"]}
+    assert r.body["error"]["fields"] == {
+        "stauts": ["unknown query parameter; this endpoint takes game, limit, offset, player, status"]
+    }
     assert client.call("GET", "/api/v1/games?status=open&limit=5").status == 200
 
 
@@ -56,8 +61,12 @@ def test_moves_take_no_query_parameter(client: Any) -> None:
     client.seat(game["id"], a["token"])
     client.seat(game["id"], b["token"])
     version = client.game(game["id"])["version"]
-    r = client.call("POST", f"/api/v1/games/{game['id']}/moves?expected_version=1",
-                    {"move": {"type": "bid", "amount": 1}}, a["token"])
+    r = client.call(
+        "POST",
+        f"/api/v1/games/{game['id']}/moves?expected_version=1",
+        {"move": {"type": "bid", "amount": 1}},
+        a["token"],
+    )
     assert r.status == 400 and "expected_version" in r.body["error"]["fields"]
     assert client.game(game["id"])["version"] == version
 

@@ -40,7 +40,8 @@ def test_an_exported_record_verifies_against_the_published_key(client: Any) -> N
     key = client.call("GET", "/api/v1/keys").body["keys"][0]
     assert record["format"] == "dragonhall-record/2"
     assert {k: record["signature"][k] for k in ("key_id", "public_key", "fingerprint")} == {
-        k: key[k] for k in ("key_id", "public_key", "fingerprint")}
+        k: key[k] for k in ("key_id", "public_key", "fingerprint")
+    }
     assert {"starts_at", "settings"} <= set(record["header"])
     report = verify_record(record, trusted=[key["public_key"]])
     assert report["ok"], report["verdict"]

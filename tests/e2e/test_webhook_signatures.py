@@ -92,8 +92,9 @@ def test_the_openapi_document_shows_the_secret_only_in_the_put_response(client: 
 
 def test_a_webhook_set_before_secrets_goes_unsigned_until_it_is_put_again(client: Any, webhook_server: Any) -> None:
     ann = client.player("ann")
-    client.platform.db.execute("UPDATE dh_players SET webhook_url = ? WHERE player_id = ?",
-                               (webhook_server.url, ann["id"]))  # as a database made before this change holds it
+    client.platform.db.execute(
+        "UPDATE dh_players SET webhook_url = ? WHERE player_id = ?", (webhook_server.url, ann["id"])
+    )  # as a database made before this change holds it
     first = _remind(client, ann)
     headers, _ = webhook_server.requests[0]
     assert headers["X-Dragonhall-Delivery"] == first and headers.get("X-Dragonhall-Signature") is None

@@ -49,15 +49,28 @@ def _stored(client: Any, player: dict[str, Any]) -> Any:
     return client.call("GET", "/api/v1/me", token=player["token"]).body["webhook_url"]
 
 
-@pytest.mark.parametrize("url", [
-    "http://127.0.0.1:6379/",  # Redis
-    "http://169.254.169.254/latest/meta-data/",  # a cloud's metadata service
-    "http://10.0.0.5/hook", "http://192.168.1.1/", "http://172.16.0.1/", "http://100.64.0.1/",
-    "http://0.0.0.0:8000/", "http://[::1]:8000/", "http://[fd00::1]/", "http://[fe80::1%25eth0]/",
-    "http://127.1/", "http://2130706433/", "http://0x7f.0.0.1/",  # 127.0.0.1 as resolvers also read it
-    "http://[::ffff:127.0.0.1]/", "http://[64:ff9b::a9fe:a9fe]/",  # IPv6 that leads to IPv4
-    "http://localhost:8000/", "http://api.localhost/",  # loopback by definition (RFC 6761)
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:6379/",  # Redis
+        "http://169.254.169.254/latest/meta-data/",  # a cloud's metadata service
+        "http://10.0.0.5/hook",
+        "http://192.168.1.1/",
+        "http://172.16.0.1/",
+        "http://100.64.0.1/",
+        "http://0.0.0.0:8000/",
+        "http://[::1]:8000/",
+        "http://[fd00::1]/",
+        "http://[fe80::1%25eth0]/",
+        "http://127.1/",
+        "http://2130706433/",
+        "http://0x7f.0.0.1/",  # 127.0.0.1 as resolvers also read it
+        "http://[::ffff:127.0.0.1]/",
+        "http://[64:ff9b::a9fe:a9fe]/",  # IPv6 that leads to IPv4
+        "http://localhost:8000/",
+        "http://api.localhost/",  # loopback by definition (RFC 6761)
+    ],
+)
 def test_a_webhook_that_leads_inside_the_network_is_refused_and_not_stored(strict: Any, url: str) -> None:
     ann = strict.player("ann")
     r = _put(strict, ann, url)
@@ -66,8 +79,16 @@ def test_a_webhook_that_leads_inside_the_network_is_refused_and_not_stored(stric
     assert _stored(strict, ann) is None
 
 
-@pytest.mark.parametrize("url", ["ftp://example.com/hook", "file:///etc/passwd", "gopher://example.com/",
-                                 "http://user:secret@example.com/hook", "https://token@example.com/hook"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://example.com/hook",
+        "file:///etc/passwd",
+        "gopher://example.com/",
+        "http://user:secret@example.com/hook",
+        "https://token@example.com/hook",
+    ],
+)
 def test_a_webhook_of_another_scheme_or_with_credentials_is_refused(strict: Any, url: str) -> None:
     ann = strict.player("ann")
     r = _put(strict, ann, url)

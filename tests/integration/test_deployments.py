@@ -30,8 +30,9 @@ p.close()
 
 
 def _fresh_process(env: dict[str, str], cwd: Path, gid: str) -> dict[str, Any]:
-    out = subprocess.run([sys.executable, "-c", DUMP, gid], env=env, cwd=cwd, capture_output=True, text=True,
-                         timeout=120, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", DUMP, gid], env=env, cwd=cwd, capture_output=True, text=True, timeout=120, check=True
+    )
     return json.loads(out.stdout)
 
 
@@ -48,7 +49,8 @@ def embedded(tmp_path: Path) -> Iterator[tuple[Server, dict[str, str]]]:
 
 
 def test_the_embedded_server_plays_a_bot_game_whose_history_agrees_with_itself(
-        embedded: tuple[Server, dict[str, str]], tmp_path: Path) -> None:
+    embedded: tuple[Server, dict[str, str]], tmp_path: Path
+) -> None:
     server, env = embedded
     gid, _ = server.bot_game("tarasque", 4)
     doc = server.wait_status(gid)
@@ -69,8 +71,7 @@ def test_the_embedded_server_plays_a_bot_game_whose_history_agrees_with_itself(
     assert fresh["view"] == doc["view"]
 
 
-def test_the_read_models_run_in_their_own_process_and_an_http_process_takes_over_if_it_dies(
-        tmp_path: Path) -> None:
+def test_the_read_models_run_in_their_own_process_and_an_http_process_takes_over_if_it_dies(tmp_path: Path) -> None:
     import os
     import signal
 
@@ -117,8 +118,7 @@ GameProjection.process_batch = _fails_in_the_first_process
 """
 
 
-def test_a_single_server_process_replaces_its_failed_runner_and_its_read_models_catch_up(
-        tmp_path: Path) -> None:
+def test_a_single_server_process_replaces_its_failed_runner_and_its_read_models_catch_up(tmp_path: Path) -> None:
     """A lone HTTP process leads the projections: when its runner fails, it starts a new one,
     which resumes where the first stopped, and no request fails. The first runner's first batch
     fails (a ``sitecustomize`` that every Python process of the server imports)."""
@@ -127,8 +127,12 @@ def test_a_single_server_process_replaces_its_failed_runner_and_its_read_models_
     hooks = tmp_path / "hooks"
     hooks.mkdir()
     (hooks / "sitecustomize.py").write_text(FAIL_FIRST_BATCH)
-    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(tmp_path / "var"), "DRAGONHALL_STORE": "sqlite",
-           "PYTHONPATH": os.pathsep.join([str(hooks), *filter(None, [os.environ.get("PYTHONPATH")])])}
+    env = {
+        **os.environ,
+        "DRAGONHALL_DATA_DIR": str(tmp_path / "var"),
+        "DRAGONHALL_STORE": "sqlite",
+        "PYTHONPATH": os.pathsep.join([str(hooks), *filter(None, [os.environ.get("PYTHONPATH")])]),
+    }
     env.pop("DRAGONHALL_DATABASE_URL", None)
     env.pop("DRAGONHALL_BROKER_URL", None)
     server = Server(env, tmp_path, ("--workers", "1"))
@@ -157,7 +161,8 @@ def _wait_listed(server: Server, gid: str, timeout: float = 30) -> None:
 
 
 def test_rebuilding_the_projections_ends_with_the_same_content(
-        embedded: tuple[Server, dict[str, str]], tmp_path: Path) -> None:
+    embedded: tuple[Server, dict[str, str]], tmp_path: Path
+) -> None:
     server, env = embedded
     games = [server.bot_game("tarasque", 2)[0] for _ in range(2)]
     for gid in games:
@@ -165,21 +170,34 @@ def test_rebuilding_the_projections_ends_with_the_same_content(
     server.stop()
     before = _fresh_process(env, tmp_path, games[0])["views"]
     assert len(before["dh_games"]) == 2
-    subprocess.run([str(Path(sys.executable).parent / "dragonhall"), "rebuild-projections"], env=env, cwd=tmp_path,
-                   check=True, timeout=300, capture_output=True)
+    subprocess.run(
+        [str(Path(sys.executable).parent / "dragonhall"), "rebuild-projections"],
+        env=env,
+        cwd=tmp_path,
+        check=True,
+        timeout=300,
+        capture_output=True,
+    )
     after = _fresh_process(env, tmp_path, games[0])["views"]
     assert after == before
 
 
 def test_a_bot_game_runs_on_postgres_with_redis_and_separate_processes(
-        tmp_path: Path, pg_url: str, redis_url: str, pg_schema: str) -> None:
+    tmp_path: Path, pg_url: str, redis_url: str, pg_schema: str
+) -> None:
     import os
 
     prefix = f"t{uuid.uuid4().hex[:8]}."
-    env = {**os.environ, "DRAGONHALL_DATABASE_URL": pg_url, "DRAGONHALL_POSTGRES_SCHEMA": pg_schema,
-           "DRAGONHALL_BROKER_URL": redis_url, "DRAGONHALL_QUEUE_PREFIX": prefix,
-           "DRAGONHALL_EMBEDDED_PROJECTIONS": "0", "DRAGONHALL_DATA_DIR": str(tmp_path / "var"),
-           "DRAGONHALL_SECRET_KEY": "22" * 32}
+    env = {
+        **os.environ,
+        "DRAGONHALL_DATABASE_URL": pg_url,
+        "DRAGONHALL_POSTGRES_SCHEMA": pg_schema,
+        "DRAGONHALL_BROKER_URL": redis_url,
+        "DRAGONHALL_QUEUE_PREFIX": prefix,
+        "DRAGONHALL_EMBEDDED_PROJECTIONS": "0",
+        "DRAGONHALL_DATA_DIR": str(tmp_path / "var"),
+        "DRAGONHALL_SECRET_KEY": "22" * 32,
+    }
     server = Server(env, tmp_path)
     worker = Proc(["worker", "--concurrency", "2"], env, tmp_path / "worker.log", tmp_path)
     projections = Proc(["projections"], env, tmp_path / "projections.log", tmp_path)
@@ -202,35 +220,61 @@ def test_a_bot_game_runs_on_postgres_with_redis_and_separate_processes(
 
 
 def test_the_new_command_creates_a_bot_game_on_a_running_server(
-        embedded: tuple[Server, dict[str, str]], tmp_path: Path) -> None:
+    embedded: tuple[Server, dict[str, str]], tmp_path: Path
+) -> None:
     server, env = embedded
     cli = Path(sys.executable).parent / "dragonhall"
-    out = subprocess.run([str(cli), "new", "seven-dragons", "--players", "3", "--bot", "greedy,random",
-                          "--server", server.base], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [str(cli), "new", "seven-dragons", "--players", "3", "--bot", "greedy,random", "--server", server.base],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     game_id, url = out.stdout.split()
     assert url == f"{server.base}/api/v1/games/{game_id}"
     doc = server.wait_status(game_id)
     assert [s["bot"] for s in doc["seats"]] == ["greedy", "random", "greedy"]
-    bad = subprocess.run([str(cli), "new", "no-such-game", "--server", server.base], env=env, cwd=tmp_path,
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [str(cli), "new", "no-such-game", "--server", server.base],
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 1 and "400" in bad.stderr
 
 
 def test_on_postgres_a_standby_projection_process_on_another_machine_takes_over_when_the_leader_dies(
-        tmp_path: Path, pg_url: str, pg_schema: str) -> None:
+    tmp_path: Path, pg_url: str, pg_schema: str
+) -> None:
     """Two ``dragonhall projections`` processes with data directories of their own, as on two
     machines: the database's advisory lock lets one lead, and the other once the leader dies."""
     import os
     import time
 
-    env = {**os.environ, "DRAGONHALL_DATABASE_URL": pg_url, "DRAGONHALL_POSTGRES_SCHEMA": pg_schema,
-           "DRAGONHALL_EMBEDDED_PROJECTIONS": "0", "DRAGONHALL_DATA_DIR": str(tmp_path / "web"),
-           "DRAGONHALL_SECRET_KEY": "33" * 32}
+    env = {
+        **os.environ,
+        "DRAGONHALL_DATABASE_URL": pg_url,
+        "DRAGONHALL_POSTGRES_SCHEMA": pg_schema,
+        "DRAGONHALL_EMBEDDED_PROJECTIONS": "0",
+        "DRAGONHALL_DATA_DIR": str(tmp_path / "web"),
+        "DRAGONHALL_SECRET_KEY": "33" * 32,
+    }
     env.pop("DRAGONHALL_BROKER_URL", None)
     server = Server(env, tmp_path)
-    standbys = [Proc(["projections"], {**env, "DRAGONHALL_DATA_DIR": str(tmp_path / f"host{i}")},
-                     tmp_path / f"projections{i}.log", tmp_path) for i in range(2)]
+    standbys = [
+        Proc(
+            ["projections"],
+            {**env, "DRAGONHALL_DATA_DIR": str(tmp_path / f"host{i}")},
+            tmp_path / f"projections{i}.log",
+            tmp_path,
+        )
+        for i in range(2)
+    ]
     leads, stands_by = "projection runner started", "this one stands by"
     try:
         first, _ = server.bot_game("tarasque", 2)

@@ -90,8 +90,10 @@ def test_a_save_is_one_call_and_returns_its_notification_ids_in_order(schema: st
     assert [e.originator_version for e in recorder.select_events(gid)] == [1, 2, 3, 4, 5]
     assert [e.originator_version for e in recorder.select_events(gid, gt=2, lte=4)] == [3, 4]
     assert [e.originator_version for e in recorder.select_events(gid, desc=True, limit=2)] == [5, 4]
-    assert [n.id for n in recorder.select_notifications(start=ids[1], limit=10, inclusive_of_start=False)] \
-        == [ids[2], *more]
+    assert [n.id for n in recorder.select_notifications(start=ids[1], limit=10, inclusive_of_start=False)] == [
+        ids[2],
+        *more,
+    ]
     recorder.datastore.close()
 
 

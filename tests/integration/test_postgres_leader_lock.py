@@ -31,13 +31,17 @@ def _backend_pid(lock: PostgresLeaderLock) -> int:
 def _holder(pg_url: str, lock: PostgresLeaderLock) -> int | None:
     """The backend pid of the session that holds ``lock``'s key, as an operator would find it."""
     with psycopg.connect(pg_url, autocommit=True) as conn:
-        row = conn.execute("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 "
-                           "AND (classid::bigint << 32 | objid::bigint) = %s", (lock.key,)).fetchone()
+        row = conn.execute(
+            "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1 "
+            "AND (classid::bigint << 32 | objid::bigint) = %s",
+            (lock.key,),
+        ).fetchone()
     return None if row is None else int(row[0])
 
 
 def test_one_holder_per_schema_and_the_next_takes_it_once_released(
-        pg_url: str, locks: list[PostgresLeaderLock]) -> None:
+    pg_url: str, locks: list[PostgresLeaderLock]
+) -> None:
     first, second = locks
     assert first.take() and first.held()
     assert not second.take() and not second.held()
@@ -69,7 +73,8 @@ def test_a_holder_whose_session_ends_knows_it_lost_the_lock(pg_url: str, locks: 
 
 
 def test_a_leader_that_loses_its_lock_stops_its_runner_and_another_leads(
-        pg_url: str, pg_schema: str, monkeypatch: Any, caplog: Any) -> None:
+    pg_url: str, pg_schema: str, monkeypatch: Any, caplog: Any
+) -> None:
     monkeypatch.setattr(leadership, "RETRY", 0.02)
     started: list[FakeRunner] = []
 

@@ -10,7 +10,8 @@ from services.sqlstore import PostgresStore
 
 
 def test_a_lost_connection_raises_the_event_stores_error_and_the_next_call_reconnects(
-        pg_url: str, pg_schema: str) -> None:
+    pg_url: str, pg_schema: str
+) -> None:
     """The API answers eventsourcing's ``OperationalError`` with 503 and ``Retry-After``; a raw
     driver error would be a 500."""
     store = PostgresStore(pg_url, schema=pg_schema, max_size=1)

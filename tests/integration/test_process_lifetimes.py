@@ -18,8 +18,10 @@ import pytest
 
 from tests.support.processes import Proc, free_port
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the process tree from /proc"),
+]
 
 
 def _children(pid: int) -> list[int]:
@@ -97,7 +99,8 @@ def _http_processes(serve: Proc) -> list[int]:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_a_serve_stopped_while_its_http_processes_start_stops_them_all_without_a_kill(
-        env: dict[str, str], tmp_path: Path, procs: list[Proc], signum: int) -> None:
+    env: dict[str, str], tmp_path: Path, procs: list[Proc], signum: int
+) -> None:
     """A signal that reached an HTTP process still building its app was lost: Granian killed it
     ten seconds later, as one that "refused to gracefully stop"."""
     serve, _ = _serve(env, tmp_path, procs)
@@ -111,41 +114,64 @@ def test_a_serve_stopped_while_its_http_processes_start_stops_them_all_without_a
 
 
 def test_no_child_of_a_serve_killed_outright_goes_on_serving(
-        env: dict[str, str], tmp_path: Path, procs: list[Proc]) -> None:
+    env: dict[str, str], tmp_path: Path, procs: list[Proc]
+) -> None:
     serve, port = _serve(env, tmp_path, procs)
     _wait_for(lambda: _answers(port) and len(_http_processes(serve)) == 2, 60, "the server did not start")
     family = _descendants(serve.popen.pid)
     assert len(family) >= 3, "two HTTP processes and the projection process"
     os.kill(serve.popen.pid, signal.SIGKILL)
     serve.popen.wait(15)
-    _wait_for(lambda: not any(_running(pid) for pid in family), 30,
-              f"left running: {[pid for pid in family if _running(pid)]}")
+    _wait_for(
+        lambda: not any(_running(pid) for pid in family),
+        30,
+        f"left running: {[pid for pid in family if _running(pid)]}",
+    )
     assert not _answers(port)
 
 
-def test_no_child_of_a_worker_killed_outright_goes_on(env: dict[str, str], tmp_path: Path, procs: list[Proc],
-                                                       redis_url: str) -> None:
+def test_no_child_of_a_worker_killed_outright_goes_on(
+    env: dict[str, str], tmp_path: Path, procs: list[Proc], redis_url: str
+) -> None:
     """``dragonhall worker --beat`` runs the Celery worker as a child, which forks the beat."""
-    worker = Proc(["worker", "--concurrency", "1", "--beat"], {**env, "DRAGONHALL_BROKER_URL": redis_url},
-                  tmp_path / "worker.log", tmp_path)
+    worker = Proc(
+        ["worker", "--concurrency", "1", "--beat"],
+        {**env, "DRAGONHALL_BROKER_URL": redis_url},
+        tmp_path / "worker.log",
+        tmp_path,
+    )
     procs.append(worker)
-    _wait_for(lambda: len(_descendants(worker.popen.pid)) == 2 or not worker.alive(), 60,
-              "the Celery worker did not start its beat")
+    _wait_for(
+        lambda: len(_descendants(worker.popen.pid)) == 2 or not worker.alive(),
+        60,
+        "the Celery worker did not start its beat",
+    )
     family = _descendants(worker.popen.pid)
     os.kill(worker.popen.pid, signal.SIGKILL)
     worker.popen.wait(15)
-    _wait_for(lambda: not any(_running(pid) for pid in family), 30,
-              f"left running: {[pid for pid in family if _running(pid)]}\n{worker.tail()}")
+    _wait_for(
+        lambda: not any(_running(pid) for pid in family),
+        30,
+        f"left running: {[pid for pid in family if _running(pid)]}\n{worker.tail()}",
+    )
 
 
-def test_a_beat_ends_with_the_celery_worker_that_forked_it(env: dict[str, str], tmp_path: Path, procs: list[Proc],
-                                                          redis_url: str) -> None:
+def test_a_beat_ends_with_the_celery_worker_that_forked_it(
+    env: dict[str, str], tmp_path: Path, procs: list[Proc], redis_url: str
+) -> None:
     """Left running, it would tick beside the beat of the worker the supervisor starts next."""
-    worker = Proc(["worker", "--concurrency", "1", "--beat"], {**env, "DRAGONHALL_BROKER_URL": redis_url},
-                  tmp_path / "worker.log", tmp_path)
+    worker = Proc(
+        ["worker", "--concurrency", "1", "--beat"],
+        {**env, "DRAGONHALL_BROKER_URL": redis_url},
+        tmp_path / "worker.log",
+        tmp_path,
+    )
     procs.append(worker)
-    _wait_for(lambda: len(_descendants(worker.popen.pid)) == 2 or not worker.alive(), 60,
-              "the Celery worker did not start its beat")
+    _wait_for(
+        lambda: len(_descendants(worker.popen.pid)) == 2 or not worker.alive(),
+        60,
+        "the Celery worker did not start its beat",
+    )
     (celery,) = _children(worker.popen.pid)
     beat = _children(celery)
     os.kill(celery, signal.SIGKILL)
@@ -153,7 +179,8 @@ def test_a_beat_ends_with_the_celery_worker_that_forked_it(env: dict[str, str], 
 
 
 def test_a_serve_killed_while_its_projection_process_starts_takes_it_along(
-        env: dict[str, str], tmp_path: Path, procs: list[Proc]) -> None:
+    env: dict[str, str], tmp_path: Path, procs: list[Proc]
+) -> None:
     """Killed while it waits for the projection process to take the lead: that process must
     not stop on telling a parent that is gone it leads, holding the projections' lock."""
     serve, _ = _serve(env, tmp_path, procs)
@@ -165,8 +192,11 @@ def test_a_serve_killed_while_its_projection_process_starts_takes_it_along(
     family = _descendants(serve.popen.pid)
     os.kill(serve.popen.pid, signal.SIGKILL)
     serve.popen.wait(15)
-    _wait_for(lambda: not any(_running(pid) for pid in family), 30,
-              f"left running: {[(pid, _comm(pid)) for pid in family if _running(pid)]}")
+    _wait_for(
+        lambda: not any(_running(pid) for pid in family),
+        30,
+        f"left running: {[(pid, _comm(pid)) for pid in family if _running(pid)]}",
+    )
 
 
 def _comm(pid: int) -> str:

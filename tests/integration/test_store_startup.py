@@ -30,9 +30,16 @@ ROUNDS = 2
 def _start_together(env: dict[str, str]) -> list[str]:
     """Starts ``PROCESSES`` bootstraps at one moment (half with a projection runner); their errors."""
     at = time.time() + 4
-    procs = [subprocess.Popen([sys.executable, "-c", START, str(at), str(i % 2)], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-             for i in range(PROCESSES)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", START, str(at), str(i % 2)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(PROCESSES)
+    ]
     failures = []
     try:
         for p in procs:
@@ -61,12 +68,17 @@ def schemas(pg_url: str) -> Iterator[list[str]]:
 
 
 def test_processes_starting_together_on_a_fresh_postgres_schema_all_come_up(
-        pg_url: str, schemas: list[str], tmp_path: Path) -> None:
+    pg_url: str, schemas: list[str], tmp_path: Path
+) -> None:
     """Unlocked, two sessions creating one table both find it missing and one fails on a
     duplicate key; two replacing one function fail with "tuple concurrently updated"."""
     for schema in schemas:
-        env = _env(DRAGONHALL_STORE="postgres", DRAGONHALL_DATABASE_URL=pg_url, DRAGONHALL_POSTGRES_SCHEMA=schema,
-                   DRAGONHALL_DATA_DIR=str(tmp_path / schema))
+        env = _env(
+            DRAGONHALL_STORE="postgres",
+            DRAGONHALL_DATABASE_URL=pg_url,
+            DRAGONHALL_POSTGRES_SCHEMA=schema,
+            DRAGONHALL_DATA_DIR=str(tmp_path / schema),
+        )
         assert _start_together(env) == [], schema
 
 

@@ -19,8 +19,7 @@ pytestmark = pytest.mark.slow
 
 def test_a_timed_out_human_is_played_by_a_bot_on_the_embedded_default(live_client: Any) -> None:
     me = live_client.player("sleeper")
-    game = live_client.new_game(me["token"], time_control={"kind": "per_move", "seconds": 1,
-                                                           "timeout_policy": "auto"})
+    game = live_client.new_game(me["token"], time_control={"kind": "per_move", "seconds": 1, "timeout_policy": "auto"})
     live_client.seat(game["id"], me["token"])
     live_client.seat(game["id"], me["token"], bot="random")
     doc = live_client.wait_finished(game["id"], timeout=90)
@@ -45,17 +44,24 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Serve
 
 
 def _env(tmp: Path, redis_url: str) -> dict[str, str]:
-    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(tmp / "var"), "DRAGONHALL_STORE": "sqlite",
-           "DRAGONHALL_BROKER_URL": redis_url, "DRAGONHALL_QUEUE_PREFIX": f"t{uuid.uuid4().hex[:8]}.",
-           "DRAGONHALL_SWEEP_INTERVAL": "1", "DRAGONHALL_SECRET_KEY": "33" * 32}
+    env = {
+        **os.environ,
+        "DRAGONHALL_DATA_DIR": str(tmp / "var"),
+        "DRAGONHALL_STORE": "sqlite",
+        "DRAGONHALL_BROKER_URL": redis_url,
+        "DRAGONHALL_QUEUE_PREFIX": f"t{uuid.uuid4().hex[:8]}.",
+        "DRAGONHALL_SWEEP_INTERVAL": "1",
+        "DRAGONHALL_SECRET_KEY": "33" * 32,
+    }
     env.pop("DRAGONHALL_DATABASE_URL", None)
     return env
 
 
 def _human_and_bots(server: Server, tc: dict[str, Any], bots: int) -> tuple[str, str]:
     st, me = server.call("POST", "/api/v1/players", {"name": "sleeper"})
-    st, game = server.call("POST", "/api/v1/games", {"game": "tarasque", "players": bots + 1, "time_control": tc},
-                           me["token"])
+    st, game = server.call(
+        "POST", "/api/v1/games", {"game": "tarasque", "players": bots + 1, "time_control": tc}, me["token"]
+    )
     assert st == 201, game
     server.call("POST", f"/api/v1/games/{game['id']}/seats", {}, me["token"])
     for _ in range(bots):
@@ -108,8 +114,7 @@ def test_a_bank_clock_adds_its_increment_and_respects_its_cap(deployment: Any) -
     server.call("POST", f"/api/v1/games/{gid}/resign", {}, token)
 
 
-def test_a_worker_killed_while_a_timeout_is_pending_fires_it_once_after_restart(
-        tmp_path: Path, redis_url: str) -> None:
+def test_a_worker_killed_while_a_timeout_is_pending_fires_it_once_after_restart(tmp_path: Path, redis_url: str) -> None:
     env = {**_env(tmp_path, redis_url), "DRAGONHALL_BROKER_VISIBILITY_TIMEOUT": "6"}
     server = Server(env, tmp_path)
     first = Proc(["worker", "--concurrency", "2"], env, tmp_path / "first.log", tmp_path)
@@ -118,8 +123,9 @@ def test_a_worker_killed_while_a_timeout_is_pending_fires_it_once_after_restart(
         me = server.call("POST", "/api/v1/players", {"name": "a"})[1]
         other = server.call("POST", "/api/v1/players", {"name": "b"})[1]
         tc = {"kind": "per_move", "seconds": 4, "timeout_policy": "forfeit"}
-        _, game = server.call("POST", "/api/v1/games", {"game": "tarasque", "players": 2, "time_control": tc},
-                               me["token"])
+        _, game = server.call(
+            "POST", "/api/v1/games", {"game": "tarasque", "players": 2, "time_control": tc}, me["token"]
+        )
         gid = game["id"]
         server.call("POST", f"/api/v1/games/{gid}/seats", {}, me["token"])
         server.call("POST", f"/api/v1/games/{gid}/seats", {}, other["token"])
@@ -144,8 +150,9 @@ def test_many_games_timing_out_together_each_time_out_exactly_once(live_client: 
     for i in range(40):
         a = platform.accounts.register(f"a{i}", "human")[0].id
         b = platform.accounts.register(f"b{i}", "human")[0].id
-        g = platform.games.create_game(a, "dice-race", None, None, 2,
-                                       time_control={"kind": "per_move", "seconds": 1, "timeout_policy": "forfeit"})
+        g = platform.games.create_game(
+            a, "dice-race", None, None, 2, time_control={"kind": "per_move", "seconds": 1, "timeout_policy": "forfeit"}
+        )
         platform.games.take_seat(str(g.id), a, "a", "human")
         platform.games.take_seat(str(g.id), b, "b", "human")
         games.append(str(g.id))

@@ -65,8 +65,9 @@ def play(platform: Any, ruleset: Any, variant: str, seats: int, seed: int) -> di
 def main() -> None:
     from services.bootstrap import bootstrap
 
-    platform = bootstrap(Settings.from_env({"DRAGONHALL_STORE": "memory", "DRAGONHALL_SECRET_KEY": KEY}),
-                         work=NullWork())
+    platform = bootstrap(
+        Settings.from_env({"DRAGONHALL_STORE": "memory", "DRAGONHALL_SECRET_KEY": KEY}), work=NullWork()
+    )
     only = set(sys.argv[1:])
     for ruleset, variant, seats, seed in track(plan(), description="recording games"):
         if only and ruleset.slug not in only:

@@ -23,8 +23,9 @@ class ApiClient:
         self.http = flask_client
         self.platform = platform
 
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None,
-             raw: bytes | None = None) -> Reply:
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None, raw: bytes | None = None
+    ) -> Reply:
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"

@@ -29,8 +29,14 @@ class Proc:
     def __init__(self, args: list[str], env: dict[str, str], log: Path, cwd: Path) -> None:
         self.log = log
         self._out = open(log, "w")  # noqa: SIM115 - closed in stop()
-        self.popen = subprocess.Popen([str(BIN), *args], env={**os.environ, **env}, cwd=cwd,
-                                      stdout=self._out, stderr=subprocess.STDOUT, start_new_session=True)
+        self.popen = subprocess.Popen(
+            [str(BIN), *args],
+            env={**os.environ, **env},
+            cwd=cwd,
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     def alive(self) -> bool:
         return self.popen.poll() is None
@@ -70,8 +76,9 @@ class Server(Proc):
         raise RuntimeError("server did not answer /healthz:\n" + self.tail())
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
-        req = urllib.request.Request(self.base + path, method=method,
-                                     data=None if body is None else json.dumps(body).encode())
+        req = urllib.request.Request(
+            self.base + path, method=method, data=None if body is None else json.dumps(body).encode()
+        )
         req.add_header("Content-Type", "application/json")
         if token:
             req.add_header("Authorization", f"Bearer {token}")

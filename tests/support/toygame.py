@@ -162,8 +162,12 @@ class DiceRace(Ruleset[RaceState]):
             case BidPlaced(seat, amount):
                 bids = _set(state.bids, seat, amount)
                 done = all(b is not None for s, b in enumerate(bids) if s not in state.left)
-                return replace(state, bids=bids, phase="roll" if done else "bid",
-                               turn=self._next(state, -1) if done else state.turn)
+                return replace(
+                    state,
+                    bids=bids,
+                    phase="roll" if done else "bid",
+                    turn=self._next(state, -1) if done else state.turn,
+                )
             case DieRolled(seat, value):
                 bonus = 3 if value == state.secrets[seat] else 0
                 pos = _set(state.positions, seat, state.positions[seat] + value + (state.bids[seat] or 0) + bonus)
@@ -241,8 +245,7 @@ class DiceRace(Ruleset[RaceState]):
         rng.shuffle(others)
         secrets = tuple(c if s == seat else others[s] for s, c in enumerate(state.secrets))
         bids = tuple(
-            b if s == seat or b is None or state.phase != "bid" else rng.randint(0, 2)
-            for s, b in enumerate(state.bids)
+            b if s == seat or b is None or state.phase != "bid" else rng.randint(0, 2) for s, b in enumerate(state.bids)
         )
         return replace(state, secrets=secrets, bids=bids)
 

@@ -89,20 +89,43 @@ def resampled(ruleset: Any, state: Any, viewer: Viewer, seats: int, rng: random.
     return state
 
 
-def fork(platform: Any, game_id: uuid.UUID, slug: str, variant: str, state: Any, players: list[dict[str, Any]],
-         time_control: dict[str, Any]) -> str:
+def fork(
+    platform: Any,
+    game_id: uuid.UUID,
+    slug: str,
+    variant: str,
+    state: Any,
+    players: list[dict[str, Any]],
+    time_control: dict[str, Any],
+) -> str:
     """A running game (not a sandbox) that starts from ``state``, seat ``i`` held by ``players[i]``."""
     ruleset = find_game(slug)
-    seats = [{"seat": i, "player_id": p["id"], "name": p["name"], "kind": "human", "bot": None}
-             for i, p in enumerate(players)]
+    seats = [
+        {"seat": i, "player_id": p["id"], "name": p["name"], "kind": "human", "bot": None}
+        for i, p in enumerate(players)
+    ]
     table = Game._create(
-        Game.Created, id=game_id, game=slug, variant=variant, options={}, seats=len(seats),
-        creator=players[0]["id"], time_control=time_control, starts_at=None,
-        seed_commitment=seed_commitment(platform.games.seed(game_id)), engine=ruleset.engine_version,
-        settings={}, sandbox_of=None,
+        Game.Created,
+        id=game_id,
+        game=slug,
+        variant=variant,
+        options={},
+        seats=len(seats),
+        creator=players[0]["id"],
+        time_control=time_control,
+        starts_at=None,
+        seed_commitment=seed_commitment(platform.games.seed(game_id)),
+        engine=ruleset.engine_version,
+        settings={},
+        sandbox_of=None,
     )
-    table.trigger_event(Game.Forked, seats=seats, state=encode(state), state_hash=state_hash(state),
-                        awaiting=list(ruleset.awaiting(state)))
+    table.trigger_event(
+        Game.Forked,
+        seats=seats,
+        state=encode(state),
+        state_hash=state_hash(state),
+        awaiting=list(ruleset.awaiting(state)),
+    )
     platform.games.commit(table)
     return str(game_id)
 
@@ -123,15 +146,17 @@ def public_trace(ruleset: Any, state: Any, seat: int, command: Any, viewer: View
     return json.loads(json.dumps(trace, default=str))
 
 
-def matching_move(ruleset: Any, state_a: Any, state_b: Any, seat: int, command: Any, viewer: Viewer,
-                  rng_of: Any, pick: random.Random) -> Any | None:
+def matching_move(
+    ruleset: Any, state_a: Any, state_b: Any, seat: int, command: Any, viewer: Viewer, rng_of: Any, pick: random.Random
+) -> Any | None:
     """A decision of ``seat`` in B with the public trace of ``command`` in A, or None."""
     wanted = public_trace(ruleset, state_a, seat, command, viewer, rng_of())
     if viewer.seat == seat:  # the viewer knows the same in both games: the same command is legal in both
         mine = public_trace(ruleset, state_b, seat, command, viewer, rng_of())
         assert (mine is None) == (wanted is None), (
             f"seat {seat}'s own decision {Codec.dump(command)} is judged differently when what it cannot "
-            "see is resampled")
+            "see is resampled"
+        )
         return command if mine == wanted else None  # else it reveals what differs: the histories part
     listed = list(ruleset.legal_moves(state_b, seat))
     pick.shuffle(listed)

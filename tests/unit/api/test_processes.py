@@ -55,8 +55,15 @@ def test_a_child_tied_to_its_parent_gets_sigterm_when_the_parent_is_killed(tmp_p
 
 def test_a_child_whose_parent_died_before_it_asked_gets_sigterm_at_once() -> None:
     """Between the fork and the request the parent may already be gone; the kernel would never tell."""
-    done = subprocess.run([sys.executable, "-c", "from api.processes import die_with_parent; import time, os; "
-                           "die_with_parent(os.getppid() + 1_000_000); time.sleep(60)"], timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from api.processes import die_with_parent; import time, os; "
+            "die_with_parent(os.getppid() + 1_000_000); time.sleep(60)",
+        ],
+        timeout=60,
+    )
     assert done.returncode == -signal.SIGTERM
 
 

@@ -13,7 +13,8 @@ from api.errors import MalformedJSON
 from api.parser import INT64, MAX_JSON_DEPTH, _check, _Refused, read_json
 
 scalars = st.one_of(
-    st.none(), st.booleans(),
+    st.none(),
+    st.booleans(),
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=6),
@@ -38,10 +39,17 @@ def _refused_by_the_full_check(value: Any) -> bool:
 
 
 @settings(max_examples=400, deadline=None)
-@given(value=st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
-                          | st.dictionaries(scalars.filter(lambda v: isinstance(v, str)) | st.text(max_size=4),
-                                          inner, max_size=3), max_leaves=12),
-       depth=st.integers(min_value=1, max_value=40))
+@given(
+    value=st.recursive(
+        scalars,
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(scalars.filter(lambda v: isinstance(v, str)) | st.text(max_size=4), inner, max_size=3)
+        ),
+        max_leaves=12,
+    ),
+    depth=st.integers(min_value=1, max_value=40),
+)
 @example(value="a\udc00", depth=1)
 @example(value={"\ud800": 1}, depth=1)
 @example(value=[2**63], depth=1)

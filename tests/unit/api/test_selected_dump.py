@@ -37,8 +37,9 @@ def _play(client: Any, platform: Any, slug: str, rng: random.Random, moves: int)
         legal = platform.queries.legal_moves(game["id"], player["id"], seat)
         events = platform.queries.events(game["id"], player["id"], 0, 10_000)["events"]
         seen.append((events, legal))
-        reply = client.move(game["id"], player["token"], rng.choice(legal["moves"]), seat=seat,
-                            expected_version=legal["version"])
+        reply = client.move(
+            game["id"], player["token"], rng.choice(legal["moves"]), seat=seat, expected_version=legal["version"]
+        )
         assert reply.status == 201, reply.body
     seen.append((platform.queries.events(game["id"], None, 0, 10_000)["events"], None))
     return seen
@@ -58,6 +59,9 @@ def test_fields_outside_the_schema_are_left_out() -> None:
     event = {"version": 3, "type": "Rolled", "data": {"dice": [1]}, "at": "t", "secret": "hand"}
     legal = {"version": 3, "seat": 0, "moves": [{"die": 1}], "internal": True}
     dumped = schemas.MoveResult().dump({"version": 3, "events": [event], "legal_moves": legal})
-    assert dumped == {"version": 3, "events": [{"version": 3, "type": "Rolled", "data": {"dice": [1]}, "at": "t"}],
-                      "legal_moves": {"version": 3, "seat": 0, "moves": [{"die": 1}]}}
+    assert dumped == {
+        "version": 3,
+        "events": [{"version": 3, "type": "Rolled", "data": {"dice": [1]}, "at": "t"}],
+        "legal_moves": {"version": 3, "seat": 0, "moves": [{"die": 1}]},
+    }
     assert schemas.MoveResult().dump({"version": 3, "events": [], "legal_moves": None})["legal_moves"] is None

@@ -24,8 +24,9 @@ FORGER = signer_for(b"a forger's own secret")
 def bot_record(platform: Any, game: str, seats: int = 2, seed: int = 3) -> dict[str, Any]:
     """A game of random server bots played to its end, exported."""
     rng = random.Random(seed)
-    g = platform.games.create_game("owner", game, None, None, seats,
-                                   game_id=uuid.uuid5(uuid.NAMESPACE_URL, f"bots:{game}:{seed}"))
+    g = platform.games.create_game(
+        "owner", game, None, None, seats, game_id=uuid.uuid5(uuid.NAMESPACE_URL, f"bots:{game}:{seed}")
+    )
     gid = str(g.id)
     for _ in range(seats):
         platform.games.take_seat(gid, "server-bot:random", "random bot", "bot", bot="random")
@@ -52,9 +53,16 @@ def _timed_record(platform: Any, game: str, number: int, moves: int) -> dict[str
     assert isinstance(fake, FakeClock)
     rng = random.Random(number)
     ids = [platform.accounts.register(f"player {i}", "human")[0].id for i in range(3)]
-    g = platform.games.create_game(ids[0], game, None, None, 2, time_control=BANK,
-                                   game_id=uuid.uuid5(uuid.NAMESPACE_URL, f"timed:{game}:{number}"),
-                                   settings={"invite": [ids[2]]})  # a running game takes invited newcomers
+    g = platform.games.create_game(
+        ids[0],
+        game,
+        None,
+        None,
+        2,
+        time_control=BANK,
+        game_id=uuid.uuid5(uuid.NAMESPACE_URL, f"timed:{game}:{number}"),
+        settings={"invite": [ids[2]]},
+    )  # a running game takes invited newcomers
     gid = str(g.id)
     for pid in ids[:2]:
         platform.games.take_seat(gid, pid, f"name of {pid[:6]}", "human")
@@ -81,8 +89,10 @@ def _timed_record(platform: Any, game: str, number: int, moves: int) -> dict[str
 def _stand_in(seat: int) -> Any:
     def choose(game: Any) -> Any:
         ruleset = game.ruleset
-        return choose_move(ruleset, ruleset.bot(ruleset.default_bot), game.state, seat,
-                           random.Random(game.version), 0.05)
+        return choose_move(
+            ruleset, ruleset.bot(ruleset.default_bot), game.state, seat, random.Random(game.version), 0.05
+        )
+
     return choose
 
 

@@ -77,7 +77,8 @@ def test_the_sample_records_verify_and_hold_every_kind_of_event(records: dict[st
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_field_changed_under_the_servers_signature_fails_naming_it(
-        records: dict[str, dict[str, Any]], game: str) -> None:
+    records: dict[str, dict[str, Any]], game: str
+) -> None:
     record = records[game]
     for path in fields_of(record, every_event=False):
         report = verified(forged(record, path))
@@ -87,7 +88,8 @@ def test_every_field_changed_under_the_servers_signature_fails_naming_it(
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_statement_changed_and_signed_again_by_another_key_fails_naming_it(
-        records: dict[str, dict[str, Any]], game: str) -> None:
+    records: dict[str, dict[str, Any]], game: str
+) -> None:
     record = records[game]
     for path in fields_of(record, every_event=False):
         if not _independent(path, record):
@@ -96,11 +98,14 @@ def test_every_statement_changed_and_signed_again_by_another_key_fails_naming_it
         assert not report["ok"], f"{path} changed and signed again, and the record still verifies"
         assert path[0] == "format" or report["signature"]["key_id"] == FORGER.public.key_id
         assert names(report, path, record) or report["problems"][0]["where"].startswith(("header.", "decisions")), (
-            path, report["problems"][:3])
+            path,
+            report["problems"][:3],
+        )
 
 
 def test_a_record_signed_again_by_another_key_fails_once_the_servers_key_is_pinned(
-        records: dict[str, dict[str, Any]]) -> None:
+    records: dict[str, dict[str, Any]],
+) -> None:
     record = records["tarasque"]
     server_key = record["signature"]["public_key"]
     fingerprint = record["signature"]["fingerprint"]
@@ -117,8 +122,10 @@ def test_an_unsigned_record_fails_when_a_key_is_pinned(records: dict[str, dict[s
     record = dict(records["mekong"])
     record.pop("signature")
     assert not verify_record(record)["ok"], "a format 2 record is signed"
-    report = verify_record({**record, "format": "dragonhall-record/1", "header": _format_1(record["header"])},
-                           trusted=[records["mekong"]["signature"]["public_key"]])
+    report = verify_record(
+        {**record, "format": "dragonhall-record/1", "header": _format_1(record["header"])},
+        trusted=[records["mekong"]["signature"]["public_key"]],
+    )
     assert not report["ok"] and "no signature" in report["verdict"]
 
 

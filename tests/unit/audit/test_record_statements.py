@@ -101,15 +101,21 @@ def test_a_changed_time_control_fails_naming_it(bots: dict[str, dict[str, Any]],
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_move_rewritten_as_a_timeout_in_an_untimed_game_fails_at_that_step(
-        bots: dict[str, dict[str, Any]], game: str) -> None:
+    bots: dict[str, dict[str, Any]], game: str
+) -> None:
     record = bots[game]
     move = next(e for e in record["events"] if e["type"] == "MoveMade" and e["version"] > 10)
 
     def doctor(r: dict[str, Any]) -> None:
         event = r["events"][move["version"] - 1]
         event["type"] = "TurnTimedOut"
-        event["data"] = {"seat": move["data"]["seat"], "deadline": move["at"], "policy": "auto",
-                         "applied": "auto", "move": move["data"]["move"]}
+        event["data"] = {
+            "seat": move["data"]["seat"],
+            "deadline": move["at"],
+            "policy": "auto",
+            "applied": "auto",
+            "move": move["data"]["move"],
+        }
 
     signed, forged = both_ways(record, doctor)
     assert f"the event at version {move['version']} (TurnTimedOut) is not what the server signed" in signed
@@ -144,8 +150,7 @@ def test_a_deadline_earlier_than_the_turns_start_plus_its_budget_fails(timed: di
     assert f"step at version {timeout['version']}" in verdict and "comes before the turn's start" in verdict
 
 
-def test_a_deadline_pushed_later_is_accepted_as_vacation_days_may_push_it(
-        timed: dict[str, dict[str, Any]]) -> None:
+def test_a_deadline_pushed_later_is_accepted_as_vacation_days_may_push_it(timed: dict[str, dict[str, Any]]) -> None:
     record = copy.deepcopy(timed["tarasque"])
     timeout = _first(record, "TurnTimedOut")
     timeout["data"]["deadline"] = _at(timeout["data"]["deadline"], 0.5)  # the timeout came 1 s after it
@@ -165,8 +170,11 @@ def test_a_turn_that_the_policy_stops_playing_fails_at_the_next_decision(timed: 
     further decisions (and their events) leaves the turn unfinished."""
     record = copy.deepcopy(timed["tarasque"])
     first = _first(record, "PolicyPlayed")["version"]
-    end = next(e["version"] for e in record["events"]
-               if e["version"] > first and e["source"] == "platform" and e["type"] != "PolicyPlayed")
+    end = next(
+        e["version"]
+        for e in record["events"]
+        if e["version"] > first and e["source"] == "platform" and e["type"] != "PolicyPlayed"
+    )
     record["events"] = [e for e in record["events"] if not first <= e["version"] < end]
     verdict = rejection(resigned(record))
     assert "timed-out turn goes on" in verdict and f"step at version {first} " in verdict

@@ -66,8 +66,9 @@ def test_a_changed_die_in_tarasque_is_caught_at_its_roll(platform: Any) -> None:
     roll = first_event(record, "DiceRolled", 5)
     values = roll["data"]["values"]
     values[0] = "black" if values[0] != "black" else "red"
-    assert rejected_at(record) == max(e["version"] for e in record["events"]
-                                      if e["source"] == "platform" and e["version"] < roll["version"])
+    assert rejected_at(record) == max(
+        e["version"] for e in record["events"] if e["source"] == "platform" and e["version"] < roll["version"]
+    )
 
 
 def test_a_swapped_card_is_caught_at_the_deal(platform: Any) -> None:

@@ -78,8 +78,9 @@ def run(*argv: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     return code, out.getvalue(), err.getvalue()
 
 
-def test_a_record_verifies_from_json_and_gzipped_json_and_names_its_key(files: dict[str, Path],
-                                                                       record: dict[str, Any]) -> None:
+def test_a_record_verifies_from_json_and_gzipped_json_and_names_its_key(
+    files: dict[str, Path], record: dict[str, Any]
+) -> None:
     for path in (files["good"], files["packed"]):
         code, out, err = run(str(path))
         assert code == verify_command.EXIT_VERIFIED, out + err
@@ -95,19 +96,27 @@ def test_every_record_of_the_repositorys_corpus_verifies_from_its_gzipped_file()
         assert "signature: none" in out
 
 
-@pytest.mark.parametrize(("content", "code", "says"), [
-    (None, verify_command.EXIT_UNREADABLE, "no such file"),
-    (b"{not json", verify_command.EXIT_UNREADABLE, "not JSON"),
-    (b"\x1f\x8b\x08\x00truncated", verify_command.EXIT_UNREADABLE, "cannot be read"),
-    (b"[" * 100_000 + b"]" * 100_000, verify_command.EXIT_UNREADABLE, "nested too deeply"),
-    (b'{"x": NaN}', verify_command.EXIT_UNREADABLE, "not JSON"),
-    (b"[1, 2, 3]", verify_command.EXIT_NOT_A_RECORD, "a record is a JSON object, not a list"),
-    (b'{"hello": "world"}', verify_command.EXIT_NOT_A_RECORD, "not a game record"),
-    (b'{"format": "dragonhall-record/9", "header": {}, "events": [], "decisions": []}',
-     verify_command.EXIT_NOT_A_RECORD, "is not one this verifier reads"),
-], ids=["missing", "not-json", "bad-gzip", "deep", "nan", "list", "object", "format"])
+@pytest.mark.parametrize(
+    ("content", "code", "says"),
+    [
+        (None, verify_command.EXIT_UNREADABLE, "no such file"),
+        (b"{not json", verify_command.EXIT_UNREADABLE, "not JSON"),
+        (b"\x1f\x8b\x08\x00truncated", verify_command.EXIT_UNREADABLE, "cannot be read"),
+        (b"[" * 100_000 + b"]" * 100_000, verify_command.EXIT_UNREADABLE, "nested too deeply"),
+        (b'{"x": NaN}', verify_command.EXIT_UNREADABLE, "not JSON"),
+        (b"[1, 2, 3]", verify_command.EXIT_NOT_A_RECORD, "a record is a JSON object, not a list"),
+        (b'{"hello": "world"}', verify_command.EXIT_NOT_A_RECORD, "not a game record"),
+        (
+            b'{"format": "dragonhall-record/9", "header": {}, "events": [], "decisions": []}',
+            verify_command.EXIT_NOT_A_RECORD,
+            "is not one this verifier reads",
+        ),
+    ],
+    ids=["missing", "not-json", "bad-gzip", "deep", "nan", "list", "object", "format"],
+)
 def test_what_is_not_a_readable_record_gets_one_line_and_its_own_exit_code(
-        tmp_path: Path, content: bytes | None, code: int, says: str) -> None:
+    tmp_path: Path, content: bytes | None, code: int, says: str
+) -> None:
     path = tmp_path / "input.json"
     if content is not None:
         path.write_bytes(content)
@@ -116,8 +125,9 @@ def test_what_is_not_a_readable_record_gets_one_line_and_its_own_exit_code(
     assert out == "" and len(err.strip().splitlines()) == 1 and says in err and "Traceback" not in err
 
 
-def test_a_record_signed_by_another_key_passes_unpinned_and_fails_pinned(files: dict[str, Path],
-                                                                         record: dict[str, Any]) -> None:
+def test_a_record_signed_by_another_key_passes_unpinned_and_fails_pinned(
+    files: dict[str, Path], record: dict[str, Any]
+) -> None:
     code, out, _ = run(str(files["forged"]))
     assert code == 0 and FORGER.public.key_id in out
     server = record["signature"]
@@ -131,8 +141,9 @@ def test_a_record_signed_by_another_key_passes_unpinned_and_fails_pinned(files: 
     assert code == verify_command.EXIT_KEYS and "neither a base64 Ed25519 public key" in err
 
 
-def test_the_server_option_trusts_the_keys_the_server_publishes(files: dict[str, Path],
-                                                                served: tuple[Any, str]) -> None:
+def test_the_server_option_trusts_the_keys_the_server_publishes(
+    files: dict[str, Path], served: tuple[Any, str]
+) -> None:
     url = served[1]
     code, out, _ = run(str(files["good"]), "--server", url)
     assert code == 0 and "(a trusted key)" in out
@@ -141,8 +152,9 @@ def test_the_server_option_trusts_the_keys_the_server_publishes(files: dict[str,
     assert code == verify_command.EXIT_KEYS and "cannot fetch the trusted keys" in err
 
 
-def test_a_long_record_shows_progress_on_a_terminal_and_not_elsewhere(files: dict[str, Path],
-                                                                      record: dict[str, Any]) -> None:
+def test_a_long_record_shows_progress_on_a_terminal_and_not_elsewhere(
+    files: dict[str, Path], record: dict[str, Any]
+) -> None:
     assert len(record["events"]) >= verify_command.PROGRESS_FROM
 
     class Terminal(io.StringIO):
@@ -165,23 +177,42 @@ def test_a_long_record_shows_progress_on_a_terminal_and_not_elsewhere(files: dic
 
 
 def test_the_command_runs_offline_reads_standard_input_and_survives_a_reader_that_stops_early(
-        files: dict[str, Path]) -> None:
+    files: dict[str, Path],
+) -> None:
     read, write = os.pipe()
     os.close(read)  # the reader is gone before the first line: every write fails
     try:
-        done = subprocess.run([str(CLI), "verify", str(files["good"])], stdout=write, stderr=subprocess.PIPE,
-                              env=OFFLINE, cwd=files["good"].parent, timeout=120)
+        done = subprocess.run(
+            [str(CLI), "verify", str(files["good"])],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            env=OFFLINE,
+            cwd=files["good"].parent,
+            timeout=120,
+        )
     finally:
         os.close(write)
     assert done.returncode == 0 and done.stderr == b"", done.stderr.decode()
-    shell = subprocess.run(["/bin/bash", "-c", f"set -o pipefail; '{CLI}' verify '{files['packed']}' | head -n 2"],
-                           capture_output=True, text=True, env=OFFLINE, timeout=120)
+    shell = subprocess.run(
+        ["/bin/bash", "-c", f"set -o pipefail; '{CLI}' verify '{files['packed']}' | head -n 2"],
+        capture_output=True,
+        text=True,
+        env=OFFLINE,
+        timeout=120,
+    )
     assert shell.returncode == 0 and len(shell.stdout.splitlines()) == 2 and "Traceback" not in shell.stderr
     with files["packed"].open("rb") as stdin:
-        piped = subprocess.run([str(CLI), "verify", "--quiet", "-"], stdin=stdin, capture_output=True, text=True,
-                               env=OFFLINE, timeout=120)
+        piped = subprocess.run(
+            [str(CLI), "verify", "--quiet", "-"], stdin=stdin, capture_output=True, text=True, env=OFFLINE, timeout=120
+        )
     assert piped.returncode == 0 and piped.stdout.rstrip().splitlines()[-1].startswith("VERIFIED")
-    missing = subprocess.run([str(CLI), "verify", "nowhere.json"], capture_output=True, text=True, env=OFFLINE,
-                             cwd=files["good"].parent, timeout=120)
+    missing = subprocess.run(
+        [str(CLI), "verify", "nowhere.json"],
+        capture_output=True,
+        text=True,
+        env=OFFLINE,
+        cwd=files["good"].parent,
+        timeout=120,
+    )
     assert missing.returncode == verify_command.EXIT_UNREADABLE
     assert missing.stderr == "dragonhall verify: nowhere.json: no such file\n"

@@ -37,11 +37,17 @@ def _serve_once(chunks: list[bytes]) -> tuple[int, list[bytes]]:
 def test_it_reads_a_body_in_pieces_and_keeps_the_next_response(http_load: Any) -> None:
     first = b'{"version": 3, "moves": [1, 2]}'
     second = b'{"ok":true}'
-    port, received = _serve_once([
-        b"HTTP/1.1 201 CREATED\r\nCONTENT-TYPE: application/json\r\nContent-Length: " + str(len(first)).encode(),
-        b"\r\n\r\n" + first[:10],
-        first[10:] + b"HTTP/1.1 409 CONFLICT\r\ncontent-length: " + str(len(second)).encode() + b"\r\n\r\n" + second,
-    ])
+    port, received = _serve_once(
+        [
+            b"HTTP/1.1 201 CREATED\r\nCONTENT-TYPE: application/json\r\nContent-Length: " + str(len(first)).encode(),
+            b"\r\n\r\n" + first[:10],
+            first[10:]
+            + b"HTTP/1.1 409 CONFLICT\r\ncontent-length: "
+            + str(len(second)).encode()
+            + b"\r\n\r\n"
+            + second,
+        ]
+    )
     client = http_load.Client(port)
     status, body, took = client.call("POST", "/api/v1/games/g/moves", {"move": {"die": 1}}, "tok")
     assert (status, body) == (201, {"version": 3, "moves": [1, 2]})

@@ -56,8 +56,12 @@ def test_a_round_without_yardsticks_has_no_scaled_verdict(http_load: Any) -> Non
 
 def test_the_summary_gives_each_stores_medians_ranges_and_rounds_met(http_load: Any) -> None:
     day = {"scaled_target_moves_per_s": 1200, "scaled_target_p99_ms": 50}
-    rounds = [_round("sqlite", 1540, 37.7, **day), _round("postgres", 880, 55, **day),
-              _round("sqlite", 1340, 49.2, **day), _round("sqlite", 1430, 44, **day)]
+    rounds = [
+        _round("sqlite", 1540, 37.7, **day),
+        _round("postgres", 880, 55, **day),
+        _round("sqlite", 1340, 49.2, **day),
+        _round("sqlite", 1430, 44, **day),
+    ]
     got = http_load.summary(rounds, "sqlite")
     assert got["rounds"] == 3
     assert got["moves_per_s_median"] == 1430

@@ -47,8 +47,10 @@ def _positions(ruleset: Any, variant: str, seats: int, seed: int) -> list[Any]:
             kept.append(state)
         seat = rng.choice(ruleset.awaiting(state))
         moves = ruleset.legal_moves(state, seat)
-        state = ruleset.fold(state, ruleset.decide(state, seat, moves[rng.randrange(len(moves))],
-                                                    Rng(b"bots-see-only", f"{seed}:{decision}")))
+        state = ruleset.fold(
+            state,
+            ruleset.decide(state, seat, moves[rng.randrange(len(moves))], Rng(b"bots-see-only", f"{seed}:{decision}")),
+        )
     return rng.sample(kept, min(CHECKS, len(kept)))
 
 
@@ -56,14 +58,15 @@ def _positions(ruleset: Any, variant: str, seats: int, seed: int) -> list[Any]:
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000))
 def test_a_bot_decides_the_same_when_what_its_seat_cannot_see_is_resampled(
-        ruleset: Any, variant: str, seats: int, seed: int) -> None:
+    ruleset: Any, variant: str, seats: int, seed: int
+) -> None:
     for state in _positions(ruleset, variant, seats, seed):
         for seat in ruleset.awaiting(state):
             twin = ruleset.observe(state, seat, random.Random(seed + 1))
             assert ruleset.view(twin, Viewer.of(seat)) == ruleset.view(state, Viewer.of(seat))
             assert ruleset.observe(twin, seat, random.Random(seed + 2)) == ruleset.observe(
-                state, seat, random.Random(seed + 2)), (
-                f"seat {seat}'s observation depends on something hidden from it")
+                state, seat, random.Random(seed + 2)
+            ), f"seat {seat}'s observation depends on something hidden from it"
             for name in sorted(ruleset.bots):
                 bot = ruleset.bot(name)
                 mine = choose_move(ruleset, bot, state, seat, random.Random(seed + 3))

@@ -42,9 +42,15 @@ def test_only_types_without_floats_take_the_fast_encoder() -> None:
     assert not _float_free(WithFloat)
 
 
-@given(st.builds(Plain, count=st.integers(-2**70, 2**70),
-                 inner=st.lists(st.builds(Inner, st.text(), st.frozensets(st.integers(-9, 9)))).map(tuple),
-                 by_key=st.dictionaries(st.text(), st.integers()), note=st.none() | st.text()))
+@given(
+    st.builds(
+        Plain,
+        count=st.integers(-(2**70), 2**70),
+        inner=st.lists(st.builds(Inner, st.text(), st.frozensets(st.integers(-9, 9)))).map(tuple),
+        by_key=st.dictionaries(st.text(), st.integers()),
+        note=st.none() | st.text(),
+    )
+)
 def test_the_fast_encoder_writes_the_standard_text(value: Plain) -> None:
     assert canonical_json(value) == _reference(value)
 
@@ -75,12 +81,19 @@ class Tagged:
     children: tuple[Inner, ...] = ()
 
 
-@given(st.builds(Tagged, colour=st.sampled_from(Colour), rank=st.sampled_from(Rank),
-                 by_number=st.dictionaries(st.integers(-5, 5), st.text(max_size=3)),
-                 frozen=st.frozensets(st.text(max_size=3)),
-                 view=st.dictionaries(st.text(max_size=3), st.integers()).map(types.MappingProxyType),
-                 children=st.lists(st.builds(Inner, st.text(max_size=3), st.frozensets(st.integers(0, 3))),
-                                   max_size=3).map(tuple)))
+@given(
+    st.builds(
+        Tagged,
+        colour=st.sampled_from(Colour),
+        rank=st.sampled_from(Rank),
+        by_number=st.dictionaries(st.integers(-5, 5), st.text(max_size=3)),
+        frozen=st.frozensets(st.text(max_size=3)),
+        view=st.dictionaries(st.text(max_size=3), st.integers()).map(types.MappingProxyType),
+        children=st.lists(st.builds(Inner, st.text(max_size=3), st.frozensets(st.integers(0, 3))), max_size=3).map(
+            tuple
+        ),
+    )
+)
 def test_tags_enums_sets_int_keys_and_mapping_proxies_are_written_as_encode_writes_them(value: Tagged) -> None:
     assert _float_free(Tagged)
     assert canonical_json(value) == _reference(value)

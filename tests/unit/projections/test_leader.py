@@ -43,7 +43,8 @@ def make_leader(tmp_path: Path, started: list[FakeRunner]) -> Iterator[Callable[
 
 
 def test_a_runner_that_fails_is_replaced_and_its_error_logged(
-        make_leader: Any, started: list[FakeRunner], caplog: Any) -> None:
+    make_leader: Any, started: list[FakeRunner], caplog: Any
+) -> None:
     leader = make_leader()
     assert eventually(lambda: leader.runner is not None)
     first = started[0]
@@ -64,7 +65,8 @@ def test_a_healthy_runner_is_left_alone(make_leader: Any, started: list[FakeRunn
 
 
 def test_only_the_lock_holder_runs_and_another_takes_over_when_it_stops(
-        make_leader: Any, started: list[FakeRunner]) -> None:
+    make_leader: Any, started: list[FakeRunner]
+) -> None:
     first = make_leader()
     assert eventually(lambda: first.runner is not None)
     second = make_leader()

@@ -19,8 +19,7 @@ def _live_threads() -> set[threading.Thread]:
 
 
 @pytest.mark.parametrize("store", ["memory", "sqlite"])
-def test_a_failed_build_stops_the_projection_runner_it_started(
-        store: str, tmp_path: Path, monkeypatch: Any) -> None:
+def test_a_failed_build_stops_the_projection_runner_it_started(store: str, tmp_path: Path, monkeypatch: Any) -> None:
     """A runner left running would keep the process alive after the error (its threads are not daemons)."""
     before = _live_threads()
 
@@ -60,14 +59,17 @@ def test_the_sqlite_table_lock_excludes_another_process(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    probe = ("import fcntl, sys; f = open(sys.argv[1], 'a')\n"
-             "try:\n    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB); print('free')\n"
-             "except BlockingIOError:\n    print('held')")
+    probe = (
+        "import fcntl, sys; f = open(sys.argv[1], 'a')\n"
+        "try:\n    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB); print('free')\n"
+        "except BlockingIOError:\n    print('held')"
+    )
     lock = tmp_path / "tables.lock"
 
     def other_process_sees() -> str:
-        return subprocess.run([sys.executable, "-c", probe, str(lock)], capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            [sys.executable, "-c", probe, str(lock)], capture_output=True, text=True, check=True
+        ).stdout.strip()
 
     with wiring.creating_tables(make_settings("sqlite", tmp_path)):
         assert other_process_sees() == "held"
@@ -92,8 +94,9 @@ def test_the_read_models_recover_from_a_failed_batch(http_workers: int, tmp_path
         real(self, items)
 
     monkeypatch.setattr(GameProjection, "process_batch", fails_once)
-    platform = wiring.bootstrap(make_settings("sqlite", tmp_path, http_workers=http_workers), projections=True,
-                                work=NullWork())
+    platform = wiring.bootstrap(
+        make_settings("sqlite", tmp_path, http_workers=http_workers), projections=True, work=NullWork()
+    )
     try:
         leader = platform.extras["leader"]
         deadline = time.time() + 10

@@ -64,8 +64,10 @@ def test_a_dispute_stored_by_version_1_of_its_event_still_loads(snapshotting: An
     state["version"] = state.pop("game_version")
     del state["numbered_from"], state["class_version"]
     legacy_id = uuid.uuid4()
-    legacy = [replace(v1, originator_id=legacy_id, state=mapper.transcoder.encode(state)),
-              replace(mapper.to_stored_event(answered), originator_id=legacy_id, originator_version=8)]
+    legacy = [
+        replace(v1, originator_id=legacy_id, state=mapper.transcoder.encode(state)),
+        replace(mapper.to_stored_event(answered), originator_id=legacy_id, originator_version=8),
+    ]
     p.games.recorder.insert_events(legacy)
     dispute = p.games.repository.get(legacy_id)
     assert (dispute.version, dispute.game_version, dispute.claim) == (8, 7, "look at version 7")

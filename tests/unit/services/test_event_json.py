@@ -27,12 +27,20 @@ _custom = st.one_of(
     st.decimals(allow_nan=False, allow_infinity=False),
     st.datetimes(timezones=st.just(UTC)),
 )
-_plain = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(), st.text(),
-                   st.sampled_from(["_type_", "_data_", '"_type_"']))
+_plain = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**70), 2**70),
+    st.floats(),
+    st.text(),
+    st.sampled_from(["_type_", "_data_", '"_type_"']),
+)
 _keys = st.sampled_from(["a", "_type_", "_data_", "b"]) | st.text()
-_values = st.recursive(st.one_of(_plain, _custom),
-                       lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_keys, inner, max_size=4)),
-                       max_leaves=8)
+_values = st.recursive(
+    st.one_of(_plain, _custom),
+    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(_keys, inner, max_size=4)),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=150, deadline=None)
@@ -53,8 +61,12 @@ def _read(transcoder: JSONTranscoder, data: bytes) -> Any:
 
 def test_an_event_with_a_timestamp_and_plain_data_takes_the_fast_way_and_reads_the_same() -> None:
     standard, fast = _both()
-    state = {"timestamp": datetime(2026, 11, 26, tzinfo=UTC) + timedelta(microseconds=7), "seat": 1,
-             "data": {"dice": [1, 6], "note": 'a "_type_" in a string'}, "player_id": "p-1"}
+    state = {
+        "timestamp": datetime(2026, 11, 26, tzinfo=UTC) + timedelta(microseconds=7),
+        "seat": 1,
+        "data": {"dice": [1, 6], "note": 'a "_type_" in a string'},
+        "player_id": "p-1",
+    }
     data = standard.encode(state)
     assert data.count(b'"_type_"') == 1
     assert fast.decode(data) == standard.decode(data) == state
@@ -62,9 +74,11 @@ def test_an_event_with_a_timestamp_and_plain_data_takes_the_fast_way_and_reads_t
 
 def test_nested_custom_types_and_odd_numbers_fall_back_to_the_standard_reader() -> None:
     standard, fast = _both()
-    for state in ({"at": datetime(2026, 1, 1, tzinfo=UTC), "who": {"id": uuid.uuid4()}},
-                  {"x": Decimal("1.5"), "big": 2**80},
-                  {"nan": float("nan")}):
+    for state in (
+        {"at": datetime(2026, 1, 1, tzinfo=UTC), "who": {"id": uuid.uuid4()}},
+        {"x": Decimal("1.5"), "big": 2**80},
+        {"nan": float("nan")},
+    ):
         data = standard.encode(state)
         assert _same(fast.decode(data), standard.decode(data))
 

@@ -190,8 +190,7 @@ def test_snapshots_let_a_past_version_load_like_a_fold(platform: Any) -> None:
             break
         seat = game.awaiting[0]
         move = game.ruleset.legal_moves(game.state, seat)[0]
-        platform.games.submit_move(gid, game.seat_info(seat)["player_id"], game.ruleset.commands.dump(move),
-                                   seat=seat)
+        platform.games.submit_move(gid, game.seat_info(seat)["player_id"], game.ruleset.commands.dump(move), seat=seat)
     snaps = list(platform.games.snapshots.get(platform.games.load(gid).id))
     assert snaps, "no snapshot was taken"
     for v in range(1, platform.games.load(gid).version + 1):
@@ -208,9 +207,10 @@ def test_a_write_from_another_process_is_seen_by_the_next_load(platform: Any) ->
     gid, ids = _table(platform)
     cached = platform.games.load(gid)
     other = platform.games.load(gid)
-    other.record(Game.MoveMade, {"seat": 0, "player_id": ids[0], "move": {"type": "bid", "amount": 1},
-                                 "command_id": None},
-                 other.ruleset.decide(other.state, 0, other.ruleset.parse_move({"type": "bid", "amount": 1}),
-                                      Rng(b"x", "y")))
+    other.record(
+        Game.MoveMade,
+        {"seat": 0, "player_id": ids[0], "move": {"type": "bid", "amount": 1}, "command_id": None},
+        other.ruleset.decide(other.state, 0, other.ruleset.parse_move({"type": "bid", "amount": 1}), Rng(b"x", "y")),
+    )
     platform.games.save(other)  # behind the cache's back
     assert platform.games.load(gid).version == cached.version + 2

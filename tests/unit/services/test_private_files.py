@@ -28,20 +28,34 @@ def _mode(path: Path) -> int:
 
 
 def test_every_file_and_directory_the_embedded_store_makes_is_its_owners_alone(
-        tmp_path: Path, usual_umask: None) -> None:
+    tmp_path: Path, usual_umask: None
+) -> None:
     data = tmp_path / "deploy" / "var"
     # several HTTP processes: the version board and the projections' leader lock are made too
-    settings = Settings.from_env({"DRAGONHALL_STORE": "sqlite", "DRAGONHALL_DATA_DIR": str(data),
-                                  "DRAGONHALL_HTTP_WORKERS": "2"})
+    settings = Settings.from_env(
+        {"DRAGONHALL_STORE": "sqlite", "DRAGONHALL_DATA_DIR": str(data), "DRAGONHALL_HTTP_WORKERS": "2"}
+    )
     platform = bootstrap(settings, projections=True, work=NullWork())
     try:
         player, _ = platform.accounts.register("ada", "human")
         platform.games.create_game(player.id, "dice-race", None, None, 2)
         platform.wait_for_projections()
         made = {p.name: _mode(p) for p in data.iterdir()}
-        assert {"events.db", "events.db-wal", "events.db-shm", "views.db", "views.db-wal", "service.db",
-                "service.db-wal", "secret.key", "versions.board", "tables.lock", "projections.lock",
-                "events.db.writers", "views.db.writers"} <= set(made), sorted(made)
+        assert {
+            "events.db",
+            "events.db-wal",
+            "events.db-shm",
+            "views.db",
+            "views.db-wal",
+            "service.db",
+            "service.db-wal",
+            "secret.key",
+            "versions.board",
+            "tables.lock",
+            "projections.lock",
+            "events.db.writers",
+            "views.db.writers",
+        } <= set(made), sorted(made)
         assert {name: oct(mode) for name, mode in made.items() if mode != 0o600} == {}
         assert [oct(_mode(d)) for d in (tmp_path / "deploy", data)] == [oct(0o700)] * 2
     finally:
@@ -57,12 +71,15 @@ def test_a_second_process_opens_what_the_first_made(tmp_path: Path, usual_umask:
     env.pop("DRAGONHALL_SECRET_KEY", None)
     first = bootstrap(Settings.from_env(env), projections=False, work=NullWork())
     player, token = first.accounts.register("ada", "human")
-    read = ("from services.bootstrap import bootstrap; from services.ports import NullWork; "
-            "p = bootstrap(projections=False, work=NullWork()); "
-            "print(p.accounts.authenticate(__import__('sys').argv[1]).id, p.settings.secret_key.hex()); p.close()")
+    read = (
+        "from services.bootstrap import bootstrap; from services.ports import NullWork; "
+        "p = bootstrap(projections=False, work=NullWork()); "
+        "print(p.accounts.authenticate(__import__('sys').argv[1]).id, p.settings.secret_key.hex()); p.close()"
+    )
     try:
-        out = subprocess.run([sys.executable, "-c", read, token], env=env, capture_output=True, text=True,
-                             timeout=120, check=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", read, token], env=env, capture_output=True, text=True, timeout=120, check=True
+        ).stdout.split()
     finally:
         first.close()
     assert out == [player.id, first.settings.secret_key.hex()]

@@ -38,7 +38,8 @@ def _table(p: Any) -> tuple[str, list[str]]:
 
 
 def test_a_retried_command_that_loses_its_save_to_the_first_attempt_gets_its_first_result(
-        two: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    two: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Twenty copies of one request at once: a retry that loaded the game just before the first
     attempt saved loses its own save; it then finds the command in the store and returns the first
     result, where it used to answer 409 stale_version."""
@@ -63,7 +64,8 @@ def test_a_retried_command_that_loses_its_save_to_the_first_attempt_gets_its_fir
 
 
 def test_a_move_that_loses_its_save_with_a_stale_expected_version_is_still_409(
-        two: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    two: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from services.errors import StaleVersion
 
     first, second = two
@@ -81,8 +83,9 @@ def test_a_move_that_loses_its_save_with_a_stale_expected_version_is_still_409(
 
     monkeypatch.setattr(second.games, "load", load_then_another_move_saves)
     with pytest.raises(StaleVersion):
-        second.games.submit_move(gid, ids[1], {"type": "bid", "amount": 2}, expected_version=version,
-                                 command_id="other")
+        second.games.submit_move(
+            gid, ids[1], {"type": "bid", "amount": 2}, expected_version=version, command_id="other"
+        )
 
 
 def test_a_scheduled_start_that_loses_the_race_writes_nothing_and_raises_nothing(two: tuple[Any, Any]) -> None:

@@ -103,8 +103,7 @@ def test_forfeit_removes_the_seat_and_the_game_goes_on(platform: Any, fake_clock
     assert game.status == "finished" and game.outcome["places"][1] == 3
 
 
-def test_skip_loses_what_the_rules_let_be_lost_and_falls_back_to_the_bot(platform: Any,
-                                                                        fake_clock: FakeClock) -> None:
+def test_skip_loses_what_the_rules_let_be_lost_and_falls_back_to_the_bot(platform: Any, fake_clock: FakeClock) -> None:
     gid, _ids = _game(platform, {"kind": "per_move", "seconds": 10, "timeout_policy": "skip"})
     version = platform.games.load(gid).version
     fake_clock.advance(11)
@@ -121,7 +120,8 @@ def test_skip_loses_what_the_rules_let_be_lost_and_falls_back_to_the_bot(platfor
 
 
 def test_a_bank_clock_takes_the_time_used_adds_its_increment_and_respects_its_cap(
-        platform: Any, fake_clock: FakeClock) -> None:
+    platform: Any, fake_clock: FakeClock
+) -> None:
     tc = {"kind": "bank", "initial": 100, "increment": 50, "cap": 120, "timeout_policy": "auto"}
     gid, ids = _game(platform, tc)
     fake_clock.advance(30)
@@ -167,8 +167,9 @@ def test_elapsed_and_advance_agree_around_vacation_days() -> None:
     assert clocks.elapsed(start, end, off) == 10 * 3600
 
 
-def test_a_reminder_is_recorded_once_at_eighty_percent_and_posted_once(platform: Any, fake_clock: FakeClock,
-                                                                       webhook_server: Any) -> None:
+def test_a_reminder_is_recorded_once_at_eighty_percent_and_posted_once(
+    platform: Any, fake_clock: FakeClock, webhook_server: Any
+) -> None:
     gid, ids = _game(platform, {"kind": "per_move", "seconds": 100, "timeout_policy": "auto"})
     platform.accounts.set_webhook(ids[0], webhook_server.url)
     game = platform.games.load(gid)
@@ -187,8 +188,9 @@ def test_a_reminder_is_recorded_once_at_eighty_percent_and_posted_once(platform:
     assert len(reminders) == 1 and reminders[0]["seat"] == 0
 
 
-def test_a_refused_connection_is_retried_but_an_answered_post_is_not(platform: Any, fake_clock: FakeClock,
-                                                                    webhook_server: Any) -> None:
+def test_a_refused_connection_is_retried_but_an_answered_post_is_not(
+    platform: Any, fake_clock: FakeClock, webhook_server: Any
+) -> None:
     pid = platform.accounts.register("w", "human")[0].id
     item = platform.inbox.add(pid, "reminder", "k1", "g", {"x": 1})
     refused = platform.inbox.claim_delivery(item, "http://127.0.0.1:9/hook")
@@ -200,8 +202,9 @@ def test_a_refused_connection_is_retried_but_an_answered_post_is_not(platform: A
     assert platform.inbox.claim_delivery(item2, webhook_server.url) is None
 
 
-def test_a_delivery_whose_task_was_lost_is_sent_again_by_the_sweep(platform: Any, fake_clock: FakeClock,
-                                                                     webhook_server: Any) -> None:
+def test_a_delivery_whose_task_was_lost_is_sent_again_by_the_sweep(
+    platform: Any, fake_clock: FakeClock, webhook_server: Any
+) -> None:
     """A broker that could not be reached when the reminder was made: nobody sends the delivery
     but the sweep, once it has waited longer than the delivery's own retries would."""
     pid = platform.accounts.register("w", "human")[0].id
@@ -217,14 +220,16 @@ def test_a_delivery_whose_task_was_lost_is_sent_again_by_the_sweep(platform: Any
 
 
 def test_a_receiver_that_keeps_refusing_ends_the_delivery_and_the_sweep_leaves_it(
-        platform: Any, fake_clock: FakeClock) -> None:
+    platform: Any, fake_clock: FakeClock
+) -> None:
     """Its retries (and a task the sweep sends) count on the delivery row; after the last try
     it is failed, so the sweep does not start its retries over every ten minutes."""
     from workers.webhooks import ATTEMPTS
 
     pid = platform.accounts.register("w", "human")[0].id
-    delivery = platform.inbox.claim_delivery(platform.inbox.add(pid, "reminder", "dead", "g", {"x": 1}),
-                                             "http://127.0.0.1:9/hook")
+    delivery = platform.inbox.claim_delivery(
+        platform.inbox.add(pid, "reminder", "dead", "g", {"x": 1}), "http://127.0.0.1:9/hook"
+    )
     assert [_deliver(platform, delivery) for _ in range(ATTEMPTS - 1)] == ["retry"] * (ATTEMPTS - 1)
     fake_clock.advance(LOST_DELIVERY.total_seconds() + 1)
     assert PostWebhook(delivery) in platform.timers.sweep()  # pending, its task lost: one more try
@@ -237,15 +242,17 @@ def test_a_receiver_that_keeps_refusing_ends_the_delivery_and_the_sweep_leaves_i
 def test_two_tasks_for_one_delivery_post_it_once(platform: Any, fake_clock: FakeClock, webhook_server: Any) -> None:
     """The sweep may resend a delivery whose first task was only late: the first to take it sends."""
     pid = platform.accounts.register("w", "human")[0].id
-    delivery = platform.inbox.claim_delivery(platform.inbox.add(pid, "reminder", "twice", "g", {"x": 1}),
-                                             webhook_server.url)
+    delivery = platform.inbox.claim_delivery(
+        platform.inbox.add(pid, "reminder", "twice", "g", {"x": 1}), webhook_server.url
+    )
     assert platform.inbox.take_delivery(delivery)  # the first task, about to POST
     assert _deliver(platform, delivery) == "gone"  # the second finds it taken
     assert webhook_server.received == []
 
 
-def test_a_delivery_whose_secret_cannot_be_read_stays_pending_for_a_retry(platform: Any, fake_clock: FakeClock,
-                                                                          webhook_server: Any) -> None:
+def test_a_delivery_whose_secret_cannot_be_read_stays_pending_for_a_retry(
+    platform: Any, fake_clock: FakeClock, webhook_server: Any
+) -> None:
     """The secret is read before the delivery is taken: a database that fails then costs a try, not the POST."""
     from workers.webhooks import deliver
 
@@ -253,23 +260,31 @@ def test_a_delivery_whose_secret_cannot_be_read_stays_pending_for_a_retry(platfo
         raise OSError("the database cannot be reached")
 
     pid = platform.accounts.register("w", "human")[0].id
-    delivery = platform.inbox.claim_delivery(platform.inbox.add(pid, "reminder", "unread", "g", {"x": 1}),
-                                             webhook_server.url)
+    delivery = platform.inbox.claim_delivery(
+        platform.inbox.add(pid, "reminder", "unread", "g", {"x": 1}), webhook_server.url
+    )
     with pytest.raises(OSError):
         deliver(platform.inbox, delivery, unreadable)
     assert platform.inbox.delivery(delivery)["status"] == "pending" and webhook_server.received == []
     assert _deliver(platform, delivery) == "sent"
 
 
-def test_the_inbox_lists_my_turns_soonest_deadline_first_and_my_invitations(platform: Any,
-                                                                            fake_clock: FakeClock) -> None:
+def test_the_inbox_lists_my_turns_soonest_deadline_first_and_my_invitations(
+    platform: Any, fake_clock: FakeClock
+) -> None:
     me = platform.accounts.register("me", "human")[0].id
     other = platform.accounts.register("o", "human")[0].id
     games = []
     for seconds in (500, 100):
-        g = platform.games.create_game(other, "dice-race", None, None, 2,
-                                       time_control={"kind": "per_move", "seconds": seconds},
-                                       settings={"invite": [me]})
+        g = platform.games.create_game(
+            other,
+            "dice-race",
+            None,
+            None,
+            2,
+            time_control={"kind": "per_move", "seconds": seconds},
+            settings={"invite": [me]},
+        )
         platform.games.take_seat(str(g.id), me, "me", "human")
         platform.games.take_seat(str(g.id), other, "o", "human")
         games.append(str(g.id))
@@ -348,7 +363,8 @@ def test_an_awaited_bot_turn_is_sent_again_once_it_stalls(platform: Any) -> None
 
 
 def test_when_the_broker_lost_its_tasks_the_sweep_sends_every_awaited_bot_turn_and_near_deadline_at_once(
-        platform: Any, fake_clock: FakeClock) -> None:
+    platform: Any, fake_clock: FakeClock
+) -> None:
     gid = _bot_game(platform)
     timed, _ = _game(platform, {"kind": "per_move", "seconds": 60, "timeout_policy": "auto"})
     platform.wait_for_projections()

@@ -68,8 +68,9 @@ class Model:
                 self.ended_turns[seat] = self.ended_turns.get(seat, 0) + 1
                 if self.tc["kind"] == "bank":
                     used = (now - started).total_seconds()
-                    self.banks[seat] = min(float(self.tc["cap"]),
-                                           max(0.0, self.budget(seat) - used) + float(self.tc["increment"]))
+                    self.banks[seat] = min(
+                        float(self.tc["cap"]), max(0.0, self.budget(seat) - used) + float(self.tc["increment"])
+                    )
         for seat in sorted(awaited - set(self.starts)):
             self.starts[seat] = now
 
@@ -79,10 +80,13 @@ class Model:
 
 def _stand_in(seat: int) -> Any:
     """The default bot, deciding on the seat's observation (as ``workers.bot_turns`` does)."""
+
     def choose(game: Game) -> Any:
         ruleset = game.ruleset
-        return choose_move(ruleset, ruleset.bot(ruleset.default_bot), game.state, seat,
-                           random.Random(f"{game.version}:{seat}"), 0.05)
+        return choose_move(
+            ruleset, ruleset.bot(ruleset.default_bot), game.state, seat, random.Random(f"{game.version}:{seat}"), 0.05
+        )
+
     return choose
 
 
@@ -93,8 +97,9 @@ def _events(platform: Any, gid: str, after: int = 0) -> list[Any]:
 def _table(platform: Any, slug: str, seats: int, tc: dict[str, Any], number: int = 1) -> tuple[str, list[str]]:
     """A game of ``seats`` humans; its id (hence its seed, under the test server key) is fixed by ``number``."""
     ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(seats)]
-    game = platform.games.create_game(ids[0], slug, None, None, seats, time_control=tc,
-                                      game_id=uuid.UUID(int=number, version=4))
+    game = platform.games.create_game(
+        ids[0], slug, None, None, seats, time_control=tc, game_id=uuid.UUID(int=number, version=4)
+    )
     for pid in ids:
         platform.games.take_seat(str(game.id), pid, pid[:4], "human")
     return str(game.id), ids
@@ -106,7 +111,8 @@ def _check_deadlines(platform: Any, game: Game, model: Model) -> None:
         if seat in game.left:
             continue
         assert platform.timers.deadline(game, seat) == model.deadline(seat), (
-            f"seat {seat}'s deadline moved within its turn (version {game.version})")
+            f"seat {seat}'s deadline moved within its turn (version {game.version})"
+        )
 
 
 def _miss_deadline(platform: Any, fake_clock: FakeClock, gid: str, game: Game, seat: int) -> None:
@@ -129,8 +135,9 @@ def _move(platform: Any, gid: str, game: Game, seat: int, rng: random.Random) ->
     platform.games.submit_move(gid, game.holder(seat), ruleset.commands.dump(command), seat=seat)
 
 
-def play_timed_game(platform: Any, fake_clock: FakeClock, slug: str, seats: int, tc: dict[str, Any],
-                    seed: int, decisions: int = 60) -> tuple[str, Model]:
+def play_timed_game(
+    platform: Any, fake_clock: FakeClock, slug: str, seats: int, tc: dict[str, Any], seed: int, decisions: int = 60
+) -> tuple[str, Model]:
     """Plays ``decisions`` saves of random moves and missed deadlines (one in five), then lets one
     deadline in two pass until the game ends; checks the model after every save; returns the game
     and model. (Missing every deadline would never end some games under ``skip``: a Tarasque turn
@@ -169,7 +176,8 @@ def _settlements(platform: Any, gid: str) -> dict[int, list[float]]:
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize(("slug", "seats"), GAMES, ids=[g for g, _ in GAMES])
 def test_a_per_move_turn_has_one_deadline_and_a_missed_one_one_timeout(
-        platform: Any, fake_clock: FakeClock, slug: str, seats: int, policy: str) -> None:
+    platform: Any, fake_clock: FakeClock, slug: str, seats: int, policy: str
+) -> None:
     gid, _model = play_timed_game(platform, fake_clock, slug, seats, {**PER_MOVE, "timeout_policy": policy}, seed=1)
     record = game_record(platform.games, gid)
     report = verify_record(record)
@@ -179,7 +187,8 @@ def test_a_per_move_turn_has_one_deadline_and_a_missed_one_one_timeout(
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize(("slug", "seats"), GAMES, ids=[g for g, _ in GAMES])
 def test_a_bank_is_charged_once_per_turn_with_one_increment(
-        platform: Any, fake_clock: FakeClock, slug: str, seats: int, policy: str) -> None:
+    platform: Any, fake_clock: FakeClock, slug: str, seats: int, policy: str
+) -> None:
     gid, model = play_timed_game(platform, fake_clock, slug, seats, {**BANK, "timeout_policy": policy}, seed=2)
     settled = _settlements(platform, gid)
     assert {s: len(b) for s, b in settled.items()} == model.ended_turns
@@ -191,8 +200,9 @@ def test_a_bank_is_charged_once_per_turn_with_one_increment(
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3, 9))
 @pytest.mark.parametrize(("slug", "seats"), GAMES, ids=[g for g, _ in GAMES])
-def test_clocks_hold_over_more_random_games(platform: Any, fake_clock: FakeClock, slug: str, seats: int,
-                                           seed: int) -> None:
+def test_clocks_hold_over_more_random_games(
+    platform: Any, fake_clock: FakeClock, slug: str, seats: int, seed: int
+) -> None:
     tc = {**(PER_MOVE if seed % 2 else BANK), "timeout_policy": POLICIES[seed % 3]}
     gid, model = play_timed_game(platform, fake_clock, slug, seats, tc, seed=seed, decisions=120)
     if tc["kind"] == "bank":
@@ -219,16 +229,16 @@ def _remove_a_tile_after(platform: Any, fake_clock: FakeClock, tc: dict[str, Any
     return gid
 
 
-def test_removing_a_tile_in_two_player_tarasque_does_not_restart_the_turn(platform: Any,
-                                                                         fake_clock: FakeClock) -> None:
+def test_removing_a_tile_in_two_player_tarasque_does_not_restart_the_turn(platform: Any, fake_clock: FakeClock) -> None:
     gid = _remove_a_tile_after(platform, fake_clock, {**PER_MOVE, "timeout_policy": "auto"}, 50)
     game = platform.games.load(gid)
     assert platform.timers.deadline(game, 0) == START + timedelta(seconds=60), "one turn, one deadline: not 110 s"
     assert game.turns == {"0": START.isoformat()}
 
 
-def test_removing_a_tile_in_two_player_tarasque_pays_the_bank_increment_once(platform: Any,
-                                                                            fake_clock: FakeClock) -> None:
+def test_removing_a_tile_in_two_player_tarasque_pays_the_bank_increment_once(
+    platform: Any, fake_clock: FakeClock
+) -> None:
     gid = _remove_a_tile_after(platform, fake_clock, {**BANK, "timeout_policy": "auto"}, 30)
     assert _settlements(platform, gid) == {}, "the turn goes on: nothing to settle yet"
     game = platform.games.load(gid)
@@ -240,7 +250,8 @@ def test_removing_a_tile_in_two_player_tarasque_pays_the_bank_increment_once(pla
 
 @pytest.mark.parametrize(("slug", "seats"), GAMES, ids=[g for g, _ in GAMES])
 def test_one_missed_deadline_writes_one_timeout_and_the_policy_plays_out_the_turn(
-        platform: Any, fake_clock: FakeClock, slug: str, seats: int) -> None:
+    platform: Any, fake_clock: FakeClock, slug: str, seats: int
+) -> None:
     """In Tarasque a turn holds up to a dozen decisions; before, each was its own
     ``TurnTimedOut`` with the same deadline (2 in Mékong and Drachenreiter)."""
     gid, _ = _table(platform, slug, seats, {**PER_MOVE, "timeout_policy": "auto"})
@@ -266,7 +277,8 @@ def test_one_missed_deadline_writes_one_timeout_and_the_policy_plays_out_the_tur
 
 
 def test_a_game_stored_before_rule_events_closed_their_decision_folds_as_it_did(
-        platform: Any, fake_clock: FakeClock) -> None:
+    platform: Any, fake_clock: FakeClock
+) -> None:
     """Its rule events lack ``closes``: each reads as closing, so its turns move at every rule
     event as they did when it was played (and the verifier follows them so)."""
     from dataclasses import replace
@@ -292,5 +304,6 @@ def test_a_game_stored_before_rule_events_closed_their_decision_folds_as_it_did(
     events = events_json(platform.games, str(legacy_id), Viewer.everyone())
     assert not any("closes" in e for e in events)
     report = verify(header(old, seed.hex()), events, seed)
-    assert report["problems"] == [{"where": "end", "message": "the game never ended in this record",
-                                   "version": len(events)}], "every decision so far re-derives"
+    assert report["problems"] == [
+        {"where": "end", "message": "the game never ended in this record", "version": len(events)}
+    ], "every decision so far re-derives"

@@ -48,8 +48,10 @@ def two_writers(tmp_path: Path) -> Any:
     """Two platforms on one SQLite store, as two server processes would have."""
     from services.bootstrap import bootstrap
 
-    made = [bootstrap(make_settings("sqlite", tmp_path, http_workers=2), projections=False, work=NullWork())
-            for _ in range(2)]
+    made = [
+        bootstrap(make_settings("sqlite", tmp_path, http_workers=2), projections=False, work=NullWork())
+        for _ in range(2)
+    ]
     yield made
     for p in made:
         p.close()

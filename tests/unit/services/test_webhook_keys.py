@@ -18,9 +18,14 @@ def test_the_same_key_player_and_nonce_give_the_same_secret() -> None:
 
 
 def test_another_player_nonce_or_master_key_gives_another_secret() -> None:
-    derived = {webhook_keys.derive(KEY, "p1", "n1"), webhook_keys.derive(KEY, "p2", "n1"),
-               webhook_keys.derive(KEY, "p1", "n2"), webhook_keys.derive(b"other" * 8, "p1", "n1"),
-               webhook_keys.derive(KEY, "p1n", "1"), webhook_keys.derive(KEY, "p", "1n1")}
+    derived = {
+        webhook_keys.derive(KEY, "p1", "n1"),
+        webhook_keys.derive(KEY, "p2", "n1"),
+        webhook_keys.derive(KEY, "p1", "n2"),
+        webhook_keys.derive(b"other" * 8, "p1", "n1"),
+        webhook_keys.derive(KEY, "p1n", "1"),
+        webhook_keys.derive(KEY, "p", "1n1"),
+    }
     assert len(derived) == 6
 
 

@@ -47,7 +47,8 @@ def _sweep(platform: Any, now: FakeClock) -> list[Any]:
 
 
 def test_the_sweep_resends_awaited_bot_turns_when_the_broker_lost_its_marker(
-        redis_platform: Any, redis_url: str, now: FakeClock) -> None:
+    redis_platform: Any, redis_url: str, now: FakeClock
+) -> None:
     owner = redis_platform.accounts.register("o", "human")[0].id
     gid = str(redis_platform.games.create_game(owner, "dice-race", None, None, 2).id)
     for _ in range(2):

@@ -26,8 +26,7 @@ def cut_off() -> Iterator[Any]:
     platform.close()
 
 
-def test_a_move_that_awaits_a_bot_is_stored_and_acknowledged_without_the_broker(
-        cut_off: Any, caplog: Any) -> None:
+def test_a_move_that_awaits_a_bot_is_stored_and_acknowledged_without_the_broker(cut_off: Any, caplog: Any) -> None:
     a = cut_off.player("a")
     game = cut_off.new_game(a["token"])
     assert cut_off.seat(game["id"], a["token"]).status == 201

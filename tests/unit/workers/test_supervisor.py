@@ -80,10 +80,10 @@ def test_the_pause_starts_over_after_a_worker_ran_steadily(short_pauses: list[fl
     def ran(seconds: float) -> Any:
         def on_wait(_child: FakeChild) -> None:
             clock.now += seconds
+
         return on_wait
 
-    _, spawn = _spawner([FakeChild(1, ran(1)), FakeChild(1, ran(1)), FakeChild(1, ran(sup.STEADY + 1)),
-                         FakeChild(0)])
+    _, spawn = _spawner([FakeChild(1, ran(1)), FakeChild(1, ran(1)), FakeChild(1, ran(sup.STEADY + 1)), FakeChild(0)])
     assert Supervisor(["w"], spawn=spawn, clock=clock).run() == 0
     assert short_pauses == [sup.FIRST_PAUSE, 2 * sup.FIRST_PAUSE, sup.FIRST_PAUSE]
 

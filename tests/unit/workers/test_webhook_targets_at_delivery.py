@@ -67,8 +67,9 @@ def test_a_stored_url_of_a_loopback_address_is_not_posted_to(strict: Any, webhoo
     assert webhook_server.received == []
 
 
-def test_a_public_name_that_now_resolves_to_loopback_is_not_posted_to(strict: Any, webhook_server: Any,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_public_name_that_now_resolves_to_loopback_is_not_posted_to(
+    strict: Any, webhook_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     port = webhook_server.url.split(":")[2].split("/")[0]
     url = f"http://hooks.example.com:{port}/hook"
     player = strict.accounts.register("ann", "human")[0]
@@ -79,7 +80,8 @@ def test_a_public_name_that_now_resolves_to_loopback_is_not_posted_to(strict: An
 
 
 def test_the_post_goes_to_the_address_that_was_checked_not_to_a_second_answer(
-        webhook_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    webhook_server: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The name first resolves to an allowed address where nothing listens, then to the
     receiver's, which is not allowed: a client that looked the name up again to connect would
     reach the receiver. The delivery connects to the first, is refused, and tries again later."""
@@ -87,8 +89,7 @@ def test_the_post_goes_to_the_address_that_was_checked_not_to_a_second_answer(
     from services.ports import NullWork
     from services.webhook_targets import parse_networks
 
-    platform = bootstrap(make_settings("memory", webhook_allow_networks=parse_networks("127.0.0.2")),
-                         work=NullWork())
+    platform = bootstrap(make_settings("memory", webhook_allow_networks=parse_networks("127.0.0.2")), work=NullWork())
     try:
         port = webhook_server.url.split(":")[2].split("/")[0]
         looked_up = _resolving(monkeypatch, "rebind.example.com", "127.0.0.2", "127.0.0.1")

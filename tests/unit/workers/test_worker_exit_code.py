@@ -24,10 +24,13 @@ sys.exit(_run_celery_worker(app, ["worker", "--pool", "solo", "-l", "CRITICAL", 
 """
 
 
-@pytest.mark.parametrize(("how", "code"), [
-    ("raise AttributeError(\"'NoneType' object has no attribute 'hostname'\")", 1),  # kombu's, on a Redis restart
-    ("raise SystemExit(0)", 0),  # a deliberate shutdown
-])
+@pytest.mark.parametrize(
+    ("how", "code"),
+    [
+        ("raise AttributeError(\"'NoneType' object has no attribute 'hostname'\")", 1),  # kombu's, on a Redis restart
+        ("raise SystemExit(0)", 0),  # a deliberate shutdown
+    ],
+)
 def test_the_worker_process_exits_with_the_celery_workers_code(how: str, code: int) -> None:
     done = subprocess.run([sys.executable, "-c", SCRIPT.format(how=how)], capture_output=True, text=True, timeout=60)
     assert done.returncode == code, done.stderr[-2000:]

@@ -42,8 +42,7 @@ def moving(state: RaceState, seat: int, speed: int, laid: Magic | None = None, *
     """``state`` in the movement phase with ``seat`` to fly at ``speed`` (the others
     have set their speed too and not moved yet)."""
     dragons = tuple(
-        replace(d, set_speed=d.set_speed or d.speed)
-        if s != seat else replace(d, set_speed=speed, laid=laid, **changes)
+        replace(d, set_speed=d.set_speed or d.speed) if s != seat else replace(d, set_speed=speed, laid=laid, **changes)
         for s, d in enumerate(state.dragons)
     )
     return replace(state, dragons=dragons, phase=Phase.MOVE, mover=seat, step=Step.FLY)
@@ -93,7 +92,4 @@ def energy_total(state: RaceState) -> int:
 
 
 def card_total(state: RaceState) -> int:
-    return (len(state.deck) + len(state.discard)
-            + sum(len(d.hand) + (d.laid is not None) for d in state.dragons))
-
-
+    return len(state.deck) + len(state.discard) + sum(len(d.hand) + (d.laid is not None) for d in state.dragons)

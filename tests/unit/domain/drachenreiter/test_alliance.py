@@ -80,8 +80,12 @@ def test_a_turned_alliance_joins_just_behind_the_dragon_once_its_turn_is_over() 
     pendant ce tour" and its coloured needle goes "sur celle en argent"."""
     _, state = speeds_set(lined_up())
     events, state = play(state, 0, Ally(True))
-    assert events == [AllianceAnswered(0, True), CardPlayed(0, Magic.ALLIANCE), AllianceTurned(0, 1),
-                      AllianceWindowClosed(1)]
+    assert events == [
+        AllianceAnswered(0, True),
+        CardPlayed(0, Magic.ALLIANCE),
+        AllianceTurned(0, 1),
+        AllianceWindowClosed(1),
+    ]
     assert state.step is Step.FLY and RULESET.awaiting(state) == (1,) and state.dragons[0].ally_of == 1
     events, state = play(state, 1, Move(500, 0.0, 0.0))
     joined = of_type(events, AllianceJoined)[0]

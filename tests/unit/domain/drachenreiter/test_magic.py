@@ -177,12 +177,17 @@ def test_a_trap_may_not_lie_on_a_field_or_away_from_the_template() -> None:
         assert err.value.rule == rb.MAGIC_TRAP
 
 
-@pytest.mark.parametrize(("card", "dial", "used", "ok"), [
-    (Magic.FORCE, 500, 800, True), (Magic.FORCE, 500, 400, False), (Magic.FORCE, 300, 700, False),
-    (Magic.COUNTER_WIND, 500, 200, True), (Magic.COUNTER_WIND, 500, 100, False),
-])
-def test_force_and_counter_wind_change_the_template_not_the_dial(card: Magic, dial: int, used: int,
-                                                                   ok: bool) -> None:
+@pytest.mark.parametrize(
+    ("card", "dial", "used", "ok"),
+    [
+        (Magic.FORCE, 500, 800, True),
+        (Magic.FORCE, 500, 400, False),
+        (Magic.FORCE, 300, 700, False),
+        (Magic.COUNTER_WIND, 500, 200, True),
+        (Magic.COUNTER_WIND, 500, 100, False),
+    ],
+)
+def test_force_and_counter_wind_change_the_template_not_the_dial(card: Magic, dial: int, used: int, ok: bool) -> None:
     """Rulebook: dragon force: "un élément de trajectoire d'une VD jusqu'à 300 plus élevée"; counter-wind:
     "réduire sa VD de 300 au maximum"; "les aiguilles ... ne doivent pas être modifiées"."""
     state = moving(duel(them=900.0), 0, dial, laid=card)
@@ -219,8 +224,10 @@ def test_an_unplayed_laid_card_is_discarded_at_the_end_of_the_phase() -> None:
     _, state = play(state, 1, Hold())
     _, state = play(state, 0, Move(state.dragons[0].set_speed, 0.0, 0.0))
     events, state = play(state, 0, Hold())
-    assert of_type(events, LaidCardDiscarded) == [LaidCardDiscarded(0, Magic.FIREBALL_400),
-                                                  LaidCardDiscarded(1, Magic.LASSO)]
+    assert of_type(events, LaidCardDiscarded) == [
+        LaidCardDiscarded(0, Magic.FIREBALL_400),
+        LaidCardDiscarded(1, Magic.LASSO),
+    ]
     assert state.round == 2 and state.discard[-2:] == (Magic.FIREBALL_400, Magic.LASSO)
 
 
@@ -257,8 +264,9 @@ def test_dragons_in_between_do_not_stop_a_fireball() -> None:
     assert of_type(events, FireballRolled)
 
 
-@pytest.mark.parametrize(("card", "speeds"), [(Magic.FORCE, (500, 600, 700, 800)),
-                                              (Magic.COUNTER_WIND, (200, 300, 400, 500))])
+@pytest.mark.parametrize(
+    ("card", "speeds"), [(Magic.FORCE, (500, 600, 700, 800)), (Magic.COUNTER_WIND, (200, 300, 400, 500))]
+)
 def test_the_rulebook_examples_of_dragon_force_and_counter_wind(card: Magic, speeds: tuple[int, ...]) -> None:
     """Rulebook: with the dial on 500, dragon force allows "un élément de trajectoire de 500, 600, 700 ou 800",
     counter-wind "de 500, 400, 300 ou 200"."""

@@ -26,7 +26,7 @@ def landed_cleanly(state: RaceState) -> bool:
     shapes = [base(d.pose.x, d.pose.y, d.pose.heading) for d in state.dragons if not d.out]
     if not all(shapely.contains_properly(tr.area, s) for s in shapes):
         return False
-    return not any(a.intersects(b) for i, a in enumerate(shapes) for b in shapes[i + 1:])
+    return not any(a.intersects(b) for i, a in enumerate(shapes) for b in shapes[i + 1 :])
 
 
 def race(seed: int, seats: int, layout: str, bots: list[str], check: bool) -> RaceState:

@@ -24,9 +24,17 @@ def test_every_dragon_sets_its_speed_at_once() -> None:
     assert RULESET.awaiting(state) == (0, 2)
 
 
-@pytest.mark.parametrize(("dial", "asked", "ok"), [
-    (500, 800, True), (500, 200, True), (500, 100, False), (200, 600, False), (100, 400, True), (800, 900, False),
-])
+@pytest.mark.parametrize(
+    ("dial", "asked", "ok"),
+    [
+        (500, 800, True),
+        (500, 200, True),
+        (500, 100, False),
+        (200, 600, False),
+        (100, 400, True),
+        (800, 900, False),
+    ],
+)
 def test_a_speed_changes_by_at_most_300(dial: int, asked: int, ok: bool) -> None:
     """Rulebook example: "si ... la VD d'un joueur était de 500, le joueur peut ... augmenter sa VD
     à 800 ou la diminuer à 200"."""

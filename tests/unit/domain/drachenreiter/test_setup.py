@@ -43,7 +43,7 @@ def test_place_one_is_the_foremost_and_places_do_not_overlap() -> None:
     assert progress == sorted(progress, reverse=True)
     assert tr.lateral(progress[0], *tr.grid[0][:2]) < 0  # on the right
     shapes = [base(*g) for g in tr.grid]
-    assert not any(a.intersects(b) for i, a in enumerate(shapes) for b in shapes[i + 1:])
+    assert not any(a.intersects(b) for i, a in enumerate(shapes) for b in shapes[i + 1 :])
 
 
 def test_pile_stock_and_supply_are_complete() -> None:

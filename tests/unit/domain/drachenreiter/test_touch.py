@@ -181,7 +181,7 @@ def test_a_template_touching_a_border_stops_the_dragon_where_it_touched() -> Non
     state = at(200.0, 0.0, speed=400)
     events, after = whole_turn(state, 0, Move(400, -60.0, 0.0))
     crash = of_type(events, TemplateCrashed)[0]
-    contact = 225 + 96 / 3 ** 0.5  # the bar's near edge meets y = -100
+    contact = 225 + 96 / 3**0.5  # the bar's near edge meets y = -100
     assert crash.pose.x == pytest.approx(contact, abs=1.0)
     assert crash.pose.heading == 0.0 and crash.pose.y - 17 > -100
     assert EnergyLost(0, 2, "template crash") in events and after.dragons[0].speed == 100

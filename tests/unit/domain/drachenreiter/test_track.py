@@ -58,7 +58,7 @@ def test_fields_symbols_and_grid_places_lie_inside_apart(name: str) -> None:
     for shape in printed + places:
         assert tr.area.contains_properly(shape)
     for i, a in enumerate(printed + places):
-        for b in (printed + places)[i + 1:]:
+        for b in (printed + places)[i + 1 :]:
             assert not a.intersects(b)
 
 

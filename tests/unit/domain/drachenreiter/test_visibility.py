@@ -48,7 +48,8 @@ def test_observe_resamples_only_what_the_seat_cannot_see() -> None:
         assert observed.dragons[0].hand == state.dragons[0].hand
         assert card_total(observed) == card_total(state)
         assert sorted(observed.stock + tuple(t.value for t in observed.traps)) == sorted(
-            state.stock + tuple(t.value for t in state.traps))
+            state.stock + tuple(t.value for t in state.traps)
+        )
         assert RULESET.view(observed, Viewer.of(0)) == RULESET.view(state, Viewer.of(0))
         mine = RULESET.observe(state, 1, random.Random(k)).dragons[1]
         assert (mine.laid, mine.set_speed, mine.hand) == (Magic.AMULET, 600, (Magic.LASSO,))

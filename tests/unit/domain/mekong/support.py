@@ -72,16 +72,18 @@ def dropped(state: MekongState, *points: tuple[float, float]) -> MekongState:
     return replace(state, stones=sites, drops=sites, stone_reserve=27 - len(sites))
 
 
-def at_position(state: MekongState, position: int, programmes: dict[str, tuple[Card, ...]]) -> tuple[
-        MekongState, list[Event]]:
+def at_position(
+    state: MekongState, position: int, programmes: dict[str, tuple[Card, ...]]
+) -> tuple[MekongState, list[Event]]:
     """Reveals ``position`` with the given programmes (by colour) and runs the automatic steps.
 
     Returns the state awaiting the first decision (or after the position, if none is needed) and the events."""
     progs = [()] * state.seats
     for colour, cards in programmes.items():
         progs[seat_of(state, colour)] = cards
-    ready = replace(state, programmes=tuple(progs), phase=Phase.RESOLUTION, position=position - 1,
-                    acted=(True,) * state.seats)
+    ready = replace(
+        state, programmes=tuple(progs), phase=Phase.RESOLUTION, position=position - 1, acted=(True,) * state.seats
+    )
     out = emitter(ready)
     advance(out)
     return out.state, out.events

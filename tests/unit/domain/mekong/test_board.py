@@ -126,8 +126,12 @@ def test_planks_meeting_at_a_support_in_the_same_direction_clash() -> None:
 def test_a_geometry_grown_stone_by_stone_equals_one_built_at_once() -> None:
     """The challenge board's geometry is extended one dropped stone at a time; it must not differ."""
     rim = villages(EDITIONS["challenge"].rim)
-    stones = tuple(Site(f"s{i}", x, y) for i, (x, y) in enumerate(
-        [(0, -60), (10, -30), (-12, -10), (25, 5), (0, 20), (-30, 30), (35, 40), (0, 60), (50, -20)], start=1))
+    stones = tuple(
+        Site(f"s{i}", x, y)
+        for i, (x, y) in enumerate(
+            [(0, -60), (10, -30), (-12, -10), (25, 5), (0, 20), (-30, 30), (35, 40), (0, 60), (50, -20)], start=1
+        )
+    )
     grown = geometry(rim, stones, VILLAGE_RADIUS, 3.0)
     whole = Geometry((*rim, *stones), len(rim), [VILLAGE_RADIUS] * 6 + [3.0] * len(stones))
 

@@ -49,8 +49,11 @@ def test_the_planner_beats_the_random_bot_in_a_fixed_sample_of_two_player_games(
 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(["classic", "river-dragons", "challenge"]), seats=st.integers(2, 4),
-       seed=st.integers(0, 10_000))
+@given(
+    variant=st.sampled_from(["classic", "river-dragons", "challenge"]),
+    seats=st.integers(2, 4),
+    seed=st.integers(0, 10_000),
+)
 def test_a_game_between_planners_ends(variant: str, seats: int, seed: int) -> None:
     """Issue: a game between planner bots ends (within the round limit, and in practice by a crossing)."""
     outcome = RULESET.outcome(_game(variant, ["planner"] * seats, seed))
@@ -67,16 +70,18 @@ def test_the_planner_programs_a_legal_programme() -> None:
 def test_the_planner_puts_a_dragon_where_an_opponent_would_cross() -> None:
     """Issue: the planner places dragons where opponents' threats are. Black, one step from the white village,
     would cross at the first position: white (far from black) cancels it there."""
-    state = board(table("classic", 2, first=0), stones=("i27",), planks=(("black-1", "white", "i27"),),
-                  pawns={"black": "black-1"})
+    state = board(
+        table("classic", 2, first=0), stones=("i27",), planks=(("black-1", "white", "i27"),), pawns={"black": "black-1"}
+    )
     programme = plan_programme(state, 1)
     assert programme[0] is Card.BLACK_DRAGON
 
 
 def test_the_planner_plays_toward_its_destination_in_resolution() -> None:
     """With a plank from its pawn into its destination, the planner's Move 1 takes it there."""
-    state = board(table("classic", 2), stones=("i27",), planks=(("black-1", "white", "i27"),),
-                  pawns={"black": "black-1"})
+    state = board(
+        table("classic", 2), stones=("i27",), planks=(("black-1", "white", "i27"),), pawns={"black": "black-1"}
+    )
     state, _ = at_position(state, 1, {"black": slot(1, C.MOVE_1), "white": slot(1, C.PLACE_STONE)})
     move = RULESET.bot("planner").choose(state, 0, random.Random(0))
     assert move.path == ("white",)  # type: ignore[attr-defined]

@@ -46,6 +46,7 @@ def test_the_listed_stone_drops_are_the_grid_points_where_a_drop_is_allowed() ->
                 assert set(drop_spots(state)) == {p for p in grid if drop_fault(state, *p) is None}
                 checked += 1
             moves = RULESET.legal_moves(state, seat)
-            state = RULESET.fold(state, RULESET.decide(state, seat, moves[rng.randrange(len(moves))],
-                                                       Rng(b"caches", f"v{decision}")))
+            state = RULESET.fold(
+                state, RULESET.decide(state, seat, moves[rng.randrange(len(moves))], Rng(b"caches", f"v{decision}"))
+            )
     assert checked > 10

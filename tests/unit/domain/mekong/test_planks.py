@@ -49,8 +49,10 @@ def test_a_plank_named_too_short_is_a_failed_attempt_and_must_go_elsewhere() -> 
     state, events = play(state, 0, PlacePlank("pink-3", ("pink", "i26")))
     assert events == [PlankFellShort(0, "pink-3", ("pink", "i26"))]
     assert RULESET.awaiting(state) == (0,) and state.task.retry == "pink-3" and "pink-3" in state.reserves[0]
-    assert set(RULESET.legal_moves(state, 0)) == {PlacePlank("pink-3", ("pink", "i27")),
-                                                   PlacePlank("pink-3", ("i26", "i27"))}
+    assert set(RULESET.legal_moves(state, 0)) == {
+        PlacePlank("pink-3", ("pink", "i27")),
+        PlacePlank("pink-3", ("i26", "i27")),
+    }
     assert _refusal(state, PlacePlank("pink-6", ("pink", "i26"))).rule == rb.PLANK_TOO_SHORT
     assert _refusal(state, PlacePlank("pink-3", ("i26", "pink"))).rule == rb.PLANK_TOO_SHORT
     state, events = play(state, 0, PlacePlank("pink-3", ("i26", "i27")))
@@ -71,8 +73,12 @@ def test_a_plank_that_fits_nowhere_is_lost_for_the_game() -> None:
 
 @pytest.mark.parametrize(
     ("ends", "rule"),
-    [(("pink", "i27"), rb.PLANK_SUPPORTS), (("pink", "black"), rb.PLANK_SUPPORTS), (("i26", "i26"), rb.PLANK_SUPPORTS),
-     (("pink", "i1"), rb.PLANK_SUPPORTS)],
+    [
+        (("pink", "i27"), rb.PLANK_SUPPORTS),
+        (("pink", "black"), rb.PLANK_SUPPORTS),
+        (("i26", "i26"), rb.PLANK_SUPPORTS),
+        (("pink", "i1"), rb.PLANK_SUPPORTS),
+    ],
     ids=["island-without-stone", "two-villages", "one-support", "not-a-stone"],
 )
 def test_a_plank_needs_two_different_supports_on_the_board(ends: tuple[str, str], rule: object) -> None:
@@ -89,8 +95,10 @@ def test_a_plank_named_for_a_gap_wider_than_any_plank_falls_short_and_must_go_el
     state, events = play(state, 0, PlacePlank("pink-6", ("i26", "i9")))
     assert events == [PlankFellShort(0, "pink-6", ("i9", "i26"))]
     assert RULESET.awaiting(state) == (0,) and state.task.retry == "pink-6" and "pink-6" in state.reserves[0]
-    assert set(RULESET.legal_moves(state, 0)) == {PlacePlank("pink-6", ("blue", "i9")),
-                                                   PlacePlank("pink-6", ("pink", "i26"))}
+    assert set(RULESET.legal_moves(state, 0)) == {
+        PlacePlank("pink-6", ("blue", "i9")),
+        PlacePlank("pink-6", ("pink", "i26")),
+    }
     assert _refusal(state, PlacePlank("pink-6", ("i9", "i26"))).rule == rb.PLANK_TOO_SHORT
     assert _refusal(state, PlacePlank("pink-4", ("pink", "i26"))).rule == rb.PLANK_TOO_SHORT
     state, events = play(state, 0, PlacePlank("pink-6", ("pink", "i26")))
@@ -117,12 +125,15 @@ def test_a_plank_dropped_short_of_a_wide_gap_in_the_water_is_a_failed_attempt_to
 
 @pytest.mark.parametrize(
     ("stones", "planks", "rule"),
-    [(("i6", "i9", "i15", "i26"), (("black-3", "i6", "i15"),), rb.PLANK_CROSSING),
-     (("i1", "i9", "i26"), (), rb.PLANK_OVER_STONE)],
+    [
+        (("i6", "i9", "i15", "i26"), (("black-3", "i6", "i15"),), rb.PLANK_CROSSING),
+        (("i1", "i9", "i26"), (), rb.PLANK_OVER_STONE),
+    ],
     ids=["a-plank-across-it", "a-stone-under-it"],
 )
 def test_a_gap_wider_than_any_plank_is_still_refused_for_what_lies_in_the_way(
-        stones: tuple[str, ...], planks: tuple[tuple[str, str, str], ...], rule: object) -> None:
+    stones: tuple[str, ...], planks: tuple[tuple[str, str, str], ...], rule: object
+) -> None:
     """Classic rulebook: "En aucun cas, une planche ne peut croiser une autre planche"; designed: a plank rests on its
     two supports only. What anyone can see of the place refuses it, whatever the plank and the gap."""
     state = _plank_turn(board(table(), stones=stones, planks=planks))
@@ -137,8 +148,11 @@ def test_a_plank_not_in_ones_reserve_cannot_be_placed() -> None:
 
 def test_a_stone_bears_at_most_three_planks() -> None:
     """River Dragons: "Une même pierre ne peut supporter que trois planches au maximum"."""
-    state = board(table(), stones=("i14", "i15", "i25", "i26"),
-                  planks=(("black-1", "i14", "i26"), ("black-2", "i25", "i26"), ("black-4", "pink", "i26")))
+    state = board(
+        table(),
+        stones=("i14", "i15", "i25", "i26"),
+        planks=(("black-1", "i14", "i26"), ("black-2", "i25", "i26"), ("black-4", "pink", "i26")),
+    )
     state = _plank_turn(state)
     assert _refusal(state, PlacePlank("pink-6", ("i15", "i26"))).rule == rb.PLANK_THREE
     assert not any(set(m.ends) == {"i15", "i26"} for m in RULESET.legal_moves(state, 0))
@@ -147,8 +161,11 @@ def test_a_stone_bears_at_most_three_planks() -> None:
 def test_a_village_bears_at_most_three_planks() -> None:
     """River Dragons: "De même un village ne peut supporter que trois planches au maximum"; a full village refuses a
     plank before any gap is judged."""
-    state = board(table(), stones=("i9", "i15", "i26", "i27"),
-                  planks=(("black-1", "pink", "i27"), ("black-4", "pink", "i26"), ("black-6", "pink", "i15")))
+    state = board(
+        table(),
+        stones=("i9", "i15", "i26", "i27"),
+        planks=(("black-1", "pink", "i27"), ("black-4", "pink", "i26"), ("black-6", "pink", "i15")),
+    )
     state = _plank_turn(state)
     assert _refusal(state, PlacePlank("pink-6", ("pink", "i9"))).rule == rb.PLANK_THREE_VILLAGE
 

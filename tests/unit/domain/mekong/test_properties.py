@@ -80,10 +80,14 @@ def _random_game(variant: str, seats: int, seed: int) -> tuple[MekongState, list
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(["classic", "river-dragons", "challenge"]), seats=st.integers(2, 6),
-       seed=st.integers(0, 2**31))
-def test_random_play_keeps_stones_and_planks_accounted_for_and_planks_apart(variant: str, seats: int,
-                                                                            seed: int) -> None:
+@given(
+    variant=st.sampled_from(["classic", "river-dragons", "challenge"]),
+    seats=st.integers(2, 6),
+    seed=st.integers(0, 2**31),
+)
+def test_random_play_keeps_stones_and_planks_accounted_for_and_planks_apart(
+    variant: str, seats: int, seed: int
+) -> None:
     """Issue checks: 27 stones and 36 planks accounted for; no crossing planks; no support bearing more than 3;
     every listed move accepted."""
     _random_game(variant, seats, seed)

@@ -14,8 +14,14 @@ from domain.mekong.state import MekongState
 from .support import RNG, C, at_position, board, play, seat_of, slot, table
 
 PLANKS = (
-    ("red-1", "i1", "i2"), ("red-5", "i3", "i6"), ("green-1", "i3", "i4"), ("green-5", "i2", "i8"),
-    ("blue-1", "i5", "i6"), ("blue-5", "i1", "i8"), ("yellow-2", "i9", "i19"), ("green-4", "i11", "i20"),
+    ("red-1", "i1", "i2"),
+    ("red-5", "i3", "i6"),
+    ("green-1", "i3", "i4"),
+    ("green-5", "i2", "i8"),
+    ("blue-1", "i5", "i6"),
+    ("blue-5", "i1", "i8"),
+    ("yellow-2", "i9", "i19"),
+    ("green-4", "i11", "i20"),
 )
 STONES = ("i1", "i2", "i3", "i4", "i5", "i6", "i8", "i9", "i11", "i19", "i20", "i27")
 
@@ -23,8 +29,13 @@ STONES = ("i1", "i2", "i3", "i4", "i5", "i6", "i8", "i9", "i11", "i19", "i20", "
 def _red_removes(pawns: dict[str, str] | None = None) -> MekongState:
     """Classic, 4 players; red holds red and green planks numbered 4, 3, 2 and 6 (the rulebook's example)."""
     state = table("classic", 4)  # red, green, blue, yellow
-    state = board(state, stones=STONES, planks=PLANKS, pawns=pawns,
-                  reserves={"red": ("red-2", "red-4", "green-3", "green-6"), "green": ("green-2",)})
+    state = board(
+        state,
+        stones=STONES,
+        planks=PLANKS,
+        pawns=pawns,
+        reserves={"red": ("red-2", "red-4", "green-3", "green-6"), "green": ("green-2",)},
+    )
     state, _ = at_position(state, 1, {c: slot(1, C.REMOVE if c == "red" else C.PLACE_STONE) for c in state.colours})
     assert RULESET.awaiting(state) == (seat_of(state, "red"),)
     return state

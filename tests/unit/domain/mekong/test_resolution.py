@@ -42,10 +42,16 @@ def test_the_red_dragon_of_green_cancels_reds_fourth_action() -> None:
     voit sa 4ème carte Action annulée"."""
     state = table("classic", 4)  # red, green, blue, yellow
     red, green = seat_of(state, "red"), seat_of(state, "green")
-    state, events = at_position(state, 4, {
-        "red": slot(4, C.PLACE_STONE), "green": slot(4, C.RED_DRAGON),
-        "blue": slot(4, C.PLACE_STONE), "yellow": slot(4, C.PLACE_STONE),
-    })
+    state, events = at_position(
+        state,
+        4,
+        {
+            "red": slot(4, C.PLACE_STONE),
+            "green": slot(4, C.RED_DRAGON),
+            "blue": slot(4, C.PLACE_STONE),
+            "yellow": slot(4, C.PLACE_STONE),
+        },
+    )
     assert events[0] == PositionRevealed(4, (C.PLACE_STONE, C.RED_DRAGON, C.PLACE_STONE, C.PLACE_STONE))
     assert events[1] == ActionCancelled(red, C.PLACE_STONE, (green,))
     assert RULESET.awaiting(state) == (seat_of(state, "blue"),)
@@ -56,10 +62,16 @@ def test_two_dragons_at_position_4_both_apply_and_a_dragon_never_cancels_a_drago
     cancel the blue one, so blue cannot do its 4th action."""
     state = table("river-dragons", 4)  # blue, green, red, yellow
     blue, green = seat_of(state, "blue"), seat_of(state, "green")
-    state, events = at_position(state, 4, {
-        "blue": slot(4, C.PLACE_STONE), "green": slot(4, C.BLUE_DRAGON),
-        "red": slot(4, C.GREEN_DRAGON), "yellow": slot(4, C.PLACE_STONE),
-    })
+    state, events = at_position(
+        state,
+        4,
+        {
+            "blue": slot(4, C.PLACE_STONE),
+            "green": slot(4, C.BLUE_DRAGON),
+            "red": slot(4, C.GREEN_DRAGON),
+            "yellow": slot(4, C.PLACE_STONE),
+        },
+    )
     assert of_type(events, ActionCancelled) == [ActionCancelled(blue, C.PLACE_STONE, (green,))]
     assert RULESET.awaiting(state) == (seat_of(state, "yellow"),)
 
@@ -67,9 +79,15 @@ def test_two_dragons_at_position_4_both_apply_and_a_dragon_never_cancels_a_drago
 def test_several_dragons_of_one_colour_all_count_as_cancelling() -> None:
     """Rulebook: "Si plusieurs joueurs ont posé des cartes Dragon à la même place, tous les effets s'appliquent"."""
     state = table("river-dragons", 3)  # blue, red, yellow
-    _, events = at_position(state, 2, {
-        "blue": slot(2, C.PLACE_STONE), "red": slot(2, C.BLUE_DRAGON), "yellow": slot(2, C.BLUE_DRAGON),
-    })
+    _, events = at_position(
+        state,
+        2,
+        {
+            "blue": slot(2, C.PLACE_STONE),
+            "red": slot(2, C.BLUE_DRAGON),
+            "yellow": slot(2, C.BLUE_DRAGON),
+        },
+    )
     assert of_type(events, ActionCancelled) == [ActionCancelled(0, C.PLACE_STONE, (1, 2))]
 
 

@@ -40,8 +40,11 @@ def test_every_designed_rule_of_the_game_has_an_entry_on_the_rules_page() -> Non
     """Platform decision 3: every rule not plainly in a rulebook (cited from the README, from no book, or marked
     designed) is documented; platform-wide rules are the lead's page."""
     page = _page()
-    designed = [r for r in RULESET.rules if not r.id.startswith("platform.")
-                and (r.book in ("platform", "README.md") or r.text.startswith("Designed"))]
+    designed = [
+        r
+        for r in RULESET.rules
+        if not r.id.startswith("platform.") and (r.book in ("platform", "README.md") or r.text.startswith("Designed"))
+    ]
     assert len(designed) >= 4
     missing = [r.id for r in designed if f"`{r.id}`" not in page]
     assert not missing, f"designed rules without an entry: {missing}"

@@ -78,8 +78,12 @@ def test_a_dropped_stone_goes_anywhere_in_the_water_by_coordinates() -> None:
 
 @pytest.mark.parametrize(
     ("x", "y", "why"),
-    [(0.0, 99.0, "in the water"), (0.0, -80.0, "overlap the red village"), (12.0, 10.0, "overlap stone s1"),
-     (0.0, -43.0, "under plank")],
+    [
+        (0.0, 99.0, "in the water"),
+        (0.0, -80.0, "overlap the red village"),
+        (12.0, 10.0, "overlap stone s1"),
+        (0.0, -43.0, "under plank"),
+    ],
 )
 def test_a_dropped_stone_may_not_overlap_a_stone_a_village_or_a_plank(x: float, y: float, why: str) -> None:
     """Challenge: stones go in the water, not on other stones or villages, and never under a plank (designed)."""

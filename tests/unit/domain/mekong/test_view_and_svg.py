@@ -30,8 +30,9 @@ def _titles(root: ET.Element) -> list[str]:
 
 def test_the_view_is_json_and_shows_the_board_the_reserves_and_the_pawns() -> None:
     """The view carries everything on the table: the board, stones, planks, reserves, pawns."""
-    state = board(table("classic", 2), stones=("i11", "i12"), planks=(("white-2", "i11", "i12"),),
-                  pawns={"white": "white-2"})
+    state = board(
+        table("classic", 2), stones=("i11", "i12"), planks=(("white-2", "i11", "i12"),), pawns={"white": "white-2"}
+    )
     view = RULESET.view(state, Viewer.of(0))
     json.dumps(view)
     assert len(view["board"]["villages"]) == 6 and len(view["board"]["islands"]) == 27
@@ -42,8 +43,9 @@ def test_the_view_is_json_and_shows_the_board_the_reserves_and_the_pawns() -> No
 
 def test_the_svg_draws_water_villages_islands_stones_planks_and_pawns() -> None:
     """Issue: render_svg(view) draws islands, stones, planks in their colours and pawns (a standalone SVG)."""
-    state = board(table("classic", 2), stones=("i11", "i12"), planks=(("white-2", "i11", "i12"),),
-                  pawns={"white": "white-2"})
+    state = board(
+        table("classic", 2), stones=("i11", "i12"), planks=(("white-2", "i11", "i12"),), pawns={"white": "white-2"}
+    )
     root = _drawn(RULESET.view(state, Viewer.spectator()))
     titles = _titles(root)
     assert sum(t.startswith("village ") for t in titles) == 6

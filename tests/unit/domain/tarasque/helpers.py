@@ -89,8 +89,9 @@ def aside(variant: str = "dragon-dice", **counts: int) -> tuple[int, ...]:
     return tuple(counts.get(f, counts.get(f"n{f}", 0)) for f in deck.faces)
 
 
-def play(state: TarasqueState, seat: int, command: Command, rng: Rng | None = None
-         ) -> tuple[list[Event], TarasqueState]:
+def play(
+    state: TarasqueState, seat: int, command: Command, rng: Rng | None = None
+) -> tuple[list[Event], TarasqueState]:
     """``decide`` then fold: the events and the state after them."""
     events = RULES.decide(state, seat, command, rng or Rng(b"test", "v0"))
     return events, RULES.fold(state, events)

@@ -18,8 +18,14 @@ RNG = Rng(b"test", "leave")
 
 def test_a_seat_that_leaves_loses_its_base_tiles_and_eggs_but_its_lair_stays() -> None:
     """Designed: the leaver's base tiles leave the game (nobody may steal them), its eggs go to the supply."""
-    state = make(seats=3, middle=("red-desert",), aside=aside(red=2), eggs=(1, 3, 1),
-                 bases={1: base(s3=["blue-sea"], s5=["green-sea"])}, lairs={1: [["black-sea"]]})
+    state = make(
+        seats=3,
+        middle=("red-desert",),
+        aside=aside(red=2),
+        eggs=(1, 3, 1),
+        bases={1: base(s3=["blue-sea"], s5=["green-sea"])},
+        lairs={1: [["black-sea"]]},
+    )
     events = RULES.leave(state, 1, RNG)
     assert events[0] == SeatLeft(1, ("blue-sea", "green-sea"), 3)
     after = RULES.fold(state, events)
@@ -32,8 +38,7 @@ def test_a_seat_that_leaves_loses_its_base_tiles_and_eggs_but_its_lair_stays() -
 
 def test_when_the_active_seat_leaves_the_next_seat_plays() -> None:
     """Designed: the leaver's turn ends (its dice and a tile awaiting its row are lost)."""
-    state = make(seats=3, phase=Phase.PLACE, pending="red-desert", lairs={0: [["red-sea"]]},
-                 middle=("blue-sea",))
+    state = make(seats=3, phase=Phase.PLACE, pending="red-desert", lairs={0: [["red-sea"]]}, middle=("blue-sea",))
     events = RULES.leave(state, 0, ScriptedRng(("blue", "black", "black", "black", "black", "black")))
     assert events[0] == SeatLeft(0, ("red-desert",), 1)
     assert events[1] == TurnStarted(1, 2, False)
@@ -60,8 +65,16 @@ def test_a_seat_cannot_leave_twice() -> None:
 
 def test_when_a_leaver_took_the_only_valid_symbol_the_roll_ends() -> None:
     """A die is valid only for tiles still in play: without the leaver's tiles the roll may have none."""
-    state = make(seats=3, phase=Phase.SELECT, showing=("blue", "black"), dice=2, rolls=2,
-                 aside=aside(red=2), middle=("red-desert",), bases={2: base(s2=["blue-sea"])})
+    state = make(
+        seats=3,
+        phase=Phase.SELECT,
+        showing=("blue", "black"),
+        dice=2,
+        rolls=2,
+        aside=aside(red=2),
+        middle=("red-desert",),
+        bases={2: base(s2=["blue-sea"])},
+    )
     events = RULES.leave(state, 2, RNG)
     assert types(events)[:2] == ["SeatLeft", "RollingEnded"]
     after = RULES.fold(state, events)
@@ -70,8 +83,16 @@ def test_when_a_leaver_took_the_only_valid_symbol_the_roll_ends() -> None:
 
 def test_a_timed_out_seat_stops_rolling() -> None:
     """Skip: a seat that has set dice aside may stop, so a timeout stops its rolling."""
-    state = make(seats=3, phase=Phase.CONTINUE, showing=("black",), dice=4, rolls=1, chosen=("red",),
-                 aside=aside(red=2), middle=("red-desert",))
+    state = make(
+        seats=3,
+        phase=Phase.CONTINUE,
+        showing=("black",),
+        dice=4,
+        rolls=1,
+        chosen=("red",),
+        aside=aside(red=2),
+        middle=("red-desert",),
+    )
     events = RULES.skip(state, 0, RNG)
     assert events is not None and events[0] == RollingStopped(0)
     assert RULES.fold(state, events).turn.phase is Phase.TAKE
@@ -88,8 +109,14 @@ def test_a_timed_out_seat_ends_its_turn_without_taking_or_moving() -> None:
 @pytest.mark.parametrize("phase", [Phase.REMOVE, Phase.STORE, Phase.SELECT, Phase.PLACE])
 def test_compulsory_choices_cannot_be_skipped(phase: Phase) -> None:
     """Skip returns None for the removal, a lair row and the first set-aside of a roll."""
-    state = make(seats=2, phase=phase, showing=("red",), middle=("red-desert", "blue-sea"),
-                 pending="green-sea", bases={0: base(s2=["black-sea"])})
+    state = make(
+        seats=2,
+        phase=phase,
+        showing=("red",),
+        middle=("red-desert", "blue-sea"),
+        pending="green-sea",
+        bases={0: base(s2=["black-sea"])},
+    )
     assert RULES.skip(state, 0, RNG) is None
     assert RULES.skip(make(seats=3, middle=("red-desert",)), 1, RNG) is None
 
@@ -112,4 +139,3 @@ def test_an_observation_depends_only_on_what_the_seat_knows() -> None:
     twin = replace(state, board=replace(state.board, pile=tuple(reversed(state.board.pile))))
     assert RULES.view(twin, Viewer.of(0)) == RULES.view(state, Viewer.of(0))
     assert RULES.observe(twin, 0, random.Random(3)) == RULES.observe(state, 0, random.Random(3))
-

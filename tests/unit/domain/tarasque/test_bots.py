@@ -51,27 +51,50 @@ def test_greedy_takes_the_tile_with_all_its_dice_when_nothing_else_is_worth_them
 
 def test_greedy_extends_its_longest_fitting_row() -> None:
     """Greedy: a tile scores most at the end of a long row."""
-    state = make(seats=3, phase=Phase.STORE, middle=("blue-sea",), bases={0: base(s2=["red-desert"])},
-                 lairs={0: [["red-forest"], ["red-sea", "red-volcano"]]})
+    state = make(
+        seats=3,
+        phase=Phase.STORE,
+        middle=("blue-sea",),
+        bases={0: base(s2=["red-desert"])},
+        lairs={0: [["red-forest"], ["red-sea", "red-volcano"]]},
+    )
     assert GreedyBot().choose(state, 0, random.Random(1)) == StoreTile("red-desert", 1)
 
 
 def test_greedy_keeps_every_die_of_the_one_symbol_it_can_use() -> None:
     """Greedy: a die set aside is sure, a die rolled again only might show red."""
-    state = make(seats=3, phase=Phase.SELECT, middle=("red-desert",), dice=6, rolls=1,
-                 showing=("red", "red", "red", "blue", "black", "black"), eggs=(0, 1, 1))
+    state = make(
+        seats=3,
+        phase=Phase.SELECT,
+        middle=("red-desert",),
+        dice=6,
+        rolls=1,
+        showing=("red", "red", "red", "blue", "black", "black"),
+        eggs=(0, 1, 1),
+    )
     assert GreedyBot().choose(state, 0, random.Random(1)) == SetAside("red", 3, False)
 
 
 def test_greedy_keeps_just_enough_for_one_tile_and_rolls_the_rest_for_another() -> None:
     """Greedy: two red dice win the red tile; the third is worth more rolled again for the blue tile."""
-    state = make(seats=3, phase=Phase.SELECT, middle=("red-desert", "blue-sea"), dice=6, rolls=1,
-                 showing=("red", "red", "red", "blue", "black", "black"), eggs=(0, 1, 1))
+    state = make(
+        seats=3,
+        phase=Phase.SELECT,
+        middle=("red-desert", "blue-sea"),
+        dice=6,
+        rolls=1,
+        showing=("red", "red", "red", "blue", "black", "black"),
+        eggs=(0, 1, 1),
+    )
     assert GreedyBot().choose(state, 0, random.Random(1)) == SetAside("red", 2, False)
 
 
 def test_greedy_removes_the_tile_its_opponent_wants_most() -> None:
     """Greedy, 2 players: remove what completes the opponent's row, not what suits its own lair."""
-    state = make(seats=2, phase=Phase.REMOVE, middle=("red-desert", "blue-sea", "green-glacier", "black-meadow"),
-                 lairs={0: [["blue-forest", "blue-desert"]], 1: [["green-sea", "green-forest", "green-volcano"]]})
+    state = make(
+        seats=2,
+        phase=Phase.REMOVE,
+        middle=("red-desert", "blue-sea", "green-glacier", "black-meadow"),
+        lairs={0: [["blue-forest", "blue-desert"]], 1: [["green-sea", "green-forest", "green-volcano"]]},
+    )
     assert GreedyBot().choose(state, 0, random.Random(1)) == RemoveTile("green-glacier")

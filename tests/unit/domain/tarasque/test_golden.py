@@ -21,8 +21,9 @@ GOLDEN = [
 
 
 @pytest.mark.parametrize(("variant", "seats", "seed", "decisions", "digest"), GOLDEN)
-def test_a_fixed_seed_game_replays_the_same_events(variant: str, seats: int, seed: int, decisions: int,
-                                                    digest: str) -> None:
+def test_a_fixed_seed_game_replays_the_same_events(
+    variant: str, seats: int, seed: int, decisions: int, digest: str
+) -> None:
     """Determinism (engine_version "2"): the SHA-256 of the events of a fixed-seed random game."""
     _, events, made = play_random(variant, seats, seed)
     assert made == decisions

@@ -58,8 +58,16 @@ def chance(seed: int, decision: int) -> Rng:
     return Rng(seed.to_bytes(8, "big"), f"v{decision}")
 
 
-def play_random(variant: str, seats: int, seed: int, *, leave_rate: float = 0.0, skip_rate: float = 0.0,
-                greedy_rate: float = 0.0, on_state: Any = None) -> tuple[TarasqueState, list[Event], int]:
+def play_random(
+    variant: str,
+    seats: int,
+    seed: int,
+    *,
+    leave_rate: float = 0.0,
+    skip_rate: float = 0.0,
+    greedy_rate: float = 0.0,
+    on_state: Any = None,
+) -> tuple[TarasqueState, list[Event], int]:
     """A random game (uniform legal moves, or greedy ones at ``greedy_rate``, with optional
     leaves and skips); returns the final state, all events and the decision count."""
     chooser = random.Random(seed)
@@ -116,8 +124,7 @@ def test_invariants_hold_with_seats_leaving_and_timing_out(variant: str, seats: 
 def test_invariants_hold_in_games_played_well(variant: str, seats: int, seed: int) -> None:
     """Greedy play reaches what random play rarely does (six-dice tiles, extra turns, thefts,
     long rows); the invariants hold there too, and greedy's moves are legal."""
-    final, _, _ = play_random(variant, seats, seed, greedy_rate=0.8, skip_rate=0.02,
-                              on_state=check_invariants)
+    final, _, _ = play_random(variant, seats, seed, greedy_rate=0.8, skip_rate=0.02, on_state=check_invariants)
     check_invariants(final)
     assert RULES.outcome(final) is not None
 
@@ -135,10 +142,18 @@ def near_misses(state: TarasqueState, moves: list[Command], rng: random.Random) 
     deck = DECKS[state.variant]
     tile = rng.choice(deck.tiles)
     face = rng.choice(deck.faces)
-    out: list[Command] = [Roll(), Stop(), EndTurn(), RemoveTile(tile), TakeTile(tile, rng.randint(0, 8)),
-                          SetAside(face, rng.randint(0, 7), rng.random() < 0.5), StoreTile(tile, None),
-                          StoreTile(tile, rng.randint(-1, 4)), MoveLairTile(tile, rng.randint(-1, 4)),
-                          MoveLairTile(tile, None)]
+    out: list[Command] = [
+        Roll(),
+        Stop(),
+        EndTurn(),
+        RemoveTile(tile),
+        TakeTile(tile, rng.randint(0, 8)),
+        SetAside(face, rng.randint(0, 7), rng.random() < 0.5),
+        StoreTile(tile, None),
+        StoreTile(tile, rng.randint(-1, 4)),
+        MoveLairTile(tile, rng.randint(-1, 4)),
+        MoveLairTile(tile, None),
+    ]
     for m in moves:
         if isinstance(m, TakeTile):
             out += [TakeTile(m.tile, m.dice - 1), TakeTile(m.tile, m.dice + 1)]

@@ -36,22 +36,24 @@ def test_a_die_must_show_a_symbol_of_a_middle_tile_to_be_set_aside() -> None:
 
 def test_a_symbol_at_another_players_base_is_valid_but_not_at_ones_own() -> None:
     """Valid dice: tiles in the middle or at the bases of the *other* players."""
-    state = rolled(("yellow", "purple", "black", "black", "black", "black"),
-                   bases={0: base(s3=["yellow-sea"]), 2: base(s5=["purple-sea"])})
+    state = rolled(
+        ("yellow", "purple", "black", "black", "black", "black"),
+        bases={0: base(s3=["yellow-sea"]), 2: base(s5=["purple-sea"])},
+    )
     assert {m.symbol for m in RULES.legal_moves(state, 0) if isinstance(m, SetAside)} == {"purple"}
     with pytest.raises(IllegalMove):
         play(state, 0, SetAside("yellow", 1, False))
 
 
 def test_enough_dice_are_not_needed_to_set_aside_a_valid_die() -> None:
-    """"il n'est pas indispensable que le nombre de ces dés soit suffisant": one red die may be set aside."""
+    """ "il n'est pas indispensable que le nombre de ces dés soit suffisant": one red die may be set aside."""
     state = rolled(("red", "black", "black", "black", "black", "black"))
     events, _ = play(state, 0, SetAside("red", 1, False))
     assert types(events) == ["DiceSetAside"]
 
 
 def test_after_a_roll_at_least_one_die_must_be_set_aside_before_rolling_or_stopping() -> None:
-    """"doit toujours sélectionner au moins un dé valable": Roll and Stop wait for a set-aside."""
+    """ "doit toujours sélectionner au moins un dé valable": Roll and Stop wait for a set-aside."""
     state = rolled(("red", "red", "blue", "black", "black", "black"))
     moves = RULES.legal_moves(state, 0)
     assert Roll() not in moves and Stop() not in moves
@@ -64,9 +66,12 @@ def test_the_set_aside_choices_after_a_roll() -> None:
     """After a roll: per valid symbol, 1 to all its dice, with or without the egg."""
     state = rolled(("red", "red", "blue", "black", "black", "black"))
     assert RULES.legal_moves(state, 0) == [
-        SetAside("red", 1, False), SetAside("red", 1, True),
-        SetAside("red", 2, False), SetAside("red", 2, True),
-        SetAside("blue", 1, False), SetAside("blue", 1, True),
+        SetAside("red", 1, False),
+        SetAside("red", 1, True),
+        SetAside("red", 2, False),
+        SetAside("red", 2, True),
+        SetAside("blue", 1, False),
+        SetAside("blue", 1, True),
     ]
 
 
@@ -95,7 +100,7 @@ def test_after_setting_aside_the_player_may_set_aside_another_symbol_roll_again_
 
 
 def test_set_aside_dice_are_never_rolled_again() -> None:
-    """"Une fois qu'un dé est sélectionné, on ne peut pas le relancer": only the dice in hand roll."""
+    """ "Une fois qu'un dé est sélectionné, on ne peut pas le relancer": only the dice in hand roll."""
     state = rolled(("red", "red", "blue", "black", "black", "black"))
     _, after = play(state, 0, SetAside("red", 2, False))
     events, again = play(after, 0, Roll(), ScriptedRng(("blue", "red", "black", "black")))
@@ -104,7 +109,7 @@ def test_set_aside_dice_are_never_rolled_again() -> None:
 
 
 def test_a_roll_without_a_valid_die_ends_the_rolling_and_keeps_the_dice_set_aside() -> None:
-    """"Si après un lancement un joueur ne peut pas sélectionner de dé ... on procède à l'évaluation"."""
+    """ "Si après un lancement un joueur ne peut pas sélectionner de dé ... on procède à l'évaluation"."""
     state = rolled(("red", "red", "black", "black", "black", "black"))
     _, after = play(state, 0, SetAside("red", 2, False))
     events, ended = play(after, 0, Roll(), ScriptedRng(("black", "yellow", "purple", "black")))
@@ -132,7 +137,7 @@ def test_nothing_to_take_and_no_egg_move_ends_the_turn_by_itself() -> None:
 
 
 def test_an_egg_makes_a_die_count_twice_and_returns_to_the_supply() -> None:
-    """"Ce dé compte comme deux dés de ce symbole ... on remet l'œuf de dragon dans la provision"."""
+    """ "Ce dé compte comme deux dés de ce symbole ... on remet l'œuf de dragon dans la provision"."""
     state = rolled(("red", "black", "black", "black", "black", "black"))
     supply = state.board.supply
     _, after = play(state, 0, SetAside("red", 1, True))
@@ -143,7 +148,7 @@ def test_an_egg_makes_a_die_count_twice_and_returns_to_the_supply() -> None:
 
 
 def test_only_one_egg_per_turn() -> None:
-    """"Pendant un tour, on ne peut placer qu'un seul dé sur un œuf de dragon"."""
+    """ "Pendant un tour, on ne peut placer qu'un seul dé sur un œuf de dragon"."""
     state = rolled(("red", "blue", "black", "black", "black", "black"), eggs=(3, 1, 1))
     _, after = play(state, 0, SetAside("red", 1, True))
     assert SetAside("blue", 1, True) not in RULES.legal_moves(after, 0)
@@ -170,8 +175,14 @@ def test_only_the_active_player_moves() -> None:
 
 def test_numbered_dice_take_numbered_tiles_by_their_number() -> None:
     """Adapted rule: "Le nombre de points sur les faces des dés déterminent les numéros des tuiles"."""
-    state = make(variant="numbered", middle=("red-6", "blue-2"), phase=Phase.SELECT,
-                 showing=("6", "6", "1", "1", "2", "3"), dice=6, rolls=1)
+    state = make(
+        variant="numbered",
+        middle=("red-6", "blue-2"),
+        phase=Phase.SELECT,
+        showing=("6", "6", "1", "1", "2", "3"),
+        dice=6,
+        rolls=1,
+    )
     symbols = {m.symbol for m in RULES.legal_moves(state, 0) if isinstance(m, SetAside)}
     assert symbols == {"6", "2"}
     with pytest.raises(IllegalMove) as err:

@@ -20,7 +20,7 @@ def taking(variant: str = "dragon-dice", egg: str | None = None, **kw: Any) -> T
 
 
 def test_a_middle_tile_needs_at_least_two_dice_of_its_symbol() -> None:
-    """"on a besoin d'au moins deux dés de dragon de la même couleur (un double)"."""
+    """ "on a besoin d'au moins deux dés de dragon de la même couleur (un double)"."""
     one = taking(middle=("red-desert",), aside=aside(red=1))
     assert RULES.legal_moves(one, 0) == [EndTurn()]
     with pytest.raises(IllegalMove) as err:
@@ -34,10 +34,13 @@ def test_a_middle_tile_needs_at_least_two_dice_of_its_symbol() -> None:
 
 
 def test_the_tile_goes_to_the_side_equal_to_the_dice_spent() -> None:
-    """"sur le côté correspondant au nombre de dés qui lui a permis d'obtenir cette tuile"."""
+    """ "sur le côté correspondant au nombre de dés qui lui a permis d'obtenir cette tuile"."""
     state = taking(middle=("red-desert",), aside=aside(red=4))
     assert RULES.legal_moves(state, 0) == [
-        TakeTile("red-desert", 2), TakeTile("red-desert", 3), TakeTile("red-desert", 4), EndTurn(),
+        TakeTile("red-desert", 2),
+        TakeTile("red-desert", 3),
+        TakeTile("red-desert", 4),
+        EndTurn(),
     ]
     _, after = play(state, 0, TakeTile("red-desert", 4))
     assert after.board.bases[0] == base(s4=["red-desert"])
@@ -84,7 +87,7 @@ def test_the_victim_gets_no_egg_when_the_supply_is_empty() -> None:
 
 
 def test_four_or_more_dice_may_be_split_among_several_tiles() -> None:
-    """"On peut aussi partager des résultats avec 4, 5 ou 6 symboles identiques pour prendre plusieurs tuiles"."""
+    """ "On peut aussi partager des résultats avec 4, 5 ou 6 symboles identiques pour prendre plusieurs tuiles"."""
     state = taking(middle=("red-desert", "red-sea"), aside=aside(red=4))
     _, after = play(state, 0, TakeTile("red-desert", 2))
     assert RULES.legal_moves(after, 0) == [TakeTile("red-sea", 2), EndTurn()]
@@ -103,7 +106,7 @@ def test_dice_cannot_be_spent_twice() -> None:
 
 
 def test_one_roll_may_take_from_the_middle_and_from_an_opponent() -> None:
-    """"on peut prendre à la fois une tuile du milieu de la table et une tuile d'un autre joueur"."""
+    """ "on peut prendre à la fois une tuile du milieu de la table et une tuile d'un autre joueur"."""
     state = taking(middle=("red-desert",), bases={2: base(s3=["blue-sea"])}, aside=aside(red=2, blue=4))
     _, after = play(state, 0, TakeTile("red-desert", 2))
     _, done = play(after, 0, TakeTile("blue-sea", 4))
@@ -117,7 +120,7 @@ def test_an_egg_die_counts_two_when_taking() -> None:
 
 
 def test_a_tile_taken_with_six_dice_goes_into_the_lair_and_earns_an_extra_turn() -> None:
-    """"Si on arrive à obtenir 6 dragons de la même couleur ... intégrer la tuile gagnée dans son
+    """ "Si on arrive à obtenir 6 dragons de la même couleur ... intégrer la tuile gagnée dans son
     antre de dragon ... et rejouer"."""
     # No egg: with nothing left to take and no egg move, the turn ends by itself.
     state = taking(middle=("red-desert",), aside=aside(red=6), lairs={0: [["red-sea"]]}, seats=2, eggs=(0, 1))
@@ -133,7 +136,7 @@ def test_a_tile_taken_with_six_dice_goes_into_the_lair_and_earns_an_extra_turn()
 
 
 def test_five_dice_and_an_egg_make_six() -> None:
-    """"(avec ou sans l'aide d'un œuf de dragon)": the egg counts toward the six."""
+    """ "(avec ou sans l'aide d'un œuf de dragon)": the egg counts toward the six."""
     state = taking(bases={1: base(s5=["blue-forest"])}, aside=aside(blue=5), egg="blue")
     assert RULES.legal_moves(state, 0)[0] == TakeTile("blue-forest", 6)
     events, _ = play(state, 0, TakeTile("blue-forest", 6))
@@ -143,7 +146,7 @@ def test_five_dice_and_an_egg_make_six() -> None:
 
 
 def test_six_dice_split_among_tiles_earn_no_extra_turn() -> None:
-    """"si le joueur ... les partage, il n'a pas le droit de rejouer"."""
+    """ "si le joueur ... les partage, il n'a pas le droit de rejouer"."""
     state = taking(middle=("red-desert", "red-sea"), aside=aside(red=6), seats=2)
     _, after = play(state, 0, TakeTile("red-desert", 3))
     events, _ = play(after, 0, TakeTile("red-sea", 3))
@@ -160,7 +163,7 @@ def test_ones_own_base_tiles_cannot_be_taken() -> None:
 
 
 def test_a_lair_tile_is_safe_from_theft() -> None:
-    """"Dans cet antre, les tuiles sont définitivement en sécurité"."""
+    """ "Dans cet antre, les tuiles sont définitivement en sécurité"."""
     state = taking(lairs={1: [["red-desert"]]}, aside=aside(red=6))
     with pytest.raises(IllegalMove):
         play(state, 0, TakeTile("red-desert", 6))
@@ -168,10 +171,11 @@ def test_a_lair_tile_is_safe_from_theft() -> None:
 
 @pytest.mark.parametrize(("round_", "stored"), [(1, False), (2, True)])
 def test_the_extra_turn_is_a_whole_turn(round_: int, stored: bool) -> None:
-    """"rejouer, c'est-à-dire exécuter un tour complet de plus": refill, and from the second round
+    """ "rejouer, c'est-à-dire exécuter un tour complet de plus": refill, and from the second round
     storing the base tiles, the ones just won included (designed reading)."""
-    state = taking(middle=("red-desert", "blue-sea"), aside=aside(red=6), round=round_,
-                   bases={0: base(s3=["green-glacier"])})
+    state = taking(
+        middle=("red-desert", "blue-sea"), aside=aside(red=6), round=round_, bases={0: base(s3=["green-glacier"])}
+    )
     events, after = play(state, 0, TakeTile("red-desert", 6), ScriptedRng(("blue",) + ("black",) * 5))
     start = events.index(TurnStarted(0, round_, True))
     assert (TileStored(0, "green-glacier", 1) in events[start:]) is stored

@@ -18,7 +18,7 @@ def red_roll() -> ScriptedRng:
 
 
 def test_the_middle_is_refilled_to_three_tiles_at_the_start_of_a_turn() -> None:
-    """"le joueur retourne autant de nouvelles tuiles que nécessaire pour qu'il y en ait de nouveau 3"."""
+    """ "le joueur retourne autant de nouvelles tuiles que nécessaire pour qu'il y en ait de nouveau 3"."""
     state = make(seats=3, middle=("red-desert",), pile=("blue-sea", "green-sea", "yellow-sea"))
     events, after = play(state, 0, EndTurn(), red_roll())
     assert events[2] == MiddleRefilled(("blue-sea", "green-sea"))
@@ -27,7 +27,7 @@ def test_the_middle_is_refilled_to_three_tiles_at_the_start_of_a_turn() -> None:
 
 
 def test_at_the_end_of_the_pile_fewer_tiles_are_turned_up() -> None:
-    """"(À la fin de la partie, il est possible qu'il reste moins de tuiles.)"."""
+    """ "(À la fin de la partie, il est possible qu'il reste moins de tuiles.)"."""
     state = make(seats=3, middle=(), pile=("blue-sea",), bases={2: base(s2=["red-sea"])})
     events, after = play(state, 0, EndTurn(), red_roll())
     assert MiddleRefilled(("blue-sea",)) in events
@@ -35,7 +35,7 @@ def test_at_the_end_of_the_pile_fewer_tiles_are_turned_up() -> None:
 
 
 def test_play_passes_to_the_next_seat_and_a_new_round_starts_after_the_last() -> None:
-    """"Quand un joueur a terminé son tour, c'est au tour de son voisin de gauche"."""
+    """ "Quand un joueur a terminé son tour, c'est au tour de son voisin de gauche"."""
     state = make(seats=3, seat=1, round=3, middle=("red-desert",))
     events, after = play(state, 1, EndTurn(), red_roll())
     assert events[1] == TurnStarted(2, 3, False) and after.turn.seat == 2
@@ -54,8 +54,7 @@ def test_the_first_roll_of_a_turn_is_automatic_and_later_rolls_are_chosen() -> N
 
 def test_with_two_players_the_active_player_removes_one_of_four_middle_tiles_for_good() -> None:
     """Règles spéciales pour deux: "choisit l'une des 4 tuiles qu'il élimine complètement de la partie"."""
-    state = make(seats=2, seat=1, middle=("red-desert",),
-                 pile=("blue-sea", "green-sea", "yellow-sea", "black-sea"))
+    state = make(seats=2, seat=1, middle=("red-desert",), pile=("blue-sea", "green-sea", "yellow-sea", "black-sea"))
     events, after = play(state, 1, EndTurn())
     assert types(events) == ["TurnEnded", "TurnStarted", "MiddleRefilled"]
     assert after.turn.phase is Phase.REMOVE and len(after.board.middle) == 4
@@ -101,8 +100,7 @@ def test_with_two_players_nothing_is_removed_once_the_pile_cannot_fill_the_middl
 def test_with_two_players_a_lone_middle_tile_stays_in_play_until_someone_wins_it() -> None:
     """Designed: with the pile empty, the last middle tile is not removed by itself at the start of a
     turn; it waits in the middle like the other tiles until someone wins it."""
-    state = make(seats=2, seat=1, middle=("red-desert",), pile=(), rest_removed=True,
-                 lairs={0: [["red-sea"]]})
+    state = make(seats=2, seat=1, middle=("red-desert",), pile=(), rest_removed=True, lairs={0: [["red-sea"]]})
     events, after = play(state, 1, EndTurn(), red_roll())
     assert "TileRemoved" not in types(events) and after.board.middle == ("red-desert",)
     assert after.turn.phase is Phase.SELECT and RULES.legal_moves(after, 0)[0] == SetAside("red", 1, False)
@@ -110,8 +108,15 @@ def test_with_two_players_a_lone_middle_tile_stays_in_play_until_someone_wins_it
 
 def test_the_game_ends_the_moment_the_last_tile_enters_a_lair() -> None:
     """README decision: "The game ends the moment the last tile enters a lair"."""
-    state = make(seats=2, phase=Phase.STORE, pile=(), rest_removed=True, bases={0: base(s5=["red-sea"])},
-                 lairs={0: [["red-desert"]], 1: [["blue-sea"], ["green-sea"]]}, eggs=(3, 0))
+    state = make(
+        seats=2,
+        phase=Phase.STORE,
+        pile=(),
+        rest_removed=True,
+        bases={0: base(s5=["red-sea"])},
+        lairs={0: [["red-desert"]], 1: [["blue-sea"], ["green-sea"]]},
+        eggs=(3, 0),
+    )
     events, after = play(state, 0, StoreTile("red-sea", 0))
     assert types(events) == ["TileStored", "GameEnded"]
     assert events[1] == GameEnded((4 + 3, 2), "the last tile entered a lair")
@@ -125,8 +130,15 @@ def test_the_game_ends_the_moment_the_last_tile_enters_a_lair() -> None:
 def test_removed_tiles_count_as_gone_for_the_end() -> None:
     """README decision "The game ends the moment the last tile enters a lair": with 2 players, the
     tiles removed for good are not waited for; the last tile stored from a base ends the game."""
-    state = make(seats=2, seat=1, pile=(), rest_removed=True, bases={0: base(s2=["red-sea"])},
-                 lairs={0: [["blue-desert"]]}, eggs=(0, 0))
+    state = make(
+        seats=2,
+        seat=1,
+        pile=(),
+        rest_removed=True,
+        bases={0: base(s2=["red-sea"])},
+        lairs={0: [["blue-desert"]]},
+        eggs=(0, 0),
+    )
     events, after = play(state, 1, EndTurn())
     assert types(events)[-2:] == ["TileStored", "GameEnded"]
     assert after.turn.phase is Phase.OVER and len(after.board.removed) == 34
@@ -134,8 +146,14 @@ def test_removed_tiles_count_as_gone_for_the_end() -> None:
 
 def test_equal_scores_share_the_place() -> None:
     """README decision: "Ties share the win"."""
-    state = make(seats=3, pile=(), middle=(), eggs=(2, 2, 1), phase=Phase.TAKE,
-                 lairs={0: [["red-desert"]], 1: [["blue-sea"]], 2: [["green-sea"]]})
+    state = make(
+        seats=3,
+        pile=(),
+        middle=(),
+        eggs=(2, 2, 1),
+        phase=Phase.TAKE,
+        lairs={0: [["red-desert"]], 1: [["blue-sea"]], 2: [["green-sea"]]},
+    )
     over = RULES.evolve(state, GameEnded((3, 3, 2), "the last tile entered a lair"))
     outcome = RULES.outcome(over)
     assert outcome is not None and outcome.places == (1, 1, 3) and outcome.winners == (0, 1)

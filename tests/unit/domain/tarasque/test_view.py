@@ -14,9 +14,20 @@ from tests.unit.domain.tarasque.helpers import RULES, aside, base, make, new_gam
 def test_a_view_shows_the_middle_bases_lairs_eggs_and_dice() -> None:
     """The view: middle, every base by side, every lair by row, eggs, dice in hand and set aside,
     the roll count and the egg used this turn."""
-    state = make(seats=3, phase=Phase.CONTINUE, middle=("red-desert",), showing=("black", "black"), dice=2,
-                 rolls=3, chosen=("red",), aside=aside(red=3, blue=1), egg="red", eggs=(0, 2, 1),
-                 bases={1: base(s4=["blue-sea"])}, lairs={2: [["green-sea", "black-sea"]]})
+    state = make(
+        seats=3,
+        phase=Phase.CONTINUE,
+        middle=("red-desert",),
+        showing=("black", "black"),
+        dice=2,
+        rolls=3,
+        chosen=("red",),
+        aside=aside(red=3, blue=1),
+        egg="red",
+        eggs=(0, 2, 1),
+        bases={1: base(s4=["blue-sea"])},
+        lairs={2: [["green-sea", "black-sea"]]},
+    )
     view = RULES.view(state, Viewer.of(1))
     json.dumps(view)
     assert view["middle"] == ["red-desert"]
@@ -24,8 +35,15 @@ def test_a_view_shows_the_middle_bases_lairs_eggs_and_dice() -> None:
     assert view["lairs"][2] == [["green-sea", "black-sea"]]
     assert view["eggs"] == [0, 2, 1] and view["supply"] == 33
     assert view["turn"] == {
-        "seat": 0, "rolls": 3, "in_hand": 2, "showing": ["black", "black"], "set_aside": {"red": 3, "blue": 1},
-        "spent": {}, "egg": "red", "pending": None, "extra_turn": False,
+        "seat": 0,
+        "rolls": 3,
+        "in_hand": 2,
+        "showing": ["black", "black"],
+        "set_aside": {"red": 3, "blue": 1},
+        "spent": {},
+        "egg": "red",
+        "pending": None,
+        "extra_turn": False,
     }
     assert view["active"] == 0 and view["phase"] == "continue"
     assert view["scores"] == [0, 2, 5]
@@ -33,7 +51,7 @@ def test_a_view_shows_the_middle_bases_lairs_eggs_and_dice() -> None:
 
 
 def test_the_pile_shows_only_its_size_until_the_game_is_over() -> None:
-    """"formez-en une pile cachée": every seat and spectator sees the pile's size, not its order."""
+    """ "formez-en une pile cachée": every seat and spectator sees the pile's size, not its order."""
     state, events = new_game("numbered", 3)
     for viewer in (Viewer.of(0), Viewer.spectator()):
         view = RULES.view(state, viewer)
