@@ -27,7 +27,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as BaseSnapshot
 from eventsourcing.utils import register_topic, resolve_topic
 
-from domain.kernel import Event, Ruleset, decode, encode, find_game, state_hash
+from domain.kernel import Event, Ruleset, decode, encode, find_game, state_hash, states_after
 from domain.kernel.registry import all_games
 from services import clock, clocks
 
@@ -199,10 +199,12 @@ class Game(Aggregate):
         closes: bool = True
 
         def apply(self, game: Game) -> None:
-            ahead = game.__dict__.pop("_next_state", None)
-            if ahead is None:
-                ahead = game.ruleset.evolve(game.state, game.ruleset.load_event(self.KIND, self.data))
-            game.state = ahead
+            """Replays the event from the store: folds it into the game's state."""
+            self.settle(game, game.ruleset.evolve(game.state, self.domain_event(game.ruleset)))
+
+        def settle(self, game: Game, state: Any) -> None:
+            """Moves ``game`` to ``state``, the state this event leads to, and its clocks on."""
+            game.state = state
             if self.closes:
                 game.note_awaiting(self.awaiting, self.timestamp)
             else:
@@ -244,7 +246,6 @@ class Game(Aggregate):
         def take(cls, aggregate: Any) -> Game.Snapshot:
             snap = super().take(aggregate)
             state = dict(snap.state)
-            state.pop("_next_state", None)
             state["state"] = None if aggregate.state is None else encode(aggregate.state)
             object.__setattr__(snap, "state", state)
             return snap
@@ -339,23 +340,40 @@ class Game(Aggregate):
     ) -> None:
         """Records a decision: its cause, then the rule events it produced, each
         with the hash of the state it leads to and the seats awaited after it; the
-        last one closes the decision (turns start and end there)."""
+        last one closes the decision (turns start and end there).
+
+        The states come from the decider, which folded each event as it emitted it
+        (``domain.kernel.Folded``): recording a decision evolves no event again."""
         if cause is not None:
             self.trigger_event(cause, **cause_fields)
         ruleset = self.ruleset
-        state = self.state
+        states = states_after(ruleset, self.state, events)
         last = len(events) - 1
-        for i, e in enumerate(events):
-            state = ruleset.evolve(state, e)
-            self._next_state = state
-            self.trigger_event(
-                rule_event_class(ruleset.slug, e.TYPE),
-                data=e.data(),
-                state_hash=state_hash(state),
-                awaiting=list(ruleset.awaiting(state)),
-                engine=ruleset.engine_version,
-                closes=i == last,
-            )
+        for i, (e, state) in enumerate(zip(events, states, strict=True)):
+            fields = {
+                "data": e.data(),
+                "state_hash": state_hash(state),
+                "awaiting": list(ruleset.awaiting(state)),
+                "engine": ruleset.engine_version,
+                "closes": i == last,
+            }
+            self._record_folded(rule_event_class(ruleset.slug, e.TYPE), fields, state)
+
+    def _record_folded(self, event_class: type[Game.RuleEvent], fields: dict[str, Any], state: Any) -> None:
+        """``trigger_event`` for a rule event whose next state is already known: the event is
+        made and appended as ``trigger_event`` does, and it moves the game to ``state``
+        (``RuleEvent.settle``) instead of folding itself again (``RuleEvent.apply``, which a
+        replay from the store runs)."""
+        event = event_class(
+            originator_id=self.id,
+            originator_version=self.version + 1,
+            timestamp=event_class.create_timestamp(),
+            **fields,
+        )
+        event.settle(self, state)
+        self.version = event.originator_version
+        self.modified_on = event.timestamp
+        self._pending_events.append(event)
 
     def finish_if_over(self, seed_hex: str) -> bool:
         """Records ``Finished`` (revealing the seed) once the rules say the game is over."""

@@ -1,7 +1,7 @@
 """The domain kernel: what every game plug-in is built from."""
 
 from domain.kernel.bots import RandomBot, choose_move
-from domain.kernel.emitter import Emitter
+from domain.kernel.emitter import Emitter, Folded, states_after
 from domain.kernel.jsonable import DecodeError, canonical_json, decode, encode, state_hash
 from domain.kernel.outcome import Outcome
 from domain.kernel.records import Codec, Command, Event
@@ -35,6 +35,7 @@ __all__ = [
     "DecodeError",
     "Emitter",
     "Event",
+    "Folded",
     "GameConfig",
     "GameOver",
     "IllegalMove",
@@ -61,4 +62,5 @@ __all__ = [
     "replacer",
     "seed_commitment",
     "state_hash",
+    "states_after",
 ]
