@@ -334,8 +334,8 @@ def _rebuild(args: argparse.Namespace) -> int:
     from services.ports import NullWork
 
     reader = bootstrap(projections=False, work=NullWork())
-    reader.views.drop_views(reader.games.name)
-    head = reader.games.recorder.max_notification_id() or 0
+    reader.views.drop_views(reader.store.name)
+    head = reader.store.recorder.max_notification_id() or 0
     reader.close()
     started = time.perf_counter()
     platform = bootstrap(projections=True, work=NullWork())

@@ -21,5 +21,5 @@ def keys() -> dict[str, Any]:
     its id, algorithm, the raw 32-byte key in base64 and its fingerprint. Pin it with
     `dragonhall verify --key` (or `--server`), so that a record signed by any other key fails."""
     platform = current_app.extensions["dragonhall"]
-    key = signer_for(platform.games.secret_key).public
+    key = signer_for(platform.settings.secret_key).public
     return {"keys": [{**key.to_json(), "use": "records"}]}

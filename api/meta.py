@@ -60,8 +60,8 @@ def _type_name(tp: Any) -> str:
 def health() -> Any:
     """Liveness, the store in use and how far the read models lag behind the events."""
     p = current_app.extensions["dragonhall"]
-    head = p.games.recorder.max_notification_id() or 0
-    tracked = p.views.max_tracking_id(p.games.name) or 0
+    head = p.store.recorder.max_notification_id() or 0
+    tracked = p.views.max_tracking_id(p.store.name) or 0
     body = {
         "status": "ok",
         "store": p.settings.store,

@@ -56,7 +56,7 @@ def fold(platform: Any, gid: str, version: int) -> Any:
     import uuid
 
     game = None
-    for event in platform.games.events.get(uuid.UUID(gid), lte=version):
+    for event in platform.store.events.get(uuid.UUID(gid), lte=version):
         game = event.mutate(game)
     return game
 

@@ -256,7 +256,7 @@ class GameProjection(Projection[GameViewsSQL]):
         )
 
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
-        outcome = {"reason": e.reason, "places": [], "winners": [], "scores": None}
+        outcome = e.outcome
         batch.ended.add(str(e.originator_id))
         batch.update(
             str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome), **_NO_TIMING

@@ -27,7 +27,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as BaseSnapshot
 from eventsourcing.utils import register_topic, resolve_topic
 
-from domain.kernel import Event, Ruleset, decode, encode, find_game, state_hash, states_after
+from domain.kernel import Event, Outcome, Ruleset, decode, encode, find_game, state_hash, states_after
 from domain.kernel.registry import all_games
 from services import clock, clocks
 
@@ -226,13 +226,20 @@ class Game(Aggregate):
             game.finished_at = self.timestamp.isoformat()
 
     class Abandoned(_Timed, Aggregate.Event):
+        """The game ended before its rules ended it (a scheduled start with empty seats): no
+        one ranks, no one wins."""
+
         TOPIC = "dragonhall:Game.Abandoned"
         reason: str
         seed: str
 
+        @property
+        def outcome(self) -> dict[str, Any]:
+            return Outcome.abandoned(self.reason).to_json()
+
         def apply(self, game: Game) -> None:
             game.status = "abandoned"
-            game.outcome = {"reason": self.reason, "places": [], "winners": [], "scores": None}
+            game.outcome = self.outcome
             game.seed = self.seed
             game.note_awaiting([], self.timestamp)
             game.finished_at = self.timestamp.isoformat()

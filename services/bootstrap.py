@@ -29,6 +29,7 @@ from services import postgres_events, sqlite_events
 from services.accounts import Accounts
 from services.config import Settings
 from services.disputes import Disputes
+from services.event_store import EventStore
 from services.games import GameService
 from services.inbox import Inbox
 from services.journal import Journal
@@ -36,8 +37,11 @@ from services.locks import Leases
 from services.ports import Work
 from services.private_files import private_dir, private_file
 from services.queries import GameQueries
+from services.seeds import Seeds
 from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
+from services.timed_cases import ClockSettler
 from services.timers import NEAR, Timers
+from services.unit_of_work import GameUnitOfWork
 from services.vacations import Vacations
 from services.version_board import VersionBoard
 from services.webhook_targets import WebhookTargets
@@ -125,10 +129,13 @@ class Platform:
     """Everything a process needs: the write side, the read side and the background work."""
 
     settings: Settings
-    games: GameService
+    store: EventStore
+    uow: GameUnitOfWork
+    seeds: Seeds
     accounts: Accounts
     views: GameViewsSQL
     db: SqlStore
+    games: GameService = field(init=False)
     queries: GameQueries = field(init=False)
     vacations: Vacations = field(init=False)
     inbox: Inbox = field(init=False)
@@ -143,13 +150,12 @@ class Platform:
     def __post_init__(self) -> None:
         self.vacations = Vacations(self.db, self.settings.vacation_days)
         self.inbox = Inbox(self.db)
-        self.games.vacations = self.vacations
-        self.games.inbox = self.inbox
+        self.journal = Journal(self.db)
+        self.uow.before_save.append(ClockSettler(self.vacations.days))
+        self.games = GameService(self.uow, self.seeds, self.journal, self.inbox)
         near = timedelta(seconds=min(NEAR.total_seconds(), self.settings.visibility_timeout / 2))
         self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near)
         self.leases = Leases(self.db)
-        self.journal = Journal(self.db)
-        self.games.journal = self.journal
         self.disputes = Disputes(self.games, self.db, self.settings.arbiters)
         self.queries = GameQueries(self.games, self.views, self.timers, self.journal)
 
@@ -181,7 +187,7 @@ class Platform:
         runner = self._local_runner()
         if runner is None:
             return
-        head = self.games.recorder.max_notification_id()
+        head = self.store.recorder.max_notification_id()
         if head:
             runner.wait(head, timeout=timeout)
 
@@ -234,38 +240,35 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     if run_projections and not led:
         runner = _start_runner(env, vclass)
         undo.callback(runner.__exit__, None, None, None)
-        games = runner.app
+        store = runner.app
         view = runner.view
     else:
-        games = GameService(env)
-        undo.callback(games.close)
+        store = EventStore(env)
+        undo.callback(store.close)
         view = InfrastructureFactory.construct(Environment(GameProjection.name, env)).tracking_recorder(vclass)
         if led:
             leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: _start_runner(env, vclass)))
             undo.callback(leader.stop)
-    games.configure(
-        secret_key=settings.secret_key,
-        snapshot_interval=settings.snapshot_interval,
-        cache_size=settings.cache_size,
-        single_writer=single_writer(settings, run_projections),
-    )
+    store.configure(snapshot_interval=settings.snapshot_interval)
+    uow = GameUnitOfWork(store, cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
     if settings.store == "sqlite":
-        games.listeners.append(sqlite_events.wake)
-        if not games.single_writer:
-            games.versions = VersionBoard(settings.data_dir / "versions.board")
-            undo.callback(games.versions.close)
-    accounts = Accounts(db, games.secret_key, WebhookTargets(settings.webhook_allow_networks))
-    platform = Platform(settings, games, accounts, view, db, runner)
+        store.listeners.append(sqlite_events.wake)
+        if not uow.single_writer:
+            uow.versions = VersionBoard(settings.data_dir / "versions.board")
+            undo.callback(uow.versions.close)
+    accounts = Accounts(db, settings.secret_key, WebhookTargets(settings.webhook_allow_networks))
+    seeds = Seeds(settings.secret_key, keep=4 * settings.cache_size)
+    platform = Platform(settings, store, uow, seeds, accounts, view, db, runner)
     if runner is None:
-        platform._closers.append(games.close)  # closed last (closers run in reverse); a runner closes its own
+        platform._closers.append(store.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:
         platform._closers.append(lambda: runner.__exit__(None, None, None))
     if leader is not None:
         platform.extras["leader"] = leader
         platform._closers.append(leader.stop)
     platform._closers.append(db.close)
-    if games.versions is not None:
-        platform._closers.append(games.versions.close)
+    if uow.versions is not None:
+        platform._closers.append(uow.versions.close)
     return platform
 
 
@@ -290,7 +293,7 @@ def _locked(settings: Settings, start: Callable[[], Any]) -> Callable[[], Any]:
 
 def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL]) -> Any:
     runner = BatchingProjectionRunner(
-        application_class=GameService, projection_class=GameProjection, view_class=vclass, env=env
+        application_class=EventStore, projection_class=GameProjection, view_class=vclass, env=env
     )
     runner.__enter__()
     runner.projection.app = runner.app
@@ -299,7 +302,7 @@ def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL]) -> Any:
 
 def _attach_work(platform: Platform, work: Work | None, worker: bool | None) -> None:
     if work is not None:
-        platform.games.work = work
+        platform.uow.work = work
         return
     from workers.dispatch import attach_celery  # the composition root may reach every layer
 

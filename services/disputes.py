@@ -33,7 +33,6 @@ import random
 import uuid
 from typing import Any
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from domain.kernel import Rng, RuleError, Viewer, encode, seed_commitment, state_hash
@@ -183,7 +182,7 @@ class Disputes:
         dispute = Dispute(game_id=str(game.id), game_version=version, claim=claim, move=move, seat=seat, opener=opener)
         answer = self._answer(dispute, game, past, seat, move, revealed)
         dispute.trigger_event(Dispute.Answered, answer=answer)
-        self.games.save(dispute)
+        self.games.uow.add(dispute)
         self.db.execute(
             "INSERT INTO dh_disputes (dispute_id, game_id, opener, opened_at) VALUES (?, ?, ?, ?)",
             (str(dispute.id), str(game.id), opener, dispute.opened_at),
@@ -270,7 +269,7 @@ class Disputes:
         """A sandbox game from the state at the disputed version of an ended game, every seat
         held by the opener."""
         sandbox_id = uuid.uuid5(dispute.id, "sandbox")
-        sandbox_seed = self.games.seed(sandbox_id)
+        sandbox_seed = self.games.seeds.of(sandbox_id)
         seats = [{**s, "player_id": dispute.opener, "name": f"{s['name']} (sandbox)"} for s in past.seats]
         table = Game._create(
             Game.Created,
@@ -295,7 +294,7 @@ class Disputes:
             awaiting=list(past.ruleset.awaiting(past.state)),
         )
         table.finish_if_over(sandbox_seed.hex())
-        self.games.commit(table)
+        self.games.uow.add(table)
         return str(sandbox_id)
 
     def fork(self, dispute_id: str, player_id: str) -> dict[str, Any]:
@@ -312,18 +311,18 @@ class Disputes:
                 )
             past = self.games.load_at(dispute.game_id, dispute.game_version)
             dispute.trigger_event(Dispute.SandboxForked, sandbox_id=self._fork(dispute, game, past))
-            self.games.save(dispute)
+            self.games.uow.add(dispute)
         return self.document(dispute_id, player_id)
 
     def _seed(self, dispute: Dispute) -> bytes:
-        return hmac.new(self.games.secret_key, b"dragonhall-dispute:" + dispute.id.bytes, hashlib.sha256).digest()
+        return hmac.new(self.games.seeds.secret_key, b"dragonhall-dispute:" + dispute.id.bytes, hashlib.sha256).digest()
 
     # ------------------------------------------------------------ reads
 
     def _load(self, dispute_id: str) -> Dispute:
         try:
-            dispute = self.games.repository.get(uuid.UUID(str(dispute_id)))
-        except (AggregateNotFoundError, ValueError):
+            dispute = self.games.store.aggregate(uuid.UUID(str(dispute_id)))
+        except ValueError:
             dispute = None
         if not isinstance(dispute, Dispute):  # a game's id names another kind of aggregate
             raise DisputeNotFound(f"no dispute {dispute_id}")
@@ -386,7 +385,7 @@ class Disputes:
                 "operator names, or the game's creator when it holds no seat in the game"
             )
         dispute.trigger_event(Dispute.Resolved, verdict=verdict, note=note, by=player_id)
-        self.games.save(dispute)
+        self.games.uow.add(dispute)
         return self.document(dispute_id, player_id)
 
     def arbitrates(self, game: Game, player_id: str) -> bool:

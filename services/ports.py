@@ -12,12 +12,12 @@ from typing import Any, Protocol
 class Work(Protocol):
     """Background work triggered by a change of a game."""
 
-    def game_changed(self, service: Any, game: Any) -> None:
+    def game_changed(self, game: Any) -> None:
         """Called after every save: schedule bot turns, deadlines and notifications."""
 
 
 class NullWork:
     """No background work (unit tests that drive everything by hand)."""
 
-    def game_changed(self, service: Any, game: Any) -> None:
+    def game_changed(self, game: Any) -> None:
         return None

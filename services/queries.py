@@ -13,12 +13,14 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from domain.kernel import Viewer, decode
+from domain.kernel import Viewer, decode, find_game
 from services import visibility
 from services.aggregate import Game
+from services.documents import Summary, document, public_seat
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
-from services.games import GameService, _uuid
+from services.games import GameService
 from services.redaction import redact_stored_event
+from services.unit_of_work import game_uuid
 from services.visibility import has_ended
 
 STATE_CACHE = 256
@@ -38,14 +40,14 @@ class GameQueries:
     # ------------------------------------------------------------ documents
 
     def head_version(self, game_id: str) -> int:
-        stored = self.games.recorder.select_events(_uuid(game_id), desc=True, limit=1)
-        if not stored:
+        head = self.games.store.head_version(game_uuid(game_id))
+        if head is None:
             raise GameNotFound(f"no game {game_id}")
-        return int(stored[0].originator_version)
+        return head
 
     def document(self, game_id: str, player_id: str | None = None, seat: int | None = None) -> dict[str, Any]:
         """The game as the caller may see it now."""
-        gid = str(_uuid(game_id))
+        gid = str(game_uuid(game_id))
         head = self.head_version(gid)
         row = self.views.game_summary(gid)
         if row is not None and row["version"] == head and not row["sandbox"]:
@@ -65,7 +67,7 @@ class GameQueries:
         board = self.views.board(gid)
         if board is None or board[1] is None or board[0] != row["version"]:
             return _STALE
-        ruleset = _ruleset(row["game"])
+        ruleset = find_game(row["game"])
         state = decode(ruleset.state_type, json.loads(board[1]))
         with self._lock:
             self._states[key] = state
@@ -74,72 +76,25 @@ class GameQueries:
         return state
 
     def _from_row(self, row: dict[str, Any], state: Any, player_id: str | None, seat: int | None) -> dict[str, Any]:
-        seats = row["seats"]
-        viewer = visibility.viewer(has_ended(row["status"]), seats, player_id, seat)
-        ruleset = _ruleset(row["game"])
-        return {
-            "id": row["game_id"],
-            "game": row["game"],
-            "variant": row["variant"],
-            "options": row["options"],
-            "status": row["status"],
-            "version": row["version"],
-            "seats": [_public_seat(s) for s in seats],
-            "planned_seats": row["planned_seats"],
-            "awaiting": row["awaiting"],
-            "view": None if state is None else ruleset.view(state, viewer),
-            "outcome": row["outcome"],
-            "creator": row["creator"],
-            "created_at": row["created_at"],
-            "updated_at": row["updated_at"],
-            "starts_at": row["starts_at"],
-            "time_control": row["time_control"],
-            "seed_commitment": row["seed_commitment"],
-            "sandbox": bool(row["sandbox"]),
-            "your_seats": _mine(seats, player_id),
-            "clocks": self._clocks(row["time_control"], row["status"], seats, row.get("clock") or {}),
-        }
-
-    def _clocks(
-        self, tc: dict[str, Any], status: str, seats: list[dict[str, Any]], held: dict[str, Any]
-    ) -> dict[str, Any] | None:
-        if self.timers is None:
-            return None
-        return self.timers.clock_view(tc, status, seats, held.get("turns", {}), held.get("banks", {}))
+        """The document from the read models (never a sandbox's: its visibility needs its origin)."""
+        viewer = visibility.viewer(has_ended(row["status"]), row["seats"], player_id, seat)
+        return self._document(Summary.of_row(row, state), viewer, player_id)
 
     def from_game(self, game: Game, player_id: str | None, seat: int | None = None) -> dict[str, Any]:
         """The document built from the write model (or from a past version of it)."""
-        viewer = self.games.viewer(game, player_id, seat)
-        state = game.state
-        return {
-            "id": str(game.id),
-            "game": game.game,
-            "variant": game.variant,
-            "options": game.options,
-            "status": game.status,
-            "version": game.version,
-            "seats": [_public_seat(s) for s in game.seats],
-            "planned_seats": game.planned_seats,
-            "awaiting": list(game.awaiting),
-            "view": None if state is None else game.ruleset.view(state, viewer),
-            "outcome": game.outcome,
-            "creator": game.creator,
-            "created_at": game.created_at,
-            "updated_at": game.modified_on.isoformat(),
-            "starts_at": game.starts_at,
-            "time_control": game.time_control,
-            "seed_commitment": game.seed_commitment,
-            "sandbox": bool(game.sandbox_of),
-            "your_seats": _mine(game.seats, player_id),
-            "clocks": self._clocks(
-                game.time_control, game.status, game.seats, {"turns": game.turns, "banks": game.banks}
-            ),
-        }
+        return self._document(Summary.of_game(game), self.games.viewer(game, player_id, seat), player_id)
+
+    def _document(self, summary: Summary, viewer: Viewer, player_id: str | None) -> dict[str, Any]:
+        clocks = None
+        if self.timers is not None:
+            clocks = self.timers.clock_view(summary.time_control, summary.status, summary.seats, summary.turns,
+                                            summary.banks)  # fmt: skip
+        return document(summary, viewer, player_id, clocks)
 
     @staticmethod
     def svg(doc: dict[str, Any]) -> str:
         """The board of a document as SVG, where the game draws one."""
-        picture = None if doc["view"] is None else _ruleset(doc["game"]).render_svg(doc["view"])
+        picture = None if doc["view"] is None else find_game(doc["game"]).render_svg(doc["view"])
         if picture is None:
             raise NoPicture(f"game {doc['id']} has no board picture")
         return str(picture)
@@ -157,7 +112,7 @@ class GameQueries:
                 "variant": r["variant"],
                 "status": r["status"],
                 "version": r["version"],
-                "seats": [_public_seat(s) for s in r["seats"]],
+                "seats": [public_seat(s) for s in r["seats"]],
                 "planned_seats": r["planned_seats"],
                 "awaiting": r["awaiting"],
                 "created_at": r["created_at"],
@@ -188,8 +143,7 @@ class GameQueries:
         if not mine:
             raise NotAPlayer(f"you hold no seat in game {game_id}")
         if seat is None:
-            awaited = [s for s in mine if s in game.awaiting]
-            seat = awaited[0] if awaited else mine[0]
+            seat = visibility.chosen_seat([s for s in mine if s not in game.left] or mine, game.awaiting)
         elif seat not in mine:
             raise NotAPlayer(f"you do not hold seat {seat} in game {game_id}")
         listed: Any = []
@@ -215,7 +169,7 @@ class GameQueries:
         for everyone once it has ended."""
         game = self.games.load(game_id)
         revealed = self.games.revealed(game)
-        if not revealed and not _mine(game.seats, player_id):
+        if not revealed and not visibility.seats_held(game.seats, player_id):
             raise NotAPlayer("the journal of a running game is for its seats")
         return {"game_id": str(game.id), "entries": self.journal.entries(str(game.id), revealed, player_id)}
 
@@ -234,17 +188,3 @@ class GameQueries:
 
 
 _STALE = object()
-
-
-def _ruleset(slug: str) -> Any:
-    from domain.kernel import find_game
-
-    return find_game(slug)
-
-
-def _mine(seats: list[dict[str, Any]], player_id: str | None) -> list[int]:
-    return visibility.seats_held(seats, player_id)
-
-
-def _public_seat(s: dict[str, Any]) -> dict[str, Any]:
-    return {"seat": s["seat"], "player_id": s["player_id"], "name": s["name"], "kind": s["kind"], "bot": s.get("bot")}

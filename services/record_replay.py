@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from domain.kernel import Rng, decode, state_hash
+from domain.kernel import Outcome, Rng, decode, state_hash
 from services import clocks
 from services.replay_text import Mismatch, actor, explain, short, summary, version_of
 
@@ -324,7 +324,7 @@ def _finished(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]
 def _abandoned(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
     if r.status not in ("open", "scheduled"):
         raise Mismatch(f"only a game that has not started is abandoned, and this one is {r.status}")
-    _end(r, "abandoned", {"reason": data["reason"], "places": [], "winners": [], "scores": None}, data, event)
+    _end(r, "abandoned", Outcome.abandoned(data["reason"]).to_json(), data, event)
 
 
 def _end(r: Replay, status: str, outcome: dict[str, Any], data: dict[str, Any], event: dict[str, Any]) -> None:

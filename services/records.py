@@ -86,7 +86,7 @@ def game_record(games: Any, game_id: str) -> dict[str, Any]:
         "audit": {k: v for k, v in audit.items() if k != "steps"},
     }
     record = json.loads(json.dumps(record))  # signed as any reader parses it: plain JSON values
-    record["signature"] = signer_for(games.secret_key).sign(record)
+    record["signature"] = signer_for(games.seeds.secret_key).sign(record)
     return record
 
 
@@ -100,7 +100,7 @@ def audit_trail(games: Any, game_id: str, player_id: str | None) -> dict[str, An
     the server's verification of every step. The seed is revealed only once the game has ended."""
     game = games.load(game_id)
     viewer = games.viewer(game, player_id)
-    seed = games.seed(game.id)
+    seed = games.seeds.of(game.id)
     full = events_json(games, game_id, Viewer.everyone())
     over = games.revealed(game)
     report = verify(header(game, seed.hex()), full, seed) if over else _running_report(game, full, seed)

@@ -18,6 +18,7 @@ from typing import Any
 from services import clock, clocks
 from services.aggregate import Game
 from services.errors import GameNotFound
+from services.games import awaits
 
 log = logging.getLogger("dragonhall.timers")
 
@@ -233,7 +234,7 @@ class Timers:
             game = self.games.load(game_id)
         except GameNotFound:
             return "stale", None
-        if not self.games.awaits(game, seat, version):
+        if not awaits(game, seat, version):
             return "stale", None
         deadline = self.deadline(game, seat)
         if deadline is None:

@@ -40,3 +40,9 @@ def viewer(
     if seat is not None and seat in mine:
         return Viewer.of(seat)
     return Viewer.of(mine[0]) if mine else Viewer.spectator()
+
+
+def chosen_seat(held: Sequence[int], awaiting: Sequence[int]) -> int:
+    """The seat a caller who names none acts or reads for: the first of ``held`` that is
+    awaited, else the first (``held`` is not empty)."""
+    return next((s for s in held if s in awaiting), held[0])

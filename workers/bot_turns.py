@@ -43,6 +43,6 @@ def play_bot_turn(platform: Any, game_id: str, seat: int, version: int) -> bool:
     budget = platform.settings.bot_budget
 
     def choose(game: Any) -> Any:
-        return bot_choice(game, seat, game.seat_info(seat)["bot"], budget, platform.games.seed(game.id))
+        return bot_choice(game, seat, game.seat_info(seat)["bot"], budget, platform.seeds.of(game.id))
 
     return bool(platform.games.play_for(game_id, seat, version, choose))

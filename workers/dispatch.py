@@ -27,7 +27,7 @@ class CeleryWork:
         self.timers = timers
         self.local: LocalExecutor | None = None
 
-    def game_changed(self, service: Any, game: Any) -> None:
+    def game_changed(self, game: Any) -> None:
         self.send(self.timers.plan(game))
 
     def send(self, actions: list[Action]) -> None:
@@ -94,7 +94,7 @@ def attach_celery(platform: Any, start_worker: bool | None = None) -> None:
     work = holder["work"] = CeleryWork(celery, platform.settings, platform.timers)
     platform.extras["celery"] = celery
     platform.extras["work"] = work
-    platform.games.work = work
+    platform.uow.work = work
     run_worker = platform.settings.embedded if start_worker is None else start_worker
     if run_worker and platform.settings.embedded:
         work.local = LocalExecutor(platform, work.send)

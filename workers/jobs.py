@@ -35,7 +35,7 @@ def play_bot(platform: Any, send: Send, game_id: str, seat: int, version: int) -
 
 def deadline(platform: Any, send: Send, game_id: str, seat: int, version: int) -> str:
     def stand_in(game: Any) -> Any:
-        return bot_choice(game, seat, None, platform.settings.bot_budget, platform.games.seed(game.id))
+        return bot_choice(game, seat, None, platform.settings.bot_budget, platform.seeds.of(game.id))
 
     result, when = platform.timers.fire_deadline(game_id, seat, version, stand_in)
     if result == "early" and when is not None:

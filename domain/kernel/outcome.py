@@ -28,6 +28,12 @@ class Outcome:
         }
 
     @classmethod
+    def abandoned(cls, reason: str) -> Outcome:
+        """A game ended before its rules ended it (a scheduled start with empty seats): nobody
+        ranks and nobody wins."""
+        return cls((), reason)
+
+    @classmethod
     def from_scores(
         cls,
         scores: Sequence[float],

@@ -73,7 +73,7 @@ def test_the_seed_is_secret_until_the_end_and_then_matches_its_commitment(client
     import hashlib
 
     gid, (a, b) = _seated_game(client, "dice-race", 2)
-    seed = client.platform.games.seed(client.platform.games.load(gid).id).hex()
+    seed = client.platform.seeds.of(client.platform.games.load(gid).id).hex()
     texts = [
         client.call("GET", f"/api/v1/games/{gid}", token=t).text
         + client.call("GET", f"/api/v1/games/{gid}/events", token=t).text

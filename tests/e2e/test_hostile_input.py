@@ -16,7 +16,7 @@ LONE_SURROGATE = '"x\\ud800y"'
 
 def _stored(platform: Any) -> tuple[int, ...]:
     """How much the server holds: events (games, disputes, sandboxes) and every service table."""
-    counts = [platform.games.recorder.max_notification_id() or 0]
+    counts = [platform.store.recorder.max_notification_id() or 0]
     for table in ("dh_players", "dh_journal", "dh_inbox", "dh_vacation_days", "dh_disputes", "dh_webhook_keys"):
         counts.append(platform.db.one(f"SELECT COUNT(*) AS n FROM {table}")["n"])
     webhooks = platform.db.one("SELECT COUNT(*) AS n FROM dh_players WHERE webhook_url IS NOT NULL")["n"]

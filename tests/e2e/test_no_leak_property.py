@@ -176,17 +176,17 @@ def _twins(
 
 def _same_seed(platform: Any, game_id: uuid.UUID, seed: bytes) -> None:
     """``game_id`` draws its chance from ``seed``: both twins draw the same rolls and shuffles."""
-    games = platform.games
-    table = getattr(games.seed, "twins", None)
+    seeds = platform.seeds
+    table = getattr(seeds.of, "twins", None)
     if table is None:
-        original = games.seed
+        original = seeds.of
         table = {}
 
         def seeded(gid: Any) -> bytes:
             return table.get(str(gid)) or original(gid)
 
         seeded.twins = table  # type: ignore[attr-defined]
-        games.seed = seeded
+        seeds.of = seeded  # type: ignore[method-assign]
     table[str(game_id)] = seed
 
 

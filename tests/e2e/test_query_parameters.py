@@ -27,11 +27,11 @@ def test_every_documented_operation_refuses_a_query_parameter_it_does_not_take(c
     assert len(operations) > 20
     for method, path in operations:
         url = re.sub(r"{[^}]+}", "00000000-0000-0000-0000-000000000000", path) + "?colour=red"
-        before = client.platform.games.recorder.max_notification_id()
+        before = client.platform.store.recorder.max_notification_id()
         r = client.call(method, url, {}, me["token"])
         assert r.status == 400, (method, path, r.body)
         assert r.body["error"]["code"] == "invalid_request" and list(r.body["error"]["fields"]) == ["colour"]
-        assert client.platform.games.recorder.max_notification_id() == before
+        assert client.platform.store.recorder.max_notification_id() == before
 
 
 @pytest.mark.parametrize("path", ["/healthz", "/api/v1/docs", "/api/v1/openapi.json"])

@@ -31,7 +31,7 @@ def test_the_public_key_is_published_for_anyone_with_its_id_and_fingerprint(clie
     assert key["algorithm"] == "Ed25519" and key["use"] == "records"
     assert len(base64.b64decode(key["public_key"])) == 32
     assert key["fingerprint"].startswith("SHA256:") and len(key["key_id"]) == 16
-    assert key["public_key"] == signer_for(client.platform.games.secret_key).public.text
+    assert key["public_key"] == signer_for(client.platform.settings.secret_key).public.text
 
 
 def test_an_exported_record_verifies_against_the_published_key(client: Any) -> None:

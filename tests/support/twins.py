@@ -114,7 +114,7 @@ def fork(
         creator=players[0]["id"],
         time_control=time_control,
         starts_at=None,
-        seed_commitment=seed_commitment(platform.games.seed(game_id)),
+        seed_commitment=seed_commitment(platform.seeds.of(game_id)),
         engine=ruleset.engine_version,
         settings={},
         sandbox_of=None,
@@ -126,7 +126,7 @@ def fork(
         state_hash=state_hash(state),
         awaiting=list(ruleset.awaiting(state)),
     )
-    platform.games.commit(table)
+    platform.uow.add(table)
     return str(game_id)
 
 

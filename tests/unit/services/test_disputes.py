@@ -46,7 +46,7 @@ def test_a_dispute_about_a_late_version_is_saved_and_numbered_from_one(snapshott
     game = p.games.load(gid)
     doc = p.disputes.open(gid, game.holder(0), 2 * SNAPSHOT_INTERVAL - 1, "this move was illegal", None, 0)
     assert doc["version"] == 2 * SNAPSHOT_INTERVAL - 1
-    dispute = p.games.repository.get(uuid.UUID(doc["id"]))
+    dispute = p.store.repository.get(uuid.UUID(doc["id"]))
     assert dispute.version == 2 and dispute.game_version == 2 * SNAPSHOT_INTERVAL - 1
 
 
@@ -57,8 +57,8 @@ def test_a_dispute_stored_by_version_1_of_its_event_still_loads(snapshotting: An
     gid = _long_game(p, 8)
     game = p.games.load(gid)
     doc = p.disputes.open(gid, game.holder(0), 7, "look at version 7", None, 0)
-    created, answered = p.games.events.get(uuid.UUID(doc["id"]))
-    mapper = p.games.mapper
+    created, answered = p.store.events.get(uuid.UUID(doc["id"]))
+    mapper = p.store.mapper
     v1 = mapper.to_stored_event(created)
     state = mapper.transcoder.decode(v1.state)
     state["version"] = state.pop("game_version")
@@ -68,7 +68,7 @@ def test_a_dispute_stored_by_version_1_of_its_event_still_loads(snapshotting: An
         replace(v1, originator_id=legacy_id, state=mapper.transcoder.encode(state)),
         replace(mapper.to_stored_event(answered), originator_id=legacy_id, originator_version=8),
     ]
-    p.games.recorder.insert_events(legacy)
-    dispute = p.games.repository.get(legacy_id)
+    p.store.recorder.insert_events(legacy)
+    dispute = p.store.repository.get(legacy_id)
     assert (dispute.version, dispute.game_version, dispute.claim) == (8, 7, "look at version 7")
-    assert dispute.answer == p.games.repository.get(uuid.UUID(doc["id"])).answer
+    assert dispute.answer == p.store.repository.get(uuid.UUID(doc["id"])).answer

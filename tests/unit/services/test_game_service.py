@@ -105,7 +105,7 @@ def test_resigning_ends_a_two_seat_game_with_the_leaver_last_and_reveals_the_see
     game = platform.games.load(gid)
     assert game.status == "finished"
     assert game.outcome["places"] == [2, 1]
-    assert game.seed == platform.games.seed(game.id).hex()
+    assert game.seed == platform.seeds.of(game.id).hex()
     import hashlib
 
     assert hashlib.sha256(bytes.fromhex(game.seed)).hexdigest() == game.seed_commitment
@@ -178,11 +178,11 @@ def test_decisions_use_the_seeded_generator_of_their_version(platform: Any) -> N
     version = game.version
     result = platform.games.submit_move(gid, roller, {"type": "roll"})
     rolled = next(e for e in result["events"] if e["type"] == "DieRolled")["data"]["value"]
-    assert rolled == Rng(platform.games.seed(game.id), f"v{version}").randint(1, 6)
+    assert rolled == Rng(platform.seeds.of(game.id), f"v{version}").randint(1, 6)
 
 
 def test_snapshots_let_a_past_version_load_like_a_fold(platform: Any) -> None:
-    platform.games.configure(secret_key=platform.games.secret_key, snapshot_interval=5, cache_size=10)
+    platform.store.configure(snapshot_interval=5)
     gid, _ids = _table(platform)
     for _ in range(6):
         game = platform.games.load(gid)
@@ -191,19 +191,19 @@ def test_snapshots_let_a_past_version_load_like_a_fold(platform: Any) -> None:
         seat = game.awaiting[0]
         move = game.ruleset.legal_moves(game.state, seat)[0]
         platform.games.submit_move(gid, game.seat_info(seat)["player_id"], game.ruleset.commands.dump(move), seat=seat)
-    snaps = list(platform.games.snapshots.get(platform.games.load(gid).id))
+    snaps = list(platform.store.snapshots.get(platform.games.load(gid).id))
     assert snaps, "no snapshot was taken"
     for v in range(1, platform.games.load(gid).version + 1):
         past = platform.games.load_at(gid, v)
         folded = None
-        for e in list(platform.games.events.get(past.id, lte=v)):
+        for e in list(platform.store.events.get(past.id, lte=v)):
             folded = e.mutate(folded)
         assert past.state == folded.state and past.version == folded.version == v
 
 
 def test_a_write_from_another_process_is_seen_by_the_next_load(platform: Any) -> None:
     """With several writers (PostgreSQL deployments), a cached game is fast-forwarded from the store."""
-    platform.games.single_writer = False
+    platform.uow.single_writer = False
     gid, ids = _table(platform)
     cached = platform.games.load(gid)
     other = platform.games.load(gid)
@@ -212,5 +212,5 @@ def test_a_write_from_another_process_is_seen_by_the_next_load(platform: Any) ->
         {"seat": 0, "player_id": ids[0], "move": {"type": "bid", "amount": 1}, "command_id": None},
         other.ruleset.decide(other.state, 0, other.ruleset.parse_move({"type": "bid", "amount": 1}), Rng(b"x", "y")),
     )
-    platform.games.save(other)  # behind the cache's back
+    platform.store.save(other)  # behind the cache's back
     assert platform.games.load(gid).version == cached.version + 2

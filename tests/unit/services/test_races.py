@@ -48,7 +48,7 @@ def test_a_retried_command_that_loses_its_save_to_the_first_attempt_gets_its_fir
     version = first.games.load(gid).version
     move = {"type": "bid", "amount": 1}
     done: dict[str, Any] = {}
-    load = second.games.load
+    load = second.uow.load
 
     def load_then_the_first_attempt_saves(game_id: Any) -> Any:
         game = load(game_id)
@@ -56,7 +56,7 @@ def test_a_retried_command_that_loses_its_save_to_the_first_attempt_gets_its_fir
             done.update(first.games.submit_move(gid, ids[0], move, expected_version=version, command_id="k"))
         return game
 
-    monkeypatch.setattr(second.games, "load", load_then_the_first_attempt_saves)
+    monkeypatch.setattr(second.uow, "load", load_then_the_first_attempt_saves)
     again = second.games.submit_move(gid, ids[0], move, expected_version=version, command_id="k")
     assert again["replayed"] is True and again["version"] == done["version"]
     assert [e["type"] for e in again["events"]] == [e["type"] for e in done["events"]]
@@ -71,7 +71,7 @@ def test_a_move_that_loses_its_save_with_a_stale_expected_version_is_still_409(
     first, second = two
     gid, ids = _table(first)
     version = first.games.load(gid).version
-    load = second.games.load
+    load = second.uow.load
     moved: list[bool] = []
 
     def load_then_another_move_saves(game_id: Any) -> Any:
@@ -81,7 +81,7 @@ def test_a_move_that_loses_its_save_with_a_stale_expected_version_is_still_409(
             first.games.submit_move(gid, ids[0], {"type": "bid", "amount": 1})
         return game
 
-    monkeypatch.setattr(second.games, "load", load_then_another_move_saves)
+    monkeypatch.setattr(second.uow, "load", load_then_another_move_saves)
     with pytest.raises(StaleVersion):
         second.games.submit_move(
             gid, ids[1], {"type": "bid", "amount": 2}, expected_version=version, command_id="other"
@@ -97,7 +97,7 @@ def test_a_scheduled_start_that_loses_the_race_writes_nothing_and_raises_nothing
         starts = clock.now() + timedelta(minutes=5)
         gid = str(first.games.create_game(owner, "dice-race", None, None, 2, starts_at=starts).id)
         second.games.load(gid)
-        second.games.single_writer = True  # its cached copy still says "scheduled"
+        second.uow.single_writer = True  # its cached copy still says "scheduled"
         clock._clock.advance(301)  # type: ignore[attr-defined]
         assert first.games.start_scheduled(gid, clock.now()) is True
         head = first.games.load(gid).version

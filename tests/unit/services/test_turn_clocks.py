@@ -288,7 +288,7 @@ def test_a_game_stored_before_rule_events_closed_their_decision_folds_as_it_did(
     from services.verification import verify
 
     gid = _remove_a_tile_after(platform, fake_clock, {**PER_MOVE, "timeout_policy": "auto"}, 50)
-    mapper = platform.games.mapper
+    mapper = platform.store.mapper
     legacy_id = uuid.uuid4()
     stored = []
     for event in _events(platform, gid):
@@ -296,11 +296,11 @@ def test_a_game_stored_before_rule_events_closed_their_decision_folds_as_it_did(
         state = mapper.transcoder.decode(record.state)
         state.pop("closes", None)
         stored.append(replace(record, originator_id=legacy_id, state=mapper.transcoder.encode(state)))
-    platform.games.recorder.insert_events(stored)
+    platform.store.recorder.insert_events(stored)
     old = platform.games.load(str(legacy_id))
     assert old.turns == {"0": (START + timedelta(seconds=50)).isoformat()}, "restarted by DiceRolled, as it was"
     assert platform.games.load(gid).turns == {"0": START.isoformat()}
-    seed = platform.games.seed(uuid.UUID(gid))  # the copy keeps the original's seed commitment
+    seed = platform.seeds.of(uuid.UUID(gid))  # the copy keeps the original's seed commitment
     events = events_json(platform.games, str(legacy_id), Viewer.everyone())
     assert not any("closes" in e for e in events)
     report = verify(header(old, seed.hex()), events, seed)

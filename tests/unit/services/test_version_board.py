@@ -11,6 +11,7 @@ import pytest
 
 from domain.kernel import NotYourTurn
 from services.ports import NullWork
+from services.unit_of_work import game_uuid
 from services.version_board import SLOTS, VersionBoard
 from tests.conftest import make_settings
 
@@ -67,7 +68,7 @@ def _table(platform: Any) -> tuple[str, list[str]]:
 
 def test_a_process_sees_the_other_process_move_at_its_next_load(two_writers: Any) -> None:
     one, two = two_writers
-    assert one.games.versions is not None and not one.games.single_writer
+    assert one.uow.versions is not None and not one.uow.single_writer
     gid, ids = _table(one)
     before = two.games.load(gid).version
     one.games.submit_move(gid, ids[0], {"type": "bid", "amount": 2})
@@ -85,7 +86,7 @@ def test_a_current_cache_is_used_without_asking_the_store(two_writers: Any, monk
     def no_store(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a current cached game was read from the store")
 
-    monkeypatch.setattr(two.games.events, "get", no_store)
+    monkeypatch.setattr(two.store.events, "get", no_store)
     assert two.games.load(gid).version == one.games.load(gid).version
 
 
@@ -96,7 +97,7 @@ def test_a_move_judged_on_a_stale_cache_is_judged_again_on_the_current_game(two_
     gid, ids = _table(one)
     two.games.load(gid)  # cached by the second process, which will fall behind
     first = one.games.submit_move(gid, ids[0], {"type": "bid", "amount": 2}, command_id="c1")
-    stale = two.games._cached(two.games.game_uuid(gid))
+    stale = two.uow._cached(game_uuid(gid))
     assert stale is not None and stale.version < first["version"]
 
     again = two.games.submit_move(gid, ids[0], {"type": "bid", "amount": 2}, command_id="c1")
