@@ -56,10 +56,10 @@ def documented() -> set[str]:
 
 
 def read_by_eventsourcing(name: str) -> bool:
-    """Whether ``name`` is an eventsourcing setting under the application's prefix whose key the code
-    spells (``DRAGONHALL_SQLITE_SYNCHRONOUS`` is ``"SQLITE_SYNCHRONOUS"`` in ``services/``)."""
+    """Whether ``name`` is an eventsourcing setting under the application's prefix whose key the
+    server's code spells (``DRAGONHALL_SQLITE_SYNCHRONOUS`` is ``"SQLITE_SYNCHRONOUS"`` there)."""
     key = f'"{name.removeprefix("DRAGONHALL_")}"'
-    return any(key in path.read_text() for path in (ROOT / "services").rglob("*.py"))
+    return any(key in path.read_text() for path in code_files() if ROOT / "tests" not in path.parents)
 
 
 def test_every_variable_the_code_reads_is_in_the_configuration_tables() -> None:
