@@ -14,7 +14,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from api import audit, connection_balance, errors, games, keys, meta, parser, players, schemas
-from services.bootstrap import Platform, bootstrap
+from wiring import Platform, bootstrap
 
 
 def create_app(platform: Platform | None = None) -> Flask:

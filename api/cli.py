@@ -208,8 +208,8 @@ def _lead_projections(on_lead: Callable[[], None]) -> None:
     import signal
     import threading
 
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
+    from wiring import bootstrap
 
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
@@ -238,8 +238,8 @@ def _stop_projector(process: Any) -> None:
 
 def _prepare_store() -> None:
     """Creates every table once, before the HTTP processes start (they would race to)."""
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
+    from wiring import bootstrap
 
     bootstrap(projections=False, work=NullWork()).close()
     os.environ["DRAGONHALL_CREATE_TABLES"] = "0"  # the HTTP processes find them made
@@ -265,7 +265,7 @@ def _worker(args: argparse.Namespace) -> int:
         from api.processes import die_with_parent
 
         die_with_parent(int(os.environ.pop(SUPERVISOR_PID)))
-    from services.bootstrap import bootstrap
+    from wiring import bootstrap
 
     platform = bootstrap(projections=False, worker=False)
     celery = platform.extras["celery"]
@@ -330,8 +330,8 @@ def _projections(args: argparse.Namespace) -> int:
 
 
 def _rebuild(args: argparse.Namespace) -> int:
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
+    from wiring import bootstrap
 
     reader = bootstrap(projections=False, work=NullWork())
     reader.views.drop_views(reader.store.name)

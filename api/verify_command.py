@@ -160,6 +160,9 @@ def _server_keys(server: str) -> list[str]:
 
 def _verify(record: Any, trusted: list[str] | None) -> dict[str, Any]:
     from services.verification import NotARecord, verify_record
+    from wiring import register_games
+
+    register_games()  # the rules of every game this build knows
 
     events = record.get("events") if isinstance(record, dict) else None
     long = isinstance(events, list) and len(events) >= PROGRESS_FROM

@@ -27,9 +27,9 @@ from rich.console import Console
 from rich.table import Table
 
 from domain.kernel import choose_move
-from services.bootstrap import bootstrap
 from services.config import Settings
 from services.ports import NullWork
+from wiring import bootstrap
 
 console = Console()
 

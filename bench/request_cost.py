@@ -97,7 +97,7 @@ def _serving_app() -> tuple[Any, Any]:
     """The app as an HTTP process of ``dragonhall serve`` builds it (``api.app.serving_app``),
     but without the projection runner, which ``serve`` runs in a process of its own."""
     from api.app import create_app
-    from services.bootstrap import bootstrap
+    from wiring import bootstrap
 
     platform = bootstrap(projections=False)
     app = create_app(platform)

@@ -3,5 +3,5 @@
 Nothing in ``domain`` imports from ``services``, ``projections``, ``workers`` or
 ``api``. The kernel (``domain.kernel``) defines the plug-in contract and the
 shared pieces (records, seeded chance, rule citations, outcomes), and
-``domain.catalog`` registers the games.
+``domain.catalog`` lists the games, which the composition root registers.
 """

@@ -1,10 +1,16 @@
-"""The games Dragonhall serves: one registration line per game."""
+"""The games Dragonhall serves: one line per game.
+
+The kernel does not import this module: the composition root (``wiring``) hands
+``GAMES`` to the kernel's registry, so the lowest layer never reaches up to the list
+of games built on it.
+"""
 
 from domain import drachenreiter, mekong, seven_dragons, tarasque
-from domain.kernel import register
+from domain.kernel import Ruleset
 
-# Each game package exports one Ruleset instance as RULESET.
-register(tarasque.RULESET)
-register(seven_dragons.RULESET)
-register(drachenreiter.RULESET)
-register(mekong.RULESET)
+GAMES: tuple[Ruleset, ...] = (  # type: ignore[type-arg]
+    tarasque.RULESET,
+    seven_dragons.RULESET,
+    drachenreiter.RULESET,
+    mekong.RULESET,
+)

@@ -28,7 +28,6 @@ from eventsourcing.domain import Snapshot as BaseSnapshot
 from eventsourcing.utils import register_topic, resolve_topic
 
 from domain.kernel import Event, Outcome, Ruleset, decode, encode, find_game, state_hash, states_after
-from domain.kernel.registry import all_games
 from services import clock, clocks
 
 
@@ -421,11 +420,3 @@ def register_rule_events(ruleset: Ruleset[Any]) -> None:
     """Makes every rule event of ``ruleset`` loadable from the store."""
     for kind in ruleset.events.types:
         rule_event_class(ruleset.slug, kind)
-
-
-def register_all_rule_events() -> None:
-    for ruleset in all_games():
-        register_rule_events(ruleset)
-
-
-register_all_rule_events()

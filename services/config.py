@@ -58,7 +58,6 @@ class Settings:
     secret_key: bytes = b""
     snapshot_interval: int = 50
     cache_size: int = 2000
-    public_url: str | None = None
     bot_budget: float = 2.0
     sweep_interval: float = 5.0
     queue_prefix: str = ""
@@ -67,7 +66,6 @@ class Settings:
     http_workers: int = 1
     create_tables: bool = True
     embedded_projections: bool = True
-    embedded_worker: bool = True
     arbiters: frozenset[str] = frozenset()
     """Accounts that arbitrate disputes of every game (``services.disputes``)."""
     webhook_allow_networks: tuple[Network, ...] = ()
@@ -105,7 +103,6 @@ class Settings:
             "secret_key": _secret_key(e, data_dir, store),
             "snapshot_interval": int(e.get("DRAGONHALL_SNAPSHOT_INTERVAL", "50")),
             "cache_size": int(e.get("DRAGONHALL_CACHE_SIZE", "2000")),
-            "public_url": e.get("DRAGONHALL_PUBLIC_URL") or None,
             "bot_budget": float(e.get("DRAGONHALL_BOT_BUDGET", "2.0")),
             "sweep_interval": float(e.get("DRAGONHALL_SWEEP_INTERVAL", "5.0")),
             "queue_prefix": e.get("DRAGONHALL_QUEUE_PREFIX", ""),
@@ -114,7 +111,6 @@ class Settings:
             "http_workers": int(e.get("DRAGONHALL_HTTP_WORKERS", "1")),
             "create_tables": _flag(e.get("DRAGONHALL_CREATE_TABLES"), default=True),
             "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),
-            "embedded_worker": _flag(e.get("DRAGONHALL_EMBEDDED_WORKER"), default=broker is None),
             "arbiters": frozenset(a.strip() for a in e.get("DRAGONHALL_ARBITERS", "").split(",") if a.strip()),
             "webhook_allow_networks": parse_networks(e.get("DRAGONHALL_WEBHOOK_ALLOW_NETWORKS")),
             "max_body_bytes": int(e.get("DRAGONHALL_MAX_BODY_BYTES", str(1 << 20))),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from datetime import date, timedelta
 from typing import Any
 
@@ -19,6 +20,8 @@ TABLES = [
 ]
 DEFAULT_ALLOWANCE = 30
 """Vacation days a player may take per calendar year (designed; ``DRAGONHALL_VACATION_DAYS``)."""
+FRESH = 10.0
+"""Seconds a process trusts the vacation days it read: another process may record new ones."""
 
 
 class Vacations:
@@ -26,18 +29,22 @@ class Vacations:
         self.db = db
         self.allowance = allowance
         self.db.script(TABLES)
-        self._cache: dict[str, frozenset[date]] = {}
+        self._cache: dict[str, tuple[float, frozenset[date]]] = {}
         self._lock = threading.Lock()
 
     def days(self, player_id: str) -> frozenset[date]:
-        """Every vacation day of the player (past and future)."""
+        """Every vacation day of the player (past and future), as read within ``FRESH`` seconds:
+        every save of a bank clock and every deadline asks, and days are declared in another
+        process (the HTTP one) than many of those that ask (the workers)."""
+        now = time.monotonic()
         with self._lock:
-            if player_id in self._cache:
-                return self._cache[player_id]
+            held = self._cache.get(player_id)
+        if held is not None and now - held[0] < FRESH:
+            return held[1]
         rows = self.db.query("SELECT day FROM dh_vacation_days WHERE player_id = ?", (player_id,))
         days = frozenset(date.fromisoformat(r["day"]) for r in rows)
         with self._lock:
-            self._cache[player_id] = days
+            self._cache[player_id] = (now, days)
         return days
 
     def declare(self, player_id: str, start: date, count: int) -> dict[str, Any]:

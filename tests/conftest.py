@@ -16,12 +16,11 @@ from typing import Any
 
 import pytest
 
-from domain.kernel import register
-from services.aggregate import register_rule_events
 from tests.support.toygame import DICE_RACE
+from wiring import register_games
 
-register(DICE_RACE)
-register_rule_events(DICE_RACE)
+register_games()  # the four games, as every process's composition root registers them
+register_games([DICE_RACE])  # and the toy game the platform's tests play
 
 PG_URL = os.environ.get("DRAGONHALL_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("DRAGONHALL_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -106,8 +105,8 @@ def make_settings(store: str, tmp: Path | None = None, **overrides: Any) -> Any:
 @pytest.fixture
 def platform() -> Iterator[Any]:
     """In-memory store, read models in-process, no background work."""
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
+    from wiring import bootstrap
 
     p = bootstrap(make_settings("memory"), work=NullWork())
     yield p
@@ -117,7 +116,7 @@ def platform() -> Iterator[Any]:
 @pytest.fixture
 def live_platform() -> Iterator[Any]:
     """In-memory store with the embedded Celery worker: bots play by themselves."""
-    from services.bootstrap import bootstrap
+    from wiring import bootstrap
 
     p = bootstrap(make_settings("memory"))
     yield p
@@ -126,7 +125,7 @@ def live_platform() -> Iterator[Any]:
 
 @pytest.fixture
 def sqlite_platform(tmp_path: Path) -> Iterator[Any]:
-    from services.bootstrap import bootstrap
+    from wiring import bootstrap
 
     p = bootstrap(make_settings("sqlite", tmp_path))
     yield p

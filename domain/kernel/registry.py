@@ -1,4 +1,5 @@
-"""The catalogue of games by slug. ``domain/catalog.py`` registers each one."""
+"""The registry of games by slug. The composition root (``wiring``) registers each game of
+``domain.catalog``; the kernel imports no game."""
 
 from __future__ import annotations
 
@@ -21,20 +22,12 @@ def find_game(slug: str) -> Ruleset[Any]:
     for its game's rules several times: a game already registered is found without the
     import machinery.)"""
     ruleset = _GAMES.get(slug)
-    if ruleset is not None:
-        return ruleset
-    _load_catalog()
-    try:
-        return _GAMES[slug]
-    except KeyError:
+    if ruleset is None:
         known = ", ".join(sorted(_GAMES))
-        raise ConfigError("game", f"unknown game {slug!r}; expected one of: {known}") from None
+        raise ConfigError("game", f"unknown game {slug!r}; expected one of: {known}")
+    return ruleset
 
 
 def all_games() -> list[Ruleset[Any]]:
-    _load_catalog()
+    """Every registered game, by slug."""
     return [_GAMES[k] for k in sorted(_GAMES)]
-
-
-def _load_catalog() -> None:
-    import domain.catalog  # noqa: F401  (registers the games on first import)

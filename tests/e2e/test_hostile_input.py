@@ -209,9 +209,9 @@ def test_the_body_limit_is_a_setting(platform_with_small_body_limit: Any) -> Non
 
 @pytest.fixture
 def platform_with_small_body_limit() -> Iterator[Any]:
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
     from tests.conftest import make_settings
+    from wiring import bootstrap
 
     p = bootstrap(make_settings("memory", max_body_bytes=64), work=NullWork())
     yield p

@@ -29,11 +29,11 @@ from hypothesis import strategies as st
 from api.app import create_app
 from domain.kernel import Codec, Rng, Viewer, all_games
 from services import clock
-from services.bootstrap import bootstrap
 from services.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from tests.support.twins import Twins, World, fork, matching_move, resampled
+from wiring import bootstrap
 from workers import jobs
 
 GAMES = all_games()  # Dice Race included (tests.conftest registers it)

@@ -18,9 +18,9 @@ from tests.conftest import make_settings
 
 def _client(**overrides: Any) -> Iterator[Any]:
     from api.app import create_app
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
     from tests.support.api_client import ApiClient
+    from wiring import bootstrap
 
     platform = bootstrap(make_settings("memory", **overrides), work=NullWork())
     yield ApiClient(create_app(platform).test_client(), platform)

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 DUMP = """
 import json, sys
-from services.bootstrap import bootstrap
+from wiring import bootstrap
 from services.ports import NullWork
 from domain.kernel import state_hash, Viewer
 p = bootstrap(projections=False, work=NullWork())

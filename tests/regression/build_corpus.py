@@ -63,7 +63,7 @@ def play(platform: Any, ruleset: Any, variant: str, seats: int, seed: int) -> di
 
 
 def main() -> None:
-    from services.bootstrap import bootstrap
+    from wiring import bootstrap
 
     platform = bootstrap(
         Settings.from_env({"DRAGONHALL_STORE": "memory", "DRAGONHALL_SECRET_KEY": KEY}), work=NullWork()

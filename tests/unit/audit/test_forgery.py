@@ -24,9 +24,9 @@ ONLY_SIGNED = {("header", "game_id")}
 
 @pytest.fixture(scope="module")
 def records() -> Iterator[dict[str, dict[str, Any]]]:
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
     from tests.conftest import make_settings
+    from wiring import bootstrap
 
     platform = bootstrap(make_settings("memory"), work=NullWork())
     yield {game: timed_record(platform, game) for game in GAMES}
@@ -136,9 +136,9 @@ def _format_1(header: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_every_field_of_more_records_changed_fails_naming_it(game: str) -> None:
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
     from tests.conftest import make_settings
+    from wiring import bootstrap
 
     platform = bootstrap(make_settings("memory"), work=NullWork())
     try:

@@ -34,9 +34,9 @@ CORPUS = Path(__file__).parents[2] / "regression" / "corpus"
 
 @pytest.fixture(scope="module")
 def platform_m() -> Iterator[Any]:
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
     from tests.conftest import make_settings
+    from wiring import bootstrap
 
     platform = bootstrap(make_settings("memory"), work=NullWork())
     yield platform

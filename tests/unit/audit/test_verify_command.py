@@ -30,9 +30,9 @@ def served() -> Iterator[tuple[Any, str]]:
     from werkzeug.serving import make_server
 
     from api.app import create_app
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
     from tests.conftest import make_settings
+    from wiring import bootstrap
 
     platform = bootstrap(make_settings("memory"), work=NullWork())
     server = make_server("127.0.0.1", 0, create_app(platform), threaded=True)

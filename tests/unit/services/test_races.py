@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from services import clock
-from services.bootstrap import bootstrap
 from services.ports import NullWork
 from tests.conftest import make_settings
+from wiring import bootstrap
 
 
 @pytest.fixture

@@ -47,7 +47,7 @@ def test_two_boards_on_one_file_share_their_posts(tmp_path: Path) -> None:
 @pytest.fixture
 def two_writers(tmp_path: Path) -> Any:
     """Two platforms on one SQLite store, as two server processes would have."""
-    from services.bootstrap import bootstrap
+    from wiring import bootstrap
 
     made = [
         bootstrap(make_settings("sqlite", tmp_path, http_workers=2), projections=False, work=NullWork())

@@ -28,8 +28,8 @@ def now() -> Iterator[FakeClock]:
 
 @pytest.fixture
 def redis_platform(redis_url: str) -> Iterator[Any]:
-    from services.bootstrap import bootstrap
     from services.ports import NullWork
+    from wiring import bootstrap
 
     settings = make_settings("memory", broker_url=redis_url, queue_prefix=f"t{uuid.uuid4().hex[:8]}.")
     platform = bootstrap(settings, work=NullWork())

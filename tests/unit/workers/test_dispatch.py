@@ -17,10 +17,10 @@ UNREACHABLE = "redis://127.0.0.1:1/0"  # nothing listens on port 1
 def cut_off() -> Iterator[Any]:
     """The API over a platform whose Celery broker refuses connections."""
     from api.app import create_app
-    from services.bootstrap import bootstrap
     from tests.support.api_client import ApiClient
+    from wiring import bootstrap
 
-    platform = bootstrap(make_settings("memory", broker_url=UNREACHABLE, embedded_worker=False))
+    platform = bootstrap(make_settings("memory", broker_url=UNREACHABLE))
     platform.extras["celery"].conf.broker_connection_max_retries = 0
     yield ApiClient(create_app(platform).test_client(), platform)
     platform.close()

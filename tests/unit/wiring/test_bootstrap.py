@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from services import bootstrap as wiring
+from wiring import platform as wiring
 from services.ports import NullWork
 from tests.conftest import make_settings
 

@@ -1,4 +1,4 @@
-"""The one wiring place: settings in, a running ``Platform`` out.
+"""Building a platform: settings in, a running ``Platform`` out.
 
 It chooses the event store (memory, SQLite or PostgreSQL), the read models and
 their projection runner (inside this process, or left to a ``dragonhall
@@ -45,6 +45,7 @@ from services.unit_of_work import GameUnitOfWork
 from services.vacations import Vacations
 from services.version_board import VersionBoard
 from services.webhook_targets import WebhookTargets
+from wiring.games import register_games
 
 log = logging.getLogger("dragonhall")
 
@@ -205,6 +206,7 @@ def bootstrap(
     If a step fails, what the earlier steps started is closed again before the error
     propagates: a projection runner left running would keep the process from exiting."""
     settings = settings or Settings.from_env()
+    register_games()
     with ExitStack() as undo:  # unwound after the tables' lock is released: a leader may be waiting for it
         with creating_tables(settings):
             platform = _build(settings, projections, undo)

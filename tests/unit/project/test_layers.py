@@ -1,0 +1,56 @@
+"""The layers import only what DEVELOPERS.md says they may.
+
+The rules know nothing of the platform; the write and read sides know the rules;
+only the composition root (``wiring``) and the entry points (``api``) reach every
+layer. A module that imports across these lines fails here, naming the import.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[3]
+OURS = ("domain", "services", "projections", "workers", "api", "wiring")
+MAY_IMPORT = {
+    "domain": {"domain"},
+    "services": {"domain", "services"},
+    "projections": {"domain", "services", "projections"},
+    "workers": {"domain", "services", "workers"},
+    "api": {"domain", "services", "workers", "api", "wiring"},
+    "wiring": set(OURS),
+}
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+    return found
+
+
+@pytest.mark.parametrize("layer", OURS)
+def test_a_layer_imports_only_the_layers_below_it(layer: str) -> None:
+    crossings = []
+    for path in sorted((ROOT / layer).rglob("*.py")):
+        for line, module in _imports(path):
+            top = module.split(".")[0]
+            if top in OURS and top not in MAY_IMPORT[layer]:
+                crossings.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert not crossings, "\n".join(crossings)
+
+
+def test_the_kernel_imports_no_game() -> None:
+    """The registry receives the catalogue from the composition root; the kernel lists no game."""
+    games = {p.name for p in (ROOT / "domain").iterdir() if p.is_dir() and (p / "__init__.py").exists()} - {"kernel"}
+    for path in sorted((ROOT / "domain" / "kernel").rglob("*.py")):
+        for line, module in _imports(path):
+            parts = module.split(".")
+            assert parts[0] != "domain" or parts[1] == "kernel", f"{path.relative_to(ROOT)}:{line} imports {module}"
+            assert not set(parts) & games

@@ -1,0 +1,32 @@
+"""Vacation days declared in one process reach the deadlines another process computes.
+
+Days are declared through the HTTP process; deadlines are computed by workers and
+other HTTP processes too. Each process trusts what it read for ``vacations.FRESH``
+seconds only: before, a process kept a player's days for ever, and could time the
+player out on a vacation it had declared elsewhere.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from services import clock, vacations
+from services.sqlstore import SQLiteStore
+from services.vacations import Vacations
+
+
+def test_days_declared_by_another_process_are_read_once_the_cache_is_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = [1000.0]
+    monkeypatch.setattr(vacations.time, "monotonic", lambda: ticks[0])
+    http, worker = (Vacations(SQLiteStore(tmp_path / "service.db")) for _ in range(2))
+    assert worker.days("ann") == frozenset()  # read, and kept
+    start = clock.now().date() + timedelta(days=3)
+    http.declare("ann", start, 2)
+    assert worker.days("ann") == frozenset()  # still fresh: not read again
+    ticks[0] += vacations.FRESH
+    assert worker.days("ann") == {start, start + timedelta(days=1)}
