@@ -15,10 +15,10 @@ it has held (their places are public knowledge), and public things.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from domain.kernel import Command, RandomBot
+from domain.kernel import Bot, Command, RandomBot
 from domain.seven_dragons.beliefs import Belief, ring_beliefs
 from domain.seven_dragons.board import Board
 from domain.seven_dragons.cards import ACTION_COLOUR, ACTION_OF, BIT, COLOURS, SILVER, Action, Colour, oriented
@@ -123,7 +123,7 @@ class Judge:
     def score(self, command: Command) -> float:
         return _SCORERS[type(command)](self, command)
 
-    def candidates(self, moves: Any) -> list[Command]:
+    def candidates(self, moves: Iterable[Command]) -> list[Command]:
         """Every legal move, except that Move a Card lifts only the cheapest few cards."""
         keep = self._move_targets()
         return [m for m in moves if not isinstance(m, MoveCard) or m.target in keep]
@@ -230,10 +230,10 @@ _SCORERS: dict[type, Callable[[Judge, Any], float]] = {
 }
 
 
-def _random() -> RandomBot:
+def _random() -> RandomBot[State]:
     from domain.seven_dragons.ruleset import RULESET
 
     return RandomBot(RULESET)
 
 
-BOTS: Mapping[str, Callable[[], Any]] = {"random": _random, "greedy": GreedyBot}
+BOTS: Mapping[str, Callable[[], Bot[State]]] = {"random": _random, "greedy": GreedyBot}

@@ -32,6 +32,9 @@ from domain.seven_dragons.state import SevenDragonsState
 
 State = SevenDragonsState
 
+ActionCommand = TradeHands | TradeGoals | RotateGoals | MoveCard | ZapCard
+"""The commands that play an action card for its effect."""
+
 ACTION_OF_COMMAND: dict[type, Action] = {
     TradeHands: Action.TRADE_HANDS,
     TradeGoals: Action.TRADE_GOALS,
@@ -54,7 +57,7 @@ def check(state: State, seat: int, command: Command) -> None:
     checker(state, seat, command)
 
 
-def _check_action(state: State, seat: int, command: Any) -> None:
+def _check_action(state: State, seat: int, command: ActionCommand) -> None:
     """An action card of the command's action, a discard choice the table allows, then the effect's own rules."""
     _action_card(state, seat, command, command.card, ACTION_OF_COMMAND[type(command)])
     if command.discard is Discard.BOTTOM and not state.table.silver:

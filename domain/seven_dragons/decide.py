@@ -9,6 +9,9 @@ deck are empty, the groups closest to the target win.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from domain.kernel import Command, Emitter, Event, GameOver, IllegalMove, NotYourTurn, Rng
 from domain.kernel.rules import GAME_ENDED, JOINING, LEAVING, TURN_ORDER
 from domain.seven_dragons import events as ev
@@ -149,7 +152,7 @@ def _zap_card(out: Emitter[State], seat: int, command: ZapCard) -> None:
     out.emit(ev.ActionDiscarded(seat, command.card, command.discard, True))
 
 
-_PLAY = {
+_PLAY: dict[type[Command], Callable[[Emitter[State], int, Any], None]] = {
     PlaceDragon: _place,
     SetAside: _set_aside,
     DiscardAction: _discard_action,
