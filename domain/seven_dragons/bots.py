@@ -21,7 +21,17 @@ from typing import Any
 from domain.kernel import Bot, Command, RandomBot
 from domain.seven_dragons.beliefs import Belief, ring_beliefs
 from domain.seven_dragons.board import Board
-from domain.seven_dragons.cards import ACTION_COLOUR, ACTION_OF, BIT, COLOURS, SILVER, Action, Colour, oriented
+from domain.seven_dragons.cards import (
+    ACTION_COLOUR,
+    ACTION_OF,
+    ACTION_OF_CARD,
+    BIT,
+    COLOURS,
+    SILVER,
+    Action,
+    Colour,
+    oriented,
+)
 from domain.seven_dragons.checks import board
 from domain.seven_dragons.commands import (
     Direction,
@@ -137,7 +147,7 @@ class Judge:
         return b.resilvered(BIT[colour]).largest()
 
     def _silver_after(self, card: int, discard: Discard) -> Colour | None:
-        return ACTION_COLOUR[ACTION_OF[card]] if discard is Discard.TOP else None  # type: ignore[index]
+        return ACTION_COLOUR[ACTION_OF_CARD[card]] if discard is Discard.TOP else None
 
     def _largest_for_silver(self, colour: Colour | None) -> tuple[int, ...]:
         mask = self.silver if colour is None or not self.state.table.silver else BIT[colour]
@@ -160,7 +170,7 @@ class Judge:
         return {card for _, card in sorted(costs)[:MOVE_TARGETS]}
 
     def _cards_after_action(self, card: int) -> float:
-        return len(self.hand) - 1 - KEEP[ACTION_OF[card]]  # type: ignore[index]
+        return len(self.hand) - 1 - KEEP[ACTION_OF_CARD[card]]
 
 
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
@@ -175,7 +185,7 @@ def _place(j: Judge, m: PlaceDragon) -> float:
 
 
 def _discard(j: Judge, m: DiscardAction) -> float:
-    colour = ACTION_COLOUR[ACTION_OF[m.card]]  # type: ignore[index]
+    colour = ACTION_COLOUR[ACTION_OF_CARD[m.card]]
     return j.value(j._largest_for_silver(colour), j.beliefs, j._cards_after_action(m.card))
 
 

@@ -130,7 +130,8 @@ def _trade_goals(out: Emitter[State], seat: int, command: TradeGoals) -> None:
     else:
         theirs = state.ring[state.unused_slots()[command.unused or 0]].goal
     mine = state.goal_of(seat)
-    out.emit(ev.GoalsTraded(seat, command.seat, command.unused, theirs, mine))  # type: ignore[arg-type]
+    assert theirs is not None and mine is not None  # Trade Goals is in the full game only, its goals dealt
+    out.emit(ev.GoalsTraded(seat, command.seat, command.unused, theirs, mine))
     out.emit(ev.ActionDiscarded(seat, command.card, command.discard, True))
 
 
@@ -189,7 +190,8 @@ def _check_win(out: Emitter[State], active: int) -> bool:
         return False
     seat = active if active in winners else winners[0]
     goal = out.state.goal_of(seat)
-    out.emit(ev.GameWon(seat, goal, board(out.state).largest()[COLOURS.index(goal)]))  # type: ignore[arg-type]
+    assert goal is not None  # reached() lists only seats holding a goal
+    out.emit(ev.GameWon(seat, goal, board(out.state).largest()[COLOURS.index(goal)]))
     return True
 
 
