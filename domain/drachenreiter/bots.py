@@ -79,7 +79,7 @@ CARD_VALUE = {
 """Designed: how much the racer wants to keep each card."""
 
 
-class SampledRandomBot(RandomBot):
+class SampledRandomBot(RandomBot[RaceState]):
     """Uniform over the listed (sampled) legal moves: the kernel's random bot."""
 
 

@@ -33,7 +33,7 @@ from domain.drachenreiter.race import (
 )
 from domain.drachenreiter.resolve import CRASH_SPEED, draw, land, offer_draw, resolve
 from domain.drachenreiter.state import Facing, Phase, RaceState, Step
-from domain.kernel import Command, Emitter, GameOver, IllegalMove, NotYourTurn, Rng
+from domain.kernel import Command, Emitter, Event, Evolves, GameOver, IllegalMove, NotYourTurn, Rng
 from domain.kernel.rules import GAME_ENDED, TURN_ORDER
 
 
@@ -51,7 +51,7 @@ def awaiting(state: RaceState) -> tuple[int, ...]:
     return ()
 
 
-def decide(ruleset: object, state: RaceState, seat: int, command: Command, rng: Rng) -> list[ev.Event]:
+def decide(ruleset: Evolves[RaceState], state: RaceState, seat: int, command: Command, rng: Rng) -> list[Event]:
     if state.phase is Phase.OVER:
         raise GameOver(f"{command.TYPE}: the race is over", GAME_ENDED)
     if seat not in awaiting(state):

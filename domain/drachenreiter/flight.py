@@ -176,7 +176,8 @@ def touched_traps(state: RaceState, shapes: np.ndarray) -> tuple[int, ...]:
     if not state.traps:
         return ()
     discs = trap_discs(state)
-    hit = np.asarray(shapely.intersects(discs[:, None], shapes[None, :])).any(axis=1)
+    touching = np.asarray(shapely.intersects(discs[:, None], shapes[None, :]))
+    hit = np.asarray(touching.any(axis=1))
     return tuple(t.id for t, h in zip(state.traps, hit, strict=True) if h)
 
 

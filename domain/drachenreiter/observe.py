@@ -27,8 +27,9 @@ from domain.drachenreiter.race import settable_speeds
 from domain.drachenreiter.state import Dragon, RaceState
 
 
-def _hidden_card(d: Dragon) -> bool:
-    return d.laid is not None and not d.shown
+def _hidden_card(d: Dragon) -> Magic | None:
+    """The card ``d`` has laid face down, if any."""
+    return d.laid if not d.shown else None
 
 
 def observe(state: RaceState, seat: int, rng: random.Random) -> RaceState:
@@ -37,15 +38,15 @@ def observe(state: RaceState, seat: int, rng: random.Random) -> RaceState:
     for s, d in enumerate(dragons):
         if s != seat:
             pool += d.hand
-            if _hidden_card(d):
-                pool.append(d.laid)  # type: ignore[arg-type]
+            if (card := _hidden_card(d)) is not None:
+                pool.append(card)
     pool.sort(key=lambda c: c.value)
     rng.shuffle(pool)
     for s, d in enumerate(dragons):
         if s == seat:
             continue
         hand = tuple(sorted((pool.pop() for _ in d.hand), key=lambda c: c.value))
-        laid = pool.pop() if _hidden_card(d) else d.laid
+        laid = pool.pop() if _hidden_card(d) is not None else d.laid
         set_speed = d.set_speed
         if set_speed is not None and not (state.mover == s or d.moved):
             set_speed = rng.choice(settable_speeds(d))

@@ -125,7 +125,7 @@ def places_across(
     if blockers is not None:
         ok &= ~np.asarray(shapely.dwithin(blockers, shapes, SETTLE_CLEARANCE))
     ok = ok.reshape(len(headings), n)
-    found = ok.any(axis=1)
+    found = np.asarray(ok.any(axis=1))
     first = ok.argmax(axis=1)[found]
     placed = iter(poses_at(track, xs[first], ys[first], headings[found], hint))
     return [next(placed) if f else None for f in found]

@@ -23,7 +23,7 @@ from domain.drachenreiter.svg import render_svg
 from domain.drachenreiter.track import runs_backwards, track
 from domain.drachenreiter.variants import VARIANTS
 from domain.drachenreiter.view import COLOURS, view
-from domain.kernel import Codec, Emitter, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
+from domain.kernel import Codec, Command, Emitter, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
 
 
 class Drachenreiter(Ruleset[RaceState]):
@@ -61,13 +61,13 @@ class Drachenreiter(Ruleset[RaceState]):
         out.emit(ev.RoundStarted(1))
         return out.events
 
-    def decide(self, state: RaceState, seat: int, command: Any, rng: Rng) -> list[Event]:
+    def decide(self, state: RaceState, seat: int, command: Command, rng: Rng) -> list[Event]:
         return decide(self, state, seat, command, rng)
 
     def evolve(self, state: RaceState, event: Event) -> RaceState:
         return evolve(state, event)
 
-    def legal_moves(self, state: RaceState, seat: int) -> Sequence[Any]:
+    def legal_moves(self, state: RaceState, seat: int) -> Sequence[Command]:
         return legal_moves(state, seat)
 
     def awaiting(self, state: RaceState) -> tuple[int, ...]:
@@ -159,4 +159,5 @@ class Drachenreiter(Ruleset[RaceState]):
         return COLOURS[: state.seats]
 
 
-DRACHENREITER = Drachenreiter()
+DRACHENREITER: Drachenreiter = Drachenreiter()
+"""(Annotated: the bot factories above name it before it is assigned.)"""

@@ -70,7 +70,8 @@ def bases(xs: np.ndarray, ys: np.ndarray, headings: np.ndarray) -> np.ndarray:
     c, s = np.cos(h), np.sin(h)
     px = np.asarray(xs, dtype=float)[:, None] + _HEX[:, 0] * c - _HEX[:, 1] * s
     py = np.asarray(ys, dtype=float)[:, None] + _HEX[:, 0] * s + _HEX[:, 1] * c
-    return shapely.polygons(np.stack([px, py], axis=-1))
+    hexagons: np.ndarray = shapely.polygons(np.stack([px, py], axis=-1))  # (shapely has no type hints)
+    return hexagons
 
 
 def base(x: float, y: float, heading: float) -> shapely.Polygon:
@@ -87,7 +88,8 @@ def templates(fx: np.ndarray, fy: np.ndarray, directions: np.ndarray, lengths: n
     corners = [(0.0, w), (lengths, w), (lengths, -w), (0.0, -w), (0.0, w)]
     px = np.stack([fx + a * c - b * s for a, b in corners], axis=-1)
     py = np.stack([fy + a * s + b * c for a, b in corners], axis=-1)
-    return shapely.polygons(np.stack([px, py], axis=-1))
+    bars: np.ndarray = shapely.polygons(np.stack([px, py], axis=-1))  # (shapely has no type hints)
+    return bars
 
 
 def template(fx: float, fy: float, direction: float, length: float) -> shapely.Polygon:

@@ -99,7 +99,7 @@ class Track:
             self.finish_s = CLOSED_FINISH
             self.finish = CLOSED_FINISH + self.length
         else:
-            self.finish_s = self.length - elements[-1].length + FINISH_INTO_LAST  # type: ignore[union-attr]
+            self.finish_s = self.length - self._table[-1].length + FINISH_INTO_LAST
             self.finish = self.finish_s
         self.yellow = tuple(float(s) for s in np.arange(YELLOW_SPACING, self.length - 1.0, YELLOW_SPACING))
         minx, miny, maxx, maxy = self.area.bounds
@@ -206,11 +206,6 @@ class Track:
         cx, cy = self.point_at(s, 0.0)
         h = math.radians(self.heading_at(s))
         return (x - cx) * -math.sin(h) + (y - cy) * math.cos(h)
-
-    def frame(self, x: float, y: float, hint: float) -> tuple[float, float]:
-        """Progress (unwrapped near ``hint``) and offset of the point ``(x, y)``."""
-        s, u = self._project(np.array([x], dtype=float), np.array([y], dtype=float))
-        return float(self.unwrap(s, hint)[0]), float(u[0])
 
     # ------------------------------------------------------------ printed things
 
@@ -324,7 +319,7 @@ def track(name: str, backwards: bool = False) -> Track:
     are not thread-safe, and the server runs requests and bots on several threads:
     sharing one prepared track between threads crashes the process.
     """
-    tracks = getattr(_built, "tracks", None)
+    tracks: dict[tuple[str, bool], Track] | None = getattr(_built, "tracks", None)
     if tracks is None:
         tracks = _built.tracks = {}
     key = (name, backwards)

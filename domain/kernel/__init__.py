@@ -1,7 +1,7 @@
 """The domain kernel: what every game plug-in is built from."""
 
 from domain.kernel.bots import RandomBot, choose_move
-from domain.kernel.emitter import Emitter, Folded, states_after
+from domain.kernel.emitter import Emitter, Evolves, Folded, states_after
 from domain.kernel.jsonable import DecodeError, canonical_json, decode, encode, state_hash
 from domain.kernel.outcome import Outcome
 from domain.kernel.records import Codec, Command, Event
@@ -17,6 +17,7 @@ from domain.kernel.rules import (
     RuleRef,
 )
 from domain.kernel.ruleset import (
+    Bot,
     ConfigError,
     GameConfig,
     NoOptions,
@@ -29,12 +30,14 @@ from domain.kernel.viewer import Viewer
 
 __all__ = [
     "LEAVING",
+    "Bot",
     "Codec",
     "Command",
     "ConfigError",
     "DecodeError",
     "Emitter",
     "Event",
+    "Evolves",
     "Folded",
     "GameConfig",
     "GameOver",

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Generic, TypeVar
 
 from domain.kernel.records import Command
+from domain.kernel.ruleset import Bot, Ruleset
+
+S = TypeVar("S")
 
 
 def choose_move(
-    ruleset: Any, bot: Any, state: Any, seat: int, rng: random.Random, budget: float | None = None
+    ruleset: Ruleset[S], bot: Bot[S], state: S, seat: int, rng: random.Random, budget: float | None = None
 ) -> Command:
     """The move ``bot`` makes for ``seat``, deciding on what that seat may know.
 
@@ -20,13 +23,13 @@ def choose_move(
     return bot.choose(observed, seat, rng, budget)
 
 
-class RandomBot:
+class RandomBot(Generic[S]):
     """Uniform over the listed legal moves."""
 
-    def __init__(self, ruleset: Any) -> None:
+    def __init__(self, ruleset: Ruleset[S]) -> None:
         self.ruleset = ruleset
 
-    def choose(self, state: Any, seat: int, rng: random.Random, budget: float | None = None) -> Command:
+    def choose(self, state: S, seat: int, rng: random.Random, budget: float | None = None) -> Command:
         moves = self.ruleset.legal_moves(state, seat)
         if not moves:
             raise LookupError(f"seat {seat} has no legal move")

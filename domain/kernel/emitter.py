@@ -17,11 +17,18 @@ instead of folding the events a second time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from domain.kernel.records import Event
 
 S = TypeVar("S")
+
+
+class Evolves(Protocol[S]):
+    """What folding needs of a game: its ``evolve`` (a ``Ruleset`` has it; so may a
+    module-level holder of the game's ``evolve`` function)."""
+
+    def evolve(self, state: S, event: Event, /) -> S: ...
 
 
 class Folded(list[Event], Generic[S]):
@@ -39,7 +46,7 @@ class Emitter(Generic[S]):
 
     __slots__ = ("_ruleset", "events", "state")
 
-    def __init__(self, ruleset: Any, state: S) -> None:
+    def __init__(self, ruleset: Evolves[S], state: S) -> None:
         self._ruleset = ruleset
         self.state: S = state
         self.events: Folded[S] = Folded()
@@ -51,12 +58,11 @@ class Emitter(Generic[S]):
         return self.state
 
 
-def states_after(ruleset: Any, state: S, events: Sequence[Event]) -> list[S]:
+def states_after(ruleset: Evolves[S], state: S, events: Sequence[Event]) -> list[S]:
     """The state after each of ``events`` from ``state``: those a decider folded, if it built
     ``events`` with an ``Emitter`` (and did not change the list since), else folded now."""
-    states = getattr(events, "states", None)
-    if states is not None and len(states) == len(events):
-        return list(states)
+    if isinstance(events, Folded) and len(events.states) == len(events):
+        return list(events.states)
     out = []
     for e in events:
         state = ruleset.evolve(state, e)

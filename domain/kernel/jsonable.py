@@ -26,7 +26,7 @@ import json
 import types
 import typing
 from functools import cache
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints, overload
 
 import orjson
 
@@ -43,8 +43,11 @@ class DecodeError(ValueError):
 # --------------------------------------------------------------------- encode
 
 
-def encode(value: Any) -> Any:
-    """Returns the JSON-native form of a domain value (no type hints needed)."""
+def encode(value: object) -> Any:
+    """Returns the JSON-native form of a domain value (no type hints needed).
+
+    Typed ``Any``, as ``json.loads`` is: which JSON value comes out (an object for a
+    record, a list for a tuple) depends on the value, and callers know it."""
     encoder = _ENCODERS.get(type(value))
     if encoder is None:
         encoder = _encoder_for(type(value))
@@ -91,6 +94,7 @@ every state it hashes, so it looks its type up once instead of testing it."""
 def _encoder_for(cls: type) -> typing.Callable[[Any], Any]:
     """Finds the encoder of a type not seen before (a subclass, an enum or a
     dataclass) and remembers it."""
+    encoder: typing.Callable[[Any], Any]
     if issubclass(cls, enum.Enum):
         encoder = _encode_enum
     elif issubclass(cls, (bool, int, float, str)):
@@ -141,14 +145,15 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
-def canonical_json(value: Any) -> str:
+def canonical_json(value: object) -> str:
     """One compact, key-sorted JSON text for a domain value.
 
     The text is the standard library's (``sort_keys``, compact separators, ASCII
     escapes, no NaN). For a dataclass whose type hints admit no float, ``orjson``
     writes the same text several times faster, and is used when its output is
     ASCII; floats are left to ``json``, whose spelling of some of them differs."""
-    if dataclasses.is_dataclass(value) and _float_free(type(value)):
+    cls: type = type(value)
+    if dataclasses.is_dataclass(cls) and _float_free(cls):
         try:
             fast = orjson.dumps(value, default=_orjson_default, option=_ORJSON_OPTIONS)
         except TypeError:  # an int beyond 64 bits, or a dict key that is not a str
@@ -167,7 +172,7 @@ def _orjson_default(value: Any) -> Any:
     dataclass (tagged, and with only its ``init`` fields), a set, a mapping proxy.
     The values inside are handed back to ``orjson``, so the walk stays in Rust
     except at these nodes."""
-    cls = type(value)
+    cls: type = type(value)
     names = _field_names(cls) if dataclasses.is_dataclass(cls) else None
     if names is not None:
         tag = getattr(cls, "TYPE", None)
@@ -202,7 +207,7 @@ def _holds_no_float(tp: Any, seen: frozenset[type]) -> bool:
     return False
 
 
-def state_hash(state: Any) -> str:
+def state_hash(state: object) -> str:
     """SHA-256 of the canonical JSON of a state: what audits compare."""
     return hashlib.sha256(canonical_json(state).encode()).hexdigest()
 
@@ -210,8 +215,16 @@ def state_hash(state: Any) -> str:
 # --------------------------------------------------------------------- decode
 
 
-def decode(tp: Any, data: Any, path: str = "") -> Any:
-    """Builds a value of type ``tp`` from JSON-native ``data``.
+T = TypeVar("T")
+
+
+@overload
+def decode(tp: type[T], data: object, path: str = "") -> T: ...
+@overload
+def decode(tp: object, data: object, path: str = "") -> Any: ...
+def decode(tp: object, data: object, path: str = "") -> Any:
+    """Builds a value of type ``tp`` from JSON-native ``data``: a ``tp`` when it is a
+    class, else (a hint such as ``tuple[int, ...]`` or ``int | None``) what it describes.
 
     Raises ``DecodeError`` naming the first field that does not fit. Unknown
     and missing dataclass fields are errors, as are bools given for ints.
@@ -292,7 +305,11 @@ def _literal(args: tuple[Any, ...]) -> Decoder:
 
 
 def _union(args: tuple[Any, ...]) -> Decoder:
-    tagged = {a.TYPE: a for a in args if dataclasses.is_dataclass(a) and isinstance(getattr(a, "TYPE", None), str)}
+    tagged: dict[str, type] = {}
+    for a in args:
+        tag = getattr(a, "TYPE", None)
+        if isinstance(a, type) and dataclasses.is_dataclass(a) and isinstance(tag, str):
+            tagged[tag] = a
     decoders = [_decoder(a) for a in args]
 
     def dec(d: Any, p: str) -> Any:

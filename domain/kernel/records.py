@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import fields
+from dataclasses import Field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
 from domain.kernel.jsonable import DecodeError, decode, encode
@@ -36,6 +36,8 @@ class Record:
 
     TYPE: ClassVar[str]
     SECRET: ClassVar[tuple[str, ...]] = ()
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+    """Set by ``@dataclass`` on each subclass; declared so that ``fields(record)`` type-checks."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -48,10 +50,10 @@ class Record:
 
     def data(self) -> dict[str, Any]:
         """The record's fields in JSON-native form (without ``type``)."""
-        return {f.name: encode(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
+        return {f.name: encode(getattr(self, f.name)) for f in fields(self)}
 
 
-def _hidden(value: Any) -> dict[str, Any]:
+def _hidden(value: object) -> dict[str, Any]:
     if isinstance(value, (tuple, list, frozenset, set, dict)):
         return {"hidden": len(value)}
     return {"hidden": True}
@@ -126,7 +128,7 @@ class Codec(Generic[R]):
     def types(self) -> tuple[str, ...]:
         return tuple(self.by_type)
 
-    def load(self, obj: Any) -> R:
+    def load(self, obj: object) -> R:
         """A record from its flat JSON form ``{"type": ..., **fields}``."""
         if not isinstance(obj, dict):
             raise DecodeError("", "expected an object with a 'type'")

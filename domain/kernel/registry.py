@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from domain.kernel.ruleset import ConfigError, Ruleset
 
+R = TypeVar("R", bound=Ruleset[Any])
+
 _GAMES: dict[str, Ruleset[Any]] = {}
+"""Slug to game. Games differ in their state type, hence ``Ruleset[Any]``."""
 
 
-def register(ruleset: Ruleset[Any]) -> Ruleset[Any]:
+def register(ruleset: R) -> R:
+    """Adds ``ruleset`` to the catalogue under its slug, and returns it as given."""
     if ruleset.slug in _GAMES and _GAMES[ruleset.slug] is not ruleset:
         raise ValueError(f"game {ruleset.slug!r} is already registered")
     _GAMES[ruleset.slug] = ruleset

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -32,6 +32,7 @@ from domain.kernel.rules import JOINING, MOVE_SHAPE, IllegalMove, MalformedMove,
 from domain.kernel.viewer import Viewer
 
 S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
 
 
 class ConfigError(ValueError):
@@ -93,14 +94,16 @@ class GameConfig:
 
     variant: str
     options: Any
+    """An instance of the variant's ``options`` dataclass: which one is known only once the
+    variant is (each game reads its own fields; ``Any`` spares it a cast)."""
     seats: int
 
 
-class Bot(Protocol[S]):
+class Bot(Protocol[S_contra]):
     """A player program. It sees only what its seat may see: the platform hands it
     ``ruleset.observe(state, seat, rng)``, never the true state."""
 
-    def choose(self, state: S, seat: int, rng: random.Random, budget: float | None = None) -> Command:
+    def choose(self, state: S_contra, seat: int, rng: random.Random, budget: float | None = None) -> Command:
         """Returns one legal command for ``seat``; ``budget`` is a soft time limit in seconds."""
         ...
 
@@ -113,13 +116,15 @@ class Ruleset(ABC, Generic[S]):
     engine_version: ClassVar[str]
     """Bump when a change would alter the events of a recorded game."""
     variants: ClassVar[tuple[Variant, ...]]
-    commands: ClassVar[Codec[Any]]
-    events: ClassVar[Codec[Any]]
-    state_type: ClassVar[type]
+    commands: ClassVar[Codec[Command]]
+    events: ClassVar[Codec[Event]]
+    state_type: type[S]
+    """The class of the states (set on the subclass; not a ``ClassVar``, which cannot name ``S``)."""
     rules: ClassVar[tuple[RuleRef, ...]]
     """Every rule the game cites, for events and refusals alike."""
-    bots: ClassVar[Mapping[str, type]]
-    """Bot name to a class constructed with no arguments."""
+    bots: Mapping[str, Callable[[], Bot[S]]]
+    """Bot name to what makes that bot with no arguments (a class, or a function).
+    Set on the subclass; not a ``ClassVar``, which cannot name ``S``."""
     default_bot: ClassVar[str]
     """The bot that stands in for a timed-out seat."""
     max_decisions: ClassVar[int] = 10_000
@@ -227,7 +232,7 @@ class Ruleset(ABC, Generic[S]):
             span = f"{v.min_seats} to {v.max_seats}"
             raise ConfigError("players", f"{self.title} ({v.name}) takes {span} players, not {seats}")
         try:
-            opts = decode(v.options, dict(options or {}))
+            opts: object = decode(v.options, dict(options or {}))
         except DecodeError as e:
             raise ConfigError(f"options.{e.path}", e.detail) from None
         except OptionError as e:
@@ -241,11 +246,11 @@ class Ruleset(ABC, Generic[S]):
         return GameConfig(v.name, opts, seats)
 
     def options_json(self, config: GameConfig) -> dict[str, Any]:
-        out = encode(config.options)
+        out: dict[str, Any] = encode(config.options)
         out.pop("type", None)
         return out
 
-    def parse_move(self, obj: Any) -> Command:
+    def parse_move(self, obj: object) -> Command:
         """The command a JSON move stands for; ``MalformedMove`` names the bad field."""
         try:
             return self.commands.load(obj)
@@ -269,7 +274,7 @@ class Ruleset(ABC, Generic[S]):
     def is_over(self, state: S) -> bool:
         return self.outcome(state) is not None
 
-    def bot(self, name: str) -> Any:
+    def bot(self, name: str) -> Bot[S]:
         try:
             return self.bots[name]()
         except KeyError:

@@ -28,7 +28,8 @@ _SAME: Any = object()
 
 
 def _names(cls: type) -> list[str]:
-    if not is_dataclass(cls) or not cls.__dataclass_params__.frozen or "__slots__" not in cls.__dict__:  # type: ignore[attr-defined]
+    params = getattr(cls, "__dataclass_params__", None)  # what @dataclass was given; no public accessor
+    if not is_dataclass(cls) or params is None or not params.frozen or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} is not a frozen slotted dataclass")
     if hasattr(cls, "__post_init__") or not all(f.init for f in fields(cls)):
         raise TypeError(f"{cls.__name__} sets fields outside __init__")

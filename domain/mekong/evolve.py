@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from domain.kernel import Event
 from domain.kernel.slots import replacer
@@ -30,6 +30,8 @@ from domain.mekong.events import (
 )
 from domain.mekong.state import NO_TASK, Bridge, MekongState, Phase, Task, stone_order
 from domain.mekong.turns import current_actor
+
+T = TypeVar("T")
 
 replace = replacer(MekongState)
 """``dataclasses.replace`` for the state, faster (``domain.kernel.slots``): evolve runs for every event."""
@@ -105,7 +107,7 @@ def evolve(state: MekongState, event: Event) -> MekongState:
     raise TypeError(f"unknown event {event!r}")
 
 
-def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+def _put(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return (*values[:i], value, *values[i + 1 :])
 
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel import (
+    LEAVING,
     Codec,
     Command,
     Event,
@@ -51,7 +52,7 @@ class Mekong(Ruleset[MekongState]):
     events = Codec(EVENTS)
     state_type = MekongState
     rules = rb.RULES
-    bots: Mapping[str, Any] = {
+    bots = {
         "random": lambda: RandomBot(RULESET),
         "planner": lambda: PlannerBot(RULESET),
     }
@@ -110,7 +111,7 @@ class Mekong(Ruleset[MekongState]):
         if state.phase is Phase.OVER:
             raise GameOver("leave: the game is over", GAME_ENDED)
         if not state.in_play(seat):
-            raise IllegalMove(f"leave: seat {seat} has already left", rb.LEAVING)
+            raise IllegalMove(f"leave: seat {seat} has already left", LEAVING)
         out = emitter(state)
         out.emit(SeatLeft(seat))
         staying = [s for s in range(state.seats) if out.state.in_play(s)]
@@ -153,4 +154,5 @@ def distance_to_go(state: MekongState, seat: int) -> float:
     return math.dist(rim[spot], goal)
 
 
-RULESET = Mekong()
+RULESET: Mekong = Mekong()
+"""(Annotated: the bot factories above name it before it is assigned.)"""

@@ -100,7 +100,7 @@ class Board:
         where: dict[int, tuple[Cell, int]] = {}
         for p in layout:
             cell = (p.x, p.y)
-            masks[cell] = (silver,) * 4 if p.card == SILVER else oriented(p.card, p.orientation)  # type: ignore[assignment]
+            masks[cell] = (silver,) * 4 if p.card == SILVER else oriented(p.card, p.orientation)
             where[p.card] = (cell, p.orientation)
         reach: dict[Cell, int] = {}
         for cell in masks:
@@ -120,7 +120,7 @@ class Board:
         for n in neighbours(cell):
             if n not in masks:
                 reach[n] = _reach(masks, n)
-        board = Board(masks, where, reach)  # type: ignore[arg-type]
+        board = Board(masks, where, reach)
         colours = own[0] | own[1] | own[2] | own[3]
         board._sizes = {  # a new card only grows the groups it joins
             bit: max(old, board.component(cell, bit)) if colours & bit else old
@@ -159,10 +159,10 @@ class Board:
                 reach[n] = _reach(masks, n)
         sizes = self._sizes.copy()
         kept = {b: n for b, n in sizes.items() if not b & changed}  # colours the Silver neither joins nor leaves
-        board = Board(masks, self.where, reach, kept)  # type: ignore[arg-type]  # boards never change their dicts
-        for b, n in sizes.items():  # a colour it joins only merges the groups through it; one it leaves may split
+        board = Board(masks, self.where, reach, kept)
+        for b, size in sizes.items():  # a colour it joins only merges the groups through it; one it leaves may split
             if b & changed & silver:
-                board._sizes[b] = max(n, board.component(cell, b))
+                board._sizes[b] = max(size, board.component(cell, b))
         return board
 
     # ------------------------------------------------------------ placing
@@ -181,7 +181,7 @@ class Board:
     def contacts(self, cell: Cell, skip: Cell | None = None) -> list[tuple[int, int]]:
         """(own panel, neighbour panel mask) for every panel touching a card across an edge of ``cell``."""
         x, y = cell
-        out = []
+        out: list[tuple[int, int]] = []
         for dx, dy, pairs in SIDES:
             n = (x + dx, y + dy)
             if n == skip:

@@ -15,13 +15,23 @@ it has held (their places are public knowledge), and public things.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from domain.kernel import Command, RandomBot
+from domain.kernel import Bot, Command, RandomBot
 from domain.seven_dragons.beliefs import Belief, ring_beliefs
 from domain.seven_dragons.board import Board
-from domain.seven_dragons.cards import ACTION_COLOUR, ACTION_OF, BIT, COLOURS, SILVER, Action, Colour, oriented
+from domain.seven_dragons.cards import (
+    ACTION_COLOUR,
+    ACTION_OF,
+    ACTION_OF_CARD,
+    BIT,
+    COLOURS,
+    SILVER,
+    Action,
+    Colour,
+    oriented,
+)
 from domain.seven_dragons.checks import board
 from domain.seven_dragons.commands import (
     Direction,
@@ -123,7 +133,7 @@ class Judge:
     def score(self, command: Command) -> float:
         return _SCORERS[type(command)](self, command)
 
-    def candidates(self, moves: Any) -> list[Command]:
+    def candidates(self, moves: Iterable[Command]) -> list[Command]:
         """Every legal move, except that Move a Card lifts only the cheapest few cards."""
         keep = self._move_targets()
         return [m for m in moves if not isinstance(m, MoveCard) or m.target in keep]
@@ -137,7 +147,7 @@ class Judge:
         return b.resilvered(BIT[colour]).largest()
 
     def _silver_after(self, card: int, discard: Discard) -> Colour | None:
-        return ACTION_COLOUR[ACTION_OF[card]] if discard is Discard.TOP else None  # type: ignore[index]
+        return ACTION_COLOUR[ACTION_OF_CARD[card]] if discard is Discard.TOP else None
 
     def _largest_for_silver(self, colour: Colour | None) -> tuple[int, ...]:
         mask = self.silver if colour is None or not self.state.table.silver else BIT[colour]
@@ -160,7 +170,7 @@ class Judge:
         return {card for _, card in sorted(costs)[:MOVE_TARGETS]}
 
     def _cards_after_action(self, card: int) -> float:
-        return len(self.hand) - 1 - KEEP[ACTION_OF[card]]  # type: ignore[index]
+        return len(self.hand) - 1 - KEEP[ACTION_OF_CARD[card]]
 
 
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
@@ -175,7 +185,7 @@ def _place(j: Judge, m: PlaceDragon) -> float:
 
 
 def _discard(j: Judge, m: DiscardAction) -> float:
-    colour = ACTION_COLOUR[ACTION_OF[m.card]]  # type: ignore[index]
+    colour = ACTION_COLOUR[ACTION_OF_CARD[m.card]]
     return j.value(j._largest_for_silver(colour), j.beliefs, j._cards_after_action(m.card))
 
 
@@ -230,10 +240,10 @@ _SCORERS: dict[type, Callable[[Judge, Any], float]] = {
 }
 
 
-def _random() -> RandomBot:
+def _random() -> RandomBot[State]:
     from domain.seven_dragons.ruleset import RULESET
 
     return RandomBot(RULESET)
 
 
-BOTS: Mapping[str, Callable[[], Any]] = {"random": _random, "greedy": GreedyBot}
+BOTS: Mapping[str, Callable[[], Bot[State]]] = {"random": _random, "greedy": GreedyBot}

@@ -127,6 +127,8 @@ DRAGONS: tuple[int, ...] = tuple(c.id for c in CARDS if c.kind is Kind.DRAGON)
 ACTIONS: tuple[int, ...] = tuple(c.id for c in CARDS if c.kind is Kind.ACTION)
 IS_DRAGON: tuple[bool, ...] = tuple(c.kind is Kind.DRAGON for c in CARDS)
 ACTION_OF: tuple[Action | None, ...] = tuple(c.action for c in CARDS)
+ACTION_OF_CARD: dict[int, Action] = {c.id: c.action for c in CARDS if c.action is not None}
+"""The action of each action card: ``ACTION_OF`` for the cards that have one."""
 COLOUR_BIT: tuple[int, ...] = tuple(BIT[c.colour] if c.colour is not None else 0 for c in CARDS)
 """An action card's colour as a mask bit (what the Silver Dragon takes from it); 0 for other cards."""
 

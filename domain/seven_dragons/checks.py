@@ -32,6 +32,9 @@ from domain.seven_dragons.state import SevenDragonsState
 
 State = SevenDragonsState
 
+ActionCommand = TradeHands | TradeGoals | RotateGoals | MoveCard | ZapCard
+"""The commands that play an action card for its effect."""
+
 ACTION_OF_COMMAND: dict[type, Action] = {
     TradeHands: Action.TRADE_HANDS,
     TradeGoals: Action.TRADE_GOALS,
@@ -54,7 +57,7 @@ def check(state: State, seat: int, command: Command) -> None:
     checker(state, seat, command)
 
 
-def _check_action(state: State, seat: int, command: Any) -> None:
+def _check_action(state: State, seat: int, command: ActionCommand) -> None:
     """An action card of the command's action, a discard choice the table allows, then the effect's own rules."""
     _action_card(state, seat, command, command.card, ACTION_OF_COMMAND[type(command)])
     if command.discard is Discard.BOTTOM and not state.table.silver:
@@ -73,11 +76,11 @@ def _in_hand(state: State, seat: int, command: Command, card: int) -> None:
 
 def _action_card(state: State, seat: int, command: Command, card: int, action: Action | None) -> None:
     _in_hand(state, seat, command, card)
-    if ACTION_OF[card] is None:
+    played = ACTION_OF[card]
+    if played is None:
         raise IllegalMove(f"{command}: card {card} is a dragon; place it with place_dragon", rb.DRAGON_CARD)
-    if action is not None and ACTION_OF[card] is not action:
-        message = f"{command}: card {card} is {ACTION_OF[card].value}, not {action.value}"  # type: ignore[union-attr]
-        raise IllegalMove(message, rb.ACTION_PLAYED)
+    if action is not None and played is not action:
+        raise IllegalMove(f"{command}: card {card} is {played.value}, not {action.value}", rb.ACTION_PLAYED)
 
 
 def _orientation(command: Command, orientation: int) -> None:
@@ -160,7 +163,7 @@ def _trade_goals(state: State, seat: int, command: TradeGoals) -> None:
         raise IllegalMove(f"{command}: trade with one seat or one unused goal", rb.TRADE_GOALS)
     if command.seat is not None:
         _other_seat(state, seat, command, command.seat, rb.TRADE_GOALS)
-    elif not 0 <= command.unused < len(state.unused_slots()):  # type: ignore[operator]  # one of them is set
+    elif command.unused is not None and not 0 <= command.unused < len(state.unused_slots()):
         raise IllegalMove(f"{command}: there are {len(state.unused_slots())} unused goals", rb.TRADE_GOALS)
 
 

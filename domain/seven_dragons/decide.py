@@ -9,6 +9,9 @@ deck are empty, the groups closest to the target win.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from domain.kernel import Command, Emitter, Event, GameOver, IllegalMove, NotYourTurn, Rng
 from domain.kernel.rules import GAME_ENDED, JOINING, LEAVING, TURN_ORDER
 from domain.seven_dragons import events as ev
@@ -127,7 +130,8 @@ def _trade_goals(out: Emitter[State], seat: int, command: TradeGoals) -> None:
     else:
         theirs = state.ring[state.unused_slots()[command.unused or 0]].goal
     mine = state.goal_of(seat)
-    out.emit(ev.GoalsTraded(seat, command.seat, command.unused, theirs, mine))  # type: ignore[arg-type]
+    assert theirs is not None and mine is not None  # Trade Goals is in the full game only, its goals dealt
+    out.emit(ev.GoalsTraded(seat, command.seat, command.unused, theirs, mine))
     out.emit(ev.ActionDiscarded(seat, command.card, command.discard, True))
 
 
@@ -149,7 +153,7 @@ def _zap_card(out: Emitter[State], seat: int, command: ZapCard) -> None:
     out.emit(ev.ActionDiscarded(seat, command.card, command.discard, True))
 
 
-_PLAY = {
+_PLAY: dict[type[Command], Callable[[Emitter[State], int, Any], None]] = {
     PlaceDragon: _place,
     SetAside: _set_aside,
     DiscardAction: _discard_action,
@@ -186,7 +190,8 @@ def _check_win(out: Emitter[State], active: int) -> bool:
         return False
     seat = active if active in winners else winners[0]
     goal = out.state.goal_of(seat)
-    out.emit(ev.GameWon(seat, goal, board(out.state).largest()[COLOURS.index(goal)]))  # type: ignore[arg-type]
+    assert goal is not None  # reached() lists only seats holding a goal
+    out.emit(ev.GameWon(seat, goal, board(out.state).largest()[COLOURS.index(goal)]))
     return True
 
 

@@ -8,7 +8,7 @@ warms the board cache (``board.note_*``), which changes no answer.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from domain.kernel import Event
 from domain.kernel.slots import replacer
@@ -32,7 +32,10 @@ def evolve(state: State, event: Event) -> State:
 # ------------------------------------------------------------------ helpers
 
 
-def _put(values: tuple[Any, ...], i: int, v: Any) -> tuple[Any, ...]:
+T = TypeVar("T")
+
+
+def _put(values: tuple[T, ...], i: int, v: T) -> tuple[T, ...]:
     return (*values[:i], v, *values[i + 1 :])
 
 

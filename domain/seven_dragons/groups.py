@@ -20,7 +20,7 @@ def group(masks: dict[Cell, Masks], start: Cell, bit: int) -> set[Cell]:
     while stack:
         cell = stack.pop()
         x, y = cell
-        own = get(cell)
+        own = masks[cell]
         n = (x + 1, y)
         if n not in seen and (q := get(n)) is not None and (own[1] & q[0] | own[3] & q[2]) & bit:
             seen.add(n)

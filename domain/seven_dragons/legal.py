@@ -19,7 +19,7 @@ from itertools import chain
 from typing import Any, overload
 
 from domain.kernel import Command, RuleError
-from domain.seven_dragons.cards import ACTION_OF, IS_DRAGON, SILVER, Action, oriented
+from domain.seven_dragons.cards import ACTION_OF_CARD, IS_DRAGON, SILVER, Action, oriented
 from domain.seven_dragons.checks import board, check
 from domain.seven_dragons.commands import (
     Direction,
@@ -125,10 +125,10 @@ def _discards(state: State) -> tuple[Discard, ...]:
 
 
 def _action(state: State, seat: int, card: int) -> list[Part]:
-    action = ACTION_OF[card]
+    action = ACTION_OF_CARD[card]
     out: list[Part] = []
     for discard in _discards(state):
-        out.extend(_EFFECTS[action](state, seat, card, discard))  # type: ignore[index]
+        out.extend(_EFFECTS[action](state, seat, card, discard))
     out.append(((card,), DiscardAction))
     return out
 

@@ -73,10 +73,11 @@ def _resample_cards(state: State, seat: int, rng: random.Random) -> tuple[tuple[
 
 def _resample_goals(state: State, seat: int, rng: random.Random) -> tuple[GoalSlot, ...]:
     seen = state.seen_goals[seat]
-    free = [i for i, slot in enumerate(state.ring) if slot.goal not in seen]
-    if not free:
+    hidden = {i: slot.goal for i, slot in enumerate(state.ring) if slot.goal is not None and slot.goal not in seen}
+    if not hidden:  # (in play every slot has its goal: none is None)
         return state.ring
-    goals = sorted((state.ring[i].goal for i in free), key=lambda g: COLOURS.index(g))  # type: ignore[arg-type]
+    free = list(hidden)
+    goals = sorted(hidden.values(), key=lambda g: COLOURS.index(g))
     largest = board(state).largest()
     seats = [state.ring[i].seat for i in free]
     limits = [None if seat is None else state.targets[seat] for seat in seats]

@@ -14,9 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import Viewer
-from domain.seven_dragons.cards import CARDS, COLOUR_OF_BIT, COLOURS, SILVER, WILD, Kind, oriented
+from domain.seven_dragons.cards import CARDS, COLOUR_OF_BIT, COLOURS, SILVER, WILD, Colour, Kind, oriented
 from domain.seven_dragons.checks import board
-from domain.seven_dragons.state import Phase, SevenDragonsState
+from domain.seven_dragons.state import Phase, Placed, SevenDragonsState
 
 State = SevenDragonsState
 
@@ -55,7 +55,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     silver = silver_colour(state)
     table = state.table
 
-    def goal_visible(seat: int | None, goal: Any) -> bool:
+    def goal_visible(seat: int | None, goal: Colour) -> bool:
         return sees_all or (seat is not None and seat == me) or goal in knows_goals
 
     players = []
@@ -108,11 +108,11 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-def _value(goal: Any) -> str | None:
+def _value(goal: Colour | None) -> str | None:
     return None if goal is None else goal.value
 
 
-def _placed(p: Any, silver: str | None) -> dict[str, Any]:
+def _placed(p: Placed, silver: str | None) -> dict[str, Any]:
     c = CARDS[p.card]
     if p.card == SILVER:
         panels = [silver] * 4

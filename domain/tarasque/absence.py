@@ -28,16 +28,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
 
-from domain.kernel import LEAVING, Emitter, Event, GameOver, IllegalMove, Rng
+from domain.kernel import LEAVING, Emitter, Event, Evolves, GameOver, IllegalMove, Rng
 from domain.kernel.rules import GAME_ENDED
 from domain.tarasque.advance import advance
 from domain.tarasque.events import RollingStopped, SeatLeft, TurnEnded
 from domain.tarasque.state import Phase, TarasqueState
 
 
-def leave(ruleset: Any, state: TarasqueState, seat: int, rng: Rng) -> list[Event]:
+def leave(ruleset: Evolves[TarasqueState], state: TarasqueState, seat: int, rng: Rng) -> list[Event]:
     """The events of ``seat`` leaving the game, then the automatic steps."""
     if state.turn.phase is Phase.OVER:
         raise GameOver(f"seat {seat} cannot leave: the game is over", GAME_ENDED)
@@ -53,7 +52,7 @@ def leave(ruleset: Any, state: TarasqueState, seat: int, rng: Rng) -> list[Event
     return out.events
 
 
-def skip(ruleset: Any, state: TarasqueState, seat: int, rng: Rng) -> list[Event] | None:
+def skip(ruleset: Evolves[TarasqueState], state: TarasqueState, seat: int, rng: Rng) -> list[Event] | None:
     """The events of ``seat`` losing its pending decision, or None if it is compulsory."""
     turn = state.turn
     if seat != turn.seat or seat in state.left:

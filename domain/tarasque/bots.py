@@ -16,6 +16,7 @@ best (the first listed among equals, so it is deterministic):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from domain.kernel import Command, RandomBot
@@ -32,7 +33,7 @@ TIE_BREAK = 1e-9
 """Rolling again never loses the dice set aside, so among equals the bot rolls on."""
 
 
-class RandomTarasqueBot(RandomBot):
+class RandomTarasqueBot(RandomBot[TarasqueState]):
     """Uniform over the listed legal moves."""
 
     def __init__(self) -> None:
@@ -108,7 +109,7 @@ class _Judge:
         return sum(self.value.row_value(r) for r in rows)
 
 
-_SCORERS: dict[type, Any] = {
+_SCORERS: dict[type, Callable[[_Judge, Any], float]] = {
     RemoveTile: _Judge.remove,
     StoreTile: _Judge.store,
     SetAside: _Judge.set_aside,

@@ -10,7 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.kernel import Command, Emitter, Event, GameOver, IllegalMove, MalformedMove, NotYourTurn, Rng, RuleRef
+from domain.kernel import (
+    Command,
+    Emitter,
+    Event,
+    Evolves,
+    GameOver,
+    IllegalMove,
+    MalformedMove,
+    NotYourTurn,
+    Rng,
+    RuleRef,
+)
 from domain.kernel.rules import GAME_ENDED, MOVE_SHAPE, TURN_ORDER
 from domain.tarasque import lair
 from domain.tarasque import rulebook as rb
@@ -28,13 +39,13 @@ from domain.tarasque.events import (
     TurnEnded,
 )
 from domain.tarasque.queries import destination, egg_available, locate, need, pool, targets, tile_to_store
-from domain.tarasque.state import AWAITING, Phase, TarasqueState
+from domain.tarasque.state import AWAITING, Lair, Phase, TarasqueState
 from domain.tarasque.tiles import LAIR_DICE
 
 Out = Emitter[TarasqueState]
 
 
-def decide(ruleset: Any, state: TarasqueState, seat: int, command: Command, rng: Rng) -> list[Event]:
+def decide(ruleset: Evolves[TarasqueState], state: TarasqueState, seat: int, command: Command, rng: Rng) -> list[Event]:
     """The events of ``command`` by ``seat``, then the automatic steps that follow.
 
     :raises GameOver: once the game has ended.
@@ -96,7 +107,7 @@ def _store(state: TarasqueState, seat: int, cmd: StoreTile, out: Out, rng: Rng) 
     out.emit(TileStored(seat, tile, cmd.row))
 
 
-def _row_problem(mine: lair.Lair, row: int) -> str:
+def _row_problem(mine: Lair, row: int) -> str:
     if not 0 <= row < len(mine):
         return f"your lair has {len(mine)} rows, numbered from 0 (null opens a new row)"
     return "the row must stay one colour with different marks, or one mark with different colours"

@@ -34,15 +34,18 @@ from domain.tarasque.state import Board, Phase, TarasqueState, Turn
 from domain.tarasque.tiles import DICE, SIDES
 
 R = TypeVar("R", Board, Turn)
+T = TypeVar("T")
 
 
 _REPLACERS: dict[type, Any] = {Board: replacer(Board), Turn: replacer(Turn)}
+"""Each record type's replacer (``Any``: the type of a value depends on its key)."""
 
 
 def replace(record: R, **changes: Any) -> R:
     """``dataclasses.replace`` for the state's slotted records, faster (``domain.kernel.slots``):
     evolve runs on every event."""
-    return _REPLACERS[type(record)](record, **changes)  # type: ignore[no-any-return]
+    replace_as: Callable[..., R] = _REPLACERS[type(record)]
+    return replace_as(record, **changes)
 
 
 def evolve(state: TarasqueState, event: Event) -> TarasqueState:
@@ -50,7 +53,7 @@ def evolve(state: TarasqueState, event: Event) -> TarasqueState:
     return _HANDLERS[type(event)](state, event)
 
 
-def _put(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+def _put(values: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return (*values[:i], value, *values[i + 1 :])
 
 
