@@ -6,8 +6,8 @@ read models and the background work, and hands the catalogue of games
 command, the workers' processes) start here.
 """
 
-from wiring.platform import Platform, bootstrap, creating_tables, eventsourcing_env, sql_store, views_class
 from wiring.games import register_games
+from wiring.platform import Platform, bootstrap, creating_tables, eventsourcing_env, sql_store, views_class
 
 __all__ = [
     "Platform",

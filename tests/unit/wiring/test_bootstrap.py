@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from wiring import platform as wiring
 from services.ports import NullWork
 from tests.conftest import make_settings
+from wiring import platform as wiring
 
 
 def _live_threads() -> set[threading.Thread]:
