@@ -24,6 +24,8 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 worker: $(STAMP)
 	$(BIN)/dragonhall worker $(ARGS)

@@ -7,13 +7,13 @@ import http
 import multiprocessing.util
 from typing import Any
 
-import orjson
-from flask import Flask, Response
-from flask.json.provider import DefaultJSONProvider
+from flask import Flask
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
-from api import audit, connection_balance, errors, games, keys, meta, parser, players, schemas
+from api import audit, errors, games, keys, meta, parser, players, schemas
+from infra import connection_balance
+from infra.http_responses import FastJSON, WholeBodyResponse
 from wiring import Platform, bootstrap
 
 
@@ -122,46 +122,6 @@ def error_meanings(max_body_bytes: int) -> dict[int, str]:
             "same command_id is not applied twice)."
         ),
     }
-
-
-class WholeBodyResponse(Response):
-    """A response that hands the WSGI server its body as one bytes object in a list.
-
-    Werkzeug returns every body as an iterator, even one held whole in memory.
-    Granian sends an iterator through a channel, a chunk at a time, releasing and
-    retaking the GIL for each; a list it writes in one call. The response is closed
-    here (running its ``call_on_close`` hooks), since nobody closes a list."""
-
-    def get_app_iter(self, environ: Any) -> Any:
-        app_iter = super().get_app_iter(environ)
-        if not self.is_sequence:
-            return app_iter
-        try:
-            return [b"".join(app_iter)]
-        finally:
-            if hasattr(app_iter, "close"):
-                app_iter.close()
-
-
-class FastJSON(DefaultJSONProvider):
-    """Flask's JSON, with response bodies written by ``orjson`` (several times faster).
-    Values that are not plain JSON (datetimes, dataclasses, subclasses of str or int)
-    still go through Flask's own ``default``, so every body reads as before."""
-
-    _OPTIONS = (
-        orjson.OPT_NON_STR_KEYS
-        | orjson.OPT_PASSTHROUGH_DATETIME
-        | orjson.OPT_PASSTHROUGH_DATACLASS
-        | orjson.OPT_PASSTHROUGH_SUBCLASS
-    )
-
-    def response(self, *args: Any, **kwargs: Any) -> Response:
-        obj = self._prepare_response_obj(args, kwargs)
-        try:
-            body = orjson.dumps(obj, default=self.default, option=self._OPTIONS)
-        except TypeError:  # an int beyond 64 bits, say: the standard encoder takes any
-            return super().response(obj)
-        return self._app.response_class(body, mimetype=self.mimetype)
 
 
 _DESCRIPTION = (

@@ -111,7 +111,7 @@ def _serve(args: argparse.Namespace) -> int:
         console.print("[yellow]the in-memory store lives in one process; serving with one[/]")
         workers = 1
     os.environ["DRAGONHALL_HTTP_WORKERS"] = str(workers)  # each process knows it is not alone
-    os.environ["DRAGONHALL_HTTP_PORT"] = str(args.port)  # and whose connections to count (api.connection_balance)
+    os.environ["DRAGONHALL_HTTP_PORT"] = str(args.port)  # and whose connections to count (infra.connection_balance)
     _prepare_store()
     where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
     console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")

@@ -12,7 +12,7 @@ processes took 0.137 ms of CPU per move at about 1,400 moves/s, and 0.131 ms thi
 way: most of it is the kernel's work for the sockets, which no client avoids.
 
 A response with ``Connection: close`` is the last on its connection (the server
-sends it to even out its processes' connections, ``api.connection_balance``): the
+sends it to even out its processes' connections, ``infra.connection_balance``): the
 next request opens a new one, and its time counts in that request's latency.
 """
 

@@ -7,7 +7,7 @@ each driven by a client that plays random legal moves as a bot would
 server's CPU time per move, and how the clients' keep-alive connections fell among
 the HTTP processes, two seconds in and a second before the end, with the number
 of reconnections (the server evens out an uneven split within seconds by closing
-connections, ``api.connection_balance``). Clients run in separate processes so that they
+connections, ``infra.connection_balance``). Clients run in separate processes so that they
 do not share the server's core.
 
 Every 201 must mean the move is stored: at the end each game's acknowledged
@@ -55,9 +55,9 @@ from rich.console import Console
 from rich.table import Table
 
 from api.cli import default_threads
-from api.connection_balance import ESTABLISHED, LISTEN, own_sockets, tcp_sockets
 from bench.game_driver import game_script
 from bench.http_client import Play, drive
+from infra.connection_balance import ESTABLISHED, LISTEN, own_sockets, tcp_sockets
 from tests.support.processes import Server, free_port
 
 console = Console(width=200)  # the table is wide; a pipe would otherwise cut it to 80 columns
@@ -319,7 +319,7 @@ def _connections_per_process(pid: int, port: int) -> list[int]:
     The kernel hands each new connection to one HTTP process, which serves it until
     it closes. An uneven split (say 21 and 11) leaves one process, bound to one core
     by its GIL, with most of the work, and shows in the latency tail, until the
-    server evens it out (``api.connection_balance``)."""
+    server evens it out (``infra.connection_balance``)."""
     return _sockets_per_process(pid, port, ESTABLISHED)
 
 

@@ -73,7 +73,7 @@ class BatchingProjectionRunner(ProjectionRunner[Any, Any]):
 
 def _take_batches(subscription: Any, projection: Any) -> None:
     """The loop for store subscriptions that hand over all they have pulled at once
-    (``services.batched_pull``): one thread, and no hand-off per event."""
+    (``infra.batched_pull``): one thread, and no hand-off per event."""
     pulled, mapper, name = subscription.subscription, subscription.mapper, subscription.name
     while True:
         notifications = pulled.take_batch(BATCH, IDLE)

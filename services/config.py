@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from services.private_files import private_dir
+from infra.private_files import private_dir
 from services.webhook_targets import Network, parse_networks
 
 

@@ -21,8 +21,8 @@ from eventsourcing.application import AggregateNotFoundError, Application, Proce
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import Recording, Transcoder
 
+from infra.event_json import FastJSONTranscoder
 from services.aggregate import Game
-from services.event_json import FastJSONTranscoder
 
 
 class EventStore(Application[uuid.UUID]):

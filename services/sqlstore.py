@@ -19,7 +19,7 @@ from typing import Any
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 
-from services.private_files import private_database, private_file
+from infra.private_files import private_database, private_file
 
 
 class SqlStore(ABC):

@@ -11,7 +11,7 @@ Everything a use case should not have to think about lives here:
   the cache keeps the games this process last saved or loaded. A cached game is
   current without asking the store when this process is the store's only writer
   (the embedded default), or when the version board that the processes of one
-  SQLite store share says so (``services.version_board``); otherwise the events
+  SQLite store share says so (``infra.version_board``); otherwise the events
   after it are read from the store and folded on.
 * **Hooks around a save:** bank clocks are charged just before (``before_save``);
   the background work (bot turns, deadlines) is planned just after (``work``).
@@ -34,11 +34,11 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
 from domain.kernel import RuleError
+from infra.version_board import VersionBoard
 from services.aggregate import Game
 from services.errors import GameNotFound, ServiceError, StaleVersion
 from services.event_store import EventStore
 from services.ports import NullWork, Work
-from services.version_board import VersionBoard
 
 T = TypeVar("T")
 RETRIES = 5

@@ -20,12 +20,14 @@ from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.projection import ProjectionRunner
 from eventsourcing.utils import Environment
 
+from infra import postgres_events, sqlite_events
+from infra.private_files import private_dir, private_file
+from infra.version_board import VersionBoard
 from projections.games import GameProjection
 from projections.leader import ProjectionLeader
 from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
 from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
-from services import postgres_events, sqlite_events
 from services.accounts import Accounts
 from services.config import Settings
 from services.disputes import Disputes
@@ -35,7 +37,6 @@ from services.inbox import Inbox
 from services.journal import Journal
 from services.locks import Leases
 from services.ports import Work
-from services.private_files import private_dir, private_file
 from services.queries import GameQueries
 from services.seeds import Seeds
 from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
@@ -43,7 +44,6 @@ from services.timed_cases import ClockSettler
 from services.timers import NEAR, Timers
 from services.unit_of_work import GameUnitOfWork
 from services.vacations import Vacations
-from services.version_board import VersionBoard
 from services.webhook_targets import WebhookTargets
 from wiring.games import register_games
 

@@ -1,4 +1,4 @@
-"""Keep-alive connections even out over the HTTP processes of a real server (``api.connection_balance``)."""
+"""Keep-alive connections even out over the HTTP processes of a real server (``infra.connection_balance``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from api.connection_balance import INTERVAL, LISTEN, available, own_sockets, tcp_sockets
+from infra.connection_balance import INTERVAL, LISTEN, available, own_sockets, tcp_sockets
 from tests.support.processes import Server
 
 pytestmark = pytest.mark.skipif(not available(), reason="needs Linux's sock_diag and /proc")

@@ -18,7 +18,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresDatastore
 from eventsourcing.tests.persistence import ApplicationRecorderTestCase, NonInterleavingNotificationIDsBaseCase
 
-from services.postgres_events import MAX_SCALAR_EVENTS, OneTripPostgresApplicationRecorder
+from infra.postgres_events import MAX_SCALAR_EVENTS, OneTripPostgresApplicationRecorder
 from tests.conftest import PG_URL, need_service
 
 

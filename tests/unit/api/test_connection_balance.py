@@ -1,4 +1,4 @@
-"""An HTTP process over its share of the port's active connections closes the excess (``api.connection_balance``)."""
+"""An HTTP process over its share of the port's active connections closes the excess (``infra.connection_balance``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api.connection_balance import (
+from infra.connection_balance import (
     LISTEN,
     ConnectionBalancer,
     available,

@@ -1,4 +1,4 @@
-"""Responses reach the WSGI server as one bytes object in a list (``api.app.WholeBodyResponse``)."""
+"""Responses reach the WSGI server as one bytes object in a list (``infra.http_responses.WholeBodyResponse``)."""
 
 from __future__ import annotations
 

@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[3]
-OURS = ("domain", "services", "projections", "workers", "api", "wiring")
+OURS = ("domain", "infra", "services", "projections", "workers", "api", "wiring")
 MAY_IMPORT = {
     "domain": {"domain"},
-    "services": {"domain", "services"},
-    "projections": {"domain", "services", "projections"},
-    "workers": {"domain", "services", "workers"},
-    "api": {"domain", "services", "workers", "api", "wiring"},
+    "infra": {"infra"},
+    "services": {"domain", "infra", "services"},
+    "projections": {"domain", "infra", "services", "projections"},
+    "workers": {"domain", "infra", "services", "workers"},
+    "api": {"domain", "infra", "services", "workers", "api", "wiring"},
     "wiring": set(OURS),
 }
 

@@ -11,7 +11,7 @@ from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, JSONTranscode
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.event_json import FastJSONTranscoder
+from infra.event_json import FastJSONTranscoder
 
 
 def _both() -> tuple[JSONTranscoder, FastJSONTranscoder]:

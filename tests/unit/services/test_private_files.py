@@ -1,4 +1,4 @@
-"""The embedded store's files are readable by their owner alone (``services.private_files``)."""
+"""The embedded store's files are readable by their owner alone (``infra.private_files``)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from infra.private_files import private_dir, private_file
 from services.config import Settings
 from services.ports import NullWork
-from services.private_files import private_dir, private_file
 from wiring import bootstrap
 
 

@@ -10,7 +10,7 @@ import pytest
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 
-from services.sqlite_events import FACTORY_TOPIC
+from infra.sqlite_events import FACTORY_TOPIC
 
 
 class Note(Aggregate):

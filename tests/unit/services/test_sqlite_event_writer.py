@@ -1,4 +1,4 @@
-"""The SQLite event store saves events on a connection of its own (``services.sqlite_events.EventWriter``),
+"""The SQLite event store saves events on a connection of its own (``infra.sqlite_events.EventWriter``),
 with the same guarantees as eventsourcing's pooled transaction."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError
 
-from services.sqlite_events import FACTORY_TOPIC
+from infra.sqlite_events import FACTORY_TOPIC
 
 
 class Note(Aggregate):
@@ -87,7 +87,7 @@ def test_an_in_memory_store_has_no_writer_and_saves_as_eventsourcing_does() -> N
 def test_a_save_waits_for_a_pooled_write_of_the_same_process(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The writers' flock belongs to the open file that the threads share: without the
     process's mutex, a save would start writing while a snapshot (say) still held it."""
-    import services.sqlite_events as sqlite_events
+    import infra.sqlite_events as sqlite_events
 
     inside, entered_while_inside = threading.Event(), []
     commit_rows = sqlite_events._commit_rows

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from domain.kernel import NotYourTurn
+from infra.version_board import SLOTS, VersionBoard
 from services.ports import NullWork
 from services.unit_of_work import game_uuid
-from services.version_board import SLOTS, VersionBoard
 from tests.conftest import make_settings
 
 

@@ -23,7 +23,7 @@
   for that, in one ``executemany``; other writes (snapshots, tracking records) go
   through eventsourcing's pool under the same lock.
 
-Select both with ``PERSISTENCE_MODULE=services.sqlite_events:TunedSQLiteFactory``.
+Select both with ``PERSISTENCE_MODULE=infra.sqlite_events:TunedSQLiteFactory``.
 """
 
 from __future__ import annotations
@@ -55,13 +55,13 @@ from eventsourcing.persistence import (
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteConnection, SQLiteFactory
 from eventsourcing.utils import Environment
 
-from services.batched_pull import BatchedPull
-from services.private_files import private_database, private_file
+from infra.batched_pull import BatchedPull
+from infra.private_files import private_database, private_file
 
 POLL_INTERVAL = 0.2
 COALESCE = 0.005
 """After a wake-up, wait this long for more saves, so one pull serves many (fewer queries under load)."""
-FACTORY_TOPIC = "services.sqlite_events:TunedSQLiteFactory"
+FACTORY_TOPIC = "infra.sqlite_events:TunedSQLiteFactory"
 
 log = logging.getLogger("dragonhall.sqlite")
 
@@ -191,7 +191,7 @@ class TunedSQLiteFactory(SQLiteFactory):
 
     def __init__(self, env: Any) -> None:
         env = env if isinstance(env, Environment) else Environment(env=env)
-        private_database(env.get(self.SQLITE_DBNAME))  # 0600 before SQLite makes it 0644 (services.private_files)
+        private_database(env.get(self.SQLITE_DBNAME))  # 0600 before SQLite makes it 0644 (infra.private_files)
         super().__init__(env)
         synchronous = (self.env.get("SQLITE_SYNCHRONOUS") or "NORMAL").upper()
         if synchronous not in ("OFF", "NORMAL", "FULL", "EXTRA"):

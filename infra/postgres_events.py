@@ -21,7 +21,7 @@ guarantees, and does the same work in fewer, cheaper calls:
 
 Where the function is missing (tables created by an older release, with
 ``CREATE_TABLE=n``) it saves the way eventsourcing does.
-Select it with ``PERSISTENCE_MODULE=services.postgres_events:OneTripPostgresFactory``.
+Select it with ``PERSISTENCE_MODULE=infra.postgres_events:OneTripPostgresFactory``.
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ from eventsourcing.utils import retry
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composable, Identifier
 
-from services.batched_pull import BatchedPull
+from infra.batched_pull import BatchedPull
 
-FACTORY_TOPIC = "services.postgres_events:OneTripPostgresFactory"
+FACTORY_TOPIC = "infra.postgres_events:OneTripPostgresFactory"
 COALESCE = 0.2
 """After a notification, wait this long for more saves, so one pull (and one read-model
 transaction) serves many: under load a pull per save cost the runner more than the saves.
