@@ -215,7 +215,7 @@ def _lead_projections(on_lead: Callable[[], None]) -> None:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     platform = bootstrap(projections=True, work=NullWork())
-    leader = platform.extras.get("leader")
+    leader = platform.leader
     if leader is not None and leader.runner is None:
         logging.getLogger("dragonhall.projections").warning(
             "another process runs the projections; this one stands by to take over"
