@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from services import clock, webhook_keys
+from services.inbox import Inbox
 from services.webhook_targets import RefusedTarget, WebhookTargets
 
 log = logging.getLogger("dragonhall.webhooks")
@@ -48,7 +49,7 @@ ANSWER_READ = 1 << 16
 
 
 def deliver(
-    inbox: Any, delivery_id: str, secret_of: Callable[[str], str | None], targets: WebhookTargets | None = None
+    inbox: Inbox, delivery_id: str, secret_of: Callable[[str], str | None], targets: WebhookTargets | None = None
 ) -> str:
     """POSTs one claimed delivery, signed with ``secret_of(player_id)``, to an address
     ``targets`` allows (public addresses only by default): ``"sent"``, ``"failed"``,
