@@ -10,6 +10,7 @@ from typing import Any
 from flask import Response, current_app, url_for
 
 from api import schemas
+from api.context import current_platform
 from api.parser import blueprint
 from domain.kernel import all_games
 
@@ -59,7 +60,7 @@ def _type_name(tp: Any) -> str:
 
 def health() -> Any:
     """Liveness, the store in use and how far the read models lag behind the events."""
-    p = current_app.extensions["dragonhall"]
+    p = current_platform()
     head = p.store.recorder.max_notification_id() or 0
     tracked = p.views.max_tracking_id(p.store.name) or 0
     body = {
