@@ -103,7 +103,7 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.arguments(schemas.MoveRequest())
 @blp.response(201, schemas.MoveResult())
 @blp.alt_response(200, schema=schemas.MoveResult(), description="A repeated command_id: the first result.")
-def submit_move(body: dict[str, Any], game_id: str) -> Any:
+def submit_move(body: dict[str, Any], game_id: str) -> dict[str, Any] | tuple[dict[str, Any], int]:
     """Play a move. ``expected_version`` guards against racing moves; ``command_id``
     makes a retry safe: repeating it returns the first result and writes nothing."""
     player = required_player()

@@ -88,6 +88,7 @@ def _post(targets: WebhookTargets, url: str, body: bytes, headers: dict[str, str
     parts, addresses = targets.resolve(url)
     kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     conn = kind(parts.hostname or "", parts.port, timeout=TIMEOUT)  # the name for Host, TLS and its certificate
+    # http.client's own hook for opening the socket, private and so not in its stubs:
     conn._create_connection = lambda _address, timeout, _source=None: _connect(addresses, timeout)  # type: ignore[attr-defined]
     try:
         conn.request("POST", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body, headers)
