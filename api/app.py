@@ -12,6 +12,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from api import audit, errors, games, keys, meta, parser, players, schemas
+from api.context import install, platform_of
 from infra import connection_balance
 from infra.http_responses import FastJSON, WholeBodyResponse
 from wiring import Platform, bootstrap
@@ -32,9 +33,9 @@ def create_app(platform: Platform | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         MAX_CONTENT_LENGTH=platform.settings.max_body_bytes,
     )
-    app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.json.compact = True  # type: ignore[attr-defined]
-    app.extensions["dragonhall"] = platform
+    app.json.sort_keys = False
+    app.json.compact = True
+    install(app, platform)
     api = ContractApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blp in (players.blp, games.blp, audit.blp, meta.blp, keys.blp):
@@ -58,7 +59,7 @@ def serving_app() -> Flask:
     collection had to walk them all, and stopped every request for about 45 ms.
     """
     app = create_app()
-    multiprocessing.util.Finalize(app, app.extensions["dragonhall"].close, exitpriority=10)
+    multiprocessing.util.Finalize(app, platform_of(app).close, exitpriority=10)
     balancer = connection_balance.from_environment()
     if balancer is not None:
         balancer.attach(app)

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
-
 from api import schemas
-from api.auth import optional_player, required_player
+from api.auth import caller_id, optional_player, required_player
+from api.context import current_platform
 from api.parser import blueprint
 from services.records import audit_trail, game_record
 
 blp = blueprint("audit", "Replay, verify and dispute what happened in a game.")
-
-
-def _platform() -> Any:
-    return current_app.extensions["dragonhall"]
-
-
-def _pid() -> str | None:
-    player = optional_player()
-    return player.id if player else None
 
 
 @blp.route("/games/<game_id>/steps", methods=["GET"])
@@ -29,7 +19,7 @@ def _pid() -> str | None:
 def steps(game_id: str) -> dict[str, Any]:
     """The game decision by decision: each step's actor, decision, rules applied and events
     (redacted as the caller saw them while the game runs)."""
-    trail = audit_trail(_platform().games, game_id, _pid())
+    trail = audit_trail(current_platform().games, game_id, caller_id())
     return {"game_id": trail["game_id"], "status": trail["status"], "steps": trail["steps"]}
 
 
@@ -39,7 +29,7 @@ def steps(game_id: str) -> dict[str, Any]:
 def record(game_id: str) -> dict[str, Any]:
     """A finished game as one self-contained document, checkable offline with `dragonhall verify`."""
     optional_player()
-    return game_record(_platform().games, game_id)
+    return game_record(current_platform().games, game_id)
 
 
 @blp.route("/games/<game_id>/audit", methods=["GET"])
@@ -48,7 +38,7 @@ def record(game_id: str) -> dict[str, Any]:
 def audit(game_id: str) -> dict[str, Any]:
     """The audit trail with the server's verification of every step: decisions re-derive the
     recorded events, state hashes match, and (once the game has ended) the seed matches its commitment."""
-    return audit_trail(_platform().games, game_id, _pid())
+    return audit_trail(current_platform().games, game_id, caller_id())
 
 
 @blp.route("/games/<game_id>/journal", methods=["GET"])
@@ -58,7 +48,7 @@ def journal(game_id: str) -> dict[str, Any]:
     """Refused commands: who, when, what and which rule refused it. While the game runs only its
     seats read it, each its own refusals whole and of the others' only when and at which version
     they happened; once the game has ended, everyone reads all of it."""
-    return _platform().queries.journal_of(game_id, _pid())
+    return current_platform().queries.journal_of(game_id, caller_id())
 
 
 @blp.route("/games/<game_id>/disputes", methods=["POST"])
@@ -70,7 +60,7 @@ def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     citing the rule, and nothing it would cause. Once the game has ended: what it would have caused,
     and a sandbox forked from N."""
     player = required_player()
-    return _platform().disputes.open(
+    return current_platform().disputes.open(
         game_id, player.id, body["version"], body["claim"], body.get("move"), body.get("seat")
     )
 
@@ -80,7 +70,7 @@ def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.response(200, schemas.DisputeList())
 def list_disputes(game_id: str) -> dict[str, Any]:
     """The game's disputes (answers shown to their openers while the game runs)."""
-    return {"disputes": _platform().disputes.of_game(game_id, _pid())}
+    return {"disputes": current_platform().disputes.of_game(game_id, caller_id())}
 
 
 @blp.route("/disputes/<dispute_id>", methods=["GET"])
@@ -88,7 +78,7 @@ def list_disputes(game_id: str) -> dict[str, Any]:
 @blp.response(200, schemas.Dispute())
 def get_dispute(dispute_id: str) -> dict[str, Any]:
     """One dispute, with its answer and resolution."""
-    return _platform().disputes.document(dispute_id, _pid())
+    return current_platform().disputes.document(dispute_id, caller_id())
 
 
 @blp.route("/disputes/<dispute_id>/legal-moves", methods=["GET"])
@@ -98,7 +88,7 @@ def get_dispute(dispute_id: str) -> dict[str, Any]:
 def dispute_legal_moves(args: dict[str, Any], dispute_id: str) -> dict[str, Any]:
     """The disputed seat's legal moves at the disputed version, a page at a time (for the opener
     while the game runs, for everyone once it has ended)."""
-    return _platform().disputes.legal_moves(dispute_id, _pid(), args["offset"], args["limit"])
+    return current_platform().disputes.legal_moves(dispute_id, caller_id(), args["offset"], args["limit"])
 
 
 @blp.route("/disputes/<dispute_id>/sandbox", methods=["POST"])
@@ -107,7 +97,7 @@ def dispute_legal_moves(args: dict[str, Any], dispute_id: str) -> dict[str, Any]
 def fork_sandbox(dispute_id: str) -> dict[str, Any]:
     """The sandbox of a dispute opened while its game ran: forked from the disputed version once
     the game has ended, where the claim can be played out (409 while the game runs)."""
-    return _platform().disputes.fork(dispute_id, required_player().id)
+    return current_platform().disputes.fork(dispute_id, required_player().id)
 
 
 @blp.route("/disputes/<dispute_id>/resolve", methods=["POST"])
@@ -119,4 +109,4 @@ def resolve_dispute(body: dict[str, Any], dispute_id: str) -> dict[str, Any]:
     (an account the operator names, or the game's creator when it holds no seat) upholds or rejects;
     the opener may withdraw."""
     player = required_player()
-    return _platform().disputes.resolve(dispute_id, player.id, body["verdict"], body.get("note", ""))
+    return current_platform().disputes.resolve(dispute_id, player.id, body["verdict"], body.get("note", ""))

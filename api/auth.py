@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import request
 
+from api.context import current_platform
 from services.accounts import Player
 from services.errors import NotAuthenticated
 
@@ -21,7 +22,13 @@ def _token() -> str | None:
 def optional_player() -> Player | None:
     """The caller, or None when no token was sent. A bad token is still an error."""
     token = _token()
-    return None if token is None else current_app.extensions["dragonhall"].accounts.authenticate(token)
+    return None if token is None else current_platform().accounts.authenticate(token)
+
+
+def caller_id() -> str | None:
+    """The caller's player id, or None when no token was sent (a bad token is still an error)."""
+    player = optional_player()
+    return player.id if player else None
 
 
 def required_player() -> Player:

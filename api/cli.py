@@ -11,11 +11,17 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from api import verify_command
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
+    from celery import Celery
 
 console = Console(stderr=True)
 
@@ -138,7 +144,7 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _start_projector() -> Any:
+def _start_projector() -> BaseProcess:
     """Runs the read models in a process of their own beside the HTTP processes.
 
     Inside an HTTP process the projection runner's thread competes for that
@@ -181,7 +187,7 @@ models' largest lag: nice 0, 34.2-35.7 ms and 0.36 s; nice 5, 28.9-31.8 ms and 0
 nice 10, 31.5-33.7 ms and 3.2 s (the projector then fell behind), at the same moves/s."""
 
 
-def _run_projector(lead: Any) -> None:
+def _run_projector(lead: Connection) -> None:
     import contextlib
     from pathlib import Path
 
@@ -215,7 +221,7 @@ def _lead_projections(on_lead: Callable[[], None]) -> None:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     platform = bootstrap(projections=True, work=NullWork())
-    leader = platform.extras.get("leader")
+    leader = platform.leader
     if leader is not None and leader.runner is None:
         logging.getLogger("dragonhall.projections").warning(
             "another process runs the projections; this one stands by to take over"
@@ -229,7 +235,7 @@ def _lead_projections(on_lead: Callable[[], None]) -> None:
         platform.close()
 
 
-def _stop_projector(process: Any) -> None:
+def _stop_projector(process: BaseProcess) -> None:
     process.terminate()
     process.join(timeout=15)
     if process.is_alive():
@@ -295,7 +301,7 @@ SUPERVISOR_PID = "DRAGONHALL_SUPERVISOR_PID"
 """Set by ``dragonhall worker`` in its child's environment: the child ends with it (``api.processes``)."""
 
 
-def _run_celery_worker(celery: Any, argv: list[str]) -> int:
+def _run_celery_worker(celery: Celery, argv: list[str]) -> int:
     """Runs ``celery worker`` in this process; returns the worker's exit code (1 after an
     unrecoverable error). ``Celery.start`` returns nothing (click, called with
     ``standalone_mode=False``, hands the code back and Celery drops it), so the code is

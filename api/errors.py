@@ -15,6 +15,7 @@ import logging
 from typing import Any
 
 from flask import Flask, current_app, jsonify
+from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from domain.kernel import MalformedMove, RuleError
@@ -41,7 +42,7 @@ class RequestInvalid(Exception):
         self.fields = fields
 
 
-STATUS: list[tuple[type[BaseException], int]] = [
+STATUS: list[tuple[type[Exception], int]] = [
     (RequestEntityTooLarge, 413),
     (MalformedJSON, 400),
     (RequestInvalid, 400),
@@ -70,7 +71,7 @@ def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, **{k: v for k, v in extra.items() if v is not None}}}
 
 
-def to_response(exc: BaseException) -> tuple[dict[str, Any], int]:
+def to_response(exc: Exception) -> tuple[dict[str, Any], int]:
     """The JSON body and status for a known error."""
     for cls, status in STATUS:
         if isinstance(exc, cls):
@@ -78,7 +79,7 @@ def to_response(exc: BaseException) -> tuple[dict[str, Any], int]:
     raise exc
 
 
-def _body(exc: BaseException) -> dict[str, Any]:
+def _body(exc: Exception) -> dict[str, Any]:
     if isinstance(exc, MalformedJSON):
         message = f"the request body is not valid JSON: {exc}"
         return error_body("malformed_json", message, fields={exc.path: [message]} if exc.path else None)
@@ -111,7 +112,7 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(Exception, _handle_unexpected)
 
 
-def _handle_known(exc: BaseException) -> Any:
+def _handle_known(exc: Exception) -> ResponseReturnValue:
     body, status = to_response(exc)
     if status != 503:
         return jsonify(body), status
@@ -119,14 +120,14 @@ def _handle_known(exc: BaseException) -> Any:
     return jsonify(body), status, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 
-def _handle_http(exc: HTTPException) -> Any:
+def _handle_http(exc: HTTPException) -> ResponseReturnValue:
     """Werkzeug's errors (404 no such route, 405 with the ``Allow`` header RFC 9110 asks for)."""
     code = (exc.name or "error").lower().replace(" ", "_")
     headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
     return jsonify(error_body(code, exc.description or exc.name or "error")), exc.code or 500, headers
 
 
-def _handle_unexpected(exc: Exception) -> Any:
+def _handle_unexpected(exc: Exception) -> ResponseReturnValue:
     if isinstance(exc, HTTPException):
         return _handle_http(exc)
     log.exception("unexpected error")

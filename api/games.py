@@ -8,22 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response
 
 from api import schemas
-from api.auth import optional_player, required_player
+from api.auth import caller_id, optional_player, required_player
+from api.context import current_platform
 from api.parser import blueprint
 
 blp = blueprint("games", "Create and play games; read their state and history.")
-
-
-def _platform() -> Any:
-    return current_app.extensions["dragonhall"]
-
-
-def _pid() -> str | None:
-    player = optional_player()
-    return player.id if player else None
 
 
 @blp.route("/games", methods=["POST"])
@@ -33,7 +25,7 @@ def _pid() -> str | None:
 def create_game(body: dict[str, Any]) -> dict[str, Any]:
     """Open a table; the caller is its creator. It starts when its last seat fills."""
     player = required_player()
-    p = _platform()
+    p = current_platform()
     settings = {"fill": body["fill"], "fill_bot": body["fill_bot"], "invite": body["invite"]}
     game = p.games.create_game(
         player.id,
@@ -55,7 +47,7 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
 def list_games(args: dict[str, Any]) -> dict[str, Any]:
     """Games filtered by status, game and player (sandboxes are not listed)."""
     optional_player()
-    games = _platform().queries.list_games(
+    games = current_platform().queries.list_games(
         args.get("status"), args.get("game"), args.get("player"), args["limit"], args["offset"]
     )
     return {"games": games}
@@ -67,7 +59,7 @@ def list_games(args: dict[str, Any]) -> dict[str, Any]:
 @blp.response(200, schemas.GameDocument())
 def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The game, with its board as the caller may see it."""
-    return _platform().queries.document(game_id, _pid(), args.get("seat"))
+    return current_platform().queries.document(game_id, caller_id(), args.get("seat"))
 
 
 @blp.route("/games/<game_id>/seats", methods=["POST"])
@@ -77,7 +69,7 @@ def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Take a seat (``{}`` or ``{seat}``), or, as the creator, add a server bot (``{bot}``)."""
     player = required_player()
-    p = _platform()
+    p = current_platform()
     if "bot" in body:
         game = p.games.add_bot(game_id, player.id, body["bot"], body.get("seat"))
     else:
@@ -91,7 +83,7 @@ def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 def start_game(game_id: str) -> dict[str, Any]:
     """The creator starts the game early, where the rules allow the seats taken."""
     player = required_player()
-    p = _platform()
+    p = current_platform()
     return p.queries.from_game(p.games.start(game_id, player.id), player.id)
 
 
@@ -103,7 +95,7 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Every complete move the caller's seat may submit now (empty when not awaited), a page at a
     time: ``total`` says how many there are (some games list tens of thousands)."""
     player = required_player()
-    return _platform().queries.legal_moves(game_id, player.id, args.get("seat"), args["offset"], args["limit"])
+    return current_platform().queries.legal_moves(game_id, player.id, args.get("seat"), args["offset"], args["limit"])
 
 
 @blp.route("/games/<game_id>/moves", methods=["POST"])
@@ -111,11 +103,11 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.arguments(schemas.MoveRequest())
 @blp.response(201, schemas.MoveResult())
 @blp.alt_response(200, schema=schemas.MoveResult(), description="A repeated command_id: the first result.")
-def submit_move(body: dict[str, Any], game_id: str) -> Any:
+def submit_move(body: dict[str, Any], game_id: str) -> dict[str, Any] | tuple[dict[str, Any], int]:
     """Play a move. ``expected_version`` guards against racing moves; ``command_id``
     makes a retry safe: repeating it returns the first result and writes nothing."""
     player = required_player()
-    p = _platform()
+    p = current_platform()
     result = p.games.submit_move(
         game_id, player.id, body["move"], body.get("expected_version"), body.get("command_id"), body.get("seat")
     )
@@ -133,7 +125,7 @@ def submit_move(body: dict[str, Any], game_id: str) -> Any:
 def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The caller's seat leaves the game; the others play on where the rules allow."""
     player = required_player()
-    return _platform().games.resign(game_id, player.id, body.get("seat"))
+    return current_platform().games.resign(game_id, player.id, body.get("seat"))
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
@@ -142,7 +134,7 @@ def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.response(200, schemas.EventList())
 def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The events after version ``after``: redacted for the caller while the game runs."""
-    return _platform().queries.events(game_id, _pid(), args["after"], args["limit"])
+    return current_platform().queries.events(game_id, caller_id(), args["after"], args["limit"])
 
 
 @blp.route("/games/<game_id>/replay", methods=["GET"])
@@ -151,7 +143,7 @@ def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.response(200, schemas.GameDocument())
 def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The game as it stood at version ``at``, as the caller saw it then (all of it once finished)."""
-    return _platform().queries.replay(game_id, _pid(), args["at"], args.get("seat"))
+    return current_platform().queries.replay(game_id, caller_id(), args["at"], args.get("seat"))
 
 
 @blp.route("/games/<game_id>/board.svg", methods=["GET"])
@@ -168,10 +160,10 @@ def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 def board_svg(args: dict[str, Any], game_id: str) -> Response:
     """The board as an SVG picture, for games that draw one (404 otherwise); with ``at``, the
     board as it stood at that version, redacted as GET /replay?at= redacts it."""
-    p = _platform()
+    p = current_platform()
     if args.get("at") is None:
-        doc = p.queries.document(game_id, _pid(), args.get("seat"))
+        doc = p.queries.document(game_id, caller_id(), args.get("seat"))
     else:
-        doc = p.queries.replay(game_id, _pid(), args["at"], args.get("seat"))
+        doc = p.queries.replay(game_id, caller_id(), args["at"], args.get("seat"))
     svg = p.queries.svg(doc)
     return Response(svg, mimetype="image/svg+xml")

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
-
 from api import schemas
+from api.context import current_platform
 from api.parser import blueprint
 from services.record_signing import signer_for
 
@@ -20,6 +19,5 @@ def keys() -> dict[str, Any]:
     """The Ed25519 public key that signs this server's game records (`GET /games/{id}/record`):
     its id, algorithm, the raw 32-byte key in base64 and its fingerprint. Pin it with
     `dragonhall verify --key` (or `--server`), so that a record signed by any other key fails."""
-    platform = current_app.extensions["dragonhall"]
-    key = signer_for(platform.settings.secret_key).public
+    key = signer_for(current_platform().settings.secret_key).public
     return {"keys": [{**key.to_json(), "use": "records"}]}

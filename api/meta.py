@@ -10,8 +10,9 @@ from typing import Any
 from flask import Response, current_app, url_for
 
 from api import schemas
+from api.context import current_platform
 from api.parser import blueprint
-from domain.kernel import all_games
+from domain.kernel import Ruleset, all_games
 
 blp = blueprint("meta", "Health, the catalogue of games, and these docs.")
 
@@ -24,7 +25,7 @@ def catalog() -> dict[str, Any]:
     return {"games": [_describe(g) for g in all_games()]}
 
 
-def _describe(ruleset: Any) -> dict[str, Any]:
+def _describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
     return {
         "game": ruleset.slug,
         "title": ruleset.title,
@@ -49,17 +50,17 @@ def _describe(ruleset: Any) -> dict[str, Any]:
 
 def _fields(cls: type) -> dict[str, str]:
     hints = typing.get_type_hints(cls)
-    return {f.name: _type_name(hints[f.name]) for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    return {f.name: _type_name(hints[f.name]) for f in dataclasses.fields(cls)}
 
 
-def _type_name(tp: Any) -> str:
+def _type_name(tp: object) -> str:
     text = str(tp) if not isinstance(tp, type) else tp.__name__
     return text.replace("typing.", "")
 
 
-def health() -> Any:
+def health() -> dict[str, Any]:
     """Liveness, the store in use and how far the read models lag behind the events."""
-    p = current_app.extensions["dragonhall"]
+    p = current_platform()
     head = p.store.recorder.max_notification_id() or 0
     tracked = p.views.max_tracking_id(p.store.name) or 0
     body = {

@@ -16,7 +16,7 @@ import json
 import math
 from collections.abc import Callable, Iterable
 from http import HTTPStatus
-from typing import Any, Literal, NoReturn
+from typing import Any, Literal, NoReturn, TypeVar
 
 from flask import current_app, request
 from flask_smorest import Blueprint
@@ -36,6 +36,7 @@ MAX_INT_DIGITS = 4300
 """Python refuses to read longer integer literals (``sys.get_int_max_str_digits``); so do we, as a 400."""
 
 Auth = Literal["none", "optional", "required"]
+View = TypeVar("View", bound=Callable[..., Any])
 SECURITY: dict[str, list[dict[str, list[str]]]] = {
     "required": [{"bearer": []}],
     "optional": [{}, {"bearer": []}],  # OpenAPI's way to say "with or without a token"
@@ -159,7 +160,7 @@ def _check(container: dict[str, Any] | list[Any], depth: int) -> None:
         return _check_scalar(container)
     if depth > MAX_JSON_DEPTH:
         raise _Refused(_TOO_DEEP)
-    items = container.items() if cls is dict else enumerate(container)  # type: ignore[union-attr]
+    items = container.items() if isinstance(container, dict) else enumerate(container)
     for key, child in items:
         if key.__class__ is str and not key.isascii() and not _is_text(key):
             raise _Refused(_KEY_SURROGATE)
@@ -238,7 +239,7 @@ def declared_query(view: Callable[..., Any]) -> frozenset[str]:
 class ContractBlueprint(Blueprint):
     ARGUMENTS_PARSER = ContractParser()
 
-    def contract(self, *, auth: Auth, errors: Iterable[int] = (), store: bool = True) -> Callable[[Any], Any]:
+    def contract(self, *, auth: Auth, errors: Iterable[int] = (), store: bool = True) -> Callable[[View], View]:
         """Documents what a route answers besides its success: its bearer ``security``, and each
         error status with the error body. Put it under ``@blp.route`` and above ``@blp.arguments``.
 
@@ -247,7 +248,7 @@ class ContractBlueprint(Blueprint):
         with ``auth`` (a bad token is refused even where a token is optional), 413 with a JSON
         body, and 503 with ``store`` (a store that cannot be reached for now)."""
 
-        def decorator(func: Any) -> Any:
+        def decorator(func: View) -> View:
             doc = func.__dict__.setdefault("_apidoc", {})
             has_body = any(p.get("in") == "json" for p in doc.get("arguments", {}).get("parameters", []))
             codes = {400, *errors}

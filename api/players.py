@@ -4,17 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
-
 from api import schemas
 from api.auth import required_player
+from api.context import current_platform
 from api.parser import blueprint
 
 blp = blueprint("players", "Register players and manage your account.")
-
-
-def _platform() -> Any:
-    return current_app.extensions["dragonhall"]
 
 
 @blp.route("/players", methods=["POST"])
@@ -23,7 +18,7 @@ def _platform() -> Any:
 @blp.response(201, schemas.PlayerWithToken())
 def create_player(body: dict[str, Any]) -> dict[str, Any]:
     """Register a human or a bot; the response's token is shown only once."""
-    player, token = _platform().accounts.register(body["name"], body["kind"])
+    player, token = current_platform().accounts.register(body["name"], body["kind"])
     return {**player.to_json(), "token": token}
 
 
@@ -42,7 +37,7 @@ def me() -> dict[str, Any]:
 def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
     """Register (or clear, with null) the URL that receives turn reminders; a URL's signing
     secret is shown only in this response."""
-    player, secret = _platform().accounts.set_webhook(required_player().id, body["url"])
+    player, secret = current_platform().accounts.set_webhook(required_player().id, body["url"])
     return player.to_json() if secret is None else {**player.to_json(), "webhook_secret": secret}
 
 
@@ -52,7 +47,7 @@ def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
 def inbox() -> dict[str, Any]:
     """Games awaiting your decision (soonest deadline first), reminders and invitations."""
     player = required_player()
-    return _platform().timers.inbox_of(player.id)
+    return current_platform().timers.inbox_of(player.id)
 
 
 @blp.route("/me/vacation", methods=["GET"])
@@ -60,7 +55,7 @@ def inbox() -> dict[str, Any]:
 @blp.response(200, schemas.Vacation())
 def vacation() -> dict[str, Any]:
     """Your vacation days and what is left of each year's allowance."""
-    return _platform().vacations.summary(required_player().id)
+    return current_platform().vacations.summary(required_player().id)
 
 
 @blp.route("/me/vacation", methods=["POST"])
@@ -69,4 +64,4 @@ def vacation() -> dict[str, Any]:
 @blp.response(201, schemas.Vacation())
 def declare_vacation(body: dict[str, Any]) -> dict[str, Any]:
     """Declare vacation days: your clocks stand still on them in all your games."""
-    return _platform().vacations.declare(required_player().id, body["start"], body["days"])
+    return current_platform().vacations.declare(required_player().id, body["start"], body["days"])

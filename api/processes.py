@@ -31,9 +31,12 @@ import multiprocessing
 import os
 import signal
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from granian.server import Server
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 PR_SET_PDEATHSIG = 1
 """``prctl`` option: the signal this process gets when its parent dies (linux/prctl.h)."""
@@ -60,7 +63,7 @@ def die_with_multiprocessing_parent() -> None:
         die_with_parent(parent.pid)
 
 
-def http_process_app() -> Any:
+def http_process_app() -> Flask:
     """The app of one HTTP process of ``serve`` (Granian's factory): tied to its parent first."""
     die_with_multiprocessing_parent()
     from api.app import serving_app
@@ -68,6 +71,7 @@ def http_process_app() -> Any:
     return serving_app()
 
 
+# granian binds Server at import to MPServer or MTServer (a variable, not a class, to mypy).
 class HttpServer(Server):  # type: ignore[misc, valid-type]
     """Granian's server, whose workers still starting end at once on SIGTERM or SIGINT."""
 

@@ -42,7 +42,9 @@ class Selected(fields.Nested):
     values whose types already match the schema: ``tests/unit/api`` checks that the
     two dumps agree on every event of whole games."""
 
-    def _serialize(self, nested_obj: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+    # marshmallow's Nested names the first parameter nested_obj and its base Field names it value:
+    # no override can match both.
+    def _serialize(self, nested_obj: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:  # type: ignore[override]
         if nested_obj is None:
             return None
         keys = self._keys
@@ -156,7 +158,7 @@ class TimeControl(Schema):
 
     @validates_schema
     def _fields_of_kind(self, data: dict[str, Any], **kwargs: Any) -> None:
-        kind = data.get("kind")
+        kind = data.get("kind", "")  # required: without it, this check is skipped (a field error)
         wanted = {"none": set(), "per_move": {"seconds"}, "bank": {"initial", "increment", "cap"}}.get(kind, set())
         given = {k for k in ("seconds", "initial", "increment", "cap") if k in data}
         errors = {k: [f"required for kind {kind!r}"] for k in sorted(wanted - given)}

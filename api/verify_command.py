@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
 import os
 import re
@@ -31,7 +32,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 EXIT_VERIFIED = 0
 EXIT_REJECTED = 1
@@ -54,7 +55,7 @@ class Refused(Exception):
         self.code = code
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``verify`` sub-command of ``dragonhall``."""
     verify = sub.add_parser(
         "verify",
@@ -100,7 +101,7 @@ def read_record(path: str) -> Any:
             with open(path, "rb") as f:
                 raw = f.read(MAX_BYTES + 1)
         if raw[:2] == b"\x1f\x8b":
-            with gzip.GzipFile(fileobj=_bytes_io(raw)) as z:
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as z:
                 raw = z.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise Refused(EXIT_UNREADABLE, f"{path}: no such file") from None
@@ -218,14 +219,8 @@ def _quiet_broken_pipe() -> Iterator[None]:
         os.dup2(devnull, sys.stdout.fileno())  # so that the flush at exit does not fail again
 
 
-def _no_constants(name: str) -> Any:
+def _no_constants(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON number")
-
-
-def _bytes_io(raw: bytes) -> Any:
-    import io
-
-    return io.BytesIO(raw)
 
 
 def _reason(e: BaseException) -> str:

@@ -19,18 +19,21 @@ import json
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cache
 from typing import Any
 
+from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
-from domain.kernel import canonical_json, decode, find_game
+from domain.kernel import Ruleset, canonical_json, decode, find_game
 from projections.views import Change, GameViewsSQL
 from services import clocks
 from services.aggregate import Game
+from services.event_store import EventStore
 from services.timers import clocks_key
 
 STATE_CACHE = 4096
@@ -49,7 +52,7 @@ class Batch:
     updates: dict[str, dict[str, Any]] = field(default_factory=dict)
     boards: dict[str, tuple[int, Any]] = field(default_factory=dict)
 
-    def update(self, gid: str, e: Any, **columns: Any) -> None:
+    def update(self, gid: str, e: Game.Event, **columns: Any) -> None:
         row = self.updates.setdefault(gid, {})
         row.update(version=e.originator_version, updated_at=e.timestamp.isoformat(), **columns)
 
@@ -79,8 +82,10 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def __init__(self, view: GameViewsSQL) -> None:
         super().__init__(view)
-        self.app: Any = None
-        self.listeners: list[Any] = []
+        self.app: EventStore | None = None
+        """The event store, where a state that is neither in memory nor in its row is rebuilt from."""
+        self.listeners: list[Callable[[], None]] = []
+        """Called after every batch is written."""
         self._states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
         self._meta: dict[str, dict[str, Any]] = {}
         self._seats: dict[str, list[dict[str, Any]]] = {}
@@ -90,7 +95,7 @@ class GameProjection(Projection[GameViewsSQL]):
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
 
-    def process_batch(self, items: list[tuple[Any, Tracking]]) -> None:
+    def process_batch(self, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]]) -> None:
         """Applies a batch of events and records the position of its last one, atomically."""
         batch = Batch()
         try:
@@ -115,7 +120,7 @@ class GameProjection(Projection[GameViewsSQL]):
         if batch.boards:
             self.view.write(batch.changes())
 
-    def _forget(self, items: list[tuple[Any, Tracking]]) -> None:
+    def _forget(self, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]]) -> None:
         """After a failed write, drops what memory learnt from the batch: the tables are the truth."""
         for event, _tracking in items:
             gid = str(event.originator_id)
@@ -140,7 +145,7 @@ class GameProjection(Projection[GameViewsSQL]):
                     batch.write_board(gid, held[0], held[1])
                 self._dirty.pop(gid, None)  # flush() at shutdown may race the runner's own
 
-    def apply(self, event: Any, batch: Batch) -> None:
+    def apply(self, event: DomainEventProtocol[uuid.UUID], batch: Batch) -> None:
         """Turns one event into row changes. Events this projection does not use only
         move its position on. (A dict lookup per event type: ``singledispatchmethod``
         costs several times more per call, and this runs for every event.)"""
@@ -185,7 +190,7 @@ class GameProjection(Projection[GameViewsSQL]):
     def _joined(self, e: Game.Joined, batch: Batch) -> None:
         self._seat_added(e, batch)
 
-    def _seat_added(self, e: Any, batch: Batch) -> None:
+    def _seat_added(self, e: Game.SeatTaken | Game.Joined, batch: Batch) -> None:
         gid = str(e.originator_id)
         bank = clocks.initial_bank(self._game_meta(gid)["tc"])
         if bank is not None and isinstance(e, Game.Joined):
@@ -353,7 +358,7 @@ class GameProjection(Projection[GameViewsSQL]):
                 break
             self._states.popitem(last=False)
 
-    def _state_before(self, gid: str, version: int, ruleset: Any) -> Any:
+    def _state_before(self, gid: str, version: int, ruleset: Ruleset[Any]) -> Any:
         """The game's state just before ``version``. Events reach this projection in
         order and every batch is written whole, so the state in memory, or else the
         board row, is the state after every earlier event of the game."""
@@ -363,6 +368,8 @@ class GameProjection(Projection[GameViewsSQL]):
         board = self.view.board(gid)
         if board is not None and board[0] == version - 1 and board[1] is not None:
             return decode(ruleset.state_type, json.loads(board[1]))
+        if self.app is None:  # set by the runner that feeds this projection (``wiring``)
+            raise LookupError(f"no event store to rebuild game {gid} at version {version - 1} from")
         return self.app.repository.get(uuid.UUID(gid), version=version - 1).state
 
 
@@ -376,7 +383,8 @@ def _player(gid: str, player_id: str) -> Change:
     )
 
 
-_HANDLERS: dict[type, Any] = {
+_Handler = Callable[[GameProjection, Any, Batch], None]
+_HANDLERS: dict[type, _Handler] = {
     Game.Created: GameProjection._created,
     Game.SeatTaken: GameProjection._seat_taken,
     Game.Joined: GameProjection._joined,
@@ -394,7 +402,7 @@ _HANDLERS: dict[type, Any] = {
 
 
 @cache
-def _handler(cls: type) -> Any:
+def _handler(cls: type) -> _Handler | None:
     """The handler of an event class: its own, or its nearest base's (rule events are
     subclasses of ``Game.RuleEvent`` made per game)."""
     return next((_HANDLERS[base] for base in cls.__mro__ if base in _HANDLERS), None)

@@ -27,7 +27,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any
+from types import TracebackType
+from typing import Generic, Protocol, TypeVar
 
 from projections.leader_locks import LeaderLock
 
@@ -35,11 +36,29 @@ log = logging.getLogger("dragonhall.projections")
 RETRY = 2.0
 
 
-class ProjectionLeader:
-    def __init__(self, lock: LeaderLock, start: Callable[[], Any]) -> None:
+class Runner(Protocol):
+    """What the leader asks of a projection runner (eventsourcing's ``ProjectionRunner``)."""
+
+    @property
+    def is_interrupted(self) -> threading.Event:
+        """Set once the runner has stopped, on an error or when asked to."""
+        ...
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        """Stops the runner and joins its threads; raises the error that stopped it, if any."""
+        ...
+
+
+R = TypeVar("R", bound=Runner)
+
+
+class ProjectionLeader(Generic[R]):
+    def __init__(self, lock: LeaderLock, start: Callable[[], R]) -> None:
         self.lock = lock
         self._start = start
-        self.runner: Any = None
+        self.runner: R | None = None
         self._stop = threading.Event()
         self._guard = threading.Lock()
         """Held while the runner is started, replaced or stopped, so that ``stop`` never races a restart."""
@@ -67,9 +86,9 @@ class ProjectionLeader:
                 self._start_runner()
         elif not self.lock.held():
             log.warning("this process lost the projections' lock; stopping its runner")
-            self._stop_runner()
+            self._stop_runner(self.runner)
         elif self.runner.is_interrupted.is_set():
-            self._restart_failed_runner()
+            self._restart_failed_runner(self.runner)
 
     def _start_runner(self) -> None:
         try:
@@ -79,16 +98,16 @@ class ProjectionLeader:
             log.exception("the projection runner failed to start")
             self.lock.release()
 
-    def _restart_failed_runner(self) -> None:
-        runner, self.runner = self.runner, None
+    def _restart_failed_runner(self, runner: R) -> None:
+        self.runner = None
         try:
             runner.__exit__(None, None, None)  # joins its threads and raises what stopped it
         except Exception:
             log.exception("the projection runner stopped on an error; starting a new one")
         self._start_runner()
 
-    def _stop_runner(self) -> None:
-        runner, self.runner = self.runner, None
+    def _stop_runner(self, runner: R) -> None:
+        self.runner = None
         try:
             runner.__exit__(None, None, None)
         except Exception:

@@ -24,9 +24,12 @@ import fcntl
 import logging
 import os
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from services.sqlstore import advisory_key
+
+if TYPE_CHECKING:
+    import psycopg
 
 log = logging.getLogger("dragonhall.projections")
 DEAD_AFTER = 15
@@ -49,7 +52,7 @@ class FileLeaderLock:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._file: Any = None
+        self._file: TextIO | None = None
 
     def take(self) -> bool:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -82,7 +85,7 @@ class PostgresLeaderLock:
     def __init__(self, conninfo: str, schema: str | None) -> None:
         self.conninfo = conninfo
         self.key = advisory_key(f"dragonhall-projections:{schema or ''}")
-        self._conn: Any = None
+        self._conn: psycopg.Connection[tuple[Any, ...]] | None = None
         self._held = False
 
     def take(self) -> bool:
@@ -90,7 +93,8 @@ class PostgresLeaderLock:
 
         try:
             conn = self._connection()
-            self._held = bool(conn.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()[0])
+            row = conn.execute("SELECT pg_try_advisory_lock(%s)", (self.key,)).fetchone()
+            self._held = bool(row and row[0])
         except psycopg.Error as e:
             log.warning("could not ask PostgreSQL for the projections' lock: %s", e)
             self._close()
@@ -99,7 +103,7 @@ class PostgresLeaderLock:
     def held(self) -> bool:
         import psycopg
 
-        if not self._held:
+        if not self._held or self._conn is None:  # held on a connection: both are set and cleared together
             return False
         try:
             self._conn.execute("SELECT 1")
@@ -111,14 +115,14 @@ class PostgresLeaderLock:
     def release(self) -> None:
         """Unlocks before closing: the server ends a closed session's locks only once its
         backend has exited, which the client does not wait for."""
-        if self._held:
+        if self._held and self._conn is not None:
             try:
                 self._conn.execute("SELECT pg_advisory_unlock(%s)", (self.key,))
             except Exception as e:
                 log.debug("could not unlock before closing: %s", e)
         self._close()
 
-    def _connection(self) -> Any:
+    def _connection(self) -> psycopg.Connection[tuple[Any, ...]]:
         import psycopg
 
         if self._conn is None or self._conn.closed:

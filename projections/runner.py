@@ -19,21 +19,33 @@ import weakref
 from typing import Any
 
 from eventsourcing.persistence import Tracking
-from eventsourcing.projection import ProjectionRunner
+from eventsourcing.projection import ApplicationSubscription, ProjectionRunner
+
+from infra.batched_pull import BatchedPull
+from projections.games import GameProjection
+from projections.views import GameViewsSQL
+from services.event_store import EventStore
 
 BATCH = 500
 IDLE = 0.5
 _END = object()
 
 
-class BatchingProjectionRunner(ProjectionRunner[Any, Any]):
+class BatchingProjectionRunner(ProjectionRunner[EventStore, GameViewsSQL]):
+    """Feeds the game projection from the event store, a batch at a time."""
+
+    projection: GameProjection
+
     @staticmethod
     def _process_events_loop(
-        subscription: Any, projection: Any, is_stopping: threading.Event, runner: weakref.ReferenceType[Any]
+        subscription: ApplicationSubscription[Any],
+        projection: Any,  # ``self.projection``: the library's signature takes any projection
+        is_stopping: threading.Event,
+        runner: weakref.ReferenceType[Any],
     ) -> None:
         try:
-            if hasattr(subscription.subscription, "take_batch"):
-                _take_batches(subscription, projection)
+            if isinstance(subscription.subscription, BatchedPull):
+                _take_batches(subscription, subscription.subscription, projection)
                 return
             ready: queue.Queue[Any] = queue.Queue(maxsize=4 * BATCH)
             feeder = threading.Thread(target=_feed, args=(subscription, ready), name="projection-feed", daemon=True)
@@ -71,10 +83,10 @@ class BatchingProjectionRunner(ProjectionRunner[Any, Any]):
             is_stopping.set()
 
 
-def _take_batches(subscription: Any, projection: Any) -> None:
+def _take_batches(subscription: ApplicationSubscription[Any], pulled: BatchedPull, projection: GameProjection) -> None:
     """The loop for store subscriptions that hand over all they have pulled at once
     (``infra.batched_pull``): one thread, and no hand-off per event."""
-    pulled, mapper, name = subscription.subscription, subscription.mapper, subscription.name
+    mapper, name = subscription.mapper, subscription.name
     while True:
         notifications = pulled.take_batch(BATCH, IDLE)
         if notifications is None:
@@ -85,7 +97,7 @@ def _take_batches(subscription: Any, projection: Any) -> None:
         projection.process_batch([(mapper.to_domain_event(n), Tracking(name, n.id)) for n in notifications])
 
 
-def _feed(subscription: Any, ready: queue.Queue[Any]) -> None:
+def _feed(subscription: ApplicationSubscription[Any], ready: queue.Queue[Any]) -> None:
     try:
         for item in subscription:
             ready.put(item)

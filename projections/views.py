@@ -19,11 +19,13 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from eventsourcing.persistence import Tracking
-from eventsourcing.postgres import PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteTrackingRecorder
+from eventsourcing.persistence import Tracking, TrackingRecorder
+from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteCursor, SQLiteTrackingRecorder
+from psycopg import Cursor
+from psycopg.rows import DictRow
 
 Change = tuple[str, Sequence[Any]]
 
@@ -70,15 +72,21 @@ VIEW_TABLES = ("dh_games", "dh_game_players", "dh_boards")
 JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome", "clock")
 
 
-class GameViewsSQL:
-    """Writes and queries of the game read models, shared by both databases."""
+class GameViewsSQL(TrackingRecorder):
+    """Writes and queries of the game read models, shared by both databases: a tracking
+    recorder, completed by the database's own (``SQLiteGameViews``, ``PostgresGameViews``)."""
 
     dialect = "sqlite"
     prefix = ""
 
+    if TYPE_CHECKING:  # what the database's tracking recorder brings
+        datastore: Any
+
+        def _insert_tracking(self, c: Any, tracking: Tracking) -> None: ...
+
     @contextmanager
     def _cursor(self, *, commit: bool) -> Iterator[Any]:
-        with self.datastore.transaction(commit=commit) as c:  # type: ignore[attr-defined]
+        with self.datastore.transaction(commit=commit) as c:
             yield c
 
     def _sql(self, sql: str) -> str:
@@ -92,7 +100,7 @@ class GameViewsSQL:
         """Applies the changes and records the tracking position in one transaction."""
         with self._cursor(commit=True) as c:
             self._execute(c, changes)
-            self._insert_tracking(c, tracking)  # type: ignore[attr-defined]
+            self._insert_tracking(c, tracking)
 
     def write(self, changes: Sequence[Change]) -> None:
         """Applies changes that move no position (boards written out at shutdown)."""
@@ -198,7 +206,7 @@ class GameViewsSQL:
 class SQLiteGameViews(GameViewsSQL, SQLiteTrackingRecorder):
     """The read models in a SQLite database."""
 
-    def _create_table(self, c: Any) -> None:
+    def _create_table(self, c: SQLiteCursor) -> None:
         super()._create_table(c)
         self._create_view_tables(c)
 
@@ -208,11 +216,11 @@ class PostgresGameViews(GameViewsSQL, PostgresTrackingRecorder):
 
     dialect = "postgres"
 
-    def __init__(self, datastore: Any, **kwargs: Any) -> None:
+    def __init__(self, datastore: PostgresDatastore, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
         self.prefix = f'"{datastore.schema}".' if datastore.schema else ""
 
-    def _create_table(self, curs: Any) -> None:
+    def _create_table(self, curs: Cursor[DictRow]) -> None:
         super()._create_table(curs)
         self._create_view_tables(curs)
 

@@ -14,10 +14,9 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from eventsourcing.persistence import InfrastructureFactory
-from eventsourcing.projection import ProjectionRunner
 from eventsourcing.utils import Environment
 
 from infra import postgres_events, sqlite_events
@@ -48,6 +47,7 @@ from services.webhook_targets import WebhookTargets
 from wiring.games import register_games
 
 log = logging.getLogger("dragonhall")
+T = TypeVar("T")
 
 
 POOL_MIN, POOL_MAX = 2, 10
@@ -144,9 +144,9 @@ class Platform:
     leases: Leases = field(init=False)
     journal: Journal = field(init=False)
     disputes: Disputes = field(init=False)
-    runner: ProjectionRunner[Any, Any] | None = None
+    runner: BatchingProjectionRunner | None = None
     extras: dict[str, Any] = field(default_factory=dict)
-    _closers: list[Any] = field(default_factory=list)
+    _closers: list[Callable[[], object]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.vacations = Vacations(self.db, self.settings.vacation_days)
@@ -159,6 +159,16 @@ class Platform:
         self.leases = Leases(self.db)
         self.disputes = Disputes(self.games, self.db, self.settings.arbiters)
         self.queries = GameQueries(self.games, self.views, self.timers, self.journal)
+
+    @property
+    def leader(self) -> ProjectionLeader[BatchingProjectionRunner] | None:
+        """The projections' leader of this process, when another process may run them (``extras["leader"]``)."""
+        leader: ProjectionLeader[BatchingProjectionRunner] | None = self.extras.get("leader")
+        return leader
+
+    def on_close(self, *closers: Callable[[], object]) -> None:
+        """Has ``close`` call each of ``closers``: the last added first."""
+        self._closers.extend(closers)
 
     def sweep_lock(self) -> bool:
         """Whether this process may sweep now (one sweep per interval across all processes)."""
@@ -180,8 +190,9 @@ class Platform:
                 log.exception("error while closing")
         self._closers.clear()
 
-    def _local_runner(self) -> Any:
-        return self.runner or getattr(self.extras.get("leader"), "runner", None)
+    def _local_runner(self) -> BatchingProjectionRunner | None:
+        leader = self.leader
+        return self.runner or (leader.runner if leader is not None else None)
 
     def wait_for_projections(self, timeout: float = 10.0) -> None:
         """Blocks until the read models have caught up with every event saved so far."""
@@ -212,13 +223,12 @@ def bootstrap(
             platform = _build(settings, projections, undo)
             _attach_work(platform, work, worker)
         undo.pop_all()
-    leader = platform.extras.get("leader")
-    if leader is not None:
-        leader.wait_first_try()  # it starts the runner once the tables' lock above is free
+    if platform.leader is not None:
+        platform.leader.wait_first_try()  # it starts the runner once the tables' lock above is free
     return platform
 
 
-def creating_tables(settings: Settings) -> AbstractContextManager[Any]:
+def creating_tables(settings: Settings) -> AbstractContextManager[None]:
     """Serialises table creation between the processes of one store, which may start at once:
     a lock file in the data directory for SQLite (``sqlstore.file_lock``), an advisory lock
     per schema for PostgreSQL (``sqlstore.postgres_ddl_lock``)."""
@@ -237,7 +247,8 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     if settings.store == "memory":
         run_projections = True  # the in-memory store lives in the runner's application
     vclass = views_class(settings)
-    runner = leader = None
+    runner: BatchingProjectionRunner | None = None
+    leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     led = run_projections and settings.store != "memory"
     if run_projections and not led:
         runner = _start_runner(env, vclass)
@@ -247,7 +258,8 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     else:
         store = EventStore(env)
         undo.callback(store.close)
-        view = InfrastructureFactory.construct(Environment(GameProjection.name, env)).tracking_recorder(vclass)
+        factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
+        view = factory.tracking_recorder(vclass)
         if led:
             leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: _start_runner(env, vclass)))
             undo.callback(leader.stop)
@@ -282,18 +294,18 @@ def leader_lock(settings: Settings) -> LeaderLock:
     return FileLeaderLock(private_file(settings.data_dir / "projections.lock"))
 
 
-def _locked(settings: Settings, start: Callable[[], Any]) -> Callable[[], Any]:
+def _locked(settings: Settings, start: Callable[[], T]) -> Callable[[], T]:
     """``start``, run under the table-creation lock: a runner started later, when this
     process takes the projections' lead, may create its tables too."""
 
-    def run() -> Any:
+    def run() -> T:
         with creating_tables(settings):
             return start()
 
     return run
 
 
-def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL]) -> Any:
+def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL]) -> BatchingProjectionRunner:
     runner = BatchingProjectionRunner(
         application_class=EventStore, projection_class=GameProjection, view_class=vclass, env=env
     )

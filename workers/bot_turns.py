@@ -7,15 +7,16 @@ import hashlib
 import hmac
 import logging
 import random
-from typing import Any
 
-from domain.kernel import RandomBot, choose_move
+from domain.kernel import Command, RandomBot, choose_move
+from services.aggregate import Game
+from workers.platform import JobPlatform
 
 log = logging.getLogger("dragonhall.bots")
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
 
 
-def bot_choice(game: Any, seat: int, bot_name: str | None, budget: float, seed: bytes) -> Any:
+def bot_choice(game: Game, seat: int, bot_name: str | None, budget: float, seed: bytes) -> Command:
     """The command ``bot_name`` (or the game's default bot) picks for ``seat``.
 
     The bot sees only the seat's observation, and draws its own randomness from the
@@ -38,11 +39,11 @@ def bot_choice(game: Any, seat: int, bot_name: str | None, budget: float, seed: 
         return RandomBot(ruleset).choose(game.state, seat, rng)
 
 
-def play_bot_turn(platform: Any, game_id: str, seat: int, version: int) -> bool:
+def play_bot_turn(platform: JobPlatform, game_id: str, seat: int, version: int) -> bool:
     """Plays the server bot in ``seat`` if the game still awaits it at ``version``."""
     budget = platform.settings.bot_budget
 
-    def choose(game: Any) -> Any:
+    def choose(game: Game) -> Command:
         return bot_choice(game, seat, game.seat_info(seat)["bot"], budget, platform.seeds.of(game.id))
 
     return bool(platform.games.play_for(game_id, seat, version, choose))

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import logging
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from services.config import Settings
+
+if TYPE_CHECKING:
+    import redis
 
 log = logging.getLogger("dragonhall.workers")
 MARKER = "dragonhall:broker-memory"
@@ -52,7 +55,7 @@ def _key(settings: Settings) -> str:
 
 
 @cache
-def _client(broker_url: str | None) -> Any:
+def _client(broker_url: str | None) -> redis.Redis | None:
     if not broker_url or not broker_url.startswith(("redis://", "rediss://")):
         return None
     import redis

@@ -15,6 +15,8 @@ from celery import Celery
 from kombu import Queue
 
 from services.config import Settings
+from services.timers import Action
+from workers.platform import JobPlatform
 
 QUEUES = ("bots", "timers", "notifications")
 
@@ -24,7 +26,9 @@ def queue(settings: Settings, name: str) -> str:
     return settings.queue_prefix + name
 
 
-def make_celery(settings: Settings, platform: Callable[[], Any], send: Callable[[list[Any]], None]) -> Celery:
+def make_celery(
+    settings: Settings, platform: Callable[[], JobPlatform], send: Callable[[list[Action]], None]
+) -> Celery:
     """A Celery app whose tasks act on ``platform()`` and send follow-ups with ``send``."""
     app = Celery("dragonhall", broker=settings.broker_url or "memory://localhost/", set_as_current=False)
     app.conf.update(

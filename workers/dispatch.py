@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import logging
 import threading
+from datetime import datetime
 from typing import Any
 
 from celery import Celery
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
 from services import clock
-from services.timers import Action, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
+from services.aggregate import Game
+from services.config import Settings
+from services.timers import Action, FireDeadline, PlayBot, PostWebhook, Remind, StartGame, Timers
 from workers.celery_app import make_celery, queue
 from workers.local import LocalExecutor
+from workers.platform import JobPlatform, WorkPlatform
 
 log = logging.getLogger("dragonhall.work")
 
@@ -21,13 +25,13 @@ class CeleryWork:
     """Sends the tasks ``Timers.plan`` asks for after every save: to Celery through the broker,
     or, in the embedded default, to the local executor that runs the same jobs in this process."""
 
-    def __init__(self, celery: Celery, settings: Any, timers: Any) -> None:
+    def __init__(self, celery: Celery, settings: Settings, timers: Timers) -> None:
         self.celery = celery
         self.settings = settings
         self.timers = timers
         self.local: LocalExecutor | None = None
 
-    def game_changed(self, game: Any) -> None:
+    def game_changed(self, game: Game) -> None:
         self.send(self.timers.plan(game))
 
     def send(self, actions: list[Action]) -> None:
@@ -48,7 +52,7 @@ class CeleryWork:
                 log.warning("the broker is unreachable (%s); %s%r waits for the sweep", e, name, args)
 
 
-def _message(action: Action) -> tuple[str, tuple[Any, ...], str, Any]:
+def _message(action: Action) -> tuple[str, tuple[Any, ...], str, datetime | None]:
     if isinstance(action, PlayBot):
         return "dragonhall.play_bot", (action.game_id, action.seat, action.version), "bots", None
     if isinstance(action, FireDeadline):
@@ -65,7 +69,7 @@ def _message(action: Action) -> tuple[str, tuple[Any, ...], str, Any]:
 class EmbeddedSweep:
     """The periodic sweep on a thread, where there is no celery beat (the embedded default)."""
 
-    def __init__(self, platform: Any, work: CeleryWork, interval: float) -> None:
+    def __init__(self, platform: JobPlatform, work: CeleryWork, interval: float) -> None:
         self.platform = platform
         self.work = work
         self.interval = interval
@@ -87,7 +91,7 @@ class EmbeddedSweep:
         self.thread.join(5)
 
 
-def attach_celery(platform: Any, start_worker: bool | None = None) -> None:
+def attach_celery(platform: WorkPlatform, start_worker: bool | None = None) -> None:
     """Plugs Celery into the platform; without a broker, starts the embedded worker and sweep."""
     holder: dict[str, CeleryWork] = {}
     celery = make_celery(platform.settings, lambda: platform, lambda actions: holder["work"].send(actions))
@@ -101,4 +105,4 @@ def attach_celery(platform: Any, start_worker: bool | None = None) -> None:
         sweep = EmbeddedSweep(platform, work, platform.settings.sweep_interval)
         sweep.start()
         platform.extras["worker"] = work.local
-        platform._closers.extend([work.local.stop, sweep.stop])
+        platform.on_close(work.local.stop, sweep.stop)

@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from services.timers import FireDeadline
+from domain.kernel import Command
+from services.aggregate import Game
+from services.timers import Action, FireDeadline
 from workers import broker_memory
 from workers.bot_turns import bot_choice, play_bot_turn
+from workers.platform import JobPlatform
 from workers.webhooks import deliver
 
-Send = Callable[[list[Any]], None]
+Send = Callable[[list[Action]], None]
 TRANSIENT = (ConnectionError, TimeoutError, OSError)
 MAX_RETRIES = 8
 
@@ -29,12 +32,12 @@ class RetryLater(Exception):
         self.seconds = seconds
 
 
-def play_bot(platform: Any, send: Send, game_id: str, seat: int, version: int) -> bool:
+def play_bot(platform: JobPlatform, send: Send, game_id: str, seat: int, version: int) -> bool:
     return play_bot_turn(platform, game_id, seat, version)
 
 
-def deadline(platform: Any, send: Send, game_id: str, seat: int, version: int) -> str:
-    def stand_in(game: Any) -> Any:
+def deadline(platform: JobPlatform, send: Send, game_id: str, seat: int, version: int) -> str:
+    def stand_in(game: Game) -> Command:
         return bot_choice(game, seat, None, platform.settings.bot_budget, platform.seeds.of(game.id))
 
     result, when = platform.timers.fire_deadline(game_id, seat, version, stand_in)
@@ -43,22 +46,22 @@ def deadline(platform: Any, send: Send, game_id: str, seat: int, version: int) -
     return result
 
 
-def remind(platform: Any, send: Send, game_id: str, seat: int, since: str) -> None:
+def remind(platform: JobPlatform, send: Send, game_id: str, seat: int, since: str) -> None:
     send(platform.timers.remind(game_id, seat, since))
 
 
-def start(platform: Any, send: Send, game_id: str) -> bool:
+def start(platform: JobPlatform, send: Send, game_id: str) -> bool:
     return bool(platform.timers.start_scheduled(game_id))
 
 
-def webhook(platform: Any, send: Send, delivery_id: str, attempt: int = 0) -> str:
+def webhook(platform: JobPlatform, send: Send, delivery_id: str, attempt: int = 0) -> str:
     status = deliver(platform.inbox, delivery_id, platform.accounts.webhook_secret, platform.accounts.webhook_targets)
     if status == "retry":
         raise RetryLater(min(300.0, 2.0 ** (attempt + 1)))
     return status
 
 
-def sweep(platform: Any, send: Send) -> int:
+def sweep(platform: JobPlatform, send: Send) -> int:
     if not platform.sweep_lock():
         return 0
     lost = broker_memory.forgotten(platform.settings)

@@ -17,13 +17,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from services import clock
-from workers.jobs import JOBS, MAX_RETRIES, TRANSIENT, RetryLater
+from workers.jobs import JOBS, MAX_RETRIES, TRANSIENT, RetryLater, Send
+from workers.platform import JobPlatform
 
 log = logging.getLogger("dragonhall.local")
 
 
 class LocalExecutor:
-    def __init__(self, platform: Any, send: Any, threads: int = 4) -> None:
+    def __init__(self, platform: JobPlatform, send: Send, threads: int = 4) -> None:
         self.platform = platform
         self.send = send
         self.pool = concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="dragonhall-job")

@@ -23,7 +23,7 @@ import subprocess
 import time
 from collections.abc import Callable, Sequence
 from threading import Event, RLock
-from typing import Any
+from typing import Protocol
 
 log = logging.getLogger("dragonhall.supervisor")
 
@@ -33,6 +33,16 @@ STEADY = 60.0
 """A child that ran this many seconds failed on its own, not at start-up: the pause starts over."""
 
 
+class Child(Protocol):
+    """A child process as ``subprocess.Popen`` runs one."""
+
+    def poll(self) -> int | None: ...
+
+    def send_signal(self, sig: int) -> None: ...
+
+    def wait(self) -> int: ...
+
+
 class Supervisor:
     """Runs ``command`` as a child and restarts it while it fails; ``run()`` returns its last exit code."""
 
@@ -40,14 +50,14 @@ class Supervisor:
         self,
         command: Sequence[str],
         *,
-        spawn: Callable[[Sequence[str]], Any] = subprocess.Popen,
+        spawn: Callable[[Sequence[str]], Child] = subprocess.Popen,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.command = list(command)
         self._spawn = spawn
         self._clock = clock
         self._stopping = Event()
-        self._child: Any = None
+        self._child: Child | None = None
         self._lock = RLock()  # the signal handler may run while the main thread holds it
         self.restarts = 0
 
@@ -82,8 +92,8 @@ class Supervisor:
         with self._lock:
             if self._stopping.is_set():
                 return None
-            self._child = self._spawn(self.command)
-        return int(self._child.wait())
+            child = self._child = self._spawn(self.command)
+        return int(child.wait())
 
 
 __all__ = ["Supervisor"]

@@ -11,7 +11,8 @@ from typing import Any
 
 from celery import Celery
 
-from workers.jobs import JOBS, MAX_RETRIES, TRANSIENT, RetryLater
+from workers.jobs import JOBS, MAX_RETRIES, TRANSIENT, RetryLater, Send
+from workers.platform import JobPlatform
 
 OPTIONS = {
     "acks_late": True,
@@ -22,15 +23,13 @@ OPTIONS = {
 }
 
 
-def register_tasks(app: Celery, platform: Callable[[], Any], send: Callable[[list[Any]], None]) -> None:
+def register_tasks(app: Celery, platform: Callable[[], JobPlatform], send: Send) -> None:
     """Defines one task per job on ``app``; names are explicit so producers and workers agree."""
     for name, job in JOBS.items():
         _register(app, name, job, platform, send)
 
 
-def _register(
-    app: Celery, name: str, job: Callable[..., Any], platform: Callable[[], Any], send: Callable[[list[Any]], None]
-) -> None:
+def _register(app: Celery, name: str, job: Callable[..., Any], platform: Callable[[], JobPlatform], send: Send) -> None:
     def task(self: Any, *args: Any) -> Any:
         try:
             return job(platform(), send, *args)

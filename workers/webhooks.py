@@ -35,6 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from services import clock, webhook_keys
+from services.inbox import Inbox
 from services.webhook_targets import RefusedTarget, WebhookTargets
 
 log = logging.getLogger("dragonhall.webhooks")
@@ -48,7 +49,7 @@ ANSWER_READ = 1 << 16
 
 
 def deliver(
-    inbox: Any, delivery_id: str, secret_of: Callable[[str], str | None], targets: WebhookTargets | None = None
+    inbox: Inbox, delivery_id: str, secret_of: Callable[[str], str | None], targets: WebhookTargets | None = None
 ) -> str:
     """POSTs one claimed delivery, signed with ``secret_of(player_id)``, to an address
     ``targets`` allows (public addresses only by default): ``"sent"``, ``"failed"``,
@@ -87,6 +88,7 @@ def _post(targets: WebhookTargets, url: str, body: bytes, headers: dict[str, str
     parts, addresses = targets.resolve(url)
     kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     conn = kind(parts.hostname or "", parts.port, timeout=TIMEOUT)  # the name for Host, TLS and its certificate
+    # http.client's own hook for opening the socket, private and so not in its stubs:
     conn._create_connection = lambda _address, timeout, _source=None: _connect(addresses, timeout)  # type: ignore[attr-defined]
     try:
         conn.request("POST", (parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body, headers)
