@@ -240,6 +240,8 @@ class Client:
     def events(self, game_id: str, after: int = 0, limit: int | None = None, wait: float | None = None) -> EventList:
         """The events after version ``after``, as the caller may see them. With ``wait`` (seconds, at most
         60), the server answers as soon as one exists, or after ``wait`` with none (long polling)."""
+        if wait is not None and float(wait).is_integer():
+            wait = int(wait)  # a whole number of seconds is sent as an integer, which any schema takes
         params = _present(after=after, limit=limit, wait=wait)
         timeout = self.timeout + (wait or 0)
         return cast(EventList, self._call("GET", f"/games/{game_id}/events", params=params, timeout=timeout))

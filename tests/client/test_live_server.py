@@ -65,6 +65,12 @@ def test_the_example_random_bot_plays_a_whole_game_against_the_servers_bot(serve
     assert {e["data"]["seat"] for e in events if e["type"] == "MoveMade"} == {0, 1}
 
 
+@pytest.mark.parametrize("game", ["seven-dragons", "mekong", "drachenreiter"])
+def test_the_example_random_bot_plays_the_other_games_to_their_end(server: Server, game: str) -> None:
+    [ended] = example("random_bot").main(["--new", game, "--server", server.base]).values()
+    assert ended["game"] == game and ended["status"] == "finished"
+
+
 def test_the_example_tarasque_strategy_plays_a_whole_game_through_the_bot_command(server: Server) -> None:
     client, game_id = against_greedy(server, "hand-written")
     strategy = f"{EXAMPLES / 'tarasque_bot.py'}:choose"

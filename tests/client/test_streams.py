@@ -186,7 +186,7 @@ def test_a_server_that_does_not_take_wait_is_polled_plainly() -> None:
     lines = list(dh.game_stream("g1", after=5, poll_interval=0.5))
     assert [line["version"] for line in lines] == [6]
     assert [dict(r.url.params) for r in script.sent("GET /api/v1/games/g1/events")] == [
-        {"after": "5", "wait": "30.0"},
+        {"after": "5", "wait": "30"},
         {"after": "5"},
         {"after": "5"},
     ]
