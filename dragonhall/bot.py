@@ -167,7 +167,7 @@ class BotRunner:
 
     def _start(self, game_id: str) -> None:
         with self._lock:
-            if game_id in self._playing:
+            if game_id in self._playing or game_id in self.finished:  # a late line about a game played out
                 return
             thread = threading.Thread(target=self._play, args=(game_id,), name=f"game-{game_id[:8]}", daemon=True)
             self._playing[game_id] = thread
