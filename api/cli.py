@@ -1,4 +1,4 @@
-"""The ``dragonhall`` command: serve, worker, projections, rebuild-projections, new, verify."""
+"""The ``dragonhall`` command: serve, worker, projections, rebuild-projections, new, bot, verify."""
 
 from __future__ import annotations
 
@@ -8,8 +8,6 @@ import logging
 import os
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +65,12 @@ def main(argv: list[str] | None = None) -> int:
     new.add_argument("--options", default=None, help="options as a JSON object")
     new.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
 
+    bot = sub.add_parser("bot", help="play every game that awaits a token on a running server, until stopped")
+    bot.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
+    bot.add_argument("--token", default=os.environ.get("DRAGONHALL_TOKEN"), help="the bot's token (DRAGONHALL_TOKEN)")
+    bot.add_argument("--strategy", default="random", help="'random' or module:function (or path/file.py:function)")
+    bot.add_argument("--game", help="play only this game, and stop when it ends")
+
     verify_command.add_parser(sub)
 
     args = parser.parse_args(argv)
@@ -80,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         "projections": _projections,
         "rebuild-projections": _rebuild,
         "new": _new,
+        "bot": _bot,
         "verify": verify_command.run,
     }[args.command]
     return int(handler(args) or 0)
@@ -356,37 +361,73 @@ def _rebuild(args: argparse.Namespace) -> int:
 
 
 def _new(args: argparse.Namespace) -> int:
-    base = args.server.rstrip("/")
-    player = _http("POST", f"{base}/api/v1/players", {"name": "dragonhall-cli", "kind": "human"})
-    token = player["token"]
-    spec: dict[str, Any] = {"game": args.game, "players": args.players}
-    if args.variant:
-        spec["variant"] = args.variant
-    if args.options:
-        spec["options"] = json.loads(args.options)
-    game = _http("POST", f"{base}/api/v1/games", spec, token)
+    import httpx
+
+    from dragonhall import Client, DragonhallError
+
     bots = args.bot.split(",")
-    for i in range(args.players):
-        _http("POST", f"{base}/api/v1/games/{game['id']}/seats", {"bot": bots[i % len(bots)]}, token)
+    try:
+        with Client.for_new_player(args.server, "dragonhall-cli") as client:
+            game = client.create_game(
+                args.game,
+                args.players,
+                variant=args.variant,
+                options=json.loads(args.options) if args.options else None,
+            )
+            for i in range(args.players):
+                client.add_bot(game["id"], bots[i % len(bots)])
+    except DragonhallError as e:
+        console.print(f"[red]{args.server}: {e}[/]")
+        return 1
+    except httpx.TransportError as e:
+        console.print(f"[red]cannot reach {args.server}: {e}; is `dragonhall serve` running?[/]")
+        return 1
     print(game["id"])
-    print(f"{base}/api/v1/games/{game['id']}")
+    print(f"{client.server}/api/v1/games/{game['id']}")
     return 0
 
 
-def _http(method: str, url: str, body: Any = None, token: str | None = None) -> Any:
-    req = urllib.request.Request(url, data=None if body is None else json.dumps(body).encode(), method=method)
-    req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
+def _bot(args: argparse.Namespace) -> int:
+    """Plays with a strategy of the client library (``dragonhall.bot``) until Ctrl-C, or until ``--game`` ends."""
+    import httpx
+
+    from dragonhall import BotRunner, Client, DragonhallError, load_strategy
+
+    if not args.token:
+        console.print("[red]give the bot's token: --token T (or DRAGONHALL_TOKEN)[/]")
+        return 2
     try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return json.loads(r.read() or b"null")
-    except urllib.error.HTTPError as e:
-        console.print(f"[red]{method} {url}: {e.code} {e.read().decode(errors='replace')}[/]")
-        raise SystemExit(1) from None
-    except urllib.error.URLError as e:
-        console.print(f"[red]cannot reach {url}: {e.reason}; is `dragonhall serve` running?[/]")
-        raise SystemExit(1) from None
+        strategy = load_strategy(args.strategy)
+    except (ValueError, ImportError) as e:
+        console.print(f"[red]{e}[/]")
+        console.print(_BUILT_IN_BOTS)
+        return 2
+    logging.getLogger("dragonhall.bot").setLevel(logging.INFO)
+    client = Client(args.server, args.token)
+    runner = BotRunner(client, strategy)
+    where = f"game {args.game}" if args.game else "every game that awaits this token"
+    console.print(f"playing {where} on {client.server} with {args.strategy}; Ctrl-C to stop")
+    try:
+        runner.run(args.game)
+    except KeyboardInterrupt:
+        runner.stop(timeout=2)
+    except DragonhallError as e:
+        console.print(f"[red]{client.server}: {e}[/]")
+        return 1
+    except httpx.TransportError as e:
+        console.print(f"[red]cannot reach {client.server}: {e}[/]")
+        return 1
+    finally:
+        client.close()
+    for game_id, game in runner.finished.items():
+        console.print(f"{game_id}: {game['status']} {json.dumps(game.get('outcome'))}")
+    return 0
+
+
+_BUILT_IN_BOTS = (
+    "The server's own bots (greedy, planner, racer...) decide on their seat's state, which a client cannot "
+    'rebuild from what the API shows it; seat them on the server instead: POST /games/{id}/seats {"bot": NAME}.'
+)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,191 @@
+"""Bots over the client: a strategy chooses a move, a ``BotRunner`` plays every game that awaits the account.
+
+A strategy is any function ``(view, legal_moves, game) -> move``: the seat's view (the board as its
+seat sees it), every move it may play now, and the whole game document; it returns one of the moves
+(a move of its own making is sent as is, and the server judges it).
+
+    from dragonhall import BotRunner, Client
+
+    def first(view, legal_moves, game):
+        return legal_moves[0]
+
+    BotRunner(Client(server, token), first).run()          # every game that awaits this token, until stopped
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import random
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dragonhall import errors
+from dragonhall.client import Client
+from dragonhall.streams import Line
+from dragonhall.types import GameDocument, LegalMoves, Move
+
+Strategy = Callable[[dict[str, Any], list[Move], GameDocument], Move]
+STARTING = ("awaiting", "your_turn", "game_started")
+"""Account lines that name a game to play."""
+
+log = logging.getLogger("dragonhall.bot")
+
+
+class Stopped(Exception):
+    """Raised inside a stream's idle hook to stop following it."""
+
+
+class RandomStrategy:
+    """Uniform over the legal moves; ``seed`` makes it repeatable."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, view: dict[str, Any], legal_moves: list[Move], game: GameDocument) -> Move:
+        return self.rng.choice(legal_moves)
+
+
+def load_strategy(spec: str) -> Strategy:
+    """``random``, or ``module:function`` (``package.module:choose``, or ``path/to/file.py:choose``)."""
+    if spec == "random":
+        return RandomStrategy()
+    module_name, sep, name = spec.partition(":")
+    if not sep or not name:
+        raise ValueError(f"a strategy is 'random' or 'module:function', not {spec!r}")
+    if module_name.endswith(".py"):
+        location = importlib.util.spec_from_file_location(Path(module_name).stem, module_name)
+        if location is None or location.loader is None:
+            raise ValueError(f"cannot load {module_name}")
+        module = importlib.util.module_from_spec(location)
+        location.loader.exec_module(module)
+    else:
+        module = importlib.import_module(module_name)
+    strategy = getattr(module, name, None)
+    if not callable(strategy):
+        raise ValueError(f"{module_name} has no function {name!r}")
+    return strategy
+
+
+class GamePlayer:
+    """Plays the caller's seats in one game, from its stream, until it ends."""
+
+    def __init__(self, client: Client, strategy: Strategy, stop: threading.Event | None = None) -> None:
+        self.client = client
+        self.strategy = strategy
+        self.stop = stop or threading.Event()
+        self.moves = 0
+
+    def play(self, game_id: str) -> GameDocument | None:
+        """The game as it ended (None when stopped before)."""
+        game: GameDocument | None = None
+        for line in self.client.game_stream(game_id, idle=self._idle):
+            if self.stop.is_set():
+                return None
+            game = line["game"] if line["type"] == "game" else _updated(game, line)
+            legal = line.get("legal_moves")
+            if legal and legal["moves"] and legal["version"] == line["version"]:
+                self._decide(game_id, line, legal)
+        return self.client.game(game_id) if game is not None else None
+
+    def _idle(self) -> None:
+        if self.stop.is_set():
+            raise Stopped
+
+    def _decide(self, game_id: str, line: Line, legal: LegalMoves) -> None:
+        seat, version = legal["seat"], legal["version"]
+        game = line["game"] if line["type"] == "game" else self.client.game(game_id, seat)
+        if game["version"] != version:
+            return  # the game moved on: the stream brings what happened
+        moves = legal["moves"]
+        if legal["total"] > len(moves):
+            moves = self.client.all_legal_moves(game_id, seat, first=legal)["moves"]
+        move = self.strategy(game.get("view") or {}, moves, game)
+        try:
+            self._send(game_id, move, seat, version, f"s{seat}v{version}")
+        except errors.RuleViolation as refused:
+            log.error("game %s: the strategy's move %s was refused (%s); playing a random one", game_id, move, refused)
+            self._send(game_id, random.choice(moves), seat, version, f"s{seat}v{version}r")
+
+    def _send(self, game_id: str, move: Move, seat: int, version: int, command_id: str) -> None:
+        try:
+            self.client.move(game_id, move, expected_version=version, command_id=command_id, seat=seat)
+            self.moves += 1
+        except errors.Conflict as late:  # a timeout played meanwhile, or the game ended
+            log.info("game %s: move at version %s not played: %s", game_id, version, late.code)
+
+
+def _updated(game: GameDocument | None, line: Line) -> GameDocument:
+    """The game document as an ``events`` line changes it (all but the view, which needs a read)."""
+    known: dict[str, Any] = dict(game or {})
+    known.update({k: line[k] for k in ("version", "status", "awaiting", "clocks") if k in line})
+    return known  # type: ignore[return-value]
+
+
+class BotRunner:
+    """Plays every game that awaits the account (one thread per game), from the account stream, or
+    one game with ``run(game_id)``; ``stop()`` ends it (from a signal handler or another thread)."""
+
+    def __init__(self, client: Client, strategy: Strategy) -> None:
+        self.client = client
+        self.strategy = strategy
+        self.stopping = threading.Event()
+        self.finished: dict[str, GameDocument] = {}
+        self._playing: dict[str, threading.Thread] = {}
+        self._lock = threading.Lock()
+
+    def run(self, game_id: str | None = None) -> None:
+        """Until stopped; with ``game_id``, until that game ends."""
+        if game_id is not None:
+            self._play(game_id)
+            return
+        try:
+            for line in self.client.account_stream(idle=self._idle):
+                if self.stopping.is_set():
+                    break
+                if line.get("type") in STARTING and line.get("game_id"):
+                    self._start(line["game_id"])
+        except Stopped:
+            pass
+        finally:
+            self.stop()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stops following the streams; each game's thread ends at its next line or keep-alive."""
+        self.stopping.set()
+        with self._lock:
+            threads = list(self._playing.values())
+        for thread in threads:
+            thread.join(timeout)
+
+    def _idle(self) -> None:
+        if self.stopping.is_set():
+            raise Stopped
+
+    def _start(self, game_id: str) -> None:
+        with self._lock:
+            if game_id in self._playing or game_id in self.finished:  # a late line about a game played out
+                return
+            thread = threading.Thread(target=self._play, args=(game_id,), name=f"game-{game_id[:8]}", daemon=True)
+            self._playing[game_id] = thread
+        thread.start()
+
+    def _play(self, game_id: str) -> None:
+        log.info("playing game %s", game_id)
+        player = GamePlayer(self.client, self.strategy, self.stopping)
+        try:
+            ended = player.play(game_id)
+        except Stopped:
+            ended = None
+        except Exception:
+            log.exception("game %s: the bot stopped playing it", game_id)
+            ended = None
+        with self._lock:
+            self._playing.pop(game_id, None)
+            if ended is not None:
+                self.finished[game_id] = ended
+        if ended is not None:
+            log.info("game %s %s after %d moves: %s", game_id, ended["status"], player.moves, ended.get("outcome"))

@@ -1,0 +1,407 @@
+"""A typed client of the Dragonhall HTTP API, over httpx.
+
+    from dragonhall import Client
+
+    with Client("http://127.0.0.1:8000", token) as dh:
+        page = dh.legal_moves(game_id)
+        dh.move(game_id, page["moves"][0], expected_version=page["version"])
+
+Every call returns the server's JSON answer (typed in ``dragonhall.types``) or raises a
+``dragonhall.errors.DragonhallError`` of the status's class, carrying the server's error body. Reads, and
+moves, are retried with backoff on a lost connection, a 503 and a 429 (after its ``Retry-After``); a move
+is retried with the same ``command_id``, so the server applies it once and answers a retry with the
+first result. Other writes are retried only when the request cannot have reached the server.
+
+This package imports nothing of the server: it is what a bot author installs, and it speaks to any
+Dragonhall server over HTTP.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import date
+from typing import Any, cast
+
+import httpx
+
+from dragonhall import errors
+from dragonhall.types import (
+    Dispute,
+    EventList,
+    GameDocument,
+    GameSummary,
+    Inbox,
+    LegalMoves,
+    Move,
+    MoveResult,
+    Player,
+    PlayerWithToken,
+    Token,
+    TokenWithSecret,
+)
+
+API = "/api/v1"
+RETRIED_STATUSES = frozenset({429, 503})
+NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+"""Transport errors raised before the request left: retrying them cannot apply anything twice."""
+PAGE = 1000
+"""The most legal moves the server lists in one page."""
+
+
+@dataclass(frozen=True)
+class Retry:
+    """How often and how long to retry: ``attempts`` tries in all, waiting ``backoff`` seconds doubled on
+    each failure (with jitter, at most ``max_delay``), or the server's ``Retry-After`` when it gives one."""
+
+    attempts: int = 6
+    backoff: float = 0.25
+    max_delay: float = 10.0
+
+    def delay(self, failures: int, retry_after: float | None = None) -> float:
+        if retry_after is not None:
+            return min(retry_after, self.max_delay * 6)
+        return min(self.max_delay, self.backoff * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
+
+
+def new_command_id() -> str:
+    """A fresh ``command_id``: the server keeps ids per player and game, so any unique string will do."""
+    return uuid.uuid4().hex
+
+
+class Client:
+    """One server, one token (or none: a spectator). Thread-safe as an ``httpx.Client`` is."""
+
+    def __init__(
+        self,
+        server: str = "http://127.0.0.1:8000",
+        token: str | None = None,
+        *,
+        timeout: float = 30.0,
+        retry: Retry | None = None,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.server = server.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self.retry = retry or Retry()
+        self.sleep = sleep
+        self.http = httpx.Client(base_url=self.server, timeout=timeout, transport=transport)
+        self.player: PlayerWithToken | None = None
+        """The player ``for_new_player`` registered."""
+
+    @classmethod
+    def for_new_player(cls, server: str, name: str, kind: str = "human", **options: Any) -> Client:
+        """A client holding the token of a player it has just registered (``client.player`` says who)."""
+        client = cls(server, **options)
+        client.player = client.register(name, kind)
+        client.token = client.player["token"]
+        return client
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ players and tokens
+
+    def register(self, name: str, kind: str = "human") -> PlayerWithToken:
+        """``POST /players``: a new player and its token (shown only in this answer)."""
+        return cast(PlayerWithToken, self._call("POST", "/players", {"name": name, "kind": kind}))
+
+    def me(self) -> Player:
+        return cast(Player, self._call("GET", "/me"))
+
+    def create_token(self, name: str, scopes: list[str]) -> TokenWithSecret:
+        """``POST /me/tokens``: another token of this account with ``scopes`` (``read``, ``play``, ``bot``);
+        its secret is in this answer only."""
+        return cast(TokenWithSecret, self._call("POST", "/me/tokens", {"name": name, "scopes": scopes}))
+
+    def tokens(self) -> list[Token]:
+        """``GET /me/tokens``: this account's tokens, without their secrets."""
+        answer = self._call("GET", "/me/tokens")
+        return cast(list[Token], answer["tokens"] if isinstance(answer, dict) else answer)
+
+    def revoke_token(self, token_id: str) -> None:
+        """``DELETE /me/tokens/{id}``: refused at once, also on the streams it had opened."""
+        self._call("DELETE", f"/me/tokens/{token_id}")
+
+    # ------------------------------------------------------------ games
+
+    def create_game(
+        self,
+        game: str,
+        players: int = 2,
+        *,
+        variant: str | None = None,
+        options: dict[str, Any] | None = None,
+        time_control: dict[str, Any] | None = None,
+        starts_at: str | None = None,
+        fill: str | None = None,
+        fill_bot: str | None = None,
+        invite: list[str] | None = None,
+    ) -> GameDocument:
+        """``POST /games``: a new table, the caller its creator; it starts when its last seat fills."""
+        body = _present(
+            game=game,
+            players=players,
+            variant=variant,
+            options=options,
+            time_control=time_control,
+            starts_at=starts_at,
+            fill=fill,
+            fill_bot=fill_bot,
+            invite=invite,
+        )
+        return cast(GameDocument, self._call("POST", "/games", body))
+
+    def games(
+        self,
+        *,
+        status: str | None = None,
+        game: str | None = None,
+        player: str | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+    ) -> list[GameSummary]:
+        params = _present(status=status, game=game, player=player, limit=limit, offset=offset)
+        return cast(list[GameSummary], self._call("GET", "/games", params=params)["games"])
+
+    def game(self, game_id: str, seat: int | None = None) -> GameDocument:
+        """The game, its board (``view``) as the caller may see it."""
+        return cast(GameDocument, self._call("GET", f"/games/{game_id}", params=_present(seat=seat)))
+
+    def take_seat(self, game_id: str, seat: int | None = None) -> GameDocument:
+        return cast(GameDocument, self._call("POST", f"/games/{game_id}/seats", _present(seat=seat)))
+
+    def add_bot(self, game_id: str, bot: str, seat: int | None = None) -> GameDocument:
+        """The creator seats one of the server's bots (``GET /catalog`` lists each game's)."""
+        return cast(GameDocument, self._call("POST", f"/games/{game_id}/seats", _present(bot=bot, seat=seat)))
+
+    def start(self, game_id: str) -> GameDocument:
+        return cast(GameDocument, self._call("POST", f"/games/{game_id}/start"))
+
+    def legal_moves(
+        self, game_id: str, seat: int | None = None, offset: int | None = None, limit: int | None = None
+    ) -> LegalMoves:
+        """One page of the caller's legal moves (none when its seat is not awaited); ``total`` counts them all."""
+        params = _present(seat=seat, offset=offset, limit=limit)
+        return cast(LegalMoves, self._call("GET", f"/games/{game_id}/legal-moves", params=params))
+
+    def all_legal_moves(self, game_id: str, seat: int | None = None, first: LegalMoves | None = None) -> LegalMoves:
+        """Every legal move in one list, paging as needed from ``first`` (a page already read). Starts
+        again if the game moves on between two pages, so the list is of one version."""
+        page = first or self.legal_moves(game_id, seat)
+        for _ in range(self.retry.attempts):
+            moves = list(page["moves"])
+            while len(moves) < page["total"]:
+                more = self.legal_moves(game_id, page["seat"] if seat is None else seat, len(moves), PAGE)
+                if more["version"] != page["version"] or not more["moves"]:
+                    break
+                moves.extend(more["moves"])
+            else:
+                return {**page, "offset": 0, "moves": moves}
+            page = self.legal_moves(game_id, seat)
+        raise errors.Conflict(409, "moving_target", f"game {game_id} kept moving while its legal moves were paged")
+
+    def move(
+        self,
+        game_id: str,
+        move: Move,
+        *,
+        expected_version: int | None = None,
+        command_id: str | None = None,
+        seat: int | None = None,
+        include_legal_moves: bool = False,
+    ) -> MoveResult:
+        """``POST /games/{id}/moves``. Sent again with the same ``command_id`` (a fresh one when not
+        given) after a lost connection, a 503 or a 429, so it is played once: a retry of a move the server
+        had applied answers its first result, with ``replayed`` true."""
+        body = _present(
+            move=move,
+            expected_version=expected_version,
+            command_id=command_id or new_command_id(),
+            seat=seat,
+            include_legal_moves=include_legal_moves or None,
+        )
+        return cast(MoveResult, self._call("POST", f"/games/{game_id}/moves", body, safe=True))
+
+    def resign(self, game_id: str, seat: int | None = None) -> MoveResult:
+        return cast(MoveResult, self._call("POST", f"/games/{game_id}/resign", _present(seat=seat)))
+
+    def events(self, game_id: str, after: int = 0, limit: int | None = None, wait: float | None = None) -> EventList:
+        """The events after version ``after``, as the caller may see them. With ``wait`` (seconds, at most
+        60), the server answers as soon as one exists, or after ``wait`` with none (long polling)."""
+        if wait is not None and float(wait).is_integer():
+            wait = int(wait)  # a whole number of seconds is sent as an integer, which any schema takes
+        params = _present(after=after, limit=limit, wait=wait)
+        timeout = self.timeout + (wait or 0)
+        return cast(EventList, self._call("GET", f"/games/{game_id}/events", params=params, timeout=timeout))
+
+    def replay(self, game_id: str, at: int, seat: int | None = None) -> GameDocument:
+        """The game as it stood at version ``at``, as the caller saw it then."""
+        return cast(GameDocument, self._call("GET", f"/games/{game_id}/replay", params=_present(at=at, seat=seat)))
+
+    def board_svg(self, game_id: str, at: int | None = None, seat: int | None = None) -> str:
+        """The board as an SVG document (``NotFound`` with code ``no_picture`` for games that draw none)."""
+        response = self._send("GET", f"/games/{game_id}/board.svg", params=_present(at=at, seat=seat))
+        return response.text
+
+    def steps(self, game_id: str) -> dict[str, Any]:
+        return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/steps"))
+
+    def audit(self, game_id: str) -> dict[str, Any]:
+        return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/audit"))
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        """The signed record of a game that has ended (``Conflict`` while it runs)."""
+        return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/record"))
+
+    def journal(self, game_id: str) -> dict[str, Any]:
+        return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/journal"))
+
+    # ------------------------------------------------------------ disputes
+
+    def open_dispute(
+        self, game_id: str, version: int, claim: str, move: Move | None = None, seat: int | None = None
+    ) -> Dispute:
+        body = _present(version=version, claim=claim, move=move, seat=seat)
+        return cast(Dispute, self._call("POST", f"/games/{game_id}/disputes", body))
+
+    def disputes(self, game_id: str) -> list[Dispute]:
+        return cast(list[Dispute], self._call("GET", f"/games/{game_id}/disputes")["disputes"])
+
+    def dispute(self, dispute_id: str) -> Dispute:
+        return cast(Dispute, self._call("GET", f"/disputes/{dispute_id}"))
+
+    def dispute_legal_moves(self, dispute_id: str, offset: int | None = None, limit: int | None = None) -> LegalMoves:
+        params = _present(offset=offset, limit=limit)
+        return cast(LegalMoves, self._call("GET", f"/disputes/{dispute_id}/legal-moves", params=params))
+
+    def sandbox(self, dispute_id: str) -> Dispute:
+        return cast(Dispute, self._call("POST", f"/disputes/{dispute_id}/sandbox"))
+
+    def resolve_dispute(self, dispute_id: str, verdict: str, note: str | None = None) -> Dispute:
+        body = _present(verdict=verdict, note=note)
+        return cast(Dispute, self._call("POST", f"/disputes/{dispute_id}/resolve", body))
+
+    # ------------------------------------------------------------ the caller's account
+
+    def inbox(self) -> Inbox:
+        """Games awaiting the caller (soonest deadline first), its reminders and invitations."""
+        return cast(Inbox, self._call("GET", "/me/inbox"))
+
+    def vacation(self) -> dict[str, Any]:
+        return cast(dict[str, Any], self._call("GET", "/me/vacation"))
+
+    def declare_vacation(self, start: date | str, days: int) -> dict[str, Any]:
+        body = {"start": start.isoformat() if isinstance(start, date) else start, "days": days}
+        return cast(dict[str, Any], self._call("POST", "/me/vacation", body))
+
+    def set_webhook(self, url: str | None) -> Player:
+        """Where account events are POSTed (``None`` clears it); the answer's ``webhook_secret`` signs them."""
+        return cast(Player, self._call("PUT", "/me/webhook", {"url": url}))
+
+    # ------------------------------------------------------------ the server
+
+    def catalog(self) -> list[dict[str, Any]]:
+        """Every game: variants, seat ranges, options, bots, move shapes, event names."""
+        return cast(list[dict[str, Any]], self._call("GET", "/catalog")["games"])
+
+    def keys(self) -> list[dict[str, Any]]:
+        """The public keys that sign this server's game records."""
+        return cast(list[dict[str, Any]], self._call("GET", "/keys")["keys"])
+
+    def health(self) -> dict[str, Any]:
+        return cast(dict[str, Any], self._send("GET", "/healthz", prefix="").json())
+
+    # ------------------------------------------------------------ streams
+
+    def game_stream(self, game_id: str, after: int | None = None, **options: Any) -> Iterator[dict[str, Any]]:
+        """The game's lines as the caller may see them (``dragonhall.streams.game_stream``)."""
+        from dragonhall.streams import game_stream
+
+        return game_stream(self, game_id, after, **options)
+
+    def account_stream(self, after: int | None = None, **options: Any) -> Iterator[dict[str, Any]]:
+        """The caller's account events (``dragonhall.streams.account_stream``)."""
+        from dragonhall.streams import account_stream
+
+        return account_stream(self, after, **options)
+
+    # ------------------------------------------------------------ plumbing
+
+    def headers(self, accept: str = "application/json") -> dict[str, str]:
+        headers = {"Accept": accept}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        return headers
+
+    def _call(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        params: dict[str, Any] | None = None,
+        safe: bool = False,
+        timeout: float | None = None,
+    ) -> Any:
+        response = self._send(method, path, body, params=params, safe=safe, timeout=timeout)
+        if response.status_code == 204 or not response.content:
+            return None
+        return response.json()
+
+    def _send(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        params: dict[str, Any] | None = None,
+        safe: bool = False,
+        timeout: float | None = None,
+        prefix: str = API,
+    ) -> httpx.Response:
+        """One request, retried as ``Retry`` says when that cannot apply it twice: reads and ``safe``
+        requests (a move with its ``command_id``) on any lost connection, a 503 or a 429; other writes
+        only when the request was never sent, or refused with a 429 before it was handled."""
+        safe = safe or method in ("GET", "HEAD", "PUT", "DELETE")
+        failures = 0
+        while True:
+            try:
+                response = self.http.request(
+                    method,
+                    prefix + path,
+                    json=body,
+                    params=params,
+                    headers=self.headers(),
+                    timeout=self.timeout if timeout is None else timeout,
+                )
+            except httpx.TransportError as error:
+                failures += 1
+                if failures >= self.retry.attempts or not (safe or isinstance(error, NOT_SENT)):
+                    raise
+                self.sleep(self.retry.delay(failures))
+                continue
+            if response.is_success:
+                return response
+            failure = errors.from_response(response)
+            failures += 1
+            retried = response.status_code == 429 or (safe and response.status_code in RETRIED_STATUSES)
+            if not retried or failures >= self.retry.attempts:
+                raise failure
+            self.sleep(self.retry.delay(failures, failure.retry_after))
+
+
+def _present(**values: Any) -> dict[str, Any]:
+    """The values given: the server refuses a parameter it does not take, so absent ones are left out."""
+    return {k: v for k, v in values.items() if v is not None}

@@ -1,0 +1,115 @@
+"""Bots over the streams: a game player answers the lines that await it, and a runner starts one for
+each game the account stream names; strategies load from a name or a file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from dragonhall import BotRunner, GamePlayer, RandomStrategy, Unauthenticated, load_strategy
+from tests.client.fakes import Script, body, client, error, ndjson
+
+STREAM = "GET /api/v1/games/g1/stream"
+MOVES = "POST /api/v1/games/g1/moves"
+GAME = {"id": "g1", "game": "toy", "status": "active", "version": 5, "awaiting": [1], "your_seats": [1]}
+PLAYED = httpx.Response(201, json={"version": 6, "events": []})
+ENDED = httpx.Response(200, json={**GAME, "status": "finished", "version": 6, "awaiting": []})
+
+
+def legal(version: int, *moves: str) -> dict:
+    return {"version": version, "seat": 1, "total": len(moves), "offset": 0, "moves": [{"type": m} for m in moves]}
+
+
+def last(version: int) -> dict:
+    return {"type": "events", "version": version, "events": [], "awaiting": [], "status": "finished"}
+
+
+def first_move(view: dict, legal_moves: list[dict], game: dict) -> dict:
+    return legal_moves[0]
+
+
+def test_the_player_answers_each_line_that_awaits_it_with_the_strategys_move() -> None:
+    later = {**GAME, "version": 7, "view": {"board": "after"}}
+    lines = [
+        {"type": "game", "version": 5, "game": {**GAME, "view": {"board": "start"}}, "legal_moves": legal(5, "roll")},
+        {"type": "events", "version": 6, "events": [], "awaiting": [0], "status": "active", "legal_moves": None},
+        {
+            "type": "events",
+            "version": 7,
+            "events": [],
+            "awaiting": [1],
+            "status": "active",
+            "legal_moves": legal(7, "stop", "roll"),
+        },
+        last(8),
+    ]
+    seen: list[tuple[dict, list[str]]] = []
+
+    def strategy(view: dict, legal_moves: list[dict], game: dict) -> dict:
+        seen.append((view, [m["type"] for m in legal_moves]))
+        return legal_moves[-1]
+
+    script = Script(
+        {STREAM: [ndjson(*lines)], MOVES: [PLAYED], "GET /api/v1/games/g1": [httpx.Response(200, json=later)]}
+    )
+    dh, _ = client(script)
+    GamePlayer(dh, strategy).play("g1")
+    assert seen == [({"board": "start"}, ["roll"]), ({"board": "after"}, ["stop", "roll"])]
+    sent = [body(r) for r in script.sent(MOVES)]
+    assert [(s["move"], s["expected_version"], s["seat"]) for s in sent] == [
+        ({"type": "roll"}, 5, 1),
+        ({"type": "roll"}, 7, 1),
+    ]
+    assert len({s["command_id"] for s in sent}) == 2
+    assert script.sent("GET /api/v1/games/g1")[0].url.params["seat"] == "1"
+
+
+def test_a_move_made_too_late_is_dropped_and_the_stream_followed_on() -> None:
+    lines = [{"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll")}, last(6)]
+    refused = error(409, "stale_version", current_version=6)
+    script = Script({STREAM: [ndjson(*lines)], MOVES: [refused], "GET /api/v1/games/g1": [ENDED]})
+    dh, _ = client(script)
+    player = GamePlayer(dh, first_move)
+    player.play("g1")
+    assert player.moves == 0 and len(script.sent(MOVES)) == 1
+
+
+def test_a_move_the_rules_refuse_is_replaced_by_a_legal_one() -> None:
+    lines = [{"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll")}, last(6)]
+    script = Script(
+        {STREAM: [ndjson(*lines)], MOVES: [error(422, "illegal_move"), PLAYED], "GET /api/v1/games/g1": [ENDED]}
+    )
+    dh, _ = client(script)
+    GamePlayer(dh, lambda view, moves, game: {"type": "cheat"}).play("g1")
+    assert [body(r)["move"] for r in script.sent(MOVES)] == [{"type": "cheat"}, {"type": "roll"}]
+
+
+def test_the_runner_plays_each_game_the_account_stream_names_once() -> None:
+    awaiting = {"type": "awaiting", "game_id": "g1", "game": "toy", "seat": 1, "version": 5}
+    turn = {"type": "your_turn", "cursor": 3, "game_id": "g1", "seat": 1, "version": 5}
+    script = Script(
+        {
+            "GET /api/v1/stream/events": [ndjson(awaiting, turn), error(401, "unauthenticated")],
+            STREAM: [ndjson({"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll")}, last(6))],
+            MOVES: [PLAYED],
+            "GET /api/v1/games/g1": [ENDED],
+        }
+    )
+    dh, _ = client(script)
+    runner = BotRunner(dh, first_move)
+    with pytest.raises(Unauthenticated):
+        runner.run()
+    assert list(runner.finished) == ["g1"] and len(script.sent(STREAM)) == 1
+
+
+def test_strategies_load_by_name_from_a_module_or_from_a_file(tmp_path: Path) -> None:
+    assert isinstance(load_strategy("random"), RandomStrategy)
+    assert load_strategy("tests.client.test_bot_runner:first_move") is first_move
+    source = tmp_path / "mine.py"
+    source.write_text("def choose(view, legal_moves, game):\n    return legal_moves[-1]\n")
+    assert load_strategy(f"{source}:choose")({}, [{"type": "a"}, {"type": "b"}], {}) == {"type": "b"}
+    for bad in ("greedy", "tests.client.test_bot_runner:nothing"):
+        with pytest.raises(ValueError):
+            load_strategy(bad)
