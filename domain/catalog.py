@@ -5,10 +5,12 @@ The kernel does not import this module: the composition root (``wiring``) hands
 of games built on it.
 """
 
+from typing import Any
+
 from domain import drachenreiter, mekong, seven_dragons, tarasque
 from domain.kernel import Ruleset
 
-GAMES: tuple[Ruleset, ...] = (  # type: ignore[type-arg]
+GAMES: tuple[Ruleset[Any], ...] = (
     tarasque.RULESET,
     seven_dragons.RULESET,
     drachenreiter.RULESET,
