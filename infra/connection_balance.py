@@ -117,7 +117,7 @@ def _last_data_recv(data: bytes, at: int, end: int) -> int:
 
 def own_sockets(fd_dir: str = "/proc/self/fd") -> set[int]:
     """The inodes of the sockets this process holds."""
-    inodes = set()
+    inodes: set[int] = set()
     try:
         names = os.listdir(fd_dir)
     except OSError:

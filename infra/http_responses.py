@@ -5,11 +5,12 @@ Both were measured with ``bench/request_cost.py`` (see ``docs/operations.md``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Response
 from flask.json.provider import DefaultJSONProvider
+from werkzeug.sansio.response import Response as BaseResponse
 
 
 class WholeBodyResponse(Response):
@@ -43,10 +44,11 @@ class FastJSON(DefaultJSONProvider):
         | orjson.OPT_PASSTHROUGH_SUBCLASS
     )
 
-    def response(self, *args: Any, **kwargs: Any) -> Response:
+    def response(self, *args: Any, **kwargs: Any) -> BaseResponse:
         obj = self._prepare_response_obj(args, kwargs)
         try:
             body = orjson.dumps(obj, default=self.default, option=self._OPTIONS)
         except TypeError:  # an int beyond 64 bits, say: the standard encoder takes any
             return super().response(obj)
-        return self._app.response_class(body, mimetype=self.mimetype)
+        response_class: Any = self._app.response_class
+        return cast(BaseResponse, response_class(body, mimetype=self.mimetype))

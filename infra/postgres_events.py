@@ -67,6 +67,7 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
     def __init__(self, datastore: Any, *, events_table_name: str = "stored_events") -> None:
         super().__init__(datastore, events_table_name=events_table_name)
         self._statements: dict[Any, bytes] = {}
+        self.sql_create_statements: list[Any]
         self._has_function = True
         self.insert_function_name = f"dh_insert_events_{self.datastore.originator_id_type}"
         self.sql_create_statements.append(self._create_function_statement())
@@ -125,13 +126,15 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
                 [e.topic for e in stored_events],
                 [e.state for e in stored_events],
             ]
-            key, build = "insert", lambda: self.call_insert_function
+            key: Any = "insert"
+            build: Callable[[], Composable] = lambda: self.call_insert_function  # noqa: E731
         else:
             params = [e.originator_id for e in stored_events]
             params += [e.originator_version for e in stored_events]
             params += [e.topic for e in stored_events]
             params += [e.state for e in stored_events]
-            key, build = ("insert", n), lambda: self._insert_query(n)
+            key = ("insert", n)
+            build = lambda: self._insert_query(n)  # noqa: E731
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(self._statement(key, build, conn), params, prepare=True)
             return [row[0] for row in curs.fetchall()]

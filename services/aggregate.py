@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import Snapshot as BaseSnapshot
@@ -257,10 +257,10 @@ class Game(Aggregate):
             return snap
 
         def mutate(self, _: None) -> Game:
-            game = super().mutate(None)
+            game = cast("Game", super().mutate(None))
             if game.state is not None:
                 game.state = decode(game.ruleset.state_type, game.state)
-            return game  # type: ignore[return-value]
+            return game
 
     def __init__(
         self,
@@ -413,7 +413,7 @@ def rule_event_class(slug: str, kind: str) -> type[Game.RuleEvent]:
         {"TOPIC": topic, "KIND": kind, "__module__": __name__, "__qualname__": f"Game.{slug}.{kind}"},
     )
     register_topic(topic, cls)
-    return cls  # type: ignore[return-value]
+    return cls
 
 
 def register_rule_events(ruleset: Ruleset[Any]) -> None:

@@ -26,7 +26,7 @@ REMINDER_AT = 0.8
 
 
 def is_timed(tc: Mapping[str, Any]) -> bool:
-    return tc.get("kind", "none") != "none"
+    return bool(tc.get("kind", "none") != "none")
 
 
 def initial_bank(tc: Mapping[str, Any]) -> float | None:

@@ -257,7 +257,7 @@ class Disputes:
     def _actual(self, game: Game, version: int, opener: str) -> list[dict[str, Any]]:
         """The decision actually taken right after ``version``, as the opener may see it."""
         viewer = self.games.viewer(game, opener)
-        out = []
+        out: list[dict[str, Any]] = []
         for stored in self.games.stored_events(str(game.id), after=version):
             e = redact_stored_event(game.ruleset, stored, viewer)
             if out and e["source"] == "platform" and e["type"] != "ClockSettled":

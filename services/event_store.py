@@ -14,7 +14,7 @@ itself when a save crosses a multiple of the interval, rather than by reloading 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
@@ -74,7 +74,7 @@ class EventStore(Application[uuid.UUID]):
         self._notify(recordings)
         return list(saved)
 
-    def _snapshot_if_due(self, game: Game, saved: list[Any]) -> None:
+    def _snapshot_if_due(self, game: Game, saved: Sequence[Any]) -> None:
         interval = self.snapshotting_intervals.get(Game)
         if not interval or self.snapshots is None or not saved:
             return

@@ -29,7 +29,8 @@ def actor(event: Any) -> str:
 def summary(event: Any) -> str:
     if not isinstance(event, dict):
         return "not an event"
-    data = event.get("data") if isinstance(event.get("data"), dict) else {}
+    raw = event.get("data")
+    data: dict[str, Any] = raw if isinstance(raw, dict) else {}
     kind = event.get("type")
     if kind == "MoveMade":
         return f"move {short(data.get('move'))}"

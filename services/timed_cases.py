@@ -69,7 +69,7 @@ def fill_or_cancel(game: Game, seeds: Seeds) -> bool:
         reason = f"{len(free)} seat(s) still empty at the scheduled start"
         game.trigger_event(Game.Abandoned, reason=reason, seed=seeds.revealed(game))
         return False
-    bot = game.settings.get("fill_bot")
+    bot = str(game.settings.get("fill_bot"))
     if bot not in game.ruleset.bots:  # unset, or stored before creation checked it
         bot = game.ruleset.default_bot
     for seat in free:

@@ -99,7 +99,8 @@ class Timers:
     # ------------------------------------------------------------ clocks
 
     def _vacation(self, game: Game, seat: int) -> frozenset[Any]:
-        return self.vacations.days(game.holder(seat))
+        days: frozenset[Any] = self.vacations.days(game.holder(seat))
+        return days
 
     def deadline(self, game: Game, seat: int) -> datetime | None:
         """When ``seat``'s running turn times out, vacation days not counted."""
@@ -277,7 +278,8 @@ class Timers:
 
     def _webhook(self, player_id: str) -> str | None:
         try:
-            return self.accounts.get(player_id).webhook_url
+            url: str | None = self.accounts.get(player_id).webhook_url
+            return url
         except Exception:
             return None
 

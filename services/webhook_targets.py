@@ -148,8 +148,8 @@ def _literal(host: str) -> Address | None:
     return _address(found[0][4][0]) if found else None
 
 
-def _address(text: str) -> Address:
-    return ipaddress.ip_address(text.split("%", 1)[0])  # a zone (fe80::1%eth0) makes it no other address
+def _address(text: str | int) -> Address:
+    return ipaddress.ip_address(str(text).split("%", 1)[0])  # a zone (fe80::1%eth0) makes it no other address
 
 
 def _is_loopback_name(host: str) -> bool:
