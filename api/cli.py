@@ -128,6 +128,9 @@ def _serve(args: argparse.Namespace) -> int:
     console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
     console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
     access_log = bool(os.environ.get("DRAGONHALL_ACCESS_LOG"))
+    threads = max(1, args.threads or default_threads(settings.store))
+    # Each open stream waits in a thread of its own (``api.streams``); Granian starts threads as
+    # requests need them, so ``threads`` serve the ordinary requests and the rest wait at most.
     projector = _start_projector() if workers > 1 and settings.embedded_projections else None
     try:
         HttpServer(
@@ -136,7 +139,9 @@ def _serve(args: argparse.Namespace) -> int:
             port=args.port,
             interface=Interfaces.WSGI,
             workers=workers,
-            blocking_threads=max(1, args.threads or default_threads(settings.store)),
+            blocking_threads=threads + settings.max_streams,
+            backpressure=threads + settings.max_streams,
+            backlog=max(2048, 2 * settings.max_streams),
             factory=True,
             log_level=LogLevels.warning,
             log_access=access_log,

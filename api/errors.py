@@ -62,6 +62,7 @@ STATUS: list[tuple[type[Exception], int]] = [
     (svc.SeatUnavailable, 409),
     (svc.CommandReused, 409),
     (RuleError, 422),
+    (svc.StreamsBusy, 503),
     *((cls, 503) for cls in svc.STORE_UNAVAILABLE),
 ]
 RETRY_AFTER_SECONDS = 1
@@ -116,7 +117,8 @@ def _handle_known(exc: Exception) -> ResponseReturnValue:
     body, status = to_response(exc)
     if status != 503:
         return jsonify(body), status
-    log.warning("store unavailable: %s", exc)
+    if not isinstance(exc, svc.StreamsBusy):
+        log.warning("store unavailable: %s", exc)
     return jsonify(body), status, {"Retry-After": str(RETRY_AFTER_SECONDS)}
 
 

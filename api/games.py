@@ -14,6 +14,7 @@ from api import schemas
 from api.auth import caller_id, optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
+from api.streams import slots
 
 blp = blueprint("games", "Create and play games; read their state and history.")
 
@@ -133,8 +134,18 @@ def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.arguments(schemas.EventsArgs(), location="query")
 @blp.response(200, schemas.EventList())
 def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
-    """The events after version ``after``: redacted for the caller while the game runs."""
-    return current_platform().queries.events(game_id, caller_id(), args["after"], args["limit"])
+    """The events after version ``after``: redacted for the caller while the game runs. With ``wait``,
+    long polling: the answer comes as soon as an event after ``after`` exists, or after ``wait``
+    seconds with none (the wait holds a stream slot: 503 with Retry-After when none is free)."""
+    p = current_platform()
+    player_id = caller_id()
+    if args.get("wait"):
+        release = slots().take()
+        try:
+            p.streams.wait_for_events(game_id, args["after"], args["wait"])
+        finally:
+            release()
+    return p.queries.events(game_id, player_id, args["after"], args["limit"])
 
 
 @blp.route("/games/<game_id>/replay", methods=["GET"])

@@ -251,6 +251,26 @@ class ListArgs(Schema):
 class EventsArgs(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
     limit = fields.Integer(load_default=100_000, validate=validate.Range(1, 100_000))
+    wait = fields.Float(
+        validate=validate.Range(0, 60),
+        metadata={"description": "Long polling: answer as soon as an event after `after` exists, or after "
+                  "this many seconds (at most 60) with none."},
+    )  # fmt: skip
+
+
+class GameStreamArgs(Schema):
+    after = fields.Integer(
+        validate=validate.Range(0, LARGEST),
+        metadata={"description": "Resume after this version: no `game` line, the events after it."},
+    )
+    seat = fields.Integer(validate=validate.Range(0, 63))
+
+
+class AccountStreamArgs(Schema):
+    after = fields.Integer(
+        validate=validate.Range(0, LARGEST),
+        metadata={"description": "Resume after this cursor (the last account event received)."},
+    )
 
 
 class ReplayArgs(Schema):

@@ -32,6 +32,8 @@ from eventsourcing.projection import Projection
 from domain.kernel import Ruleset, canonical_json, decode, find_game
 from projections.views import Change, GameViewsSQL
 from services import clocks
+from services.account_feed import AccountFeed, Entry
+from services.accounts import SERVER_BOT_PREFIX
 from services.aggregate import Game
 from services.event_store import EventStore
 from services.timers import clocks_key
@@ -51,6 +53,11 @@ class Batch:
     """Games whose awaited seats and clock columns are written once, after the batch's last event."""
     updates: dict[str, dict[str, Any]] = field(default_factory=dict)
     boards: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    feed: list[Entry] = field(default_factory=list)
+    """The account events of the batch (``services.account_feed``)."""
+    awaited_before: dict[str, list[int]] = field(default_factory=dict)
+    """Each game's awaited seats before the batch's first change of them: a seat awaited after
+    the batch and not before gets a ``your_turn``."""
 
     def update(self, gid: str, e: Game.Event, **columns: Any) -> None:
         row = self.updates.setdefault(gid, {})
@@ -79,6 +86,9 @@ class GameProjection(Projection[GameViewsSQL]):
     """Materialises ``dh_games``, ``dh_game_players`` and ``dh_boards``."""
 
     name = "dragonhall_views"
+    feed: AccountFeed | None = None
+    """Where the account events go: ``wiring`` runs a subclass that names its feed, so the
+    projection has it from its first event. None keeps no feed."""
 
     def __init__(self, view: GameViewsSQL) -> None:
         super().__init__(view)
@@ -103,7 +113,10 @@ class GameProjection(Projection[GameViewsSQL]):
                 self.apply(event, batch)
                 self._advance(str(event.originator_id), event.originator_version)
             self._settle_timing(batch)
+            self._announce_turns(batch)
             self._flush_boards(batch, idle=False)
+            if self.feed is not None:  # first: written again, if the batch is, it is kept once
+                self.feed.append(batch.feed)
             self.view.apply(batch.changes(), items[-1][1])
         except BaseException:
             self._forget(items)
@@ -175,7 +188,13 @@ class GameProjection(Projection[GameViewsSQL]):
             "sandbox": 1 if e.sandbox_of else 0,
             "seed_commitment": e.seed_commitment,
         }
-        self._meta[gid] = {"game": e.game, "variant": e.variant, "options": e.options, "tc": e.time_control}
+        self._meta[gid] = {
+            "game": e.game,
+            "variant": e.variant,
+            "options": e.options,
+            "tc": e.time_control,
+            "sandbox": bool(e.sandbox_of),
+        }
         self._seats[gid] = []
         self._clocks[gid] = {"turns": {}, "banks": {}, "awaiting": []}
         if e.starts_at:
@@ -216,6 +235,8 @@ class GameProjection(Projection[GameViewsSQL]):
             self._clock_of(gid)["banks"] = {str(s["seat"]): bank for s in e.seats}
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
+        batch.awaited_before.setdefault(gid, [])
+        self._tell_seats(batch, gid, e, "game_started", {})
         self._touch(gid)
 
     def _forked(self, e: Game.Forked, batch: Batch) -> None:
@@ -242,6 +263,7 @@ class GameProjection(Projection[GameViewsSQL]):
         batch.update(gid, e)
         if clocks.closes_decision(e):
             held = self._clock_of(gid)
+            batch.awaited_before.setdefault(gid, list(held["awaiting"]))
             held["turns"], _ended = clocks.turns_after(held["turns"], e.awaiting, e.timestamp.isoformat())
             held["awaiting"] = list(e.awaiting)
             batch.timed.add(gid)
@@ -256,6 +278,7 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
         batch.ended.add(str(e.originator_id))
+        self._tell_seats(batch, str(e.originator_id), e, "game_finished", {"status": "finished", "outcome": e.outcome})
         batch.update(
             str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome), **_NO_TIMING
         )
@@ -263,6 +286,7 @@ class GameProjection(Projection[GameViewsSQL]):
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
         outcome = e.outcome
         batch.ended.add(str(e.originator_id))
+        self._tell_seats(batch, str(e.originator_id), e, "game_finished", {"status": "abandoned", "outcome": outcome})
         batch.update(
             str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome), **_NO_TIMING
         )
@@ -275,9 +299,57 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def _timed_out(self, e: Game.TurnTimedOut, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
+        self._tell_seats(batch, str(e.originator_id), e, "timeout", {"timed_out_seat": e.seat, "policy": e.policy})
 
     def _policy_played(self, e: Game.PolicyPlayed, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
+
+    # ------------------------------------------------------------ account events
+
+    def _tell_seats(self, batch: Batch, gid: str, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:
+        """A ``kind`` account event for every account seated in the game (not server bots, not
+        in sandboxes): facts every seat may know."""
+        meta = self._game_meta(gid)
+        if meta.get("sandbox"):
+            return
+        version = e.originator_version
+        for s in self._seats_of(gid):
+            pid = s["player_id"]
+            if pid.startswith(SERVER_BOT_PREFIX):
+                continue
+            payload = {"game": meta["game"], "variant": meta["variant"], "seat": s["seat"], "version": version, **facts}
+            batch.feed.append(Entry(pid, kind, f"{kind}:{gid}:{version}:{s['seat']}", gid, payload))
+
+    def _announce_turns(self, batch: Batch) -> None:
+        """A ``your_turn`` for each account seat awaited after the batch and not before it."""
+        for gid, before in batch.awaited_before.items():
+            meta = self._game_meta(gid)
+            if gid in batch.ended or meta.get("sandbox"):
+                continue
+            held = self._clock_of(gid)
+            seats = {s["seat"]: s for s in self._seats_of(gid)}
+            version = batch.updates[gid]["version"]
+            for seat in sorted(set(held["awaiting"]) - set(before)):
+                pid = seats.get(seat, {}).get("player_id")
+                if pid is None or pid.startswith(SERVER_BOT_PREFIX):
+                    continue
+                payload = {
+                    "game": meta["game"],
+                    "variant": meta["variant"],
+                    "seat": seat,
+                    "version": version,
+                    "deadline": self._deadline(gid, seat),
+                }
+                batch.feed.append(Entry(pid, "your_turn", f"your_turn:{gid}:{version}:{seat}", gid, payload))
+
+    def _deadline(self, gid: str, seat: int) -> str | None:
+        """When the seat's turn times out, before vacation days (which only push it later)."""
+        held = self._clock_of(gid)
+        since = held["turns"].get(str(seat))
+        seconds = clocks.budget(self._game_meta(gid)["tc"], held["banks"].get(str(seat)))
+        if since is None or seconds is None:
+            return None
+        return (clocks.parse(since) + timedelta(seconds=seconds)).isoformat()
 
     # ------------------------------------------------------------ clocks
 
@@ -335,6 +407,7 @@ class GameProjection(Projection[GameViewsSQL]):
                 "variant": row["variant"],
                 "options": row["options"],
                 "tc": row["time_control"],
+                "sandbox": bool(row["sandbox"]),
             }
         return meta
 

@@ -72,6 +72,8 @@ class Settings:
     """Networks webhooks may reach besides public addresses (``services.webhook_targets``)."""
     max_body_bytes: int = 1 << 20
     """The largest request body the API reads (``DRAGONHALL_MAX_BODY_BYTES``); larger ones are 413."""
+    max_streams: int = 1500
+    """Streams one HTTP process holds at once (``DRAGONHALL_MAX_STREAMS``); more are refused with 503."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -114,6 +116,7 @@ class Settings:
             "arbiters": frozenset(a.strip() for a in e.get("DRAGONHALL_ARBITERS", "").split(",") if a.strip()),
             "webhook_allow_networks": parse_networks(e.get("DRAGONHALL_WEBHOOK_ALLOW_NETWORKS")),
             "max_body_bytes": int(e.get("DRAGONHALL_MAX_BODY_BYTES", str(1 << 20))),
+            "max_streams": int(e.get("DRAGONHALL_MAX_STREAMS", "1500")),
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

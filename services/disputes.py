@@ -36,6 +36,8 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from domain.kernel import Rng, RuleError, Viewer, encode, seed_commitment, state_hash
+from services.account_feed import AccountFeed, Entry
+from services.accounts import SERVER_BOT_PREFIX
 from services.aggregate import Game, _Timed
 from services.errors import InvalidRequest, NotAcceptingMoves, NotAPlayer, NotArbiter, NotCreator, ServiceError
 from services.records import audit_trail
@@ -152,8 +154,11 @@ class Dispute(Aggregate):
 class Disputes:
     """Opens, answers, shows and resolves disputes."""
 
-    def __init__(self, games: Any, db: SqlStore, arbiters: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, games: Any, db: SqlStore, arbiters: frozenset[str] = frozenset(), feed: AccountFeed | None = None
+    ) -> None:
         self.games = games
+        self.feed = feed
         self.db = db
         self.arbiters = arbiters
         self.db.script(TABLES)
@@ -187,7 +192,27 @@ class Disputes:
             "INSERT INTO dh_disputes (dispute_id, game_id, opener, opened_at) VALUES (?, ?, ?, ?)",
             (str(dispute.id), str(game.id), opener, dispute.opened_at),
         )
+        self._announce(game, str(dispute.id), version, opener)
         return self.document(str(dispute.id), opener)
+
+    def _announce(self, game: Game, dispute_id: str, version: int, opener: str) -> None:
+        """A ``dispute_opened`` account event for the game's other accounts: which dispute and which
+        version, never its claim or move (the dispute is the opener's while the game runs)."""
+        if self.feed is None:
+            return
+        facts = {"dispute_id": dispute_id, "version": version, "game": game.game, "variant": game.variant}
+        entries = [
+            Entry(
+                s["player_id"],
+                "dispute_opened",
+                f"dispute_opened:{dispute_id}:{s['seat']}",
+                str(game.id),
+                {**facts, "seat": s["seat"]},
+            )
+            for s in game.seats
+            if s["player_id"] != opener and not s["player_id"].startswith(SERVER_BOT_PREFIX)
+        ]
+        self.feed.append(entries)
 
     def _opened_by(self, game_id: str, opener: str) -> int:
         row = self.db.one("SELECT COUNT(*) AS n FROM dh_disputes WHERE game_id = ? AND opener = ?", (game_id, opener))

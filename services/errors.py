@@ -94,3 +94,9 @@ class InvalidRequest(ServiceError):
     def __init__(self, message: str, field: str | None = None, **details: Any) -> None:
         super().__init__(message, **details)
         self.field = field
+
+
+class StreamsBusy(ServiceError):
+    """The process holds as many streams as it may (``DRAGONHALL_MAX_STREAMS``): try again later."""
+
+    code = "too_many_streams"

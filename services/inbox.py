@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from services import clock
+from services.account_feed import AccountFeed, Entry
 from services.sqlstore import SqlStore
 
 TABLES = [
@@ -42,8 +43,10 @@ TABLES = [
 
 
 class Inbox:
-    def __init__(self, db: SqlStore) -> None:
+    def __init__(self, db: SqlStore, feed: AccountFeed | None = None) -> None:
         self.db = db
+        self.feed = feed
+        """Where each new item is also told to its account's stream and webhooks."""
         self.db.script(TABLES)
 
     def add(self, player_id: str, kind: str, dedupe: str, game_id: str, payload: dict[str, Any]) -> str | None:
@@ -55,7 +58,12 @@ class Inbox:
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe) DO NOTHING",
                 (item_id, player_id, kind, dedupe, game_id, clock.now().isoformat(), json.dumps(payload)),
             )
-        return item_id if inserted else None
+        if not inserted:
+            return None
+        if self.feed is not None:
+            facts = {k: v for k, v in payload.items() if k != "type"}
+            self.feed.append([Entry(player_id, kind, f"inbox:{dedupe}", game_id, {"item_id": item_id, **facts})])
+        return item_id
 
     def items(self, player_id: str, kind: str, limit: int = 50) -> list[dict[str, Any]]:
         rows = self.db.query(

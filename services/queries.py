@@ -139,6 +139,13 @@ class GameQueries:
         (a move's answer) takes the game as this process last saved or loaded it, with
         no question to the store: it is at least the version just written."""
         game = self.games.remembered(game_id) if after_own_write else self.games.load(game_id)
+        return self.legal_moves_of(game, player_id, seat, offset, limit)
+
+    def legal_moves_of(
+        self, game: Game, player_id: str, seat: int | None = None, offset: int = 0, limit: int = 1000
+    ) -> dict[str, Any]:
+        """The legal moves of the caller's seat in ``game`` as loaded (``legal_moves``)."""
+        game_id = str(game.id)
         mine = game.seats_of(player_id)
         if not mine:
             raise NotAPlayer(f"you hold no seat in game {game_id}")
@@ -156,13 +163,28 @@ class GameQueries:
 
     def events(self, game_id: str, player_id: str | None, after: int, limit: int) -> dict[str, Any]:
         game = self.games.load(game_id)
-        viewer = self.games.viewer(game, player_id)
-        out = []
-        for stored in self.games.stored_events(game_id, after=after):
-            out.append(redact_stored_event(game.ruleset, stored, viewer))
-            if len(out) >= limit:
+        return {"version": game.version, "events": self.events_of(game, player_id, after, limit)}
+
+    def events_of(
+        self, game: Game, player_id: str | None, after: int, limit: int | None = None, seat: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The events of ``game`` after version ``after`` and up to its version, as the caller
+        may see them at that version."""
+        viewer = self.games.viewer(game, player_id, seat)
+        out: list[dict[str, Any]] = []
+        for stored in self.games.stored_events(str(game.id), after=after):
+            if stored.originator_version > game.version or (limit is not None and len(out) >= limit):
                 break
-        return {"version": game.version, "events": out}
+            out.append(redact_stored_event(game.ruleset, stored, viewer))
+        return out
+
+    def clocks_of(self, game: Game) -> dict[str, Any] | None:
+        """The clocks of ``game`` as its document shows them."""
+        if self.timers is None:
+            return None
+        s = Summary.of_game(game)
+        clocks: dict[str, Any] | None = self.timers.clock_view(s.time_control, s.status, s.seats, s.turns, s.banks)
+        return clocks
 
     def journal_of(self, game_id: str, player_id: str | None) -> dict[str, Any]:
         """The refused commands of a game (``services.journal``): for its seats while it runs,

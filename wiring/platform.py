@@ -27,6 +27,7 @@ from projections.leader import ProjectionLeader
 from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
 from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
+from services.account_feed import AccountFeed
 from services.accounts import Accounts
 from services.config import Settings
 from services.disputes import Disputes
@@ -39,12 +40,15 @@ from services.ports import Work
 from services.queries import GameQueries
 from services.seeds import Seeds
 from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
+from services.streams import Streams
 from services.timed_cases import ClockSettler
 from services.timers import NEAR, Timers
 from services.unit_of_work import GameUnitOfWork
 from services.vacations import Vacations
+from services.wakeups import Wakeups, game_key
 from services.webhook_targets import WebhookTargets
 from wiring.games import register_games
+from wiring.wakeups import wake_broadcast
 
 log = logging.getLogger("dragonhall")
 T = TypeVar("T")
@@ -136,6 +140,8 @@ class Platform:
     accounts: Accounts
     views: GameViewsSQL
     db: SqlStore
+    wakeups: Wakeups
+    feed: AccountFeed
     games: GameService = field(init=False)
     queries: GameQueries = field(init=False)
     vacations: Vacations = field(init=False)
@@ -144,21 +150,23 @@ class Platform:
     leases: Leases = field(init=False)
     journal: Journal = field(init=False)
     disputes: Disputes = field(init=False)
+    streams: Streams = field(init=False)
     runner: BatchingProjectionRunner | None = None
     extras: dict[str, Any] = field(default_factory=dict)
     _closers: list[Callable[[], object]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.vacations = Vacations(self.db, self.settings.vacation_days)
-        self.inbox = Inbox(self.db)
+        self.inbox = Inbox(self.db, self.feed)
         self.journal = Journal(self.db)
         self.uow.before_save.append(ClockSettler(self.vacations.days))
         self.games = GameService(self.uow, self.seeds, self.journal, self.inbox)
         near = timedelta(seconds=min(NEAR.total_seconds(), self.settings.visibility_timeout / 2))
         self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near)
         self.leases = Leases(self.db)
-        self.disputes = Disputes(self.games, self.db, self.settings.arbiters)
+        self.disputes = Disputes(self.games, self.db, self.settings.arbiters, self.feed)
         self.queries = GameQueries(self.games, self.views, self.timers, self.journal)
+        self.streams = Streams(self.games, self.queries, self.timers, self.feed, self.wakeups)
 
     @property
     def leader(self) -> ProjectionLeader[BatchingProjectionRunner] | None:
@@ -242,6 +250,10 @@ def creating_tables(settings: Settings) -> AbstractContextManager[None]:
 def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Platform:
     db = sql_store(settings)  # first: it creates the PostgreSQL schema the event store uses
     undo.callback(db.close)
+    wakeups = Wakeups()
+    wakeups.broadcast = wake_broadcast(settings, wakeups.deliver)
+    undo.callback(wakeups.close)
+    feed = AccountFeed(db, wakeups)
     env = eventsourcing_env(settings)
     run_projections = settings.embedded_projections if projections is None else projections
     if settings.store == "memory":
@@ -251,7 +263,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     led = run_projections and settings.store != "memory"
     if run_projections and not led:
-        runner = _start_runner(env, vclass)
+        runner = _start_runner(env, vclass, feed)
         undo.callback(runner.__exit__, None, None, None)
         store = runner.app
         view = runner.view
@@ -261,9 +273,12 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
         view = factory.tracking_recorder(vclass)
         if led:
-            leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: _start_runner(env, vclass)))
+            leader = ProjectionLeader(
+                leader_lock(settings), _locked(settings, lambda: _start_runner(env, vclass, feed))
+            )
             undo.callback(leader.stop)
     store.configure(snapshot_interval=settings.snapshot_interval)
+    store.on_saved.append(lambda game_id: wakeups.publish(game_key(game_id)))
     uow = GameUnitOfWork(store, cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
     if settings.store == "sqlite":
         store.listeners.append(sqlite_events.wake)
@@ -272,7 +287,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
             undo.callback(uow.versions.close)
     accounts = Accounts(db, settings.secret_key, WebhookTargets(settings.webhook_allow_networks))
     seeds = Seeds(settings.secret_key, keep=4 * settings.cache_size)
-    platform = Platform(settings, store, uow, seeds, accounts, view, db, runner)
+    platform = Platform(settings, store, uow, seeds, accounts, view, db, wakeups, feed, runner=runner)
     if runner is None:
         platform._closers.append(store.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:
@@ -281,6 +296,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         platform.extras["leader"] = leader
         platform._closers.append(leader.stop)
     platform._closers.append(db.close)
+    platform._closers.append(wakeups.close)
     if uow.versions is not None:
         platform._closers.append(uow.versions.close)
     return platform
@@ -305,10 +321,9 @@ def _locked(settings: Settings, start: Callable[[], T]) -> Callable[[], T]:
     return run
 
 
-def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL]) -> BatchingProjectionRunner:
-    runner = BatchingProjectionRunner(
-        application_class=EventStore, projection_class=GameProjection, view_class=vclass, env=env
-    )
+def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL], feed: AccountFeed) -> BatchingProjectionRunner:
+    fed = type("FedGameProjection", (GameProjection,), {"feed": feed, "name": GameProjection.name})
+    runner = BatchingProjectionRunner(application_class=EventStore, projection_class=fed, view_class=vclass, env=env)
     runner.__enter__()
     runner.projection.app = runner.app
     return runner

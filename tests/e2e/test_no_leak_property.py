@@ -26,12 +26,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import services.streams
 from api.app import create_app
 from domain.kernel import Codec, Rng, Viewer, all_games
 from services import clock
 from services.ports import NullWork
 from tests.conftest import make_settings
-from tests.support.api_client import ApiClient
+from tests.support.api_client import ApiClient, Reply
 from tests.support.twins import Twins, World, fork, matching_move, resampled
 from wiring import bootstrap
 from workers import jobs
@@ -57,8 +58,14 @@ READS: dict[str, str] = {
     "/api/v1/disputes/<dispute_id>/legal-moves": "/api/v1/disputes/{dispute}/legal-moves",
     "/api/v1/games": "/api/v1/games?player={player}",
     "/api/v1/me/inbox": "/api/v1/me/inbox",
+    "/api/v1/games/<game_id>/stream": "{game}/stream",
+    "/api/v1/stream/events": "/api/v1/stream/events?after=0",
 }
 """Every GET about a game, as the property calls it (``{game}`` is ``/api/v1/games/<id>``)."""
+STREAMS = {"/api/v1/games/<game_id>/stream", "/api/v1/stream/events"}
+"""Reads whose answer is a stream: its lines up to the first keep-alive are compared (the fixture sets
+the keep-alive to come at once when nothing is left to send), the game's opened from the start and
+from version 0; the account's without cursors and times, which count every account's events."""
 ACTIONS = {
     "/api/v1/games/<game_id>/moves": "moves of every seat, refused ones included",
     "/api/v1/games/<game_id>/disputes": "disputes opened by every seat",
@@ -87,7 +94,9 @@ it has ended (a sandbox is refused while the game runs: tested in test_audit_api
 @pytest.fixture(scope="module")
 def client() -> Iterator[ApiClient]:
     platform = bootstrap(make_settings("memory"), work=NullWork())
-    yield ApiClient(create_app(platform).test_client(), platform)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services.streams, "KEEPALIVE", 0.0)
+        yield ApiClient(create_app(platform).test_client(), platform)
     platform.close()
 
 
@@ -403,6 +412,9 @@ def _compare_reads(twins: Twins) -> None:
     for rule, pattern in READS.items():
         if rule == "/api/v1/games/<game_id>/replay":
             continue  # every version, in _compare_history
+        if rule in STREAMS:
+            _stream_both(twins, pattern, version)
+            continue
         if "{dispute}" in pattern:
             for did in disputes:
                 theirs = next(k for k, v in twins.renames.items() if v == did)
@@ -424,6 +436,23 @@ def _url(twins: Twins, world: World, pattern: str, version: int) -> str:
     seat = twins.viewer.seat
     player = world.players[0 if seat is None else seat]["id"]
     return pattern.format(game=f"/api/v1/games/{world.game_id}", version=version, player=player)
+
+
+def _stream_both(twins: Twins, pattern: str, version: int) -> None:
+    for variant in (pattern, f"{pattern}?after=0") if "?" not in pattern else (pattern,):
+        answers = []
+        for world in (twins.a, twins.b):
+            status, frames = twins.client.stream_until_quiet(_url(twins, world, variant, version), twins.token(world))
+            if status != 200:
+                answers.append(Reply(status, [f.decode() for f in frames]))
+                continue
+            lines = [json.loads(f) for f in frames]
+            for line in lines:
+                if line.get("type") not in ("game", "events"):  # an account line
+                    line.pop("cursor", None)
+                    line.pop("at", None)
+            answers.append(Reply(status, lines))
+        _same(twins, _url(twins, twins.a, variant, version), *answers)
 
 
 def _read_both(twins: Twins, url_a: str, url_b: str) -> None:

@@ -71,3 +71,33 @@ class ApiClient:
                 return doc
             time.sleep(0.05)
         raise AssertionError(f"game {game_id} did not finish in {timeout} s")
+
+    # ------------------------------------------------------------ streams
+
+    def stream_until_quiet(
+        self, path: str, token: str | None = None, accept: str = "application/x-ndjson", **headers: str
+    ) -> tuple[int, list[bytes]]:
+        """The status and the frames of a stream up to its first keep-alive, after which it is closed.
+        Tests set ``services.streams.KEEPALIVE`` to 0, so a stream with nothing more to send says so at
+        once. A stream that ends (its game ended) gives all its frames."""
+        sent = {"Accept": accept, **headers}
+        if token:
+            sent["Authorization"] = f"Bearer {token}"
+        r = self.http.get(path, headers=sent, buffered=False)
+        frames: list[bytes] = []
+        try:
+            if r.status_code != 200:
+                return r.status_code, [r.get_data()]
+            for chunk in r.response:
+                if chunk in (b"\n", b": keep-alive\n\n"):
+                    break
+                frames.append(chunk)
+        finally:
+            r.close()
+        return r.status_code, frames
+
+    def stream_lines(self, path: str, token: str | None = None, **headers: str) -> list[dict[str, Any]]:
+        """The NDJSON lines a stream has ready (``stream_until_quiet``)."""
+        status, frames = self.stream_until_quiet(path, token, **headers)
+        assert status == 200, frames
+        return [json.loads(f) for f in frames]

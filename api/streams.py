@@ -1,0 +1,163 @@
+"""Streams: a game, and the caller's account events, pushed as they happen.
+
+NDJSON by default (``application/x-ndjson``: one JSON object a line, an empty line
+as a keep-alive), or Server-Sent Events when the client accepts
+``text/event-stream`` (``id`` is the version or the cursor, ``event`` the line's
+type, a comment as a keep-alive). Both resume with ``?after=`` (or
+``Last-Event-ID``). The lines come from ``services.streams``; this module only
+checks the request, counts the streams the process holds and writes the bytes.
+
+Each open stream holds one of the server's threads, waiting on a condition
+(``dragonhall serve`` gives each process ``DRAGONHALL_MAX_STREAMS`` threads for
+them); past that many, a stream is refused with 503 and ``Retry-After``. Long
+polling (``GET /games/{id}/events?wait=S``) counts as a stream while it waits.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import orjson
+from flask import Response, request
+
+from api import schemas
+from api.auth import optional_player, required_player
+from api.context import current_platform
+from api.parser import blueprint
+from services.errors import InvalidRequest, NotAuthenticated, StreamsBusy
+from services.streams import Line
+
+blp = blueprint("streams", "Follow a game, or your account, as it changes (NDJSON or Server-Sent Events).")
+
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+_STREAM_DOC = {
+    "200": {
+        "description": (
+            "A stream of JSON lines (NDJSON), or Server-Sent Events when `Accept: text/event-stream`; "
+            "a keep-alive every 5 seconds of silence."
+        ),
+        "content": {NDJSON: {"schema": {"type": "string"}}, SSE: {"schema": {"type": "string"}}},
+    }
+}
+
+
+class Slots:
+    """The streams one process holds, up to its limit."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.held = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> Callable[[], None]:
+        """Takes a slot; returns the function that gives it back (once, however often called)."""
+        with self._lock:
+            if self.held >= self.limit:
+                raise StreamsBusy(f"this server holds {self.limit} streams, its most; try again shortly")
+            self.held += 1
+        given_back = threading.Event()
+
+        def give_back() -> None:
+            if not given_back.is_set():
+                given_back.set()
+                with self._lock:
+                    self.held -= 1
+
+        return give_back
+
+
+def slots() -> Slots:
+    platform = current_platform()
+    held: Slots | None = platform.extras.get("stream_slots")
+    if held is None:
+        held = platform.extras.setdefault("stream_slots", Slots(platform.settings.max_streams))
+    return held
+
+
+@blp.route("/games/<game_id>/stream", methods=["GET"])
+@blp.contract(auth="optional", errors=[403, 404])
+@blp.arguments(schemas.GameStreamArgs(), location="query")
+@blp.doc(responses=_STREAM_DOC)
+def game_stream(args: dict[str, Any], game_id: str) -> Response:
+    """The game as the caller may see it: a `game` line (the document of `GET /games/{id}`, the
+    caller's legal moves when awaited, the clocks) unless resumed with `after`, then an `events` line
+    per change (the new events as the caller may see them, version, awaited seats, legal moves, clocks),
+    until the game ends. Spectators and anonymous callers follow the spectator's view."""
+    player = optional_player()
+    follower = current_platform().streams.open_game(
+        game_id, player.id if player else None, args.get("seat"), _after(args)
+    )
+    return _respond(follower.lines, _still_valid())
+
+
+@blp.route("/stream/events", methods=["GET"])
+@blp.contract(auth="required")
+@blp.arguments(schemas.AccountStreamArgs(), location="query")
+@blp.doc(responses=_STREAM_DOC)
+def account_stream(args: dict[str, Any]) -> Response:
+    """Your account: first an `awaiting` line per game that awaits you, then each account event as it
+    happens (`game_started`, `your_turn`, `game_finished`, `timeout`, `invitation`, `reminder`,
+    `dispute_opened`), each with its `cursor`; resume with `after` = the last cursor received."""
+    player = required_player()
+    follower = current_platform().streams.open_account(player.id, _after(args))
+    return _respond(follower.lines, _still_valid())
+
+
+def _after(args: dict[str, Any]) -> int | None:
+    """``?after=``, else the SSE ``Last-Event-ID`` header, else None (from the start)."""
+    if args.get("after") is not None:
+        return int(args["after"])
+    last = request.headers.get("Last-Event-ID", "").strip()
+    if not last:
+        return None
+    if not last.isdigit() or len(last) > 18:
+        raise InvalidRequest("Last-Event-ID must be a version or a cursor", field="Last-Event-ID")
+    return int(last)
+
+
+def _still_valid() -> Callable[[], bool]:
+    """Whether the request's token still holds (a revoked token ends the streams it opened)."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return lambda: True
+    token = header.partition(" ")[2].strip()
+    accounts = current_platform().accounts
+
+    def still_valid() -> bool:
+        try:
+            accounts.authenticate(token)
+        except NotAuthenticated:
+            return False
+        return True
+
+    return still_valid
+
+
+def _respond(lines: Callable[[Callable[[], bool]], Iterator[Line | None]], still_valid: Callable[[], bool]) -> Response:
+    sse = _wants_sse()
+    frame = sse_frame if sse else ndjson_frame
+    release = slots().take()
+    response = Response((frame(line) for line in lines(still_valid)), mimetype=SSE if sse else NDJSON)
+    response.call_on_close(release)  # the server closes the body when the client goes or the stream ends
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
+    return response
+
+
+def _wants_sse() -> bool:
+    return request.accept_mimetypes[SSE] > request.accept_mimetypes[NDJSON]
+
+
+def ndjson_frame(line: Line | None) -> bytes:
+    return b"\n" if line is None else orjson.dumps(line) + b"\n"
+
+
+def sse_frame(line: Line | None) -> bytes:
+    if line is None:
+        return b": keep-alive\n\n"
+    position = line.get("cursor", line.get("version") if line.get("type") in ("game", "events") else None)
+    head = f"id: {position}\n" if position is not None else ""
+    return f"{head}event: {line.get('type', 'message')}\n".encode() + b"data: " + orjson.dumps(line) + b"\n\n"

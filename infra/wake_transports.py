@@ -1,0 +1,222 @@
+"""Carrying stream wake-ups between the processes of one deployment (``services.wakeups``).
+
+Three transports, one per kind of deployment:
+
+* ``RedisBroadcast``: Redis pub/sub, when a Redis broker is configured.
+* ``PostgresBroadcast``: PostgreSQL ``LISTEN/NOTIFY``, on PostgreSQL without Redis.
+* ``UnixBroadcast``: Unix datagram sockets in the data directory, for the processes
+  of one host sharing a SQLite store (``dragonhall serve`` runs two HTTP processes
+  and a projector on a 2-core machine).
+
+Each listens on a daemon thread and hands every key it receives from another
+process to ``deliver``. Messages are ``<origin>|<key>``: a process skips its own,
+which its hub has already delivered. Every transport is best effort: a lost
+message delays a stream until its next poll (``wakeups.POLL_FALLBACK``), never
+loses a line, so errors are logged and the listener carries on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("dragonhall.wakeups")
+
+Deliver = Callable[[str], None]
+RETRY = 1.0
+"""Seconds before a listener whose connection failed connects again."""
+
+
+def _origin() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def _split(message: str, origin: str) -> str | None:
+    sender, _, key = message.partition("|")
+    return None if sender == origin or not key else key
+
+
+# ------------------------------------------------------------------ Redis
+
+
+class RedisBroadcast:
+    """Redis pub/sub on one channel per deployment."""
+
+    def __init__(self, url: str, deliver: Deliver, channel: str = "dragonhall:wake") -> None:
+        import redis
+
+        self.channel = channel
+        self.origin = _origin()
+        self._deliver = deliver
+        self._client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        self._pubsub.subscribe(**{channel: self._received})
+        self._thread = self._pubsub.run_in_thread(sleep_time=1.0, daemon=True, exception_handler=self._listener_failed)
+
+    def _received(self, message: dict[str, Any]) -> None:
+        data = message.get("data")
+        text = data.decode() if isinstance(data, bytes) else str(data)
+        key = _split(text, self.origin)
+        if key is not None:
+            self._deliver(key)
+
+    @staticmethod
+    def _listener_failed(error: BaseException, pubsub: Any, thread: Any) -> None:
+        log.warning("wake-up listener lost Redis (%s); trying again", error)
+        time.sleep(RETRY)
+
+    def send(self, key: str) -> None:
+        try:
+            self._client.publish(self.channel, f"{self.origin}|{key}")
+        except Exception as e:
+            log.warning("could not publish a wake-up to Redis: %s", e)
+
+    def close(self) -> None:
+        self._thread.stop()
+        self._thread.join(timeout=3)
+        self._pubsub.close()
+        self._client.close()
+
+
+# ------------------------------------------------------------------ PostgreSQL
+
+
+class PostgresBroadcast:
+    """``NOTIFY`` on one channel per deployment (its schema names it), ``LISTEN`` on a
+    connection of its own."""
+
+    def __init__(self, conninfo: str, deliver: Deliver, schema: str | None = None) -> None:
+        self.channel = "dragonhall_wake" + (f"_{re.sub(r'[^a-z0-9_]', '_', schema.lower())}" if schema else "")
+        self.origin = _origin()
+        self._conninfo = conninfo
+        self._deliver = deliver
+        self._send_lock = threading.Lock()
+        self._sender: Any = None
+        self._stopping = threading.Event()
+        self._listening = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="pg-wake-listener", daemon=True)
+        self._thread.start()
+        self._listening.wait(timeout=5)
+
+    def _listen(self) -> None:
+        import psycopg
+
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(self._conninfo, autocommit=True) as conn:
+                    conn.execute(f'LISTEN "{self.channel}"')
+                    self._listening.set()
+                    while not self._stopping.is_set():
+                        for notice in conn.notifies(timeout=1.0):
+                            key = _split(notice.payload, self.origin)
+                            if key is not None:
+                                self._deliver(key)
+            except Exception as e:
+                self._listening.set()
+                if not self._stopping.is_set():
+                    log.warning("wake-up listener lost PostgreSQL (%s); trying again", e)
+                    self._stopping.wait(RETRY)
+
+    def send(self, key: str) -> None:
+        import psycopg
+
+        with self._send_lock:
+            try:
+                if self._sender is None or self._sender.closed:
+                    self._sender = psycopg.connect(self._conninfo, autocommit=True)
+                self._sender.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{self.origin}|{key}"))
+            except Exception as e:
+                log.warning("could not send a wake-up through PostgreSQL: %s", e)
+                self._sender = None
+
+    def close(self) -> None:
+        self._stopping.set()
+        self._thread.join(timeout=3)
+        with self._send_lock:
+            if self._sender is not None:
+                self._sender.close()
+                self._sender = None
+
+
+# ------------------------------------------------------------------ Unix datagrams
+
+
+class UnixBroadcast:
+    """One datagram socket per process in ``directory``; a key is sent to every other socket
+    there. A socket whose process has died refuses the datagram and is removed."""
+
+    REFRESH = 1.0
+    """Seconds the list of the other processes' sockets is trusted before it is read again."""
+
+    def __init__(self, directory: Path, deliver: Deliver) -> None:
+        self.directory = directory
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        self.origin = _origin()
+        self.path = directory / f"{os.getpid()}-{self.origin}.sock"
+        self._deliver = deliver
+        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self._socket.bind(str(self.path))
+        os.chmod(self.path, 0o600)
+        self._socket.settimeout(1.0)  # the listener sees ``close`` within a second
+        self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self._sender.setblocking(False)
+        self._peers: list[str] = []
+        self._peers_read = 0.0
+        self._lock = threading.Lock()
+        self._stopping = False
+        self._thread = threading.Thread(target=self._listen, name="unix-wake-listener", daemon=True)
+        self._thread.start()
+
+    def _listen(self) -> None:
+        while not self._stopping:
+            try:
+                data = self._socket.recv(4096)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            key = _split(data.decode(errors="replace"), self.origin)
+            if key is not None:
+                self._deliver(key)
+
+    def _others(self) -> list[str]:
+        now = time.monotonic()
+        with self._lock:
+            if now - self._peers_read > self.REFRESH:
+                mine = self.path.name
+                self._peers = [str(p) for p in self.directory.glob("*.sock") if p.name != mine]
+                self._peers_read = now
+            return list(self._peers)
+
+    def send(self, key: str) -> None:
+        message = f"{self.origin}|{key}".encode()
+        for peer in self._others():
+            try:
+                self._sender.sendto(message, peer)
+            except (ConnectionRefusedError, FileNotFoundError):
+                self._drop(peer)
+            except OSError as e:  # a full queue (BlockingIOError): that process will poll
+                log.debug("wake-up to %s not sent: %s", peer, e)
+
+    def _drop(self, peer: str) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(peer)
+        with self._lock:
+            self._peers_read = 0.0
+
+    def close(self) -> None:
+        self._stopping = True
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+        self._thread.join(timeout=3)
+        self._socket.close()
+        self._sender.close()

@@ -1,0 +1,122 @@
+"""The account feed: what happened to each account, in order, for its stream and webhooks.
+
+Each entry has a ``cursor``, increasing in the order entries are committed, and a
+``dedupe`` key: the projection may write a batch's entries again after a crash
+(before its tracking record), and a timer may fire twice, but an entry is
+recorded once. Entry types:
+
+* ``game_started``, ``your_turn``, ``game_finished``, ``timeout``: written by the
+  game projection from the events (``projections.games``);
+* ``invitation``, ``reminder``: written with the inbox item (``services.inbox``);
+* ``dispute_opened``: written when a dispute is opened on one of the account's games.
+
+Entries carry only what every seat of the game may know: game id, seat, version,
+status, deadline. A stream (``services.streams``) is woken through ``Wakeups``
+after each write, and reads the table from the cursor it has sent up to.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from services import clock
+from services.sqlstore import SqlStore, Tx
+from services.wakeups import Wakeups, account_key
+
+TYPES = ("game_started", "your_turn", "game_finished", "timeout", "invitation", "reminder", "dispute_opened")
+
+TABLES = {
+    "sqlite": [
+        """CREATE TABLE IF NOT EXISTS dh_account_events (
+            cursor INTEGER PRIMARY KEY AUTOINCREMENT,
+            player_id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            dedupe TEXT NOT NULL UNIQUE,
+            game_id TEXT,
+            at TEXT NOT NULL,
+            payload TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS dh_account_events_player ON dh_account_events (player_id, cursor)",
+    ],
+    "postgres": [
+        """CREATE TABLE IF NOT EXISTS dh_account_events (
+            cursor BIGSERIAL PRIMARY KEY,
+            player_id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            dedupe TEXT NOT NULL UNIQUE,
+            game_id TEXT,
+            at TEXT NOT NULL,
+            payload TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS dh_account_events_player ON dh_account_events (player_id, cursor)",
+    ],
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One account event to record."""
+
+    player_id: str
+    type: str
+    dedupe: str
+    game_id: str | None
+    payload: dict[str, Any]
+
+
+class AccountFeed:
+    """Appends entries and reads them back by cursor."""
+
+    def __init__(self, db: SqlStore, wakeups: Wakeups | None = None) -> None:
+        self.db = db
+        self.wakeups = wakeups
+        self.db.script(TABLES[db.dialect])
+
+    def append(self, entries: Sequence[Entry]) -> int:
+        """Records ``entries`` (each once per dedupe key) and wakes their accounts' streams;
+        returns how many were new."""
+        if not entries:
+            return 0
+        at = clock.now().isoformat()
+        with self.db.tx() as t:
+            self._serialise(t)
+            added = sum(
+                t.execute(
+                    "INSERT INTO dh_account_events (player_id, type, dedupe, game_id, at, payload) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe) DO NOTHING",
+                    (e.player_id, e.type, e.dedupe, e.game_id, at, json.dumps(e.payload)),
+                )
+                for e in entries
+            )
+        if self.wakeups is not None:
+            for player_id in {e.player_id for e in entries}:
+                self.wakeups.publish(account_key(player_id))
+        return added
+
+    def _serialise(self, t: Tx) -> None:
+        """On PostgreSQL, writers of the feed take turns, so cursors are committed in order
+        and a reader that has seen cursor N never later meets a smaller one. (SQLite's
+        ``BEGIN IMMEDIATE`` already serialises writers.)"""
+        if self.db.dialect == "postgres":
+            t.execute("LOCK TABLE dh_account_events IN SHARE ROW EXCLUSIVE MODE")
+
+    def since(self, player_id: str, cursor: int, limit: int = 200) -> list[dict[str, Any]]:
+        """The account's entries after ``cursor``, oldest first, as stream lines."""
+        rows = self.db.query(
+            "SELECT cursor, type, game_id, at, payload FROM dh_account_events "
+            "WHERE player_id = ? AND cursor > ? ORDER BY cursor LIMIT ?",
+            (player_id, cursor, limit),
+        )
+        return [line(row) for row in rows]
+
+    def last_cursor(self, player_id: str) -> int:
+        row = self.db.one("SELECT MAX(cursor) AS last FROM dh_account_events WHERE player_id = ?", (player_id,))
+        return int(row["last"]) if row and row["last"] is not None else 0
+
+
+def line(row: dict[str, Any]) -> dict[str, Any]:
+    payload = json.loads(row["payload"])
+    return {"type": row["type"], "cursor": int(row["cursor"]), "at": row["at"], "game_id": row["game_id"], **payload}
