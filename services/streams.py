@@ -28,7 +28,7 @@ from services.games import GameService
 from services.queries import GameQueries
 from services.timers import Timers
 from services.visibility import has_ended
-from services.wakeups import POLL_FALLBACK, Subscription, Wakeups, account_key, game_key
+from services.wakeups import POLL_FALLBACK, Subscription, Wakeups, account_key, game_key, tokens_key
 
 KEEPALIVE = 5.0
 """Seconds of silence after which a stream sends a keep-alive line."""
@@ -54,7 +54,8 @@ class GameFollower:
 
     def lines(self, still_valid: StillValid) -> Iterator[Line | None]:
         s = self.streams
-        with s.wakeups.subscribe(game_key(self.gid)) as woken:
+        keys = [game_key(self.gid)] + ([tokens_key(self.player_id)] if self.player_id else [])
+        with s.wakeups.subscribe(*keys) as woken:
             if self.after is None:
                 game = s.games.load(self.gid)
                 line = s.game_line(game, self.player_id, self.seat)
@@ -105,7 +106,7 @@ class AccountFollower:
 
     def lines(self, still_valid: StillValid) -> Iterator[Line | None]:
         s = self.streams
-        with s.wakeups.subscribe(account_key(self.player_id)) as woken:
+        with s.wakeups.subscribe(account_key(self.player_id), tokens_key(self.player_id)) as woken:
             cursor = s.feed.last_cursor(self.player_id) if self.after is None else self.after
             for item in s.timers.inbox_of(self.player_id)["awaiting"]:
                 yield {"type": "awaiting", **item}
@@ -128,15 +129,19 @@ class AccountFollower:
 def _paced(woken: Subscription, still_valid: StillValid, changed: Callable[[], bool]) -> Iterator[bool]:
     """Yields True whenever ``changed()`` says there is something to send, False when a
     keep-alive is due; returns when the token is no longer valid. ``changed`` is asked after
-    each wake-up, every ``POLL_FALLBACK`` seconds, and right after each True."""
+    each wake-up, every ``POLL_FALLBACK`` seconds, and right after each True. The token is
+    checked every ``RECHECK`` seconds, and at once after a wake-up that brought nothing (a
+    revocation publishes ``tokens_key``)."""
     last_line = last_check = time.monotonic()
+    woke = False
     while True:
         if changed():
             yield True
             last_line = time.monotonic()
+            woke = False
             continue
         now = time.monotonic()
-        if now - last_check >= RECHECK:
+        if woke or now - last_check >= RECHECK:
             if not still_valid():
                 return
             last_check = now
@@ -144,7 +149,7 @@ def _paced(woken: Subscription, still_valid: StillValid, changed: Callable[[], b
             yield False
             last_line = now
             continue
-        woken.wait(min(POLL_FALLBACK, KEEPALIVE - (now - last_line)))
+        woke = woken.wait(min(POLL_FALLBACK, KEEPALIVE - (now - last_line)))
 
 
 class Streams:

@@ -33,6 +33,11 @@ def account_key(player_id: str) -> str:
     return f"account:{player_id}"
 
 
+def tokens_key(player_id: str) -> str:
+    """Published when one of the account's tokens is revoked: its streams check theirs at once."""
+    return f"tokens:{player_id}"
+
+
 class Broadcast(Protocol):
     """Carries keys to the other processes of the deployment."""
 
@@ -79,19 +84,22 @@ class Wakeups:
         self._lock = threading.Lock()
 
     @contextmanager
-    def subscribe(self, key: str) -> Iterator[Subscription]:
+    def subscribe(self, *keys: str) -> Iterator[Subscription]:
+        """One subscription woken by a publication of any of ``keys``."""
         subscription = Subscription()
         with self._lock:
-            self._subscribers.setdefault(key, set()).add(subscription)
+            for key in keys:
+                self._subscribers.setdefault(key, set()).add(subscription)
         try:
             yield subscription
         finally:
             with self._lock:
-                held = self._subscribers.get(key)
-                if held is not None:
-                    held.discard(subscription)
-                    if not held:
-                        del self._subscribers[key]
+                for key in keys:
+                    held = self._subscribers.get(key)
+                    if held is not None:
+                        held.discard(subscription)
+                        if not held:
+                            del self._subscribers[key]
 
     def publish(self, key: str) -> None:
         """Wakes the subscribers of ``key`` here and in every other process."""

@@ -1,0 +1,122 @@
+"""Wake-ups reach the streams of every process of a deployment: through Redis pub/sub, PostgreSQL
+``LISTEN/NOTIFY`` and Unix datagrams; and a move saved by one platform reaches a stream held by
+another on the same PostgreSQL store.
+
+The streams' fallback poll is pushed far out in these tests, so a line that arrives was woken by the
+transport, not found by polling."""
+
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import services.streams
+import services.wakeups
+from api.app import create_app
+from infra.wake_transports import PostgresBroadcast, RedisBroadcast, UnixBroadcast
+from services.ports import NullWork
+from services.wakeups import Broadcast, Wakeups
+from tests.conftest import make_settings
+from tests.support.api_client import ApiClient
+from wiring import bootstrap
+
+WAIT = 20.0
+"""How long a test waits for a wake-up before it fails (they come in milliseconds)."""
+
+
+@pytest.fixture
+def no_polling(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services.wakeups, "POLL_FALLBACK", 3600.0)
+    monkeypatch.setattr(services.streams, "POLL_FALLBACK", 3600.0)
+    monkeypatch.setattr(services.streams, "KEEPALIVE", 3600.0)
+
+
+def _pair(make: Callable[[Callable[[str], None]], Broadcast]) -> Iterator[tuple[Wakeups, Wakeups]]:
+    hubs = (Wakeups(), Wakeups())
+    for hub in hubs:
+        hub.broadcast = make(hub.deliver)
+    yield hubs
+    for hub in hubs:
+        hub.close()
+
+
+def _crosses(sender: Wakeups, receiver: Wakeups) -> None:
+    key = f"game:{uuid.uuid4()}"
+    with receiver.subscribe(key) as woken, sender.subscribe(key) as own:
+        sender.publish(key)
+        assert own.wait(WAIT), "the sender's own streams are woken at once"
+        assert woken.wait(WAIT), "the other process's streams are woken"
+    with receiver.subscribe("game:other") as elsewhere:
+        sender.publish(key)
+        assert not elsewhere.wait(0.3), "a key wakes only its own subscribers"
+
+
+def test_redis_pub_sub_carries_wake_ups(redis_url: str) -> None:
+    channel = f"dragonhall:wake:test-{uuid.uuid4().hex}"
+    for a, b in _pair(lambda deliver: RedisBroadcast(redis_url, deliver, channel=channel)):
+        _crosses(a, b)
+        _crosses(b, a)
+
+
+def test_postgres_notify_carries_wake_ups(pg_url: str, pg_schema: str) -> None:
+    for a, b in _pair(lambda deliver: PostgresBroadcast(pg_url, deliver, pg_schema)):
+        _crosses(a, b)
+        _crosses(b, a)
+
+
+def test_unix_datagrams_carry_wake_ups_and_forget_dead_processes(tmp_path: Path) -> None:
+    directory = tmp_path / "wake"
+    for a, b in _pair(lambda deliver: UnixBroadcast(directory, deliver)):
+        dead = directory / "1-gone.sock"
+        dead.touch()  # a socket file whose process is gone: refused, then removed
+        _crosses(a, b)
+        _crosses(b, a)
+        assert not dead.exists()
+
+
+def _stream_first_line(api: ApiClient, path: str, got: list[dict[str, Any]]) -> threading.Thread:
+    def follow() -> None:
+        r = api.http.get(path, buffered=False)
+        try:
+            got.append(json.loads(next(iter(r.response))))
+        finally:
+            r.close()
+
+    reader = threading.Thread(target=follow, daemon=True)
+    reader.start()
+    return reader
+
+
+@pytest.mark.parametrize("broker", [False, True], ids=["postgres-notify", "redis"])
+def test_a_move_saved_by_one_process_reaches_a_stream_held_by_another(
+    no_polling: None, pg_url: str, pg_schema: str, redis_url: str, broker: bool
+) -> None:
+    extra: dict[str, Any] = {"database_url": pg_url, "postgres_schema": pg_schema}
+    if broker:
+        extra["broker_url"] = redis_url
+    writer = bootstrap(make_settings("postgres", **extra), work=NullWork())
+    reader = bootstrap(make_settings("postgres", **extra), work=NullWork(), projections=False)
+    try:
+        a = ApiClient(create_app(writer).test_client(), writer)
+        b = ApiClient(create_app(reader).test_client(), reader)
+        people = [a.player(f"p{i}") for i in range(2)]
+        game_id = a.new_game(people[0]["token"])["id"]
+        for p in people:
+            assert a.seat(game_id, p["token"]).status == 201
+        start = a.game(game_id)["version"]
+        got: list[dict[str, Any]] = []
+        follower = _stream_first_line(b, f"/api/v1/games/{game_id}/stream?after={start}", got)
+        doc = a.game(game_id)
+        token = people[doc["awaiting"][0]]["token"]
+        assert a.move(game_id, token, a.legal(game_id, token)["moves"][0]).status == 201
+        follower.join(timeout=WAIT)
+        assert got and got[0]["events"][0]["version"] == start + 1
+    finally:
+        reader.close()
+        writer.close()
