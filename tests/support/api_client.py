@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+STREAMING = ("application/x-ndjson", "text/event-stream")
+
 
 @dataclass
 class Reply:
@@ -30,7 +32,10 @@ class ApiClient:
         if token:
             headers["Authorization"] = f"Bearer {token}"
         data = raw if raw is not None else (None if body is None else json.dumps(body))
-        r = self.http.open(path, method=method, data=data, headers=headers)
+        r = self.http.open(path, method=method, data=data, headers=headers, buffered=False)
+        if r.mimetype in STREAMING:  # a stream does not end: its status is the answer (``stream_lines`` reads it)
+            r.close()
+            return Reply(r.status_code, None)
         try:
             payload = r.get_json()
         except Exception:
