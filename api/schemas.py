@@ -365,7 +365,14 @@ class EventOut(Schema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     source = fields.String(metadata={"description": "'platform' (who did what) or 'rules' (the game's facts)."})
-    data = fields.Raw(required=True)
+    data = fields.Raw(
+        required=True,
+        metadata={
+            "description": "The event's fields as the caller may see them. A `MoveMade` holds the `move`, a `Move` "
+            "of the game (components/schemas/Move) in which a field hidden from the caller reads "
+            '`{"hidden": true}` (or `{"hidden": N}` for N items).'
+        },
+    )
     at = fields.String(required=True)
     awaiting = fields.List(fields.Integer())
     state_hash = fields.String()
@@ -539,7 +546,13 @@ class Journal(Schema):
 class DisputeRequest(Schema):
     version = _int(required=True, validate=validate.Range(1, LARGEST))
     claim = fields.String(required=True, validate=validate.Length(1, 2000))
-    move = fields.Dict(keys=fields.String(), metadata={"description": "The move said to be legal or illegal."})
+    move = fields.Dict(
+        keys=fields.String(),
+        metadata={
+            "description": "The move said to be legal or illegal. Any object: the answer judges one that is not a "
+            "`Move` of the game (components/schemas/Move) as malformed, rather than refusing the dispute."
+        },
+    )
     seat = _int(validate=validate.Range(0, 63))
 
 
