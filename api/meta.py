@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import re
 import typing
 from typing import Any
 
@@ -44,6 +45,7 @@ def _describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
         "bots": sorted(ruleset.bots),
         "default_bot": ruleset.default_bot,
         "moves": {name: _fields(cls) for name, cls in ruleset.commands.by_type.items()},
+        "move_schema": ruleset.move_schema(),
         "events": sorted(ruleset.events.types),
     }
 
@@ -54,8 +56,9 @@ def _fields(cls: type) -> dict[str, str]:
 
 
 def _type_name(tp: object) -> str:
+    """A type hint as read in Python, without module paths (``Magic | None``)."""
     text = str(tp) if not isinstance(tp, type) else tp.__name__
-    return text.replace("typing.", "")
+    return re.sub(r"\b(?:\w+\.)+(\w+)", r"\1", text)
 
 
 def health() -> dict[str, Any]:

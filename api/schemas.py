@@ -58,6 +58,30 @@ class Selected(fields.Nested):
         return [(name, f.data_key or name) for name, f in self.schema.dump_fields.items()]
 
 
+class MoveField(fields.Raw):
+    """A move, ``{"type": ..., **fields}``: loaded as any JSON object (the game's ``parse_move``
+    checks its shape, naming the field at fault), documented as the ``Move`` schema of
+    ``api.move_docs`` (``move_property``), which every game's move schema is part of."""
+
+    default_error_messages = {"invalid": "Not a valid mapping type."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise self.make_error("invalid")
+        return value
+
+
+def move_property(converter: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """An apispec attribute function: a ``MoveField`` is documented as a reference to ``Move``
+    (beside its description, if any, through ``allOf``, as OpenAPI 3.0 ignores a reference's siblings)."""
+    if not isinstance(field, MoveField):
+        return {}
+    ref = {"$ref": "#/components/schemas/Move"}
+    if not ret:
+        return ref
+    return {"allOf": [ref]}
+
+
 # ------------------------------------------------------------------ players
 
 
@@ -220,7 +244,13 @@ class SeatRequest(Schema):
 
 
 class MoveRequest(Schema):
-    move = fields.Dict(keys=fields.String(), required=True)
+    move = MoveField(
+        required=True,
+        metadata={
+            "description": "The move, in the shape of one of the game's move types (the game's `move_schema` in "
+            "GET /api/v1/catalog)."
+        },
+    )
     expected_version = _int(validate=validate.Range(0, LARGEST))
     command_id = fields.String(validate=validate.Length(1, 128))
     seat = _int(validate=validate.Range(0, 63))
@@ -335,7 +365,7 @@ class LegalMoves(Schema):
     seat = fields.Integer(required=True)
     total = fields.Integer(metadata={"description": "How many moves there are; page with offset and limit."})
     offset = fields.Integer()
-    moves = fields.List(fields.Raw(), required=True)
+    moves = fields.List(MoveField(), required=True)
 
 
 class PageArgs(Schema):
@@ -355,7 +385,14 @@ class EventOut(Schema):
     version = fields.Integer(required=True)
     type = fields.String(required=True)
     source = fields.String(metadata={"description": "'platform' (who did what) or 'rules' (the game's facts)."})
-    data = fields.Raw(required=True)
+    data = fields.Raw(
+        required=True,
+        metadata={
+            "description": "The event's fields as the caller may see them. A `MoveMade` holds the `move`, a `Move` "
+            "of the game (components/schemas/Move) in which a field hidden from the caller reads "
+            '`{"hidden": true}` (or `{"hidden": N}` for N items).'
+        },
+    )
     at = fields.String(required=True)
     awaiting = fields.List(fields.Integer())
     state_hash = fields.String()
@@ -381,8 +418,34 @@ class Health(Schema):
     games = fields.List(fields.String())
 
 
+class CatalogGame(Schema):
+    game = fields.String(required=True, metadata={"description": "The slug that names the game in requests."})
+    title = fields.String(required=True)
+    engine_version = fields.String(required=True)
+    variants = fields.List(fields.Raw(), metadata={"description": "name, title, min_seats, max_seats, options."})
+    bots = fields.List(fields.String())
+    default_bot = fields.String()
+    moves = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.String()),
+        metadata={"description": "Each move type's fields and their types, for reading; `move_schema` is exact."},
+    )
+    move_schema = fields.Dict(
+        keys=fields.String(),
+        metadata={
+            "description": (
+                "A JSON Schema (draft 2020-12) of the game's moves, made from the game's own command types: a "
+                "`oneOf` of one schema per move type (under `$defs`), discriminated by `type`. A move that does "
+                "not validate is refused with 400; one that does may still be refused by the rules (422). The "
+                "same schemas are the components `Move.<game>.<type>` of this document."
+            )
+        },
+    )
+    events = fields.List(fields.String())
+
+
 class Catalog(Schema):
-    games = fields.List(fields.Raw())
+    games = fields.List(fields.Nested(CatalogGame))
 
 
 # ------------------------------------------------------------------ errors
@@ -503,7 +566,13 @@ class Journal(Schema):
 class DisputeRequest(Schema):
     version = _int(required=True, validate=validate.Range(1, LARGEST))
     claim = fields.String(required=True, validate=validate.Length(1, 2000))
-    move = fields.Dict(keys=fields.String(), metadata={"description": "The move said to be legal or illegal."})
+    move = fields.Dict(
+        keys=fields.String(),
+        metadata={
+            "description": "The move said to be legal or illegal. Any object: the answer judges one that is not a "
+            "`Move` of the game (components/schemas/Move) as malformed, rather than refusing the dispute."
+        },
+    )
     seat = _int(validate=validate.Range(0, 63))
 
 

@@ -29,6 +29,7 @@ from domain.kernel.outcome import Outcome
 from domain.kernel.records import Codec, Command, Event
 from domain.kernel.rng import Rng
 from domain.kernel.rules import JOINING, MOVE_SHAPE, IllegalMove, MalformedMove, RuleRef
+from domain.kernel.schema import move_schema
 from domain.kernel.viewer import Viewer
 
 S = TypeVar("S")
@@ -256,6 +257,11 @@ class Ruleset(ABC, Generic[S]):
             return self.commands.load(obj)
         except DecodeError as e:
             raise MalformedMove(f"malformed move: {e}", MOVE_SHAPE, field=e.path) from None
+
+    def move_schema(self) -> dict[str, Any]:
+        """The JSON Schema (2020-12) of this game's moves, made from its command types: what
+        ``parse_move`` accepts as to shape (the rules still judge the move)."""
+        return move_schema(self.commands)
 
     def load_event(self, name: str, data: Mapping[str, Any]) -> Event:
         return self.events.load_data(name, dict(data))
