@@ -54,10 +54,22 @@ def play_game(call: Call, rng: random.Random, keep_going: Callable[[int], bool])
         return done.value  # type: ignore[no-any-return]
 
 
+Acked = Callable[[str, int, list[int]], None]
+"""``on_ack(game_id, version, awaiting)``: called as soon as a move's 201 is read, with the seats the
+game awaits after it (``bench/streams.py`` times the streams' lines from it)."""
+
+
 def game_script(rng: random.Random, keep_going: Callable[[int], bool]) -> Script:
     """Plays a new game with random legal moves until it ends, or until ``keep_going(n)``,
     asked with the number of moves played so far in this game, says stop."""
     game_id, tokens = yield from new_game()
+    return (yield from play_script(game_id, tokens, rng, keep_going))
+
+
+def play_script(
+    game_id: str, tokens: list[str], rng: random.Random, keep_going: Callable[[int], bool], on_ack: Acked | None = None
+) -> Script:
+    """Plays the started game ``game_id``, seat ``i`` with ``tokens[i]``, as ``game_script`` does."""
     played = Played(game_id)
     _, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
     awaiting = doc["awaiting"]
@@ -82,6 +94,8 @@ def game_script(rng: random.Random, keep_going: Callable[[int], bool]) -> Script
         awaiting = rules[-1]["awaiting"] if rules else awaiting
         if res["events"][-1]["type"] in ("Finished", "Abandoned"):
             awaiting = []
+        if on_ack is not None:
+            on_ack(game_id, res["version"], awaiting)
     return played
 
 
