@@ -71,8 +71,8 @@ def play_script(
 ) -> Script:
     """Plays the started game ``game_id``, seat ``i`` with ``tokens[i]``, as ``game_script`` does."""
     played = Played(game_id)
-    _, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
-    awaiting = doc["awaiting"]
+    status, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
+    awaiting = _awaiting(game_id, status, doc)
     legal: Any = None
     while awaiting and keep_going(len(played.moves)):
         seat = awaiting[0]
@@ -84,8 +84,8 @@ def play_script(
         if status != 201:
             played.errors += 1
             legal = None
-            _, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
-            awaiting = doc["awaiting"]
+            status, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
+            awaiting = _awaiting(game_id, status, doc)
             continue
         played.moves.append(took)
         played.acked.append(res["version"])
@@ -97,6 +97,13 @@ def play_script(
         if on_ack is not None:
             on_ack(game_id, res["version"], awaiting)
     return played
+
+
+def _awaiting(game_id: str, status: int, doc: Any) -> list[int]:
+    """The seats a game document awaits; a refusal stops the play with the server's answer."""
+    if status != 200:
+        raise RuntimeError(f"GET /games/{game_id} answered {status}: {doc}")
+    return list(doc["awaiting"])
 
 
 def new_game() -> Generator[Request, Reply, tuple[str, list[str]]]:

@@ -225,6 +225,7 @@ async def _hold(
     lines: list[tuple[int, str, int, float]] = []  # (stream, game id, version, when)
     turns: list[tuple[str, str, int, int, float]] = []  # (player, game id, seat, version, when)
     cpu = [0.0, 0.0]
+    kinds: dict[str, int] = {}
 
     def counted(ok: bool) -> None:
         state["open" if ok else "refused"] += 1
@@ -279,8 +280,9 @@ async def _hold(
             await coro
         except asyncio.CancelledError:
             raise
-        except Exception:  # counted and reported: one stream's failure must not end the others
+        except Exception as e:  # counted and reported: one stream's failure must not end the others
             state["errors"] += 1
+            kinds[type(e).__name__] = kinds.get(type(e).__name__, 0) + 1
             if not state["signalled"]:
                 counted(False)
 
@@ -299,6 +301,7 @@ async def _hold(
         "turns": turns,
         "refused": state["refused"],
         "errors": state["errors"],
+        "error_kinds": kinds,
         "cpu": cpu[1] - cpu[0],
     }
 
@@ -331,7 +334,15 @@ class StreamClients:
         reports = [self.out.get(timeout=120) for _ in self.procs]
         for p in self.procs:
             p.join()
-        merged: dict[str, Any] = {"opened": [], "lines": [], "turns": [], "refused": 0, "errors": 0, "cpu": 0.0}
+        merged: dict[str, Any] = {
+            "opened": [],
+            "lines": [],
+            "turns": [],
+            "refused": 0,
+            "errors": 0,
+            "cpu": 0.0,
+            "error_kinds": {},
+        }
         for n, r in enumerate(reports):  # streams are numbered within their process: tell the processes apart
             tag = n * 1_000_000
             merged["opened"] += [(tag + i, g, t) for i, g, t in r["opened"]]
@@ -339,6 +350,8 @@ class StreamClients:
             merged["turns"] += r["turns"]
             for key in ("refused", "errors", "cpu"):
                 merged[key] += r[key]
+            for kind, n in r["error_kinds"].items():
+                merged["error_kinds"][kind] = merged["error_kinds"].get(kind, 0) + n
         return merged
 
 
@@ -554,6 +567,7 @@ def half(
             streams_open=opened,
             streams_refused=refused,
             stream_errors=seen["errors"],
+            stream_error_kinds=seen["error_kinds"],
             stream_clients_cpu_cores=seen["cpu"] / (played["seconds"] + args.settle),
             game_lines=len(seen["lines"]),
             game=figures(g["delays"]),
