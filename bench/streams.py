@@ -74,10 +74,14 @@ console = Console(width=200)
 
 TARGET_P99_MS = 50.0
 TARGET_RATIO = 0.85
+QUIET_LONGEST = 120.0
+"""Seconds the streams may take, after play stops, to deliver what was played; a move whose line has
+not come by then counts as missing."""
 ENDED = ("finished", "abandoned")
-GAMES_PER_SECOND_PER_SLOT = 1 / 4
-"""Games a slot may finish per second of play, with room to spare (a two-player game is about 170
-moves, and a slot plays at most about 40 a second): each half of a round gets this many per slot."""
+MOVES_PER_GAME = 130
+"""Fewer moves than a two-player Tarasque game takes (about 170 on average, 136 the fewest seen)."""
+MOST_MOVES_PER_S = 1500
+"""More moves a second than the bench's clients can get from the server, for sizing the games."""
 
 
 @dataclass
@@ -153,8 +157,10 @@ def move(port: int, plan: list[tuple[list[str], list[str]]], seconds: float, see
                 return
         ran_out += 1
 
+    reconnects = 0
     try:
-        drive(port, [slot_play(k, tokens, games) for k, (tokens, games) in enumerate(plan)])
+        clients = drive(port, [slot_play(k, tokens, games) for k, (tokens, games) in enumerate(plan)])
+        reconnects = sum(c.reconnects for c in clients)
     finally:
         out.put(
             {
@@ -163,6 +169,7 @@ def move(port: int, plan: list[tuple[list[str], list[str]]], seconds: float, see
                 "seconds": time.monotonic() - started,
                 "cpu": time.process_time() - cpu,
                 "ran_out": ran_out,
+                "reconnects": reconnects,
             }
         )
 
@@ -185,6 +192,7 @@ def play_round(port: int, slots: list[Slot], first: int, count: int, seconds: fl
         "seconds": max(r["seconds"] for r in reports),
         "cpu": sum(r["cpu"] for r in reports),
         "ran_out": sum(r["ran_out"] for r in reports),
+        "reconnects": sum(r["reconnects"] for r in reports),
     }
 
 
@@ -207,17 +215,17 @@ class AccountWatch:
 
 
 def hold_streams(
-    port: int, games: list[GameWatch], accounts: list[AccountWatch], ready: Any, stop: Any, out: Any
+    port: int, games: list[GameWatch], accounts: list[AccountWatch], ready: Any, stop: Any, out: Any, last: Any
 ) -> None:
     """A client process: opens every stream, says so on ``ready``, records each line's arrival until
     ``stop`` is set, then reports them on ``out``."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
-    out.put(asyncio.run(_hold(port, games, accounts, ready, stop)))
+    out.put(asyncio.run(_hold(port, games, accounts, ready, stop, last)))
 
 
 async def _hold(
-    port: int, games: list[GameWatch], accounts: list[AccountWatch], ready: Any, stop: Any
+    port: int, games: list[GameWatch], accounts: list[AccountWatch], ready: Any, stop: Any, last: Any
 ) -> dict[str, Any]:
     total = len(games) + len(accounts)
     state = {"open": 0, "refused": 0, "errors": 0, "signalled": False}
@@ -258,6 +266,7 @@ async def _hold(
                     when = time.monotonic()
                     line = orjson.loads(text)
                     lines.append((i, gid, line["version"], when))
+                    last.value = when
                     if line.get("status") in ENDED:
                         break
 
@@ -274,6 +283,7 @@ async def _hold(
                 line = orjson.loads(text)
                 if line["type"] == "your_turn":
                     turns.append((watch.player, line["game_id"], line["seat"], line["version"], when))
+                    last.value = when
 
     async def guarded(coro: Any) -> None:
         try:
@@ -314,10 +324,11 @@ class StreamClients:
         self.ready: Any = mp.Queue()
         self.out: Any = mp.Queue()
         self.stop = mp.Event()
+        self.last: Any = mp.RawValue("d", 0.0)  # when a client last read a line (``time.monotonic``)
         self.procs = [
             mp.Process(
                 target=hold_streams,
-                args=(port, games[i::processes], accounts[i::processes], self.ready, self.stop, self.out),
+                args=(port, games[i::processes], accounts[i::processes], self.ready, self.stop, self.out, self.last),
             )
             for i in range(processes)
         ]
@@ -328,6 +339,13 @@ class StreamClients:
         got = [self.ready.get(timeout=timeout) for _ in self.procs]
         self.opened_at = time.monotonic()
         return sum(o for o, _ in got), sum(r for _, r in got)
+
+    def quiet(self, seconds: float, longest: float) -> float:
+        """Waits until no line has come for ``seconds`` (at most ``longest``); returns the wait."""
+        started = time.monotonic()
+        while time.monotonic() - started < longest and time.monotonic() - max(self.last.value, started) < seconds:
+            time.sleep(0.1)
+        return time.monotonic() - started
 
     def close(self) -> dict[str, Any]:
         self.stop.set()
@@ -478,12 +496,14 @@ def idle_memory(server: Server, slots: list[Slot], idle: int, processes: int) ->
     idle_games = [s.games[-1] for s in slots]  # the last game of each slot is never played
     before = _settled_rss(server.popen.pid)
     threads_before = tree_threads(server.popen.pid)
+    cpu_quiet = _cpu_cores(server.popen.pid, IDLE_CPU_WINDOW)
     watch = [GameWatch([idle_games[i % len(idle_games)]], None, None) for i in range(idle)]
     clients = StreamClients(server.port, watch, [], processes)
     opened, refused = clients.open()
     time.sleep(2)
     during = _settled_rss(server.popen.pid)
     threads_during = tree_threads(server.popen.pid)
+    cpu_idle_streams = _cpu_cores(server.popen.pid, IDLE_CPU_WINDOW)
     clients.close()
     time.sleep(2)
     after = tree_rss_bytes(server.popen.pid)
@@ -496,7 +516,21 @@ def idle_memory(server: Server, slots: list[Slot], idle: int, processes: int) ->
         "kb_per_stream": (during - before) / max(1, opened) / 1024,
         "threads_before": threads_before,
         "threads_open": threads_during,
+        "server_cpu_cores_quiet": cpu_quiet,
+        "server_cpu_cores_idle_streams": cpu_idle_streams,
     }
+
+
+IDLE_CPU_WINDOW = 5.0
+"""Seconds over which the server's CPU is measured with and without the idle streams: each idle
+stream reads the store every ``POLL_FALLBACK`` seconds and sends a keep-alive every 5."""
+
+
+def _cpu_cores(pid: int, seconds: float) -> float:
+    """The server's CPU over ``seconds`` from now, in cores."""
+    before = _tree_cpu_seconds(pid)
+    time.sleep(seconds)
+    return (_tree_cpu_seconds(pid) - before) / seconds
 
 
 def _settled_rss(pid: int) -> int:
@@ -556,9 +590,10 @@ def half(
         "server_cpu_ms_per_move": 1000 * server_cpu / max(1, len(played["acks"])),
         "movers_cpu_cores": played["cpu"] / played["seconds"],
         "slots_out_of_games": played["ran_out"],
+        "movers_reconnects": played["reconnects"],
     }
     if clients is not None:
-        time.sleep(args.settle)
+        waited = clients.quiet(args.settle, QUIET_LONGEST)
         seen = clients.close()
         _, accounts = watches(slots, first, count, args.game_streams, args.account_streams)
         g = game_delays(played["acks"], seen)
@@ -568,7 +603,8 @@ def half(
             streams_refused=refused,
             stream_errors=seen["errors"],
             stream_error_kinds=seen["error_kinds"],
-            stream_clients_cpu_cores=seen["cpu"] / (played["seconds"] + args.settle),
+            stream_clients_cpu_cores=seen["cpu"] / (played["seconds"] + waited),
+            drained_after_play_s=waited,
             game_lines=len(seen["lines"]),
             game=figures(g["delays"]),
             game_missing=g["missing"],
@@ -599,7 +635,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     )
     try:
         _wait_for_listeners(server.popen.pid, server.port, args.workers)
-        per_half = max(2, int(args.seconds * GAMES_PER_SECOND_PER_SLOT) + 2)
+        per_slot_per_s = max(40, MOST_MOVES_PER_S / args.games)  # one client plays a slot's moves in turn
+        per_half = int(args.seconds * per_slot_per_s / MOVES_PER_GAME) + 2
         halves = 2 * args.rounds
         console.print(f"creating {args.games} x {per_half * halves + 1} games", style="dim")
         slots = prepare(server.port, args.games, per_half * halves + 1)
@@ -699,7 +736,15 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
     m = result.get("memory")
     if m:
         mem = Table(title="Memory per idle stream (RSS summed over the server's processes)")
-        for col in ("idle streams", "RSS before MB", "RSS open MB", "RSS after close MB", "KB per stream", "threads"):
+        for col in (
+            "idle streams",
+            "RSS before MB",
+            "RSS open MB",
+            "RSS after close MB",
+            "KB per stream",
+            "threads",
+            "server CPU (cores) quiet / idle streams",
+        ):
             mem.add_column(col, justify="right")
         mem.add_row(
             str(m["idle_streams"]),
@@ -708,6 +753,7 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
             f"{m['rss_after_close_mb']:.1f}",
             f"{m['kb_per_stream']:.1f}",
             f"{m['threads_before']} -> {m['threads_open']}",
+            f"{m['server_cpu_cores_quiet']:.2f} / {m['server_cpu_cores_idle_streams']:.2f}",
         )
         console.print(mem)
 
@@ -729,7 +775,9 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="client processes playing the games")
     parser.add_argument("--stream-processes", type=int, default=2, help="client processes holding the streams")
     parser.add_argument("--workers", type=int, default=2, help="HTTP processes")
-    parser.add_argument("--settle", type=float, default=2.0, help="seconds the streams stay open after play")
+    parser.add_argument(
+        "--settle", type=float, default=2.0, help="the streams close after play once silent this many seconds"
+    )
     args = parser.parse_args()
     result = run(args)
     print(json.dumps(result), flush=True)
