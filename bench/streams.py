@@ -139,6 +139,7 @@ def move(port: int, plan: list[tuple[list[str], list[str]]], seconds: float, see
     until time is up; reports every acknowledged move with the time its 201 was read."""
     acks: list[tuple[str, int, float, list[int]]] = []
     posts: list[float] = []
+    refused = [0]
     started = time.monotonic()
     stop_at = started + seconds
     cpu = time.process_time()
@@ -153,6 +154,7 @@ def move(port: int, plan: list[tuple[list[str], list[str]]], seconds: float, see
         for gid in games:
             played = yield from play_script(gid, tokens, rng, lambda _n: time.monotonic() < stop_at, on_ack)
             posts.extend(played.moves)
+            refused[0] += played.errors
             if time.monotonic() >= stop_at:
                 return
         ran_out += 1
@@ -170,6 +172,7 @@ def move(port: int, plan: list[tuple[list[str], list[str]]], seconds: float, see
                 "cpu": time.process_time() - cpu,
                 "ran_out": ran_out,
                 "reconnects": reconnects,
+                "refused": refused[0],
             }
         )
 
@@ -193,6 +196,7 @@ def play_round(port: int, slots: list[Slot], first: int, count: int, seconds: fl
         "cpu": sum(r["cpu"] for r in reports),
         "ran_out": sum(r["ran_out"] for r in reports),
         "reconnects": sum(r["reconnects"] for r in reports),
+        "refused": sum(r["refused"] for r in reports),
     }
 
 
@@ -591,6 +595,7 @@ def half(
         "movers_cpu_cores": played["cpu"] / played["seconds"],
         "slots_out_of_games": played["ran_out"],
         "movers_reconnects": played["reconnects"],
+        "moves_refused": played["refused"],
     }
     if clients is not None:
         waited = clients.quiet(args.settle, QUIET_LONGEST)
