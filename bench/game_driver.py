@@ -54,13 +54,25 @@ def play_game(call: Call, rng: random.Random, keep_going: Callable[[int], bool])
         return done.value  # type: ignore[no-any-return]
 
 
+Acked = Callable[[str, int, list[int]], None]
+"""``on_ack(game_id, version, awaiting)``: called as soon as a move's 201 is read, with the seats the
+game awaits after it (``bench/streams.py`` times the streams' lines from it)."""
+
+
 def game_script(rng: random.Random, keep_going: Callable[[int], bool]) -> Script:
     """Plays a new game with random legal moves until it ends, or until ``keep_going(n)``,
     asked with the number of moves played so far in this game, says stop."""
     game_id, tokens = yield from new_game()
+    return (yield from play_script(game_id, tokens, rng, keep_going))
+
+
+def play_script(
+    game_id: str, tokens: list[str], rng: random.Random, keep_going: Callable[[int], bool], on_ack: Acked | None = None
+) -> Script:
+    """Plays the started game ``game_id``, seat ``i`` with ``tokens[i]``, as ``game_script`` does."""
     played = Played(game_id)
-    _, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
-    awaiting = doc["awaiting"]
+    status, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
+    awaiting = _awaiting(game_id, status, doc)
     legal: Any = None
     while awaiting and keep_going(len(played.moves)):
         seat = awaiting[0]
@@ -72,8 +84,8 @@ def game_script(rng: random.Random, keep_going: Callable[[int], bool]) -> Script
         if status != 201:
             played.errors += 1
             legal = None
-            _, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
-            awaiting = doc["awaiting"]
+            status, doc, _ = yield ("GET", f"/api/v1/games/{game_id}", None, None)
+            awaiting = _awaiting(game_id, status, doc)
             continue
         played.moves.append(took)
         played.acked.append(res["version"])
@@ -82,7 +94,16 @@ def game_script(rng: random.Random, keep_going: Callable[[int], bool]) -> Script
         awaiting = rules[-1]["awaiting"] if rules else awaiting
         if res["events"][-1]["type"] in ("Finished", "Abandoned"):
             awaiting = []
+        if on_ack is not None:
+            on_ack(game_id, res["version"], awaiting)
     return played
+
+
+def _awaiting(game_id: str, status: int, doc: Any) -> list[int]:
+    """The seats a game document awaits; a refusal stops the play with the server's answer."""
+    if status != 200:
+        raise RuntimeError(f"GET /games/{game_id} answered {status}: {doc}")
+    return list(doc["awaiting"])
 
 
 def new_game() -> Generator[Request, Reply, tuple[str, list[str]]]:

@@ -35,6 +35,7 @@ class Client:
     def __init__(self, port: int) -> None:
         self.port = port
         self.reconnects = 0
+        self.started = 0.0
         self._connect()
 
     def _connect(self) -> None:
@@ -42,7 +43,6 @@ class Client:
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buffer = b""
         self.closing = False
-        self.started = 0.0
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Reply:
         """Sends a request and waits for its reply."""
