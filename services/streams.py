@@ -19,11 +19,12 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from services.account_feed import AccountFeed
 from services.aggregate import Game
-from services.errors import InvalidRequest, NotAPlayer
+from services.errors import STORE_UNAVAILABLE, InvalidRequest, NotAPlayer
 from services.games import GameService
 from services.queries import GameQueries
 from services.timers import Timers
@@ -34,8 +35,14 @@ KEEPALIVE = 5.0
 """Seconds of silence after which a stream sends a keep-alive line."""
 RECHECK = 5.0
 """Seconds between two checks that the stream's token is still valid."""
-LINE_CACHE = 512
-"""Lines kept for reuse: every spectator of a game receives the same line for a change."""
+LINE_CACHE = 4096
+"""Lines kept for reuse: the streams of one viewer (every spectator, every stream of one seat)
+receive the same line for a change, built once."""
+HEAD_TTL = POLL_FALLBACK / 2
+"""Seconds a game's head version, read for its streams, is trusted without a wake-up."""
+HEADS_KEPT = 20_000
+STORE_RETRY = 0.5
+"""Seconds a stream waits before it reads again a store that could not be reached."""
 
 Line = dict[str, Any]
 StillValid = Callable[[], bool]
@@ -51,48 +58,110 @@ class GameFollower:
         self.player_id = player_id
         self.seat = seat
         self.after = after
+        self.seated = player_id is not None and bool(game.seats_of(player_id))
+        """Whether the caller holds a seat: a caller who holds none reads the spectator's lines,
+        which every such stream of the process shares."""
 
     def lines(self, still_valid: StillValid) -> Iterator[Line | None]:
         s = self.streams
         keys = [game_key(self.gid)] + ([tokens_key(self.player_id)] if self.player_id else [])
         with s.wakeups.subscribe(*keys) as woken:
-            if self.after is None:
-                game = s.games.load(self.gid)
-                line = s.game_line(game, self.player_id, self.seat)
-                yield line
-                if has_ended(game.status):
+            opening = _retrying(woken, self._opening)
+            if opening is not None:
+                yield opening
+                if opening["type"] == "events" or has_ended(opening["game"]["status"]):
                     return
-                version = game.version
-            else:
-                end = self.ended_at()
-                if end is not None:
-                    yield end
-                    return
-                version = self.after
+            version = int(opening["version"]) if opening is not None else int(self.after or 0)
 
             def newer() -> bool:
-                return s.queries.head_version(self.gid) > version
+                return s.heads.head(self.gid) > version
 
             for fresh in _paced(woken, still_valid, newer):
                 if not fresh:
                     yield None
                     continue
-                game = s.games.load(self.gid)
-                if game.version <= version:
+                line = _retrying(woken, partial(s.events_line_to, self.gid, version, self._viewer(), self.seat))
+                if line is None or line["version"] <= version:
                     continue  # the store said newer; this process's copy catches up on the next pass
-                line = s.events_line(game, version, self.player_id, self.seat)
                 yield line
-                version = game.version
-                if has_ended(game.status):
+                version = line["version"]
+                if has_ended(line["status"]):
                     return
 
-    def ended_at(self) -> Line | None:
-        """For a stream resumed at the last version of an ended game: the line that ends it
-        (no events), so the client knows not to come back."""
-        game = self.streams.games.load(self.gid)
-        if self.after is None or not has_ended(game.status) or self.after < game.version:
-            return None
-        return self.streams.events_line(game, game.version, self.player_id, self.seat)
+    def _viewer(self) -> str | None:
+        return self.player_id if self.seated else None
+
+    def _opening(self) -> Line | None:
+        """The first line: the whole game (without ``after``); for a stream resumed at the last
+        version of an ended game, the line that ends it (no events), so the client does not come
+        back; else None."""
+        s = self.streams
+        game = s.games.load(self.gid)
+        if self.after is None:
+            return s.game_line(game, self.player_id, self.seat)
+        if has_ended(game.status) and self.after >= game.version:
+            return s.events_line(game, game.version, self.player_id, self.seat)
+        return None
+
+
+def _retrying(woken: Subscription, read: Callable[[], Line | None]) -> Line | None:
+    """``read()``, tried again while the store cannot be reached for now (a connection pool
+    exhausted under load, a database restarting): a stream waits rather than breaks."""
+    while True:
+        try:
+            return read()
+        except STORE_UNAVAILABLE:
+            woken.wait(STORE_RETRY)
+
+
+class Heads:
+    """The last version of each game this process's streams watch, read from the store once per
+    wake-up of the game, and again at most every ``HEAD_TTL`` seconds, however many streams ask.
+
+    A wake-up of ``game:<id>`` (``Wakeups.observers``) moves that game's generation on; a head
+    read in an older generation is read again. The generation is taken before the read, so a
+    wake-up that comes during it makes the next caller read again."""
+
+    def __init__(self, read: Callable[[str], int]) -> None:
+        self._read = read
+        self._held: OrderedDict[str, tuple[int, int, float]] = OrderedDict()
+        self._generations: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._reading = threading.Lock()
+
+    def observe(self, key: str) -> None:
+        if key.startswith("game:"):
+            gid = key[5:]
+            with self._lock:
+                self._generations[gid] = self._generations.get(gid, 0) + 1
+
+    def head(self, gid: str) -> int:
+        found = self._fresh(gid)
+        if found is not None:
+            return found
+        with self._reading:  # one read for the streams that ask together
+            found = self._fresh(gid)
+            if found is not None:
+                return found
+            with self._lock:
+                generation = self._generations.get(gid, 0)
+            head = self._read(gid)
+            with self._lock:
+                self._held[gid] = (generation, head, time.monotonic())
+                self._held.move_to_end(gid)
+                while len(self._held) > HEADS_KEPT:
+                    old, _ = self._held.popitem(last=False)
+                    self._generations.pop(old, None)
+            return head
+
+    def _fresh(self, gid: str) -> int | None:
+        with self._lock:
+            held = self._held.get(gid)
+            if held is None or held[0] != self._generations.get(gid, 0):
+                return None
+            if time.monotonic() - held[2] >= HEAD_TTL:
+                return None
+            return held[1]
 
 
 class AccountFollower:
@@ -135,7 +204,11 @@ def _paced(woken: Subscription, still_valid: StillValid, changed: Callable[[], b
     last_line = last_check = time.monotonic()
     woke = False
     while True:
-        if changed():
+        try:
+            has_changed = changed()
+        except STORE_UNAVAILABLE:  # read again after the next wait
+            has_changed = False
+        if has_changed:
             yield True
             last_line = time.monotonic()
             woke = False
@@ -165,6 +238,8 @@ class Streams:
         self.wakeups = wakeups
         self._lines: OrderedDict[tuple[Any, ...], Line] = OrderedDict()
         self._lock = threading.Lock()
+        self.heads = Heads(queries.head_version)
+        wakeups.observers.append(self.heads.observe)
 
     def open_game(self, game_id: str, player_id: str | None, seat: int | None, after: int | None) -> GameFollower:
         game = self.games.load(game_id)
@@ -197,6 +272,16 @@ class Streams:
         """The whole game as the caller may see it: ``GET /games/{id}``, its legal moves, its clocks."""
         doc = self.queries.from_game(game, player_id, seat)
         return {"type": "game", "version": game.version, "game": doc, "legal_moves": self._legal(game, player_id, seat)}
+
+    def events_line_to(self, gid: str, after: int, player_id: str | None, seat: int | None) -> Line:
+        """The change from version ``after`` to the game's head, as ``player_id`` (None: a spectator)
+        may see it: built by the first stream of that viewer to ask, taken by the others."""
+        key = (gid, after, self.heads.head(gid), player_id, seat)
+        with self._lock:
+            cached = self._lines.get(key)
+        if cached is not None:
+            return cached
+        return self.events_line(self.games.load(gid), after, player_id, seat)
 
     def events_line(self, game: Game, after: int, player_id: str | None, seat: int | None) -> Line:
         """The change from version ``after`` to ``game``'s, as the caller may see it."""

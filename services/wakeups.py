@@ -15,7 +15,7 @@ other processes of the deployment (Redis pub/sub, PostgreSQL ``LISTEN/NOTIFY``,
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -80,6 +80,8 @@ class Wakeups:
 
     def __init__(self, broadcast: Broadcast | None = None) -> None:
         self.broadcast: Broadcast = broadcast or NoBroadcast()
+        self.observers: list[Callable[[str], None]] = []
+        """Told every key delivered here before its subscribers wake (``services.streams.Heads``)."""
         self._subscribers: dict[str, set[Subscription]] = {}
         self._lock = threading.Lock()
 
@@ -108,6 +110,8 @@ class Wakeups:
 
     def deliver(self, key: str) -> None:
         """Wakes the subscribers of ``key`` in this process only (a broadcast received)."""
+        for observe in self.observers:
+            observe(key)
         with self._lock:
             held = list(self._subscribers.get(key, ()))
         for subscription in held:
