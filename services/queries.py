@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 from domain.kernel import Viewer, decode, find_game
@@ -166,13 +167,21 @@ class GameQueries:
         return {"version": game.version, "events": self.events_of(game, player_id, after, limit)}
 
     def events_of(
-        self, game: Game, player_id: str | None, after: int, limit: int | None = None, seat: int | None = None
+        self,
+        game: Game,
+        player_id: str | None,
+        after: int,
+        limit: int | None = None,
+        seat: int | None = None,
+        stored_events: Iterable[Any] | None = None,
     ) -> list[dict[str, Any]]:
         """The events of ``game`` after version ``after`` and up to its version, as the caller
-        may see them at that version."""
+        may see them at that version (``stored_events``: those events as stored, already read)."""
         viewer = self.games.viewer(game, player_id, seat)
         out: list[dict[str, Any]] = []
-        for stored in self.games.stored_events(str(game.id), after=after):
+        if stored_events is None:
+            stored_events = self.games.stored_events(str(game.id), after=after)
+        for stored in stored_events:
             if stored.originator_version > game.version or (limit is not None and len(out) >= limit):
                 break
             out.append(redact_stored_event(game.ruleset, stored, viewer))

@@ -41,6 +41,8 @@ receive the same line for a change, built once."""
 HEAD_TTL = POLL_FALLBACK / 2
 """Seconds a game's head version, read for its streams, is trusted without a wake-up."""
 HEADS_KEPT = 20_000
+STORED_KEPT = 256
+"""Changes whose stored events are kept, read once for every viewer's line."""
 STORE_RETRY = 0.5
 """Seconds a stream waits before it reads again a store that could not be reached."""
 
@@ -238,6 +240,7 @@ class Streams:
         self.wakeups = wakeups
         self._lines: OrderedDict[tuple[Any, ...], Line] = OrderedDict()
         self._lock = threading.Lock()
+        self._stored_events: OrderedDict[tuple[str, int, int], list[Any]] = OrderedDict()
         self.heads = Heads(queries.head_version)
         wakeups.observers.append(self.heads.observe)
 
@@ -290,10 +293,11 @@ class Streams:
             cached = self._lines.get(key)
         if cached is not None:
             return cached
+        stored = self._stored(game, after)
         line = {
             "type": "events",
             "version": game.version,
-            "events": self.queries.events_of(game, player_id, after, seat=seat),
+            "events": self.queries.events_of(game, player_id, after, seat=seat, stored_events=stored),
             "awaiting": list(game.awaiting),
             "status": game.status,
             "legal_moves": self._legal(game, player_id, seat),
@@ -304,6 +308,19 @@ class Streams:
             while len(self._lines) > LINE_CACHE:
                 self._lines.popitem(last=False)
         return line
+
+    def _stored(self, game: Game, after: int) -> list[Any]:
+        """The game's stored events from ``after`` to its version, read once for all viewers."""
+        key = (str(game.id), after, game.version)
+        with self._lock:
+            held = self._stored_events.get(key)
+        if held is None:
+            held = [e for e in self.games.stored_events(key[0], after=after) if e.originator_version <= game.version]
+            with self._lock:
+                self._stored_events[key] = held
+                while len(self._stored_events) > STORED_KEPT:
+                    self._stored_events.popitem(last=False)
+        return held
 
     def _legal(self, game: Game, player_id: str | None, seat: int | None) -> dict[str, Any] | None:
         """The caller's legal moves when one of its seats is awaited (a page, as ``GET /legal-moves``)."""
