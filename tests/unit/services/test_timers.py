@@ -172,6 +172,7 @@ def test_a_reminder_is_recorded_once_at_eighty_percent_and_posted_once(
 ) -> None:
     gid, ids = _game(platform, {"kind": "per_move", "seconds": 100, "timeout_policy": "auto"})
     platform.accounts.set_webhook(ids[0], webhook_server.url)
+    platform.webhooks.subscribe(ids[0], ["reminder"])  # as PUT /me/webhook does by default
     game = platform.games.load(gid)
     since = game.turns["0"]
     planned = [a for a in platform.timers.plan(game) if isinstance(a, Remind) and a.seat == 0]
