@@ -182,6 +182,7 @@ def test_a_reminder_is_recorded_once_at_eighty_percent_and_posted_once(
     fake_clock.advance(1)
     (post,) = platform.timers.remind(gid, 0, since)
     assert platform.timers.remind(gid, 0, since) == []
+    assert not [a for a in platform.timers.sweep() if isinstance(a, PostWebhook)]  # its feed entry: claimed already
     assert _deliver(platform, post.delivery_id) == "sent"
     assert _deliver(platform, post.delivery_id) == "gone"
     assert len(webhook_server.received) == 1 and webhook_server.received[0]["game_id"] == gid
