@@ -60,7 +60,8 @@ class WebhookSubscriptions:
         self.url_of = url_of
         """The player's webhook URL now (``Accounts``), or None."""
         self.db.script(TABLES)
-        self.db.execute(BACKFILL, (json.dumps(DEFAULT_EVENTS),))
+        if self.db.create_tables:  # the process that makes the tables brings old rows up to date
+            self.db.execute(BACKFILL, (json.dumps(DEFAULT_EVENTS),))
 
     def subscribe(self, player_id: str, events: Sequence[str] | None) -> list[str]:
         """Has the player's webhook receive ``events`` (None: unsubscribe, as when its URL is

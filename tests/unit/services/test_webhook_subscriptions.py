@@ -58,7 +58,12 @@ def test_entries_of_a_webhook_whose_url_was_cleared_are_passed_over(platform: An
 
 
 def test_two_processes_looking_at_once_claim_each_entry_once(tmp_path: Path) -> None:
-    platforms = [bootstrap(make_settings("sqlite", tmp_path), work=NullWork()) for _ in range(2)]
+    claim_at_once_in_two_processes(make_settings("sqlite", tmp_path))
+
+
+def claim_at_once_in_two_processes(settings: Any) -> None:
+    """Two platforms on one store call ``due`` together, again and again: 40 entries, 40 claims."""
+    platforms = [bootstrap(settings, work=NullWork()) for _ in range(2)]
     try:
         pid = _hooked(platforms[0], "ann", ["invitation"])
         for i in range(40):
