@@ -35,10 +35,11 @@ def me() -> dict[str, Any]:
 @blp.arguments(schemas.WebhookUpdate())
 @blp.response(200, schemas.PlayerWithWebhookSecret())
 def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
-    """Register (or clear, with null) the URL that receives turn reminders; a URL's signing
-    secret is shown only in this response."""
+    """Register (or clear, with null) the URL that receives the account events of the chosen
+    types (turn reminders by default); a URL's signing secret is shown only in this response."""
     player, secret = current_platform().accounts.set_webhook(required_player().id, body["url"])
-    return player.to_json() if secret is None else {**player.to_json(), "webhook_secret": secret}
+    events = current_platform().webhooks.subscribe(player.id, body["events"] if body["url"] else None)
+    return {**player.to_json(), "webhook_events": events, **({"webhook_secret": secret} if secret else {})}
 
 
 @blp.route("/me/inbox", methods=["GET"])

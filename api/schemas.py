@@ -12,6 +12,8 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain.kernel import ConfigError, find_game
+from services.account_feed import TYPES as FEED_TYPES
+from services.webhook_subscriptions import DEFAULT_EVENTS
 
 DAY = 86_400
 LARGEST = 2**31 - 1
@@ -103,6 +105,9 @@ class PlayerWithToken(Player):
 
 
 class PlayerWithWebhookSecret(Player):
+    webhook_events = fields.List(
+        fields.String(), metadata={"description": "The event types the webhook receives ([] without a URL)."}
+    )
     webhook_secret = fields.String(
         metadata={
             "description": (
@@ -164,6 +169,17 @@ class WebhookUpdate(Schema):
         require_tld=False,
         validate=validate.Length(1, 2000),
         metadata={"format": "uri", "description": "An http or https URL; null removes it."},
+    )
+    events = fields.List(
+        fields.String(validate=validate.OneOf(FEED_TYPES)),
+        load_default=list(DEFAULT_EVENTS),
+        validate=validate.Length(max=len(FEED_TYPES) * 4),
+        metadata={
+            "description": (
+                "The account event types POSTed to the URL, as the account stream sends them; "
+                'default ["reminder"]. Ignored when the URL is null.'
+            )
+        },
     )
 
 

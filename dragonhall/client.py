@@ -306,9 +306,11 @@ class Client:
         body = {"start": start.isoformat() if isinstance(start, date) else start, "days": days}
         return cast(dict[str, Any], self._call("POST", "/me/vacation", body))
 
-    def set_webhook(self, url: str | None) -> Player:
-        """Where account events are POSTed (``None`` clears it); the answer's ``webhook_secret`` signs them."""
-        return cast(Player, self._call("PUT", "/me/webhook", {"url": url}))
+    def set_webhook(self, url: str | None, events: list[str] | None = None) -> Player:
+        """Where the account events of the ``events`` types are POSTed (the server's default,
+        reminders, when None; ``url=None`` clears it); the answer's ``webhook_secret`` signs them."""
+        body: dict[str, Any] = {"url": url} if events is None else {"url": url, "events": events}
+        return cast(Player, self._call("PUT", "/me/webhook", body))
 
     # ------------------------------------------------------------ the server
 

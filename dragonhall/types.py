@@ -16,6 +16,10 @@ class Player(TypedDict, total=False):
     kind: Literal["human", "bot"]
     created_at: str
     webhook_url: str | None
+    webhook_events: list[str]
+    """Only in the answer to ``set_webhook``: the event types the webhook receives."""
+    webhook_secret: str
+    """Only in the answer to ``set_webhook`` with a URL: the key that signs its POSTs."""
 
 
 class PlayerWithToken(Player, total=False):

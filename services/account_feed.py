@@ -12,19 +12,24 @@ recorded once. Entry types:
 
 Entries carry only what every seat of the game may know: game id, seat, version,
 status, deadline. A stream (``services.streams``) is woken through ``Wakeups``
-after each write, and reads the table from the cursor it has sent up to.
+after each write, and reads the table from the cursor it has sent up to. A webhook
+subscribes to types of entries (``services.webhook_subscriptions``), and each POST's
+body is the entry's stream line.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from services import clock
 from services.sqlstore import SqlStore, Tx
 from services.wakeups import Wakeups, account_key
+
+log = logging.getLogger("dragonhall.feed")
 
 TYPES = ("game_started", "your_turn", "game_finished", "timeout", "invitation", "reminder", "dispute_opened")
 
@@ -73,6 +78,9 @@ class AccountFeed:
     def __init__(self, db: SqlStore, wakeups: Wakeups | None = None) -> None:
         self.db = db
         self.wakeups = wakeups
+        self.listeners: list[Callable[[set[str]], None]] = []
+        """Called after each append with the accounts that got new entries (``workers.dispatch``
+        claims their webhook deliveries at once)."""
         self.db.script(TABLES[db.dialect])
 
     def append(self, entries: Sequence[Entry]) -> int:
@@ -81,20 +89,31 @@ class AccountFeed:
         if not entries:
             return 0
         at = clock.now().isoformat()
+        added: list[str] = []
         with self.db.tx() as t:
             self._serialise(t)
-            added = sum(
-                t.execute(
+            for e in entries:
+                if t.execute(
                     "INSERT INTO dh_account_events (player_id, type, dedupe, game_id, at, payload) "
                     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe) DO NOTHING",
                     (e.player_id, e.type, e.dedupe, e.game_id, at, json.dumps(e.payload)),
-                )
-                for e in entries
-            )
+                ):
+                    added.append(e.player_id)
         if self.wakeups is not None:
             for player_id in {e.player_id for e in entries}:
                 self.wakeups.publish(account_key(player_id))
-        return added
+        if added:
+            self._tell(set(added))
+        return len(added)
+
+    def _tell(self, player_ids: set[str]) -> None:
+        """Calls each listener with the accounts that have new entries. A failing listener
+        fails no append: the entries are stored, and the sweep looks at them again."""
+        for listener in self.listeners:
+            try:
+                listener(player_ids)
+            except Exception:
+                log.exception("an account feed listener failed")
 
     def _serialise(self, t: Tx) -> None:
         """On PostgreSQL, writers of the feed take turns, so cursors are committed in order
@@ -111,6 +130,15 @@ class AccountFeed:
             (player_id, cursor, limit),
         )
         return [line(row) for row in rows]
+
+    def entry(self, dedupe: str) -> dict[str, Any] | None:
+        """The entry recorded under ``dedupe``, as a stream line, with its ``player_id`` apart."""
+        row = self.db.one(
+            "SELECT cursor, player_id, type, game_id, at, payload FROM dh_account_events WHERE dedupe = ?", (dedupe,)
+        )
+        if row is None:
+            return None
+        return {"player_id": row["player_id"], "line": line(row)}
 
     def last_cursor(self, player_id: str) -> int:
         row = self.db.one("SELECT MAX(cursor) AS last FROM dh_account_events WHERE player_id = ?", (player_id,))

@@ -1,11 +1,13 @@
-"""Each player's inbox: reminders and invitations, and the webhook deliveries they cause.
+"""Each player's inbox: reminders and invitations, and the table of webhook deliveries.
 
 A reminder is recorded once per turn (its key is the game, the seat and the
-turn's start), and its webhook is POSTed at most once per deadline: a delivery
-row is made once per item, and a task takes it (``pending`` to ``sending``)
-before the POST, so two tasks for one delivery never both send it. A delivery
-still ``pending`` long after its last try had its task lost (with a broker that
-could not be reached, say); the sweep sends it a new one (``lost_deliveries``).
+turn's start), and goes to the account feed like every account event; a webhook
+subscribed to its type (``services.webhook_subscriptions``) is POSTed at most
+once per entry: a delivery row is made once per item (the entry's dedupe key),
+and a task takes it (``pending`` to ``sending``) before the POST, so two tasks
+for one delivery never both send it. A delivery still ``pending`` long after its
+last try had its task lost (with a broker that could not be reached, say); the
+sweep sends it a new one (``lost_deliveries``).
 """
 
 from __future__ import annotations
@@ -88,7 +90,8 @@ class Inbox:
     # ------------------------------------------------------------ webhooks
 
     def claim_delivery(self, item_id: str, url: str) -> str | None:
-        """Claims the one delivery of an item; None if it was already claimed."""
+        """Claims the one delivery of an item (an account feed entry's dedupe key, or an inbox
+        item's id); None if it was already claimed."""
         delivery_id = str(uuid.uuid4())
         with self.db.tx() as t:
             inserted = t.execute(
@@ -99,14 +102,23 @@ class Inbox:
         return delivery_id if inserted else None
 
     def delivery(self, delivery_id: str) -> dict[str, Any] | None:
+        """A delivery with the ``player_id`` and ``payload`` of what it POSTs: an account feed
+        entry (its item is the entry's dedupe key) or, for a delivery claimed before webhooks
+        followed the feed, an inbox item."""
         row = self.db.one(
-            "SELECT d.*, i.payload, i.player_id FROM dh_webhook_deliveries d JOIN dh_inbox i ON i.item_id = d.item_id "
-            "WHERE d.delivery_id = ?",
+            "SELECT d.*, i.payload, i.player_id FROM dh_webhook_deliveries d "
+            "LEFT JOIN dh_inbox i ON i.item_id = d.item_id WHERE d.delivery_id = ?",
             (delivery_id,),
         )
-        if row is not None:
+        if row is None:
+            return None
+        if row["payload"] is not None:
             row["payload"] = json.loads(row["payload"])
-        return row
+            return row
+        entry = self.feed.entry(row["item_id"]) if self.feed is not None else None
+        if entry is None:
+            return None
+        return {**row, "player_id": entry["player_id"], "payload": entry["line"]}
 
     def take_delivery(self, delivery_id: str) -> bool:
         """Marks a pending delivery ``sending`` for the one task that will POST it; False if

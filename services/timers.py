@@ -86,9 +86,18 @@ class Timers:
     """Time-driven use cases over the games, the players' vacations and inboxes."""
 
     def __init__(
-        self, games: Any, vacations: Any, inbox: Any, accounts: Any, views: Any, near: timedelta = NEAR
+        self,
+        games: Any,
+        vacations: Any,
+        inbox: Any,
+        accounts: Any,
+        views: Any,
+        near: timedelta = NEAR,
+        webhooks: Any = None,
     ) -> None:
         self.near = near
+        self.webhooks = webhooks
+        """Claims the deliveries of new feed entries (``services.webhook_subscriptions``); None: no webhooks."""
         self._last_sweep: datetime | None = None
         self.games = games
         self.vacations = vacations
@@ -248,7 +257,8 @@ class Timers:
     # ------------------------------------------------------------ reminders
 
     def remind(self, game_id: str, seat: int, since: str) -> list[Action]:
-        """Records the reminder of a running turn once, and its webhook delivery once."""
+        """Records the reminder of a running turn once (in the inbox and the account feed),
+        and claims its webhook delivery once if the player's webhook subscribes to reminders."""
         try:
             game = self.games.load(game_id)
         except GameNotFound:
@@ -269,19 +279,16 @@ class Timers:
             "deadline": deadline.isoformat() if deadline else None,
             "message": f"your turn in game {game_id} times out at {deadline.isoformat() if deadline else '?'}",
         }
-        item = self.inbox.add(player_id, "reminder", _reminder_key(game, seat, since), game_id, payload)
-        if item is None:
+        if self.inbox.add(player_id, "reminder", _reminder_key(game, seat, since), game_id, payload) is None:
             return []
-        url = self._webhook(player_id)
-        delivery = self.inbox.claim_delivery(item, url) if url else None
-        return [PostWebhook(delivery)] if delivery else []
+        return self._webhooks_due([player_id])
 
-    def _webhook(self, player_id: str) -> str | None:
-        try:
-            url: str | None = self.accounts.get(player_id).webhook_url
-            return url
-        except Exception:
-            return None
+    def _webhooks_due(self, player_ids: list[str] | None = None) -> list[Action]:
+        """The POSTs of new feed entries that webhooks subscribe to (a reminder is one such
+        entry: it is delivered by the same path as every other, once)."""
+        if self.webhooks is None:
+            return []
+        return [PostWebhook(d) for d in self.webhooks.due(player_ids)]
 
     # ------------------------------------------------------------ scheduled games
 
@@ -295,7 +302,8 @@ class Timers:
         """What the read models say is due: deadlines, reminders and starts that came within
         ``near`` since the last sweep (each gets its task once), and those overdue by more
         than ``GRACE`` (their task was lost with a broker or a worker); bot turns awaited
-        longer than ``BOT_STALL``, and webhook deliveries pending longer than ``LOST_DELIVERY``.
+        longer than ``BOT_STALL``; the webhook deliveries of feed entries no process has claimed
+        yet (appended where no worker runs, say), and those pending longer than ``LOST_DELIVERY``.
 
         ``tasks_lost`` says the broker lost its queues (a Redis restarted without persistence,
         ``workers.broker_memory``): then every task they could have held is sent again at once,
@@ -325,6 +333,7 @@ class Timers:
         for row in self.views.stalled_bot_games(None if tasks_lost else clocks_key(now - BOT_STALL)):
             game = self.games.load(row["game_id"])
             actions.extend(a for a in self.plan(game) if isinstance(a, PlayBot))
+        actions.extend(self._webhooks_due())
         actions.extend(PostWebhook(d) for d in self.inbox.lost_deliveries(now - LOST_DELIVERY))
         return actions
 

@@ -46,6 +46,7 @@ from services.timers import NEAR, Timers
 from services.unit_of_work import GameUnitOfWork
 from services.vacations import Vacations
 from services.wakeups import Wakeups, game_key
+from services.webhook_subscriptions import WebhookSubscriptions, webhook_url
 from services.webhook_targets import WebhookTargets
 from wiring.games import register_games
 from wiring.wakeups import wake_broadcast
@@ -146,6 +147,7 @@ class Platform:
     queries: GameQueries = field(init=False)
     vacations: Vacations = field(init=False)
     inbox: Inbox = field(init=False)
+    webhooks: WebhookSubscriptions = field(init=False)
     timers: Timers = field(init=False)
     leases: Leases = field(init=False)
     journal: Journal = field(init=False)
@@ -162,7 +164,8 @@ class Platform:
         self.uow.before_save.append(ClockSettler(self.vacations.days))
         self.games = GameService(self.uow, self.seeds, self.journal, self.inbox)
         near = timedelta(seconds=min(NEAR.total_seconds(), self.settings.visibility_timeout / 2))
-        self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near)
+        self.webhooks = WebhookSubscriptions(self.db, self.feed, self.inbox, webhook_url(self.accounts))
+        self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near, self.webhooks)
         self.leases = Leases(self.db)
         self.disputes = Disputes(self.games, self.db, self.settings.arbiters, self.feed)
         self.queries = GameQueries(self.games, self.views, self.timers, self.journal)

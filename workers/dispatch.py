@@ -92,13 +92,16 @@ class EmbeddedSweep:
 
 
 def attach_celery(platform: WorkPlatform, start_worker: bool | None = None) -> None:
-    """Plugs Celery into the platform; without a broker, starts the embedded worker and sweep."""
+    """Plugs Celery into the platform; without a broker, starts the embedded worker and sweep.
+    Feed entries appended in this process have their webhook deliveries claimed and sent at once
+    (the sweep claims those appended where no worker is plugged in)."""
     holder: dict[str, CeleryWork] = {}
     celery = make_celery(platform.settings, lambda: platform, lambda actions: holder["work"].send(actions))
     work = holder["work"] = CeleryWork(celery, platform.settings, platform.timers)
     platform.extras["celery"] = celery
     platform.extras["work"] = work
     platform.uow.work = work
+    platform.feed.listeners.append(lambda players: work.send([PostWebhook(d) for d in platform.webhooks.due(players)]))
     run_worker = platform.settings.embedded if start_worker is None else start_worker
     if run_worker and platform.settings.embedded:
         work.local = LocalExecutor(platform, work.send)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from services.account_feed import AccountFeed
 from services.accounts import Accounts
 from services.config import Settings
 from services.games import GameService
@@ -17,6 +18,7 @@ from services.inbox import Inbox
 from services.seeds import Seeds
 from services.timers import Timers
 from services.unit_of_work import GameUnitOfWork
+from services.webhook_subscriptions import WebhookSubscriptions
 
 
 class JobPlatform(Protocol):
@@ -53,6 +55,12 @@ class WorkPlatform(JobPlatform, Protocol):
 
     @property
     def extras(self) -> dict[str, Any]: ...
+
+    @property
+    def feed(self) -> AccountFeed: ...
+
+    @property
+    def webhooks(self) -> WebhookSubscriptions: ...
 
     def on_close(self, *closers: Callable[[], object]) -> None:
         """Has the platform's ``close`` call each of ``closers``."""

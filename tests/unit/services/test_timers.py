@@ -172,6 +172,7 @@ def test_a_reminder_is_recorded_once_at_eighty_percent_and_posted_once(
 ) -> None:
     gid, ids = _game(platform, {"kind": "per_move", "seconds": 100, "timeout_policy": "auto"})
     platform.accounts.set_webhook(ids[0], webhook_server.url)
+    platform.webhooks.subscribe(ids[0], ["reminder"])  # as PUT /me/webhook does by default
     game = platform.games.load(gid)
     since = game.turns["0"]
     planned = [a for a in platform.timers.plan(game) if isinstance(a, Remind) and a.seat == 0]
@@ -181,6 +182,7 @@ def test_a_reminder_is_recorded_once_at_eighty_percent_and_posted_once(
     fake_clock.advance(1)
     (post,) = platform.timers.remind(gid, 0, since)
     assert platform.timers.remind(gid, 0, since) == []
+    assert not [a for a in platform.timers.sweep() if isinstance(a, PostWebhook)]  # its feed entry: claimed already
     assert _deliver(platform, post.delivery_id) == "sent"
     assert _deliver(platform, post.delivery_id) == "gone"
     assert len(webhook_server.received) == 1 and webhook_server.received[0]["game_id"] == gid
