@@ -49,7 +49,8 @@ def _split(message: str, origin: str) -> str | None:
 
 
 class RedisBroadcast:
-    """Redis pub/sub on one channel per deployment."""
+    """Redis pub/sub on one channel per deployment. A Redis that cannot be reached (at start or
+    later) costs wake-ups, not the process: the listener connects again every ``RETRY`` seconds."""
 
     def __init__(self, url: str, deliver: Deliver, channel: str = "dragonhall:wake") -> None:
         import redis
@@ -58,9 +59,29 @@ class RedisBroadcast:
         self.origin = _origin()
         self._deliver = deliver
         self._client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-        self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-        self._pubsub.subscribe(**{channel: self._received})
-        self._thread = self._pubsub.run_in_thread(sleep_time=1.0, daemon=True, exception_handler=self._listener_failed)
+        self._stopping = threading.Event()
+        self._listening = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="redis-wake-listener", daemon=True)
+        self._thread.start()
+        self._listening.wait(timeout=5)
+
+    def _listen(self) -> None:
+        while not self._stopping.is_set():
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.subscribe(self.channel)
+                self._listening.set()
+                while not self._stopping.is_set():
+                    message = pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        self._received(message)
+            except Exception as e:
+                self._listening.set()
+                if not self._stopping.is_set():
+                    log.warning("wake-up listener lost Redis (%s); trying again", e)
+                    self._stopping.wait(RETRY)
+            finally:
+                pubsub.close()
 
     def _received(self, message: dict[str, Any]) -> None:
         data = message.get("data")
@@ -69,11 +90,6 @@ class RedisBroadcast:
         if key is not None:
             self._deliver(key)
 
-    @staticmethod
-    def _listener_failed(error: BaseException, pubsub: Any, thread: Any) -> None:
-        log.warning("wake-up listener lost Redis (%s); trying again", error)
-        time.sleep(RETRY)
-
     def send(self, key: str) -> None:
         try:
             self._client.publish(self.channel, f"{self.origin}|{key}")
@@ -81,9 +97,8 @@ class RedisBroadcast:
             log.warning("could not publish a wake-up to Redis: %s", e)
 
     def close(self) -> None:
-        self._thread.stop()
+        self._stopping.set()
         self._thread.join(timeout=3)
-        self._pubsub.close()
         self._client.close()
 
 

@@ -120,3 +120,14 @@ def test_a_move_saved_by_one_process_reaches_a_stream_held_by_another(
     finally:
         reader.close()
         writer.close()
+
+
+def test_a_redis_that_cannot_be_reached_costs_wake_ups_not_the_process() -> None:
+    hub = Wakeups()
+    hub.broadcast = RedisBroadcast("redis://127.0.0.1:1/0", hub.deliver, channel="dragonhall:wake:nowhere")
+    try:
+        with hub.subscribe("game:x") as woken:
+            hub.publish("game:x")  # sent nowhere, logged; this process's streams still wake
+            assert woken.wait(WAIT)
+    finally:
+        hub.close()
