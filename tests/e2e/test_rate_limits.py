@@ -197,3 +197,18 @@ def test_processes_sharing_a_redis_broker_share_their_counts(redis_url: str, tmp
     finally:
         second.close()
         first.close()
+
+
+def test_the_memory_counts_start_no_thread_and_ended_windows_are_swept() -> None:
+    import threading
+
+    storage = limits.SweptMemoryStorage()
+    before = threading.active_count()
+    for i in range(50):
+        storage.incr(f"k{i}", expiry=60)
+    assert threading.active_count() <= before  # the base class would have started timers
+    storage.expirations["k0"] = 0.0  # k0's window has ended
+    assert storage.get("k1") == 1
+    storage._next_sweep = 0.0  # the sweep is due
+    storage.incr("k1", expiry=60)
+    assert "k0" not in storage.storage and storage.get("k1") == 2
