@@ -11,7 +11,7 @@ from flask import Flask
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
-from api import audit, errors, games, keys, meta, move_docs, parser, players, schemas, streams
+from api import audit, auth, errors, games, keys, limits, meta, move_docs, parser, players, schemas, streams
 from api.context import install, platform_of
 from infra import connection_balance
 from infra.http_responses import FastJSON, WholeBodyResponse
@@ -45,7 +45,9 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
     app.before_request(parser.refuse_undeclared_query)
+    app.before_request(auth.authenticate_request)
     errors.register_error_handlers(app)
+    limits.install(app, platform.settings)  # after authenticate_request: its keys are the callers found there
     return app
 
 
@@ -89,7 +91,7 @@ class ContractApi(Api):
             response: dict[str, Any] = {"description": meanings.get(status, status.phrase)}
             if status >= 400:
                 response["schema"] = self.ERROR_SCHEMA
-            if status == 503:
+            if status in (429, 503):
                 response["headers"] = {
                     "Retry-After": {
                         "description": "Seconds to wait before trying again.",
@@ -111,8 +113,12 @@ def error_meanings(max_body_bytes: int) -> dict[int, str]:
             f"Infinity."
         ),
         401: "A missing or invalid bearer token (an invalid token is refused even where a token is optional).",
-        403: "The caller holds no seat in the game (or not the seat named), or is not the one allowed to do this.",
-        404: "No such game, dispute, or board picture.",
+        403: (
+            "The token lacks the scope the operation needs (code insufficient_scope, with `scope`: see the "
+            "operation's x-scope), or the caller holds no seat in the game (or not the seat named), or is not "
+            "the one allowed to do this."
+        ),
+        404: "No such game, dispute, board picture, or token of yours.",
         409: (
             "The game's state does not allow it now: a stale expected_version, a game not accepting the "
             "command, a seat not free, a command_id reused for another move, or a record asked of a running "
@@ -120,6 +126,10 @@ def error_meanings(max_body_bytes: int) -> dict[int, str]:
         ),
         413: f"The request body is over {max_body_bytes} bytes (DRAGONHALL_MAX_BODY_BYTES); it was not read.",
         422: "The rules refuse the move; `rule` cites the rulebook.",
+        429: (
+            "A rate limit is reached (code rate_limited): registrations per address, moves and reads per "
+            "token, streams opened per account. Nothing was done; try again after Retry-After seconds."
+        ),
         503: (
             "The store cannot be reached for now: try again after Retry-After seconds (a move retried with the "
             "same command_id is not applied twice)."
@@ -129,5 +139,7 @@ def error_meanings(max_body_bytes: int) -> dict[int, str]:
 
 _DESCRIPTION = (
     "An event-sourced server for four dragon board games. Every move is an immutable event; "
-    "read models are rebuilt from the events. Authenticate with a bearer token from POST /api/v1/players."
+    "read models are rebuilt from the events. Authenticate with a bearer token from POST /api/v1/players; "
+    "each operation names the token scope it needs in x-scope (read, play or account; a bot token holds "
+    "read and play)."
 )

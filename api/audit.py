@@ -14,7 +14,7 @@ blp = blueprint("audit", "Replay, verify and dispute what happened in a game.")
 
 
 @blp.route("/games/<game_id>/steps", methods=["GET"])
-@blp.contract(auth="optional", errors=[404])
+@blp.contract(auth="optional", scope="read", errors=[404])
 @blp.response(200, schemas.Steps())
 def steps(game_id: str) -> dict[str, Any]:
     """The game decision by decision: each step's actor, decision, rules applied and events
@@ -24,7 +24,7 @@ def steps(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/record", methods=["GET"])
-@blp.contract(auth="optional", errors=[404, 409])
+@blp.contract(auth="optional", scope="read", errors=[404, 409])
 @blp.response(200, schemas.Record())
 def record(game_id: str) -> dict[str, Any]:
     """A finished game as one self-contained document, checkable offline with `dragonhall verify`."""
@@ -33,7 +33,7 @@ def record(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/audit", methods=["GET"])
-@blp.contract(auth="optional", errors=[404])
+@blp.contract(auth="optional", scope="read", errors=[404])
 @blp.response(200, schemas.Audit())
 def audit(game_id: str) -> dict[str, Any]:
     """The audit trail with the server's verification of every step: decisions re-derive the
@@ -42,7 +42,7 @@ def audit(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/journal", methods=["GET"])
-@blp.contract(auth="optional", errors=[403, 404])
+@blp.contract(auth="optional", scope="read", errors=[403, 404])
 @blp.response(200, schemas.Journal())
 def journal(game_id: str) -> dict[str, Any]:
     """Refused commands: who, when, what and which rule refused it. While the game runs only its
@@ -52,7 +52,7 @@ def journal(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/disputes", methods=["POST"])
-@blp.contract(auth="required", errors=[403, 404])
+@blp.contract(auth="required", scope="play", errors=[403, 404])
 @blp.arguments(schemas.DisputeRequest())
 @blp.response(201, schemas.Dispute())
 def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def open_dispute(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/disputes", methods=["GET"])
-@blp.contract(auth="optional", errors=[404])
+@blp.contract(auth="optional", scope="read", errors=[404])
 @blp.response(200, schemas.DisputeList())
 def list_disputes(game_id: str) -> dict[str, Any]:
     """The game's disputes (answers shown to their openers while the game runs)."""
@@ -74,7 +74,7 @@ def list_disputes(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/disputes/<dispute_id>", methods=["GET"])
-@blp.contract(auth="optional", errors=[404])
+@blp.contract(auth="optional", scope="read", errors=[404])
 @blp.response(200, schemas.Dispute())
 def get_dispute(dispute_id: str) -> dict[str, Any]:
     """One dispute, with its answer and resolution."""
@@ -82,7 +82,7 @@ def get_dispute(dispute_id: str) -> dict[str, Any]:
 
 
 @blp.route("/disputes/<dispute_id>/legal-moves", methods=["GET"])
-@blp.contract(auth="optional", errors=[403, 404])
+@blp.contract(auth="optional", scope="read", errors=[403, 404])
 @blp.arguments(schemas.PageArgs(), location="query")
 @blp.response(200, schemas.LegalMoves())
 def dispute_legal_moves(args: dict[str, Any], dispute_id: str) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def dispute_legal_moves(args: dict[str, Any], dispute_id: str) -> dict[str, Any]
 
 
 @blp.route("/disputes/<dispute_id>/sandbox", methods=["POST"])
-@blp.contract(auth="required", errors=[403, 404, 409])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
 @blp.response(200, schemas.Dispute())
 def fork_sandbox(dispute_id: str) -> dict[str, Any]:
     """The sandbox of a dispute opened while its game ran: forked from the disputed version once
@@ -101,7 +101,7 @@ def fork_sandbox(dispute_id: str) -> dict[str, Any]:
 
 
 @blp.route("/disputes/<dispute_id>/resolve", methods=["POST"])
-@blp.contract(auth="required", errors=[403, 404])
+@blp.contract(auth="required", scope="play", errors=[403, 404])
 @blp.arguments(schemas.DisputeResolution())
 @blp.response(200, schemas.Dispute())
 def resolve_dispute(body: dict[str, Any], dispute_id: str) -> dict[str, Any]:

@@ -1,12 +1,24 @@
-"""Bearer tokens: ``Authorization: Bearer <token>``."""
+"""Bearer tokens: ``Authorization: Bearer <token>``, and nowhere else (a ``?token=`` is an undeclared
+query parameter, refused as any other).
+
+``authenticate_request`` runs before every route: it reads the route's contract
+(``api.parser.Contract``), authenticates the token when one is sent (or refuses the call without
+one where a token is required), and refuses a token whose scopes do not grant the route's scope
+(403 ``insufficient_scope``). The routes read the caller it found with ``required_player``,
+``optional_player`` and ``caller_id``; the caller carries its token's id and scopes.
+"""
 
 from __future__ import annotations
 
-from flask import request
+from flask import current_app, g, request
 
 from api.context import current_platform
+from api.parser import contract_of
 from services.accounts import Player
 from services.errors import NotAuthenticated
+
+_CALLER = "dh_caller"
+"""The attribute of ``flask.g`` that holds the request's caller (None: no token was sent)."""
 
 
 def _token() -> str | None:
@@ -19,20 +31,43 @@ def _token() -> str | None:
     return token.strip()
 
 
-def optional_player() -> Player | None:
-    """The caller, or None when no token was sent. A bad token is still an error."""
+def authenticate_request() -> None:
+    """Before every route (after the query string's check): 401 for a required token missing or
+    any token not valid, 403 for a token without the route's scope. Routes that read no token
+    (registration, the catalogue) and pages outside the API are left alone."""
+    endpoint = request.endpoint
+    if endpoint is None:  # no such route: the 404 or 405 comes next
+        return
+    contract = contract_of(current_app.view_functions[endpoint])
+    if contract is None or contract.auth == "none" or contract.scope is None:
+        return
     token = _token()
-    return None if token is None else current_platform().accounts.authenticate(token)
+    if token is None:
+        if contract.auth == "required":
+            raise NotAuthenticated("this call needs an 'Authorization: Bearer <token>' header")
+        setattr(g, _CALLER, None)
+        return
+    player = current_platform().accounts.authenticate(token)
+    player.require(contract.scope)
+    setattr(g, _CALLER, player)
+
+
+def optional_player() -> Player | None:
+    """The caller, or None when no token was sent."""
+    if not hasattr(g, _CALLER):
+        raise RuntimeError(f"{request.endpoint} reads the caller but declares no auth in its @blp.contract")
+    player: Player | None = getattr(g, _CALLER)
+    return player
 
 
 def caller_id() -> str | None:
-    """The caller's player id, or None when no token was sent (a bad token is still an error)."""
+    """The caller's player id, or None when no token was sent."""
     player = optional_player()
     return player.id if player else None
 
 
 def required_player() -> Player:
-    """The caller; ``NotAuthenticated`` without a valid token."""
+    """The caller (its route declares ``auth="required"``, so there is one)."""
     player = optional_player()
     if player is None:
         raise NotAuthenticated("this call needs an 'Authorization: Bearer <token>' header")

@@ -2,11 +2,12 @@
 
 Every error answers ``{"error": {"code", "message", "rule"?, "fields"?}}``:
 400 malformed JSON, a schema error or an undeclared query parameter (with field
-details), 401 a missing or bad token, 403 no seat or not the creator, 404 an
-unknown game, 409 a stale ``expected_version`` or a game not accepting the
-command, 413 a body over the size limit, 422 a move the rules refuse (with the
-rule), 503 a store that cannot be reached for now (with ``Retry-After``). No error
-writes an event.
+details), 401 a missing or bad token, 403 a token without the scope the call needs,
+no seat or not the creator, 404 an unknown game or token, 409 a stale
+``expected_version`` or a game not accepting the command, 413 a body over the size
+limit, 422 a move the rules refuse (with the rule), 429 a rate limit reached (with
+``Retry-After``; ``api.limits``), 503 a store that cannot be reached for now (with
+``Retry-After``). No error writes an event.
 """
 
 from __future__ import annotations
@@ -49,12 +50,14 @@ STATUS: list[tuple[type[Exception], int]] = [
     (svc.InvalidRequest, 400),
     (MalformedMove, 400),
     (svc.NotAuthenticated, 401),
+    (svc.InsufficientScope, 403),
     (svc.NotAPlayer, 403),
     (svc.NotCreator, 403),
     (svc.NotArbiter, 403),
     (svc.NotInvited, 403),
     (svc.GameNotFound, 404),
     (svc.PlayerNotFound, 404),
+    (svc.TokenNotFound, 404),
     (svc.NoPicture, 404),
     (DisputeNotFound, 404),
     (svc.StaleVersion, 409),

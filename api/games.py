@@ -20,7 +20,7 @@ blp = blueprint("games", "Create and play games; read their state and history.")
 
 
 @blp.route("/games", methods=["POST"])
-@blp.contract(auth="required")
+@blp.contract(auth="required", scope="play")
 @blp.arguments(schemas.GameCreate())
 @blp.response(201, schemas.GameDocument())
 def create_game(body: dict[str, Any]) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/games", methods=["GET"])
-@blp.contract(auth="optional")
+@blp.contract(auth="optional", scope="read")
 @blp.arguments(schemas.ListArgs(), location="query")
 @blp.response(200, schemas.GameList())
 def list_games(args: dict[str, Any]) -> dict[str, Any]:
@@ -55,7 +55,7 @@ def list_games(args: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>", methods=["GET"])
-@blp.contract(auth="optional", errors=[404])
+@blp.contract(auth="optional", scope="read", errors=[404])
 @blp.arguments(schemas.SeatArg(), location="query")
 @blp.response(200, schemas.GameDocument())
 def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/seats", methods=["POST"])
-@blp.contract(auth="required", errors=[403, 404, 409])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
 @blp.arguments(schemas.SeatRequest())
 @blp.response(201, schemas.GameDocument())
 def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -79,7 +79,7 @@ def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/start", methods=["POST"])
-@blp.contract(auth="required", errors=[403, 404, 409])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
 @blp.response(200, schemas.GameDocument())
 def start_game(game_id: str) -> dict[str, Any]:
     """The creator starts the game early, where the rules allow the seats taken."""
@@ -89,7 +89,7 @@ def start_game(game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
-@blp.contract(auth="required", errors=[403, 404])
+@blp.contract(auth="required", scope="read", errors=[403, 404])
 @blp.arguments(schemas.LegalMovesArgs(), location="query")
 @blp.response(200, schemas.LegalMoves())
 def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -100,7 +100,7 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/moves", methods=["POST"])
-@blp.contract(auth="required", errors=[403, 404, 409, 422])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409, 422])
 @blp.arguments(schemas.MoveRequest())
 @blp.response(201, schemas.MoveResult())
 @blp.alt_response(200, schema=schemas.MoveResult(), description="A repeated command_id: the first result.")
@@ -120,7 +120,7 @@ def submit_move(body: dict[str, Any], game_id: str) -> dict[str, Any] | tuple[di
 
 
 @blp.route("/games/<game_id>/resign", methods=["POST"])
-@blp.contract(auth="required", errors=[403, 404, 409])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
 @blp.arguments(schemas.ResignRequest())
 @blp.response(201, schemas.MoveResult())
 def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -130,7 +130,7 @@ def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
-@blp.contract(auth="optional", errors=[404])
+@blp.contract(auth="optional", scope="read", errors=[404])
 @blp.arguments(schemas.EventsArgs(), location="query")
 @blp.response(200, schemas.EventList())
 def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -149,7 +149,7 @@ def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/replay", methods=["GET"])
-@blp.contract(auth="optional", errors=[404])
+@blp.contract(auth="optional", scope="read", errors=[404])
 @blp.arguments(schemas.ReplayArgs(), location="query")
 @blp.response(200, schemas.GameDocument())
 def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
@@ -158,7 +158,7 @@ def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/board.svg", methods=["GET"])
-@blp.contract(auth="optional", errors=[404])
+@blp.contract(auth="optional", scope="read", errors=[404])
 @blp.arguments(schemas.BoardArgs(), location="query")
 @blp.doc(
     responses={

@@ -13,7 +13,7 @@ blp = blueprint("keys", "The public keys that sign this server's game records.")
 
 
 @blp.route("/keys", methods=["GET"])
-@blp.contract(auth="none", store=False)
+@blp.contract(auth="none", scope=None, store=False)
 @blp.response(200, schemas.Keys())
 def keys() -> dict[str, Any]:
     """The Ed25519 public key that signs this server's game records (`GET /games/{id}/record`):

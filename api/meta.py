@@ -19,7 +19,7 @@ blp = blueprint("meta", "Health, the catalogue of games, and these docs.")
 
 
 @blp.route("/catalog", methods=["GET"])
-@blp.contract(auth="none", store=False)
+@blp.contract(auth="none", scope=None, store=False)
 @blp.response(200, schemas.Catalog())
 def catalog() -> dict[str, Any]:
     """Every game: variants, seat ranges, options, bots and the shape of each move type."""

@@ -5,8 +5,10 @@
 * Query strings: ``refuse_undeclared_query`` runs before every route and refuses any parameter the
   route does not declare (from the same ``@blp.arguments(..., location="query")`` schemas that
   parse and document them), so a misspelt parameter is an error rather than silently dropped.
-* Documentation: ``ContractBlueprint.contract`` documents a route's bearer security and every
-  status code it answers, each error with the one error body (``api.errors``).
+* Documentation and access: ``ContractBlueprint.contract`` declares a route's authentication and
+  the token scope it needs (``services.scopes``), which ``api.auth.authenticate_request`` enforces,
+  and documents its bearer security, its scope and every status code it answers, each error with
+  the one error body (``api.errors``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import functools
 import json
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any, Literal, NoReturn, TypeVar
 
@@ -36,11 +39,32 @@ MAX_INT_DIGITS = 4300
 """Python refuses to read longer integer literals (``sys.get_int_max_str_digits``); so do we, as a 400."""
 
 Auth = Literal["none", "optional", "required"]
+Scope = Literal["read", "play", "account"]
+RateLimit = Literal["register"]
 View = TypeVar("View", bound=Callable[..., Any])
+CONTRACT = "_dh_contract"
+"""The attribute of a view function that holds its ``Contract``."""
 SECURITY: dict[str, list[dict[str, list[str]]]] = {
     "required": [{"bearer": []}],
     "optional": [{}, {"bearer": []}],  # OpenAPI's way to say "with or without a token"
 }
+
+
+@dataclass(frozen=True)
+class Contract:
+    """Who may call a route: ``auth`` says whether a token is needed, ``scope`` which scope the
+    token must grant (None only where no token is read); ``rate_limit`` names the limit of a route
+    called without a token (``api.limits``), where one applies."""
+
+    auth: Auth
+    scope: Scope | None
+    rate_limit: RateLimit | None = None
+
+
+def contract_of(view: Callable[..., Any] | None) -> Contract | None:
+    """The contract a view declares with ``@blp.contract``; None for pages outside the API."""
+    contract: Contract | None = getattr(view, CONTRACT, None)
+    return contract
 
 
 class ContractParser(FlaskParser):
@@ -239,27 +263,49 @@ def declared_query(view: Callable[..., Any]) -> frozenset[str]:
 class ContractBlueprint(Blueprint):
     ARGUMENTS_PARSER = ContractParser()
 
-    def contract(self, *, auth: Auth, errors: Iterable[int] = (), store: bool = True) -> Callable[[View], View]:
-        """Documents what a route answers besides its success: its bearer ``security``, and each
-        error status with the error body. Put it under ``@blp.route`` and above ``@blp.arguments``.
+    def contract(
+        self,
+        *,
+        auth: Auth,
+        scope: Scope | None,
+        errors: Iterable[int] = (),
+        store: bool = True,
+        rate_limit: RateLimit | None = None,
+    ) -> Callable[[View], View]:
+        """Declares who may call a route, and documents what it answers besides its success: its
+        bearer ``security`` and the ``scope`` its token needs (``x-scope``, and a line of its
+        description), and each error status with the error body. Put it under ``@blp.route`` and
+        above ``@blp.arguments``.
 
-        ``errors`` lists the route's own errors (403, 404, 409, 422); those every route of its kind
-        answers are added here: 400 (an undeclared query parameter, and any schema error), 401
-        with ``auth`` (a bad token is refused even where a token is optional), 413 with a JSON
-        body, and 503 with ``store`` (a store that cannot be reached for now)."""
+        ``scope`` is None exactly when ``auth`` is ``"none"``. ``errors`` lists the route's own
+        errors (403, 404, 409, 422); those every route of its kind answers are added here: 400 (an
+        undeclared query parameter, and any schema error), 401 and 403 (a token without the scope)
+        with ``auth`` (a bad token is refused even where a token is optional), 429 with ``auth`` or
+        ``rate_limit``, 413 with a JSON body, and 503 with ``store`` (a store that cannot be reached
+        for now)."""
+        if (scope is None) != (auth == "none"):
+            raise ValueError(
+                f"a route with auth={auth!r} needs scope={'None' if auth == 'none' else 'read|play|account'}"
+            )
 
         def decorator(func: View) -> View:
+            setattr(func, CONTRACT, Contract(auth, scope, rate_limit))
             doc = func.__dict__.setdefault("_apidoc", {})
             has_body = any(p.get("in") == "json" for p in doc.get("arguments", {}).get("parameters", []))
             codes = {400, *errors}
-            codes |= {401} if auth != "none" else set()
+            codes |= {401, 403, 429} if auth != "none" else set()
+            codes |= {429} if rate_limit else set()
             codes |= {413} if has_body else set()
             codes |= {503} if store else set()
             responses = doc.setdefault("response", {}).setdefault("responses", {})
             for code in sorted(codes):
                 responses.setdefault(code, []).append(HTTPStatus(code).name)
             if auth != "none":
-                doc.setdefault("manual_doc", {})["security"] = SECURITY[auth]
+                manual = doc.setdefault("manual_doc", {})
+                manual["security"] = SECURITY[auth]
+                manual["x-scope"] = scope
+                optional = " (when a token is sent)" if auth == "optional" else ""
+                func.__doc__ = f"{(func.__doc__ or '').rstrip()}\n\nToken scope{optional}: `{scope}`."
             return func
 
         return decorator

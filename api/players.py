@@ -1,4 +1,4 @@
-"""Players: registration (the token is shown once) and the caller's own account."""
+"""Players: registration (the token is shown once) and the caller's own account, its tokens included."""
 
 from __future__ import annotations
 
@@ -13,17 +13,18 @@ blp = blueprint("players", "Register players and manage your account.")
 
 
 @blp.route("/players", methods=["POST"])
-@blp.contract(auth="none")
+@blp.contract(auth="none", scope=None, rate_limit="register")
 @blp.arguments(schemas.PlayerCreate())
 @blp.response(201, schemas.PlayerWithToken())
 def create_player(body: dict[str, Any]) -> dict[str, Any]:
-    """Register a human or a bot; the response's token is shown only once."""
+    """Register a human or a bot; the response's token is shown only once. It holds every scope
+    (``read``, ``play``, ``bot``, ``account``): make narrower tokens with POST /me/tokens."""
     player, token = current_platform().accounts.register(body["name"], body["kind"])
     return {**player.to_json(), "token": token}
 
 
 @blp.route("/me", methods=["GET"])
-@blp.contract(auth="required")
+@blp.contract(auth="required", scope="read")
 @blp.response(200, schemas.Player())
 def me() -> dict[str, Any]:
     """The caller's account."""
@@ -31,7 +32,7 @@ def me() -> dict[str, Any]:
 
 
 @blp.route("/me/webhook", methods=["PUT"])
-@blp.contract(auth="required")
+@blp.contract(auth="required", scope="account")
 @blp.arguments(schemas.WebhookUpdate())
 @blp.response(200, schemas.PlayerWithWebhookSecret())
 def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
@@ -43,7 +44,7 @@ def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
 
 
 @blp.route("/me/inbox", methods=["GET"])
-@blp.contract(auth="required")
+@blp.contract(auth="required", scope="read")
 @blp.response(200, schemas.Inbox())
 def inbox() -> dict[str, Any]:
     """Games awaiting your decision (soonest deadline first), reminders and invitations."""
@@ -52,7 +53,7 @@ def inbox() -> dict[str, Any]:
 
 
 @blp.route("/me/vacation", methods=["GET"])
-@blp.contract(auth="required")
+@blp.contract(auth="required", scope="read")
 @blp.response(200, schemas.Vacation())
 def vacation() -> dict[str, Any]:
     """Your vacation days and what is left of each year's allowance."""
@@ -60,9 +61,37 @@ def vacation() -> dict[str, Any]:
 
 
 @blp.route("/me/vacation", methods=["POST"])
-@blp.contract(auth="required")
+@blp.contract(auth="required", scope="play")
 @blp.arguments(schemas.VacationRequest())
 @blp.response(201, schemas.Vacation())
 def declare_vacation(body: dict[str, Any]) -> dict[str, Any]:
     """Declare vacation days: your clocks stand still on them in all your games."""
     return current_platform().vacations.declare(required_player().id, body["start"], body["days"])
+
+
+@blp.route("/me/tokens", methods=["POST"])
+@blp.contract(auth="required", scope="account")
+@blp.arguments(schemas.TokenCreate())
+@blp.response(201, schemas.TokenWithSecret())
+def create_token(body: dict[str, Any]) -> dict[str, Any]:
+    """Make another token of your account, with the scopes named; its secret is shown only in this
+    response. A token makes only tokens within its own scopes (403 ``insufficient_scope``)."""
+    record, secret = current_platform().accounts.create_token(required_player(), body["name"], body["scopes"])
+    return {**record, "token": secret}
+
+
+@blp.route("/me/tokens", methods=["GET"])
+@blp.contract(auth="required", scope="account")
+@blp.response(200, schemas.TokenList())
+def list_tokens() -> dict[str, Any]:
+    """Your account's live tokens, without their secrets."""
+    return {"tokens": current_platform().accounts.tokens(required_player().id)}
+
+
+@blp.route("/me/tokens/<token_id>", methods=["DELETE"])
+@blp.contract(auth="required", scope="account", errors=[404])
+@blp.response(204)
+def revoke_token(token_id: str) -> None:
+    """Revoke one of your tokens: every process refuses it from its next request on, and a stream
+    opened with it ends. 404 for an id that is not a live token of your account."""
+    current_platform().accounts.revoke_token(required_player().id, token_id)

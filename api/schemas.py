@@ -13,6 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from domain.kernel import ConfigError, find_game
 from services.account_feed import TYPES as FEED_TYPES
+from services.scopes import SCOPES
 from services.webhook_subscriptions import DEFAULT_EVENTS
 
 DAY = 86_400
@@ -159,6 +160,41 @@ class Inbox(Schema):
     awaiting = fields.List(fields.Nested(AwaitingItem), metadata={"description": "Soonest deadline first."})
     reminders = fields.List(fields.Nested(InboxItem))
     invitations = fields.List(fields.Nested(InboxItem))
+
+
+class TokenCreate(Schema):
+    name = fields.String(
+        required=True, validate=validate.Length(1, 100), metadata={"description": "Your label for the token."}
+    )
+    scopes = fields.List(
+        fields.String(validate=validate.OneOf(SCOPES)),
+        required=True,
+        validate=validate.Length(1, len(SCOPES)),
+        metadata={
+            "description": (
+                "read: every authenticated read; play: every act in games (moves, seats, new games, "
+                "disputes, vacations); bot: read and play; account: tokens and webhook."
+            )
+        },
+    )
+
+
+class Token(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    scopes = fields.List(fields.String(), required=True)
+    created_at = fields.String(required=True)
+    last_used_at = fields.String(
+        required=True, allow_none=True, metadata={"description": "To the minute: written at most once a minute."}
+    )
+
+
+class TokenWithSecret(Token):
+    token = fields.String(required=True, metadata={"description": "Shown once; only its hash is stored."})
+
+
+class TokenList(Schema):
+    tokens = fields.List(fields.Nested(Token), required=True)
 
 
 class WebhookUpdate(Schema):
@@ -478,6 +514,7 @@ class ErrorDetail(Schema):
         data_key="fields", keys=fields.String(), metadata={"description": "Each field in error, with its messages."}
     )
     current_version = fields.Integer(metadata={"description": "With stale_version: the game's version now."})
+    scope = fields.String(metadata={"description": "With insufficient_scope: the scope the call needs."})
 
 
 class Error(Schema):

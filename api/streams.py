@@ -26,7 +26,7 @@ from api import schemas
 from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
-from services.errors import InvalidRequest, NotAuthenticated, StreamsBusy
+from services.errors import InvalidRequest, StreamsBusy
 from services.streams import Line
 
 blp = blueprint("streams", "Follow a game, or your account, as it changes (NDJSON or Server-Sent Events).")
@@ -78,7 +78,7 @@ def slots() -> Slots:
 
 
 @blp.route("/games/<game_id>/stream", methods=["GET"])
-@blp.contract(auth="optional", errors=[403, 404])
+@blp.contract(auth="optional", scope="read", errors=[403, 404])
 @blp.arguments(schemas.GameStreamArgs(), location="query")
 @blp.doc(responses=_STREAM_DOC)
 def game_stream(args: dict[str, Any], game_id: str) -> Response:
@@ -94,7 +94,7 @@ def game_stream(args: dict[str, Any], game_id: str) -> Response:
 
 
 @blp.route("/stream/events", methods=["GET"])
-@blp.contract(auth="required")
+@blp.contract(auth="required", scope="read")
 @blp.arguments(schemas.AccountStreamArgs(), location="query")
 @blp.doc(responses=_STREAM_DOC)
 def account_stream(args: dict[str, Any]) -> Response:
@@ -120,20 +120,12 @@ def _after(args: dict[str, Any]) -> int | None:
 
 def _still_valid() -> Callable[[], bool]:
     """Whether the request's token still holds (a revoked token ends the streams it opened)."""
-    header = request.headers.get("Authorization")
-    if header is None:
+    player = optional_player()
+    token_id = player.token_id if player is not None else None
+    if token_id is None:
         return lambda: True
-    token = header.partition(" ")[2].strip()
     accounts = current_platform().accounts
-
-    def still_valid() -> bool:
-        try:
-            accounts.authenticate(token)
-        except NotAuthenticated:
-            return False
-        return True
-
-    return still_valid
+    return lambda: accounts.still_valid(token_id)
 
 
 def _respond(lines: Callable[[Callable[[], bool]], Iterator[Line | None]], still_valid: Callable[[], bool]) -> Response:

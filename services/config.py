@@ -74,6 +74,16 @@ class Settings:
     """The largest request body the API reads (``DRAGONHALL_MAX_BODY_BYTES``); larger ones are 413."""
     max_streams: int = 1500
     """Streams one HTTP process holds at once (``DRAGONHALL_MAX_STREAMS``); more are refused with 503."""
+    rate_limits: bool = True
+    """Whether the API enforces its rate limits (``DRAGONHALL_RATE_LIMITS``; ``api.limits``)."""
+    rate_limit_register: str = "600/minute"
+    """Registrations per client address (``DRAGONHALL_RATE_LIMIT_REGISTER``), in Flask-Limiter's syntax."""
+    rate_limit_moves: str = "6000/minute"
+    """Requests that change something (moves, seats, new games...) per token (``DRAGONHALL_RATE_LIMIT_MOVES``)."""
+    rate_limit_reads: str = "12000/minute"
+    """Reads per token, or per address without one (``DRAGONHALL_RATE_LIMIT_READS``)."""
+    rate_limit_streams: str = "300/minute"
+    """Streams opened per account, or per address without a token (``DRAGONHALL_RATE_LIMIT_STREAMS``)."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -81,6 +91,14 @@ class Settings:
         if not self.database_url:
             raise ValueError("DRAGONHALL_DATABASE_URL is not set")
         return PostgresParams.from_url(self.database_url)
+
+    @property
+    def rate_limit_storage(self) -> str:
+        """Where the rate limits count: the Redis broker when one is configured, shared by every
+        process; otherwise this process's memory."""
+        if self.broker_url and self.broker_url.startswith(("redis://", "rediss://")):
+            return self.broker_url
+        return "memory://"
 
     @property
     def embedded(self) -> bool:
@@ -117,6 +135,11 @@ class Settings:
             "webhook_allow_networks": parse_networks(e.get("DRAGONHALL_WEBHOOK_ALLOW_NETWORKS")),
             "max_body_bytes": int(e.get("DRAGONHALL_MAX_BODY_BYTES", str(1 << 20))),
             "max_streams": int(e.get("DRAGONHALL_MAX_STREAMS", "1500")),
+            "rate_limits": _flag(e.get("DRAGONHALL_RATE_LIMITS"), default=True),
+            "rate_limit_register": e.get("DRAGONHALL_RATE_LIMIT_REGISTER") or cls.rate_limit_register,
+            "rate_limit_moves": e.get("DRAGONHALL_RATE_LIMIT_MOVES") or cls.rate_limit_moves,
+            "rate_limit_reads": e.get("DRAGONHALL_RATE_LIMIT_READS") or cls.rate_limit_reads,
+            "rate_limit_streams": e.get("DRAGONHALL_RATE_LIMIT_STREAMS") or cls.rate_limit_streams,
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

@@ -40,6 +40,18 @@ class NotAuthenticated(ServiceError):
     code = "unauthenticated"
 
 
+class InsufficientScope(ServiceError):
+    """The caller's token does not hold the scope this call needs (``details["scope"]`` names it)."""
+
+    code = "insufficient_scope"
+
+
+class TokenNotFound(ServiceError):
+    """No live token with this id belongs to the caller's account."""
+
+    code = "token_not_found"
+
+
 class NotAPlayer(ServiceError):
     """The caller holds no seat in the game (or not the seat named)."""
 

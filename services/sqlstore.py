@@ -45,6 +45,11 @@ class SqlStore(ABC):
         rows = self.query(sql, params)
         return rows[0] if rows else None
 
+    def read_one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        """The first row of one ``SELECT``, read without taking a write lock: for lookups made on
+        every request (a bearer token), which must not queue behind each other or behind writers."""
+        return self.one(sql, params)
+
     def script(self, statements: Sequence[str]) -> None:
         """Runs table definitions (``CREATE ... IF NOT EXISTS``), unless tables are made elsewhere."""
         if not self.create_tables:
@@ -107,6 +112,13 @@ class SQLiteStore(SqlStore):
         if conn is None:
             conn = self._local.conn = self._connect()
         return conn
+
+    def read_one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        """One statement in SQLite's autocommit mode: its own read transaction, which in WAL mode
+        neither waits for a writer nor makes one wait (``tx`` begins IMMEDIATE, a write lock)."""
+        with self._lock if self._memory else _nolock():
+            row = self._conn().execute(sql, tuple(params)).fetchone()
+        return None if row is None else dict(row)
 
     @contextmanager
     def tx(self) -> Iterator[Tx]:

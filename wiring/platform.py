@@ -45,7 +45,7 @@ from services.timed_cases import ClockSettler
 from services.timers import NEAR, Timers
 from services.unit_of_work import GameUnitOfWork
 from services.vacations import Vacations
-from services.wakeups import Wakeups, game_key
+from services.wakeups import Wakeups, game_key, tokens_key
 from services.webhook_subscriptions import WebhookSubscriptions, webhook_url
 from services.webhook_targets import WebhookTargets
 from wiring.games import register_games
@@ -289,6 +289,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
             uow.versions = VersionBoard(settings.data_dir / "versions.board")
             undo.callback(uow.versions.close)
     accounts = Accounts(db, settings.secret_key, WebhookTargets(settings.webhook_allow_networks))
+    accounts.on_revoked.append(lambda player_id: wakeups.publish(tokens_key(player_id)))
     seeds = Seeds(settings.secret_key, keep=4 * settings.cache_size)
     platform = Platform(settings, store, uow, seeds, accounts, view, db, wakeups, feed, runner=runner)
     if runner is None:

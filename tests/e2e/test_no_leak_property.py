@@ -79,6 +79,8 @@ OTHER_ROUTES = {
     "/api/v1/me",
     "/api/v1/me/vacation",
     "/api/v1/me/webhook",
+    "/api/v1/me/tokens",
+    "/api/v1/me/tokens/<token_id>",
     "/api/v1/players",
     "/api/v1/games/<game_id>/seats",
     "/api/v1/games/<game_id>/start",

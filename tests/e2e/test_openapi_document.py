@@ -2,9 +2,11 @@
 every error with the error body, and declares the bearer security it needs.
 
 ``test_each_documented_status_code_is_answered_and_each_answer_is_documented`` makes one request per
-(operation, status) pair, so a code the server never sends, or one it sends undocumented, fails it.
-503 (a store that cannot be reached) is documented on every operation that reads a store and is
-checked where it is produced (``test_api_contract``)."""
+(operation, status) pair, so a code the server never sends, or one it sends undocumented, fails it;
+a token without the operation's scope gets the 403 of each operation that reads a token. 503 (a
+store that cannot be reached) is documented on every operation that reads a store and is checked
+where it is produced (``test_api_contract``); 429 is answered by every operation that documents it
+in ``test_every_operation_that_documents_429_answers_it_over_its_limit``."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ BIG = json.dumps({"pad": "x" * (1 << 20)})
 MINIMAL_BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/players"): {"name": "n"},
     ("PUT", "/api/v1/me/webhook"): {"url": None},
+    ("POST", "/api/v1/me/tokens"): {"name": "n", "scopes": ["read"]},
     ("POST", "/api/v1/me/vacation"): {"start": (date.today() + timedelta(days=30)).isoformat(), "days": 1},
     ("POST", "/api/v1/games"): {"game": "dice-race", "players": 2},
     ("POST", "/api/v1/games/{game_id}/seats"): {},
@@ -66,7 +69,8 @@ def test_every_error_response_is_documented_with_the_error_body_and_there_is_no_
 
 
 def _call(client: Any, method: str, path: str, token: str | None, body: Any = None, game: str = NO_ID) -> Any:
-    url = path.replace("{game_id}", game).replace("{dispute_id}", NO_ID) + MINIMAL_QUERIES.get((method, path), "")
+    url = path.replace("{game_id}", game).replace("{dispute_id}", NO_ID).replace("{token_id}", NO_ID)
+    url += MINIMAL_QUERIES.get((method, path), "")
     return client.call(method, url, body, token)
 
 
@@ -162,7 +166,24 @@ def _world(client: Any) -> dict[str, Any]:
         "POST", f"/api/v1/games/{w['running']}/disputes", {"version": version, "claim": "early"}, w["a"]
     )
     w["running_dispute"] = running.body["id"]
+    for name, scopes in (("read", ["read"]), ("play", ["play"]), ("read_account", ["read", "account"])):
+        w[name] = client.call("POST", "/api/v1/me/tokens", {"name": name, "scopes": scopes}, w["a"]).body["token"]
+    to_revoke = client.call("POST", "/api/v1/me/tokens", {"name": "x", "scopes": ["read"]}, w["a"])
+    w["to_revoke"] = to_revoke.body["id"]
     return w
+
+
+def _scope_asks(spec: dict[str, Any], w: dict[str, Any]) -> list[Ask]:
+    """For each operation that reads a token: a token of alice's without its scope, refused with 403."""
+    lacking = {"read": w["play"], "play": w["read"], "account": w["read"]}
+    asks = []
+    for (method, path), op in _operations(spec).items():
+        if op.get("x-scope"):
+            url = path.replace("{game_id}", w["running"]).replace("{dispute_id}", w["running_dispute"])
+            url = url.replace("{token_id}", NO_ID)
+            body = MINIMAL_BODIES.get((method, path))
+            asks.append(Ask(method, path, url, 403, body=body, token=lacking[op["x-scope"]]))
+    return asks
 
 
 def _asks(w: dict[str, Any]) -> list[Ask]:
@@ -191,6 +212,20 @@ def _asks(w: dict[str, Any]) -> list[Ask]:
     add("PUT", "/api/v1/me/webhook", 400, body={"url": "nope"}, token=a)
     add("PUT", "/api/v1/me/webhook", 401, body={"url": None})
     too_large("PUT", "/api/v1/me/webhook")
+    reader = {"name": "r", "scopes": ["read"]}
+    add("POST", "/api/v1/me/tokens", 201, body=reader, token=a)
+    add("POST", "/api/v1/me/tokens", 400, body={"name": "r", "scopes": []}, token=a)
+    add("POST", "/api/v1/me/tokens", 401, body=reader)
+    add("POST", "/api/v1/me/tokens", 403, body={"name": "p", "scopes": ["play"]}, token=w["read_account"])
+    too_large("POST", "/api/v1/me/tokens")
+    add("GET", "/api/v1/me/tokens", 200, token=a)
+    add("GET", "/api/v1/me/tokens", 400, url="/api/v1/me/tokens?x=1", token=a)
+    add("GET", "/api/v1/me/tokens", 401)
+    revoke = "/api/v1/me/tokens/{token_id}"
+    add("DELETE", revoke, 204, url=f"/api/v1/me/tokens/{w['to_revoke']}", token=a)
+    add("DELETE", revoke, 400, url=f"/api/v1/me/tokens/{nope}?x=1", token=a)
+    add("DELETE", revoke, 401, url=f"/api/v1/me/tokens/{nope}")
+    add("DELETE", revoke, 404, url=f"/api/v1/me/tokens/{w['to_revoke']}", token=b)  # not bob's
     add("POST", "/api/v1/me/vacation", 201, body={"start": future, "days": 1}, token=a)
     add("POST", "/api/v1/me/vacation", 400, body={"start": "2000-01-01", "days": 1}, token=a)
     add("POST", "/api/v1/me/vacation", 401, body={"start": future, "days": 1})
@@ -344,8 +379,48 @@ def test_each_documented_status_code_is_answered_and_each_answer_is_documented(c
         r = _run(client, ask)
         assert r.status == ask.status, (ask.method, ask.path, ask.url, r.status, r.body)
         answered.setdefault((ask.method, ask.path), set()).add(r.status)
-    documented = {key: {int(code) for code in op["responses"]} - {503} for key, op in operations.items()}
+    for ask in _scope_asks(spec, w):
+        r = _run(client, ask)
+        assert r.status == ask.status, (ask.method, ask.path, r.status, r.body)
+        assert r.body["error"]["code"] == "insufficient_scope", (ask.method, ask.path, r.body)
+        answered.setdefault((ask.method, ask.path), set()).add(r.status)
+    documented = {key: {int(code) for code in op["responses"]} - {503, 429} for key, op in operations.items()}
     assert answered == documented
+
+
+def test_every_operation_that_documents_429_answers_it_over_its_limit() -> None:
+    """On an app whose limits allow one request an hour: each operation's second request, with the
+    same token (or none, from the same address), is refused with 429 whatever the first answered."""
+    from api.app import create_app
+    from services.ports import NullWork
+    from tests.conftest import make_settings
+    from tests.support.api_client import ApiClient
+    from wiring import bootstrap
+
+    tight = {f"rate_limit_{bucket}": "1/hour" for bucket in ("moves", "reads", "streams")}
+    platform = bootstrap(make_settings("memory", rate_limit_register="1000/hour", **tight), work=NullWork())
+    try:
+        client = ApiClient(create_app(platform).test_client(), platform)
+        operations = _operations(_spec(client))
+        limited = [key for key, op in operations.items() if "429" in op["responses"]]
+        assert len(limited) >= 30 and ("POST", "/api/v1/players") in limited
+        for method, path in limited:
+            token = None if "security" not in operations[(method, path)] else client.player("p")["token"]
+            body = MINIMAL_BODIES.get((method, path))
+            _call(client, method, path, token, body)
+            if (method, path) == ("POST", "/api/v1/players"):
+                continue
+            r = _call(client, method, path, token, body)
+            assert r.status == 429 and r.body["error"]["code"] == "rate_limited", (method, path, r.status, r.body)
+    finally:
+        platform.close()
+    tight_register = bootstrap(make_settings("memory", rate_limit_register="1/hour"), work=NullWork())
+    try:
+        client = ApiClient(create_app(tight_register).test_client(), tight_register)
+        assert client.call("POST", "/api/v1/players", {"name": "a"}).status == 201
+        assert client.call("POST", "/api/v1/players", {"name": "b"}).status == 429
+    finally:
+        tight_register.close()
 
 
 @pytest.mark.parametrize("path", ["/api/v1/games/{game_id}", "/api/v1/games/{game_id}/events"])

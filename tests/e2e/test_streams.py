@@ -240,3 +240,36 @@ def test_a_process_refuses_streams_past_its_limit(quiet: None) -> None:
         again.close()
     finally:
         platform.close()
+
+
+def test_a_revoked_token_ends_the_streams_it_opened(api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(services.streams, "KEEPALIVE", 3600.0)
+    monkeypatch.setattr(services.streams, "RECHECK", 3600.0)  # only the revocation's wake-up can end them
+    game_id, people = _table(api)
+    owner = people[0]["token"]
+    made = api.call("POST", "/api/v1/me/tokens", {"name": "bot", "scopes": ["bot"]}, owner).body
+    ended: list[str] = []
+
+    def hold(path: str) -> threading.Thread:
+        def follow() -> None:
+            r = api.http.get(path, headers={"Authorization": f"Bearer {made['token']}"}, buffered=False)
+            try:
+                for _ in r.response:
+                    pass
+            finally:
+                r.close()
+            ended.append(path)
+
+        thread = threading.Thread(target=follow, daemon=True)
+        thread.start()
+        return thread
+
+    version = api.game(game_id)["version"]
+    held = [hold(f"/api/v1/games/{game_id}/stream?after={version}"), hold("/api/v1/stream/events")]
+    time.sleep(0.3)
+    assert not ended
+    assert api.call("DELETE", f"/api/v1/me/tokens/{made['id']}", token=owner).status == 204
+    for thread in held:
+        thread.join(timeout=20)
+    assert len(ended) == 2, "both streams ended when their token was revoked"
+    assert api.stream_until_quiet("/api/v1/stream/events", made["token"])[0] == 401
