@@ -68,7 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     bot = sub.add_parser("bot", help="play every game that awaits a token on a running server, until stopped")
     bot.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
     bot.add_argument("--token", default=os.environ.get("DRAGONHALL_TOKEN"), help="the bot's token (DRAGONHALL_TOKEN)")
-    bot.add_argument("--strategy", default="random", help="'random' or module:function (or path/file.py:function)")
+    bot.add_argument(
+        "--strategy",
+        default="random",
+        help="'random' (uniform, in the client); a built-in bot's name (greedy, planner, racer..., or 'default' for "
+        "each game's default bot), which the server advises (GET /games/{id}/advice); or module:function "
+        "(or path/file.py:function)",
+    )
     bot.add_argument("--game", help="play only this game, and stop when it ends")
 
     verify_command.add_parser(sub)
@@ -430,8 +436,9 @@ def _bot(args: argparse.Namespace) -> int:
 
 
 _BUILT_IN_BOTS = (
-    "The server's own bots (greedy, planner, racer...) decide on their seat's state, which a client cannot "
-    'rebuild from what the API shows it; seat them on the server instead: POST /games/{id}/seats {"bot": NAME}.'
+    "A strategy is 'random'; the name of one of the server's bots (GET /api/v1/catalog lists each game's), or "
+    "'default' for each game's default bot: the server tells the move that bot would play for the seat; or "
+    "module:function, a function (view, legal_moves, game) -> move."
 )
 
 

@@ -62,6 +62,7 @@ STATUS: list[tuple[type[Exception], int]] = [
     (DisputeNotFound, 404),
     (svc.StaleVersion, 409),
     (svc.NotAcceptingMoves, 409),
+    (svc.NotAwaited, 409),
     (svc.SeatUnavailable, 409),
     (svc.CommandReused, 409),
     (RuleError, 422),

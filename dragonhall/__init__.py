@@ -12,7 +12,7 @@
 It imports nothing of the server's packages: a bot installs it and plays on any Dragonhall server.
 """
 
-from dragonhall.bot import BotRunner, GamePlayer, RandomStrategy, Strategy, load_strategy
+from dragonhall.bot import AdviceStrategy, BotRunner, GamePlayer, RandomStrategy, Strategy, load_strategy
 from dragonhall.client import Client, Retry, new_command_id
 from dragonhall.errors import (
     BadRequest,
@@ -28,6 +28,7 @@ from dragonhall.errors import (
 )
 
 __all__ = [
+    "AdviceStrategy",
     "BadRequest",
     "BotRunner",
     "Client",

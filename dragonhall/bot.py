@@ -1,8 +1,9 @@
 """Bots over the client: a strategy chooses a move, a ``BotRunner`` plays every game that awaits the account.
 
 A strategy is any function ``(view, legal_moves, game) -> move``: the seat's view (the board as its
-seat sees it), every move it may play now, and the whole game document; it returns one of the moves
-(a move of its own making is sent as is, and the server judges it).
+seat sees it), every move it may play now, and the whole game document, with ``game["seat"]`` the
+seat to play; it returns one of the moves (a move of its own making is sent as is, and the server
+judges it).
 
     from dragonhall import BotRunner, Client
 
@@ -10,6 +11,10 @@ seat sees it), every move it may play now, and the whole game document; it retur
         return legal_moves[0]
 
     BotRunner(Client(server, token), first).run()          # every game that awaits this token, until stopped
+
+``AdviceStrategy("greedy")`` plays as the server's built-in bot of that name: it asks the server
+(``GET /games/{id}/advice``) for the move that bot would play for the seat, deciding on what the seat
+may know. A strategy with a ``client`` attribute left ``None`` is given the runner's client.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import importlib
 import importlib.util
 import logging
 import random
+import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -29,6 +35,8 @@ from dragonhall.streams import Line
 from dragonhall.types import GameDocument, LegalMoves, Move
 
 Strategy = Callable[[dict[str, Any], list[Move], GameDocument], Move]
+BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}")
+"""How the server's bots are named (``GET /catalog`` lists each game's)."""
 STARTING = ("awaiting", "your_turn", "game_started")
 """Account lines that name a game to play."""
 
@@ -49,13 +57,42 @@ class RandomStrategy:
         return self.rng.choice(legal_moves)
 
 
+class AdviceStrategy:
+    """Plays as one of the server's built-in bots (``bot``; each game's default bot when None): asks the
+    server which move that bot would play for the seat (``Client.advice``). The bot decides on the seat's
+    observation, so it plays as it would in a seat of its own. ``seed`` makes each answer repeatable;
+    ``client`` is the runner's when left None."""
+
+    def __init__(self, bot: str | None = None, client: Client | None = None, seed: int | None = None) -> None:
+        self.bot = bot
+        self.client = client
+        self.seed = seed
+
+    def __call__(self, view: dict[str, Any], legal_moves: list[Move], game: GameDocument) -> Move:
+        if self.client is None:
+            raise ValueError("an AdviceStrategy needs a client: give one, or play it with a BotRunner")
+        return self.client.advice(game["id"], self.bot, game.get("seat"), self.seed)["move"]
+
+    def __repr__(self) -> str:
+        return f"AdviceStrategy({self.bot or 'default'!r})"
+
+
 def load_strategy(spec: str) -> Strategy:
-    """``random``, or ``module:function`` (``package.module:choose``, or ``path/to/file.py:choose``)."""
+    """``random`` (uniform, in the client), a built-in bot's name (``greedy``, ``planner``...: the server's
+    bot of that name, through ``AdviceStrategy``; ``default``: each game's default bot), or
+    ``module:function`` (``package.module:choose``, or ``path/to/file.py:choose``)."""
     if spec == "random":
         return RandomStrategy()
-    module_name, sep, name = spec.partition(":")
-    if not sep or not name:
-        raise ValueError(f"a strategy is 'random' or 'module:function', not {spec!r}")
+    if ":" not in spec:
+        if not BOT_NAME.fullmatch(spec):
+            raise ValueError(
+                f"a strategy is 'random', a built-in bot's name (greedy, planner..., or 'default'), or "
+                f"'module:function', not {spec!r}"
+            )
+        return AdviceStrategy(None if spec == "default" else spec)
+    module_name, _, name = spec.partition(":")
+    if not name:
+        raise ValueError(f"a strategy is 'random', a built-in bot's name or 'module:function', not {spec!r}")
     if module_name.endswith(".py"):
         location = importlib.util.spec_from_file_location(Path(module_name).stem, module_name)
         if location is None or location.loader is None:
@@ -78,6 +115,8 @@ class GamePlayer:
         self.strategy = strategy
         self.stop = stop or threading.Event()
         self.moves = 0
+        if getattr(strategy, "client", False) is None:
+            strategy.client = client  # type: ignore[attr-defined]
 
     def play(self, game_id: str) -> GameDocument | None:
         """The game as it ended (None when stopped before)."""
@@ -103,7 +142,11 @@ class GamePlayer:
         moves = legal["moves"]
         if legal["total"] > len(moves):
             moves = self.client.all_legal_moves(game_id, seat, first=legal)["moves"]
-        move = self.strategy(game.get("view") or {}, moves, game)
+        try:
+            move = self.strategy(game.get("view") or {}, moves, {**game, "seat": seat})
+        except errors.Conflict as late:  # an adviser heard that the game moved on
+            log.info("game %s: no move chosen at version %s: %s", game_id, version, late.code)
+            return
         try:
             self._send(game_id, move, seat, version, f"s{seat}v{version}")
         except errors.RuleViolation as refused:

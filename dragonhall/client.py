@@ -30,6 +30,7 @@ import httpx
 
 from dragonhall import errors
 from dragonhall.types import (
+    Advice,
     Dispute,
     EventList,
     GameDocument,
@@ -211,6 +212,14 @@ class Client:
                 return {**page, "offset": 0, "moves": moves}
             page = self.legal_moves(game_id, seat)
         raise errors.Conflict(409, "moving_target", f"game {game_id} kept moving while its legal moves were paged")
+
+    def advice(self, game_id: str, bot: str | None = None, seat: int | None = None, seed: int | None = None) -> Advice:
+        """``GET /games/{id}/advice``: the move the server's built-in ``bot`` (the game's default bot when
+        None) would play now for the caller's awaited seat; it decides on what the seat may know. ``seed``
+        makes it repeatable. ``BadRequest`` for a bot the game lacks (its message lists the game's bots),
+        ``Conflict`` when the seat is not awaited (any more)."""
+        params = _present(bot=bot, seat=seat, seed=seed)
+        return cast(Advice, self._call("GET", f"/games/{game_id}/advice", params=params))
 
     def move(
         self,

@@ -74,6 +74,8 @@ class GameDocument(GameSummary, total=False):
     sandbox: bool
     your_seats: list[int]
     current_version: int
+    seat: int
+    """Only in the document a bot runner hands a strategy: the seat it is choosing a move for."""
 
 
 class LegalMoves(TypedDict):
@@ -82,6 +84,15 @@ class LegalMoves(TypedDict):
     total: int
     offset: int
     moves: list[Move]
+
+
+class Advice(TypedDict):
+    """``GET /games/{id}/advice``: the move a built-in bot of the server would play for ``seat``."""
+
+    version: int
+    seat: int
+    bot: str
+    move: Move
 
 
 class Event(TypedDict, total=False):

@@ -80,6 +80,12 @@ class StaleVersion(ServiceError):
     code = "stale_version"
 
 
+class NotAwaited(ServiceError):
+    """The caller's seat is not awaited now: there is no move of it to advise."""
+
+    code = "not_awaited"
+
+
 class NotAcceptingMoves(ServiceError):
     """The game is not running (open, scheduled, finished or abandoned)."""
 

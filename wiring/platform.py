@@ -29,6 +29,7 @@ from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
 from services.account_feed import AccountFeed
 from services.accounts import Accounts
+from services.advice import Advisor
 from services.config import Settings
 from services.disputes import Disputes
 from services.event_store import EventStore
@@ -153,6 +154,7 @@ class Platform:
     journal: Journal = field(init=False)
     disputes: Disputes = field(init=False)
     streams: Streams = field(init=False)
+    advice: Advisor = field(init=False)
     runner: BatchingProjectionRunner | None = None
     extras: dict[str, Any] = field(default_factory=dict)
     _closers: list[Callable[[], object]] = field(default_factory=list)
@@ -170,6 +172,8 @@ class Platform:
         self.disputes = Disputes(self.games, self.db, self.settings.arbiters, self.feed)
         self.queries = GameQueries(self.games, self.views, self.timers, self.journal)
         self.streams = Streams(self.games, self.queries, self.timers, self.feed, self.wakeups)
+        self.advice = Advisor(self.games, self.settings.bot_budget)
+        self._closers.append(self.advice.close)
 
     @property
     def leader(self) -> ProjectionLeader[BatchingProjectionRunner] | None:

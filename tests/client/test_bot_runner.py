@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from dragonhall import BotRunner, GamePlayer, RandomStrategy, Unauthenticated, load_strategy
+from dragonhall import AdviceStrategy, BotRunner, GamePlayer, RandomStrategy, Unauthenticated, load_strategy
 from tests.client.fakes import Script, body, client, error, ndjson
 
 STREAM = "GET /api/v1/games/g1/stream"
@@ -110,6 +110,54 @@ def test_strategies_load_by_name_from_a_module_or_from_a_file(tmp_path: Path) ->
     source = tmp_path / "mine.py"
     source.write_text("def choose(view, legal_moves, game):\n    return legal_moves[-1]\n")
     assert load_strategy(f"{source}:choose")({}, [{"type": "a"}, {"type": "b"}], {}) == {"type": "b"}
-    for bad in ("greedy", "tests.client.test_bot_runner:nothing"):
+    for bad in ("mine.py", "Greedy!", "tests.client.test_bot_runner:nothing", "tests.client.test_bot_runner:"):
         with pytest.raises(ValueError):
             load_strategy(bad)
+
+
+def test_a_built_in_bots_name_loads_a_strategy_the_server_advises() -> None:
+    greedy, default = load_strategy("greedy"), load_strategy("default")
+    assert isinstance(greedy, AdviceStrategy) and greedy.bot == "greedy" and greedy.client is None
+    assert isinstance(default, AdviceStrategy) and default.bot is None
+
+
+ADVICE = "GET /api/v1/games/g1/advice"
+
+
+def test_the_advised_strategy_plays_the_move_the_server_advises_for_the_seat_awaited() -> None:
+    lines = [{"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll", "stop")}, last(6)]
+    advised = httpx.Response(200, json={"version": 5, "seat": 1, "bot": "greedy", "move": {"type": "stop"}})
+    script = Script({STREAM: [ndjson(*lines)], ADVICE: [advised], MOVES: [PLAYED], "GET /api/v1/games/g1": [ENDED]})
+    dh, _ = client(script)
+    strategy = load_strategy("greedy")
+    GamePlayer(dh, strategy).play("g1")
+    assert getattr(strategy, "client", None) is dh, "the runner lends the strategy its client"
+    [asked] = script.sent(ADVICE)
+    assert dict(asked.url.params) == {"bot": "greedy", "seat": "1"}
+    assert [(body(r)["move"], body(r)["expected_version"]) for r in script.sent(MOVES)] == [({"type": "stop"}, 5)]
+
+
+def test_advice_for_a_seat_no_longer_awaited_plays_nothing_and_follows_the_stream_on() -> None:
+    lines = [{"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll")}, last(6)]
+    script = Script(
+        {
+            STREAM: [ndjson(*lines)],
+            ADVICE: [error(409, "not_awaited")],
+            MOVES: [PLAYED],
+            "GET /api/v1/games/g1": [ENDED],
+        }
+    )
+    dh, _ = client(script)
+    player = GamePlayer(dh, AdviceStrategy(seed=3))
+    assert player.play("g1") == ENDED.json()
+    assert dict(script.sent(ADVICE)[0].url.params) == {"seat": "1", "seed": "3"}
+    assert player.moves == 0 and not script.sent(MOVES)
+
+
+def test_a_strategy_is_told_the_seat_it_plays() -> None:
+    lines = [{"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll")}, last(6)]
+    script = Script({STREAM: [ndjson(*lines)], MOVES: [PLAYED], "GET /api/v1/games/g1": [ENDED]})
+    dh, _ = client(script)
+    seats: list[int] = []
+    GamePlayer(dh, lambda view, moves, game: seats.append(game["seat"]) or moves[0]).play("g1")
+    assert seats == [1]

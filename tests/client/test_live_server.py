@@ -80,6 +80,24 @@ def test_the_example_tarasque_strategy_plays_a_whole_game_through_the_bot_comman
     assert client.game(game_id)["status"] == "finished" and f"{game_id}: finished" in done.stderr.replace("\n", "")
 
 
+@pytest.mark.parametrize("game", ["drachenreiter", "mekong", "seven-dragons", "tarasque"])
+def test_the_bot_command_plays_a_whole_game_as_the_games_default_bot(server: Server, game: str) -> None:
+    """``--strategy <a built-in bot>``: the server advises each move its bot would play for the seat."""
+    client = Client.for_new_player(server.base, f"advised-{game}", kind="bot")
+    bot = next(g["default_bot"] for g in client.catalog() if g["game"] == game)
+    game_id = client.create_game(game, players=2)["id"]
+    client.take_seat(game_id)
+    client.add_bot(game_id, bot)
+    command = [str(BIN), "bot", "--server", server.base, "--token", client.token or "", "--strategy", bot]
+    done = subprocess.run([*command, "--game", game_id], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    ended = client.game(game_id)
+    assert ended["status"] == "finished" and f"{game_id}: finished" in done.stderr.replace("\n", "")
+    assert "refused" not in done.stderr, "every advised move is legal"
+    moved = {e["data"]["seat"] for e in client.events(game_id)["events"] if e["type"] == "MoveMade"}
+    assert moved == {0, 1}, "the command played its seat through the streams, the server's bot the other"
+
+
 def test_the_bot_command_plays_the_games_that_await_its_token_until_interrupted(server: Server) -> None:
     player = Client.for_new_player(server.base, "patient", kind="bot")
     command = [str(BIN), "bot", "--server", server.base, "--token", player.token or ""]

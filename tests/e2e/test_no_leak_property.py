@@ -51,6 +51,7 @@ READS: dict[str, str] = {
     "/api/v1/games/<game_id>/journal": "{game}/journal",
     "/api/v1/games/<game_id>/disputes": "{game}/disputes",
     "/api/v1/games/<game_id>/legal-moves": "{game}/legal-moves?limit=1000",
+    "/api/v1/games/<game_id>/advice": "{game}/advice?seed=7",
     "/api/v1/games/<game_id>/board.svg": "{game}/board.svg",
     "/api/v1/games/<game_id>/record": "{game}/record",
     "/api/v1/games/<game_id>/replay": "{game}/replay?at={version}",

@@ -275,6 +275,12 @@ def _asks(w: dict[str, Any]) -> list[Ask]:
     game_op("GET", "/legal-moves", 401, g)
     game_op("GET", "/legal-moves", 403, g, token=c)
     game_op("GET", "/legal-moves", 404, nope, token=a)
+    game_op("GET", "/advice", 200, g, token=a)  # before a moves: Dice Race's bids await both seats
+    game_op("GET", "/advice", 400, g, url=f"/api/v1/games/{g}/advice?bot=no-such-bot", token=a)
+    game_op("GET", "/advice", 401, g)
+    game_op("GET", "/advice", 403, g, token=c)
+    game_op("GET", "/advice", 404, nope, token=a)
+    game_op("GET", "/advice", 409, over, token=b)
 
     game_op("POST", "/seats", 201, w["open"], body={}, token=c)
     game_op("POST", "/seats", 400, w["open"], body={"seat": -1}, token=c)
