@@ -33,6 +33,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+import services.streams
+
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -56,6 +58,14 @@ def _unlogged_server_errors(caplog: pytest.LogCaptureFixture) -> None:
     pytest-xdist cannot send between processes (an INTERNALERROR that ends the whole run): the
     failing status says enough."""
     caplog.set_level(logging.CRITICAL, logger="dragonhall.api")
+
+
+@pytest.fixture(autouse=True)
+def _streams_end_after_their_first_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stream never ends by itself, and schemathesis reads a body to its end: here a stream sends
+    what it sends on connect (the game, the games awaiting the caller) and ends. Its status, headers
+    and first lines are checked as every answer is."""
+    monkeypatch.setattr(services.streams, "_paced", lambda *args: iter(()))
 
 
 @pytest.fixture
