@@ -3,6 +3,7 @@ each game the account stream names; strategies load from a name or a file."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import httpx
@@ -89,12 +90,22 @@ def test_a_move_the_rules_refuse_is_replaced_by_a_legal_one() -> None:
 def test_the_runner_plays_each_game_the_account_stream_names_once() -> None:
     awaiting = {"type": "awaiting", "game_id": "g1", "game": "toy", "seat": 1, "version": 5}
     turn = {"type": "your_turn", "cursor": 3, "game_id": "g1", "seat": 1, "version": 5}
+    ended = threading.Event()
+
+    def game_over(request: httpx.Request) -> httpx.Response:
+        ended.set()
+        return ENDED
+
+    def refused_once_the_game_is_over(request: httpx.Request) -> httpx.Response:
+        ended.wait(10)  # else the runner stops (and drops the game) before its thread reads the end
+        return error(401, "unauthenticated")
+
     script = Script(
         {
-            "GET /api/v1/stream/events": [ndjson(awaiting, turn), error(401, "unauthenticated")],
+            "GET /api/v1/stream/events": [ndjson(awaiting, turn), refused_once_the_game_is_over],
             STREAM: [ndjson({"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll")}, last(6))],
             MOVES: [PLAYED],
-            "GET /api/v1/games/g1": [ENDED],
+            "GET /api/v1/games/g1": [game_over],
         }
     )
     dh, _ = client(script)
