@@ -77,7 +77,7 @@ class Settings:
     rate_limits: bool = True
     """Whether the API enforces its rate limits (``DRAGONHALL_RATE_LIMITS``; ``api.limits``)."""
     rate_limit_register: str = "600/minute"
-    """Registrations per client address (``DRAGONHALL_RATE_LIMIT_REGISTER``), in Flask-Limiter's syntax."""
+    """Registrations per client address (``DRAGONHALL_RATE_LIMIT_REGISTER``), in the syntax of ``limits``."""
     rate_limit_moves: str = "6000/minute"
     """Requests that change something (moves, seats, new games...) per token (``DRAGONHALL_RATE_LIMIT_MOVES``)."""
     rate_limit_reads: str = "12000/minute"
