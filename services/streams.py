@@ -204,7 +204,7 @@ def _paced(woken: Subscription, still_valid: StillValid, changed: Callable[[], b
     checked every ``RECHECK`` seconds, and at once after a wake-up that brought nothing (a
     revocation publishes ``tokens_key``)."""
     last_line = last_check = time.monotonic()
-    woke = False
+    woke = True  # the token is checked once when the stream has subscribed: a revocation before it is seen
     while True:
         try:
             has_changed = changed()
