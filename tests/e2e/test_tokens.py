@@ -266,3 +266,10 @@ def test_a_token_revoked_through_one_process_is_refused_by_another_at_its_next_r
     assert refused.status == 401
     assert not other.platform.accounts.still_valid(made["id"])
     assert other.call("GET", "/api/v1/me", token=a["token"]).status == 200
+
+
+def test_a_token_is_recognisable_and_never_read_as_a_command_line_option(client: Any) -> None:
+    a = client.player("a")
+    made = client.call("POST", "/api/v1/me/tokens", {"name": "t", "scopes": ["bot"]}, a["token"]).body["token"]
+    for token in (a["token"], made):
+        assert token.startswith("dh_") and len(token) > 40
