@@ -33,10 +33,12 @@ log = logging.getLogger("dragonhall.feed")
 
 TYPES = ("game_started", "your_turn", "game_finished", "timeout", "invitation", "reminder", "dispute_opened")
 
+_CURSOR = {"sqlite": "INTEGER PRIMARY KEY AUTOINCREMENT", "postgres": "BIGSERIAL PRIMARY KEY"}
+"""The one column whose type the two databases spell differently: an increasing cursor."""
 TABLES = {
-    "sqlite": [
-        """CREATE TABLE IF NOT EXISTS dh_account_events (
-            cursor INTEGER PRIMARY KEY AUTOINCREMENT,
+    dialect: [
+        f"""CREATE TABLE IF NOT EXISTS dh_account_events (
+            cursor {cursor},
             player_id TEXT NOT NULL,
             type TEXT NOT NULL,
             dedupe TEXT NOT NULL UNIQUE,
@@ -45,19 +47,8 @@ TABLES = {
             payload TEXT NOT NULL
         )""",
         "CREATE INDEX IF NOT EXISTS dh_account_events_player ON dh_account_events (player_id, cursor)",
-    ],
-    "postgres": [
-        """CREATE TABLE IF NOT EXISTS dh_account_events (
-            cursor BIGSERIAL PRIMARY KEY,
-            player_id TEXT NOT NULL,
-            type TEXT NOT NULL,
-            dedupe TEXT NOT NULL UNIQUE,
-            game_id TEXT,
-            at TEXT NOT NULL,
-            payload TEXT NOT NULL
-        )""",
-        "CREATE INDEX IF NOT EXISTS dh_account_events_player ON dh_account_events (player_id, cursor)",
-    ],
+    ]
+    for dialect, cursor in _CURSOR.items()
 }
 
 
