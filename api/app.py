@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import http
 import multiprocessing.util
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from flask import Flask
@@ -12,7 +14,9 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from api import advice, audit, auth, errors, games, keys, limits, meta, move_docs, parser, players, schemas, streams
+from api.asgi import Gateway
 from api.context import install, platform_of
+from api.stream_hub import StreamHub
 from infra import connection_balance
 from infra.http_responses import FastJSON, WholeBodyResponse
 from wiring import Platform, bootstrap
@@ -71,6 +75,20 @@ def serving_app() -> Flask:
     gc.collect()
     gc.freeze()
     return app
+
+
+def serving_gateway() -> Gateway:
+    """The ASGI app of one server process (``api.asgi``): ``serving_app`` answers each request on
+    one of ``DRAGONHALL_HTTP_THREADS`` worker threads (a long poll on a pool of its own, as many
+    as the streams a process may hold, since each waits on its thread), the streams' lines are
+    read and built on as many more, and the streams wait on the event loop."""
+    app = serving_app()
+    platform = platform_of(app)
+    threads = int(os.environ.get("DRAGONHALL_HTTP_THREADS") or 1)
+    requests = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-http")
+    waits = ThreadPoolExecutor(max_workers=platform.settings.max_streams, thread_name_prefix="dragonhall-wait")
+    lines = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-lines")
+    return Gateway(app, StreamHub(platform.streams, lines), requests, waits)
 
 
 class ContractApi(Api):

@@ -114,8 +114,9 @@ def default_threads(store: str) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    """Serves the WSGI app with Granian: its HTTP parsing and socket I/O run in Rust,
-    outside the GIL, so a Python thread spends its time on the request itself."""
+    """Serves the API with Granian, under ASGI (``api.asgi``): its HTTP parsing and socket I/O run in
+    Rust, outside the GIL; a worker thread answers each request with the Flask app, and the streams
+    wait on the event loop, not on threads."""
     from granian.constants import Interfaces
     from granian.log import LogLevels
 
@@ -135,17 +136,15 @@ def _serve(args: argparse.Namespace) -> int:
     console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
     access_log = bool(os.environ.get("DRAGONHALL_ACCESS_LOG"))
     threads = max(1, args.threads or default_threads(settings.store))
-    # Each open stream waits in a thread of its own (``api.streams``); Granian starts threads as
-    # requests need them, so ``threads`` serve the ordinary requests and the rest wait at most.
+    os.environ["DRAGONHALL_HTTP_THREADS"] = str(threads)  # the worker threads of ``api.app.serving_gateway``
     projector = _start_projector() if workers > 1 and settings.embedded_projections else None
     try:
         HttpServer(
             "api.processes:http_process_app",
             address=args.host,
             port=args.port,
-            interface=Interfaces.WSGI,
+            interface=Interfaces.ASGI,
             workers=workers,
-            blocking_threads=threads + settings.max_streams,
             backpressure=threads + settings.max_streams,
             backlog=max(2048, 2 * settings.max_streams),
             factory=True,

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from granian.server import Server
 
 if TYPE_CHECKING:
-    from flask import Flask
+    from api.asgi import Gateway
 
 PR_SET_PDEATHSIG = 1
 """``prctl`` option: the signal this process gets when its parent dies (linux/prctl.h)."""
@@ -63,12 +63,12 @@ def die_with_multiprocessing_parent() -> None:
         die_with_parent(parent.pid)
 
 
-def http_process_app() -> Flask:
+def http_process_app() -> Gateway:
     """The app of one HTTP process of ``serve`` (Granian's factory): tied to its parent first."""
     die_with_multiprocessing_parent()
-    from api.app import serving_app
+    from api.app import serving_gateway
 
-    return serving_app()
+    return serving_gateway()
 
 
 # granian binds Server at import to MPServer or MTServer (a variable, not a class, to mypy).

@@ -7,16 +7,18 @@ type, a comment as a keep-alive). Both resume with ``?after=`` (or
 ``Last-Event-ID``). The lines come from ``services.streams``; this module only
 checks the request, counts the streams the process holds and writes the bytes.
 
-Each open stream holds one of the server's threads, waiting on a condition
-(``dragonhall serve`` gives each process ``DRAGONHALL_MAX_STREAMS`` threads for
-them); past that many, a stream is refused with 503 and ``Retry-After``. Long
-polling (``GET /games/{id}/events?wait=S``) counts as a stream while it waits.
+Under ``dragonhall serve`` (ASGI, ``api.asgi``) a route sends a stream's first
+lines and hands it to the process's ``StreamHub``, which holds it on the event
+loop; under a plain WSGI server the body follows the stream on the request's
+thread. Either way a process holds at most ``DRAGONHALL_MAX_STREAMS`` streams;
+past that many, a stream is refused with 503 and ``Retry-After``. Long polling
+(``GET /games/{id}/events?wait=S``) counts as a stream while it waits.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -26,8 +28,9 @@ from api import schemas
 from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
+from api.stream_hub import HANDOFF_KEY, HUB_KEY, Handoff
 from services.errors import InvalidRequest, StreamsBusy
-from services.streams import Line
+from services.streams import AccountFollower, GameFollower, Line
 
 blp = blueprint("streams", "Follow a game, or your account, as it changes (NDJSON or Server-Sent Events).")
 
@@ -90,7 +93,7 @@ def game_stream(args: dict[str, Any], game_id: str) -> Response:
     follower = current_platform().streams.open_game(
         game_id, player.id if player else None, args.get("seat"), _after(args)
     )
-    return _respond(follower.lines, _still_valid())
+    return _respond(follower, _still_valid())
 
 
 @blp.route("/stream/events", methods=["GET"])
@@ -103,7 +106,7 @@ def account_stream(args: dict[str, Any]) -> Response:
     `dispute_opened`), each with its `cursor`; resume with `after` = the last cursor received."""
     player = required_player()
     follower = current_platform().streams.open_account(player.id, _after(args))
-    return _respond(follower.lines, _still_valid())
+    return _respond(follower, _still_valid())
 
 
 def _after(args: dict[str, Any]) -> int | None:
@@ -128,12 +131,29 @@ def _still_valid() -> Callable[[], bool]:
     return lambda: accounts.still_valid(token_id)
 
 
-def _respond(lines: Callable[[Callable[[], bool]], Iterator[Line | None]], still_valid: Callable[[], bool]) -> Response:
+def _respond(follower: GameFollower | AccountFollower, still_valid: Callable[[], bool]) -> Response:
+    """The stream's answer. Served under ASGI (``api.asgi``), its first lines, with the rest handed
+    to the process's ``StreamHub``; under a plain WSGI server, a body that follows the stream on
+    this thread."""
     sse = _wants_sse()
     frame = sse_frame if sse else ndjson_frame
     release = slots().take()
-    response = Response((frame(line) for line in lines(still_valid)), mimetype=SSE if sse else NDJSON)
-    response.call_on_close(release)  # the server closes the body when the client goes or the stream ends
+    if request.environ.get(HUB_KEY) is None:
+        response = Response((frame(line) for line in follower.lines(still_valid)), mimetype=SSE if sse else NDJSON)
+        response.call_on_close(release)  # the server closes the body when the client goes or the stream ends
+    else:
+        try:
+            opening, position = follower.opening()
+        except BaseException:
+            release()
+            raise
+        if position is None:
+            release()
+        else:
+            request.environ[HANDOFF_KEY] = Handoff(follower, position, frame, still_valid, release)
+        first = b"".join(frame(line) for line in opening)
+        # a body of unknown length when the hub follows on: the stream is not over with these lines
+        response = Response(first if position is None else iter([first]), mimetype=SSE if sse else NDJSON)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
     return response

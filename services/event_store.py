@@ -34,7 +34,6 @@ class EventStore(Application[uuid.UUID]):
     def __init__(self, env: dict[str, str] | None = None) -> None:
         super().__init__(env)
         self.listeners: list[Callable[[], None]] = []
-        self.on_saved: list[Callable[[str], None]] = []
         """Called with a game's id after its events are saved (``services.wakeups``)."""
         """Called after every save: a SQLite store wakes the projections' poll here."""
 
@@ -74,8 +73,6 @@ class EventStore(Application[uuid.UUID]):
         recordings = self._record(processing)
         self._snapshot_if_due(game, saved)
         self._notify(recordings)
-        for hook in list(self.on_saved):
-            hook(str(game.id))
         return list(saved)
 
     def _snapshot_if_due(self, game: Game, saved: Sequence[Any]) -> None:

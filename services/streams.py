@@ -20,7 +20,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from services.account_feed import AccountFeed
 from services.aggregate import Game
@@ -47,6 +47,7 @@ STORE_RETRY = 0.5
 """Seconds a stream waits before it reads again a store that could not be reached."""
 
 Line = dict[str, Any]
+T = TypeVar("T")
 StillValid = Callable[[], bool]
 
 
@@ -68,12 +69,11 @@ class GameFollower:
         s = self.streams
         keys = [game_key(self.gid)] + ([tokens_key(self.player_id)] if self.player_id else [])
         with s.wakeups.subscribe(*keys) as woken:
-            opening = _retrying(woken, self._opening)
-            if opening is not None:
-                yield opening
-                if opening["type"] == "events" or has_ended(opening["game"]["status"]):
-                    return
-            version = int(opening["version"]) if opening is not None else int(self.after or 0)
+            opening, after = _retrying(woken, self.opening)
+            yield from opening
+            if after is None:
+                return
+            version = after
 
             def newer() -> bool:
                 return s.heads.head(self.gid) > version
@@ -82,31 +82,41 @@ class GameFollower:
                 if not fresh:
                     yield None
                     continue
-                line = _retrying(woken, partial(s.events_line_to, self.gid, version, self._viewer(), self.seat))
-                if line is None or line["version"] <= version:
+                line = _retrying(woken, partial(self.line_after, version))
+                if line is None:
                     continue  # the store said newer; this process's copy catches up on the next pass
                 yield line
                 version = line["version"]
                 if has_ended(line["status"]):
                     return
 
-    def _viewer(self) -> str | None:
+    @property
+    def viewer(self) -> str | None:
+        """Whose view the lines show: the caller when seated, else None (the spectator's)."""
         return self.player_id if self.seated else None
 
-    def _opening(self) -> Line | None:
-        """The first line: the whole game (without ``after``); for a stream resumed at the last
-        version of an ended game, the line that ends it (no events), so the client does not come
-        back; else None."""
+    def opening(self) -> tuple[list[Line], int | None]:
+        """The lines to send at once, and the version to follow on from (None: the stream is
+        over). Without ``after``, the whole game; resumed at the last version of an ended game,
+        the line that ends it (no events), so the client does not come back; else nothing."""
         s = self.streams
         game = s.games.load(self.gid)
         if self.after is None:
-            return s.game_line(game, self.player_id, self.seat)
-        if has_ended(game.status) and self.after >= game.version:
-            return s.events_line(game, game.version, self.player_id, self.seat)
-        return None
+            line = s.game_line(game, self.player_id, self.seat)
+        elif has_ended(game.status) and self.after >= game.version:
+            line = s.events_line(game, game.version, self.player_id, self.seat)
+        else:
+            return [], self.after
+        ended = line["type"] == "events" or has_ended(line["game"]["status"])
+        return [line], None if ended else int(line["version"])
+
+    def line_after(self, version: int) -> Line | None:
+        """The change after ``version`` as this caller may see it; None when there is none yet."""
+        line = self.streams.events_line_to(self.gid, version, self.viewer, self.seat)
+        return line if line["version"] > version else None
 
 
-def _retrying(woken: Subscription, read: Callable[[], Line | None]) -> Line | None:
+def _retrying(woken: Subscription, read: Callable[[], T]) -> T:
     """``read()``, tried again while the store cannot be reached for now (a connection pool
     exhausted under load, a database restarting): a stream waits rather than breaks."""
     while True:
@@ -178,13 +188,12 @@ class AccountFollower:
     def lines(self, still_valid: StillValid) -> Iterator[Line | None]:
         s = self.streams
         with s.wakeups.subscribe(account_key(self.player_id), tokens_key(self.player_id)) as woken:
-            cursor = s.feed.last_cursor(self.player_id) if self.after is None else self.after
-            for item in s.timers.inbox_of(self.player_id)["awaiting"]:
-                yield {"type": "awaiting", **item}
+            opening, cursor = self.opening()
+            yield from opening
             pending: list[Line] = []
 
             def more() -> bool:
-                pending.extend(s.feed.since(self.player_id, cursor))
+                pending.extend(self.since(cursor))
                 return bool(pending)
 
             for fresh in _paced(woken, still_valid, more):
@@ -195,6 +204,16 @@ class AccountFollower:
                     yield line
                     cursor = line["cursor"]
                 pending.clear()
+
+    def opening(self) -> tuple[list[Line], int]:
+        """An ``awaiting`` line per game that awaits the account, and the cursor to follow on from."""
+        s = self.streams
+        cursor = s.feed.last_cursor(self.player_id) if self.after is None else self.after
+        return [{"type": "awaiting", **item} for item in s.timers.inbox_of(self.player_id)["awaiting"]], cursor
+
+    def since(self, cursor: int) -> list[Line]:
+        """The account's events after ``cursor``, oldest first."""
+        return list(self.streams.feed.since(self.player_id, cursor))
 
 
 def _paced(woken: Subscription, still_valid: StillValid, changed: Callable[[], bool]) -> Iterator[bool]:

@@ -64,6 +64,9 @@ class GameUnitOfWork:
         """No other process writes this store: a cached game is current as it is."""
         self.versions: VersionBoard | None = None
         self.before_save: list[Callable[[Game], None]] = []
+        self.on_saved: list[Callable[[str], None]] = []
+        """Told a game's id once its save is stored and this process's copy and the version board
+        show it: whoever it wakes (a stream) and loads the game sees the saved version."""
         self.work: Work = NullWork()
         self._cache: OrderedDict[uuid.UUID, Game] = OrderedDict()
         self._cache_size = cache_size
@@ -184,6 +187,8 @@ class GameUnitOfWork:
         if self.versions is not None:
             self.versions.post(game.id, game.version)
         self._remember(game)
+        for announce in self.on_saved:
+            announce(str(game.id))
         self.work.game_changed(game)
         return saved
 

@@ -285,8 +285,8 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
             )
             undo.callback(leader.stop)
     store.configure(snapshot_interval=settings.snapshot_interval)
-    store.on_saved.append(lambda game_id: wakeups.publish(game_key(game_id)))
     uow = GameUnitOfWork(store, cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
+    uow.on_saved.append(lambda game_id: wakeups.publish(game_key(game_id)))
     if settings.store == "sqlite":
         store.listeners.append(sqlite_events.wake)
         if not uow.single_writer:

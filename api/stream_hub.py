@@ -1,0 +1,321 @@
+"""The streams of one process, held on an event loop rather than a thread each.
+
+``dragonhall serve`` runs the API under ASGI (``api.asgi``): a stream's request is
+checked and opened by the Flask route, on a thread like any request, and handed
+over here with its first lines sent. From then on the stream costs no thread: it
+is a ``Feed`` with a queue of frames, and one task per stream writes them.
+
+When a game changes (a wake-up of ``game:<id>``, or the poll every
+``POLL_FALLBACK`` seconds that catches a lost one), the hub reads the game's head
+once, builds each distinct line once (one per viewer and version: every spectator
+shares one, each seat has its own) on the worker threads, and queues it to every
+feed that waits for it. Before, each of a game's streams woke its own thread,
+which read and built for itself (``services.streams``, still what a plain WSGI
+server runs): with a thousand streams open, the threads' wake-ups and their fight
+for the GIL cost more than the moves themselves.
+
+The lines are the ones ``services.streams`` builds, so what a caller receives is
+the same whichever way its stream is held.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from services.errors import STORE_UNAVAILABLE
+from services.streams import KEEPALIVE, RECHECK, AccountFollower, GameFollower, Line, StillValid, Streams
+from services.visibility import has_ended
+from services.wakeups import POLL_FALLBACK, account_key, game_key
+
+log = logging.getLogger("dragonhall.api.streams")
+
+T = TypeVar("T")
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+
+BACKLOG = 256
+"""Frames a feed may have waiting for a client that does not read them; past that the stream
+ends, and the client resumes with ``after`` when it comes back."""
+CATCH_UP = 0.02
+CATCH_UP_TRIES = 50
+"""A game read behind its announced head is read again every ``CATCH_UP`` seconds, this many
+times at most (a second); past that, the poll catches it up."""
+_END = b""
+"""Queued to end a stream (a frame is never empty)."""
+HUB_KEY = "dragonhall.stream_hub"
+"""The WSGI environ's key under which ``api.asgi`` offers the hub to the routes."""
+HANDOFF_KEY = "dragonhall.stream_handoff"
+"""The environ's key under which a stream's route leaves its ``Handoff``."""
+
+
+@dataclass(eq=False)
+class Handoff:
+    """A stream opened by the Flask route, for the hub to follow on with: what to follow, from
+    where, how to frame a line, whether its token still holds, and its slot to give back."""
+
+    follower: GameFollower | AccountFollower
+    position: int
+    frame: Callable[[Line | None], bytes]
+    still_valid: StillValid
+    release: Callable[[], None]
+
+
+@dataclass(eq=False)
+class Feed:
+    """One stream held by the hub: the frames queued for its writer, and when it last wrote one
+    and last had its token checked (``time.monotonic``)."""
+
+    handoff: Handoff
+    position: int
+    outbox: asyncio.Queue[bytes] = field(default_factory=asyncio.Queue)
+    last_sent: float = field(default_factory=time.monotonic)
+    last_checked: float = field(default_factory=time.monotonic)
+
+    @property
+    def follower(self) -> GameFollower | AccountFollower:
+        return self.handoff.follower
+
+    def push(self, frame: bytes) -> None:
+        if self.outbox.qsize() >= BACKLOG:
+            self.end()
+            return
+        self.outbox.put_nowait(frame)
+
+    def end(self) -> None:
+        self.outbox.put_nowait(_END)
+
+
+class Framed:
+    """A line framed once for each framing its feeds use (NDJSON, SSE), however many feeds take it."""
+
+    def __init__(self, line: Line) -> None:
+        self.line = line
+        self._frames: dict[Callable[[Line | None], bytes], bytes] = {}
+
+    def to(self, feed: Feed) -> bytes:
+        frame = feed.handoff.frame
+        framed = self._frames.get(frame)
+        if framed is None:
+            framed = self._frames[frame] = frame(self.line)
+        return framed
+
+
+class StreamHub:
+    """The feeds of this process, by game and by account, and what wakes them."""
+
+    def __init__(self, streams: Streams, executor: Executor) -> None:
+        self.streams = streams
+        self.executor = executor
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._games: dict[str, set[Feed]] = defaultdict(set)
+        self._accounts: dict[str, set[Feed]] = defaultdict(set)
+        self._owners: dict[str, set[Feed]] = defaultdict(set)
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._again: set[str] = set()
+        self._poller: asyncio.Task[None] | None = None
+        self._checks: set[asyncio.Future[None]] = set()
+
+    # ------------------------------------------------------------ lifetime
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Starts on ``loop``: wake-ups delivered to this process reach the hub from any thread."""
+        if self.loop is not None:
+            return
+        self.loop = loop
+        self.streams.wakeups.observers.append(self._observe)
+        self._poller = loop.create_task(self._poll())
+
+    def _observe(self, key: str) -> None:
+        loop = self.loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._woken, key)
+
+    def held(self) -> int:
+        """Streams held now."""
+        return sum(len(feeds) for feeds in self._owners.values())
+
+    def end_all(self) -> None:
+        """Ends every held stream (the process is stopping): each sends what it has queued."""
+        for feeds in list(self._owners.values()):
+            for feed in list(feeds):
+                feed.end()
+
+    # ------------------------------------------------------------ one stream
+
+    async def follow(self, handoff: Handoff, send: Send, receive: Receive) -> None:
+        """Holds one stream until it ends, its client goes, or its token is revoked."""
+        feed = Feed(handoff, handoff.position)
+        follower = handoff.follower
+        owner = follower.player_id or ""
+        if isinstance(follower, GameFollower):
+            self._games[follower.gid].add(feed)
+            self._refresh(game_key(follower.gid))
+        else:
+            self._accounts[follower.player_id].add(feed)
+            self._refresh(account_key(follower.player_id))
+        self._owners[owner].add(feed)
+        gone = asyncio.ensure_future(_disconnected(receive))
+        gone.add_done_callback(lambda _: feed.end())  # a writer waiting for a frame stops when its client goes
+        self._check(feed)  # at once: a token revoked before the hand-over ends the stream
+        try:
+            await self._write(feed, send, gone)
+        finally:
+            gone.cancel()
+            self._forget(feed, owner)
+            handoff.release()
+
+    async def _write(self, feed: Feed, send: Send, gone: asyncio.Future[None]) -> None:
+        while not gone.done():
+            frame = await feed.outbox.get()
+            if frame == _END:
+                return
+            try:
+                await send({"type": "http.response.body", "body": frame, "more_body": True})
+            except Exception:  # the client went while we wrote
+                return
+            feed.last_sent = time.monotonic()
+
+    def _check(self, feed: Feed) -> None:
+        """Ends the stream if its token no longer holds (checked on the worker threads)."""
+        feed.last_checked = time.monotonic()
+        task = asyncio.ensure_future(self._end_if_revoked(feed))
+        self._checks.add(task)  # held until done: the loop keeps only a weak reference
+        task.add_done_callback(self._checks.discard)
+
+    async def _end_if_revoked(self, feed: Feed) -> None:
+        try:
+            valid = await self._run(feed.handoff.still_valid)
+        except STORE_UNAVAILABLE:
+            return  # checked again within ``RECHECK`` seconds
+        if not valid:
+            feed.end()
+
+    def _forget(self, feed: Feed, owner: str) -> None:
+        follower = feed.follower
+        index = self._games if isinstance(follower, GameFollower) else self._accounts
+        key = follower.gid if isinstance(follower, GameFollower) else follower.player_id
+        for table, name in ((index, key), (self._owners, owner)):
+            held = table.get(name)
+            if held is not None:
+                held.discard(feed)
+                if not held:
+                    del table[name]
+
+    # ------------------------------------------------------------ wake-ups
+
+    def _woken(self, key: str) -> None:
+        kind, _, name = key.partition(":")
+        if (kind == "game" and name in self._games) or (kind == "account" and name in self._accounts):
+            self._refresh(key)
+        elif kind == "tokens":
+            for feed in list(self._owners.get(name, ())):
+                self._check(feed)
+
+    async def _poll(self) -> None:
+        """Every ``POLL_FALLBACK`` seconds: every followed game and account is read again (a
+        wake-up that was lost costs a delay, never a line), a feed silent for ``KEEPALIVE``
+        seconds gets a keep-alive, and one whose token was checked ``RECHECK`` seconds ago is
+        checked again. One timer for all the feeds, rather than one per feed."""
+        while True:
+            await asyncio.sleep(POLL_FALLBACK)
+            for gid in list(self._games):
+                self._refresh(game_key(gid))
+            for player_id in list(self._accounts):
+                self._refresh(account_key(player_id))
+            now = time.monotonic()
+            for feeds in list(self._owners.values()):
+                for feed in list(feeds):
+                    if now - feed.last_sent >= KEEPALIVE - POLL_FALLBACK / 2 and feed.outbox.empty():
+                        feed.push(feed.handoff.frame(None))
+                    if now - feed.last_checked >= RECHECK:
+                        self._check(feed)
+
+    def _refresh(self, key: str) -> None:
+        """One refresh of a game or account at a time; a wake-up during it runs it once more."""
+        if key in self._refreshing:
+            self._again.add(key)
+            return
+        task = asyncio.ensure_future(self._refresh_now(key))
+        self._refreshing[key] = task
+
+    async def _refresh_now(self, key: str) -> None:
+        tries = 0
+        try:
+            while True:
+                self._again.discard(key)
+                kind, _, name = key.partition(":")
+                behind = False
+                try:
+                    if kind == "game":
+                        behind = await self._refresh_game(name)
+                    else:
+                        await self._refresh_account(name)
+                except STORE_UNAVAILABLE:
+                    pass  # the next wake-up or poll reads again
+                except Exception:
+                    log.exception("streams of %s could not be refreshed", key)
+                tries += 1
+                if behind and tries < CATCH_UP_TRIES:
+                    await asyncio.sleep(CATCH_UP)
+                elif key not in self._again:
+                    return
+        finally:
+            self._refreshing.pop(key, None)
+
+    async def _refresh_game(self, gid: str) -> bool:
+        """Queues each feed of the game the change it has not had; True when some feed is still
+        behind the stored head (this process's copy of the game has not caught up with it yet:
+        the save is announced as it is stored)."""
+        feeds = self._games.get(gid)
+        if not feeds:
+            return False
+        head = await self._run(self.streams.heads.head, gid)
+        groups: dict[tuple[int, str | None, int | None], list[Feed]] = defaultdict(list)
+        for feed in list(feeds):
+            follower = feed.follower
+            assert isinstance(follower, GameFollower)
+            if feed.position < head:
+                groups[(feed.position, follower.viewer, follower.seat)].append(feed)
+        behind = False
+        for (version, _, _), waiting in groups.items():
+            follower = waiting[0].follower
+            assert isinstance(follower, GameFollower)
+            line = await self._run(follower.line_after, version)
+            if line is None:
+                behind = True
+                continue
+            framed, ended = Framed(line), has_ended(line["status"])
+            behind = behind or (line["version"] < head and not ended)
+            for feed in waiting:
+                feed.push(framed.to(feed))
+                feed.position = line["version"]
+                if ended:
+                    feed.end()
+        return behind
+
+    async def _refresh_account(self, player_id: str) -> None:
+        for feed in list(self._accounts.get(player_id, ())):
+            follower = feed.follower
+            assert isinstance(follower, AccountFollower)
+            for line in await self._run(follower.since, feed.position):
+                feed.push(feed.handoff.frame(line))
+                feed.position = line["cursor"]
+
+    async def _run(self, call: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, call, *args)
+
+
+async def _disconnected(receive: Receive) -> None:
+    """Returns when the client has gone (ASGI's ``http.disconnect``)."""
+    while True:
+        message = await receive()
+        if message.get("type") == "http.disconnect":
+            return
