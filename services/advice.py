@@ -17,9 +17,8 @@ import random
 from typing import Any
 
 from domain.kernel import Command, RandomBot, Ruleset, choose_move
-from services import visibility
-from services.errors import InvalidRequest, NotAcceptingMoves, NotAPlayer, NotAwaited
-from services.games import GameService
+from services.errors import InvalidRequest, NotAcceptingMoves, NotAwaited
+from services.games import GameService, reading_seat
 
 log = logging.getLogger("dragonhall.advice")
 WORKERS = 2
@@ -45,13 +44,7 @@ class Advisor:
         ``bot``, listing the game's bots) for a bot the game does not have."""
         game = self.games.load(game_id)
         ruleset = game.ruleset
-        mine = game.seats_of(player_id)
-        if not mine:
-            raise NotAPlayer(f"you hold no seat in game {game.id}")
-        if seat is None:
-            seat = visibility.chosen_seat([s for s in mine if s not in game.left] or mine, game.awaiting)
-        elif seat not in mine:
-            raise NotAPlayer(f"you do not hold seat {seat} in game {game.id}")
+        seat = reading_seat(game, player_id, seat)
         if game.status != "active":
             raise NotAcceptingMoves(f"game {game.id} is {game.status}: no move to advise")
         if seat not in game.awaiting or seat in game.left:

@@ -324,6 +324,21 @@ def acting_seat(game: Game, player_id: str, seat: int | None) -> int:
     return seat if seat is not None else visibility.chosen_seat(mine, game.awaiting)
 
 
+def reading_seat(game: Game, player_id: str, seat: int | None) -> int:
+    """The seat a player reads its legal moves or advice for: the one they name, else the first
+    of theirs that is awaited (seats they have left come last), in a game of any status."""
+    mine = game.seats_of(player_id)
+    if not mine:
+        raise NotAPlayer(f"you hold no seat in game {game.id}")
+    if seat is not None and seat not in mine:
+        raise NotAPlayer(f"you do not hold seat {seat} in game {game.id}")
+    return (
+        seat
+        if seat is not None
+        else visibility.chosen_seat([s for s in mine if s not in game.left] or mine, game.awaiting)
+    )
+
+
 def _free_seat(game: Game, seat: int | None) -> int:
     if game.status not in ("open", "scheduled"):
         raise SeatUnavailable(f"game {game.id} is {game.status}; no seat can be taken")

@@ -19,7 +19,7 @@ from services import visibility
 from services.aggregate import Game
 from services.documents import Summary, document, public_seat
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
-from services.games import GameService
+from services.games import GameService, reading_seat
 from services.redaction import redact_stored_event
 from services.unit_of_work import game_uuid
 from services.visibility import has_ended
@@ -146,14 +146,7 @@ class GameQueries:
         self, game: Game, player_id: str, seat: int | None = None, offset: int = 0, limit: int = 1000
     ) -> dict[str, Any]:
         """The legal moves of the caller's seat in ``game`` as loaded (``legal_moves``)."""
-        game_id = str(game.id)
-        mine = game.seats_of(player_id)
-        if not mine:
-            raise NotAPlayer(f"you hold no seat in game {game_id}")
-        if seat is None:
-            seat = visibility.chosen_seat([s for s in mine if s not in game.left] or mine, game.awaiting)
-        elif seat not in mine:
-            raise NotAPlayer(f"you do not hold seat {seat} in game {game_id}")
+        seat = reading_seat(game, player_id, seat)
         listed: Any = []
         if game.status == "active" and seat in game.awaiting and seat not in game.left:
             listed = game.ruleset.legal_moves(game.state, seat)
