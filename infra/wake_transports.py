@@ -48,9 +48,40 @@ def _split(message: str, origin: str) -> str | None:
 # ------------------------------------------------------------------ Redis
 
 
-class RedisBroadcast:
-    """Redis pub/sub on one channel per deployment. A Redis that cannot be reached (at start or
-    later) costs wake-ups, not the process: the listener connects again every ``RETRY`` seconds."""
+class _Reconnecting:
+    """A listener thread that connects, listens until stopped, and connects again ``RETRY`` seconds
+    after its connection is lost: a broker or database that cannot be reached (at start or later)
+    costs wake-ups, not the process."""
+
+    what = ""
+    """What it listens to, for the log."""
+
+    def _start_listening(self, name: str) -> None:
+        self._stopping = threading.Event()
+        self._listening = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name=name, daemon=True)
+        self._thread.start()
+        self._listening.wait(timeout=5)
+
+    def _listen(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                self._session()
+            except Exception as e:
+                self._listening.set()
+                if not self._stopping.is_set():
+                    log.warning("wake-up listener lost %s (%s); trying again", self.what, e)
+                    self._stopping.wait(RETRY)
+
+    def _session(self) -> None:
+        """Connects, sets ``_listening``, and delivers what it hears until ``_stopping`` is set."""
+        raise NotImplementedError
+
+
+class RedisBroadcast(_Reconnecting):
+    """Redis pub/sub on one channel per deployment."""
+
+    what = "Redis"
 
     def __init__(self, url: str, deliver: Deliver, channel: str = "dragonhall:wake") -> None:
         import redis
@@ -59,29 +90,19 @@ class RedisBroadcast:
         self.origin = _origin()
         self._deliver = deliver
         self._client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
-        self._stopping = threading.Event()
-        self._listening = threading.Event()
-        self._thread = threading.Thread(target=self._listen, name="redis-wake-listener", daemon=True)
-        self._thread.start()
-        self._listening.wait(timeout=5)
+        self._start_listening("redis-wake-listener")
 
-    def _listen(self) -> None:
-        while not self._stopping.is_set():
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-            try:
-                pubsub.subscribe(self.channel)
-                self._listening.set()
-                while not self._stopping.is_set():
-                    message = pubsub.get_message(timeout=1.0)
-                    if message is not None:
-                        self._received(message)
-            except Exception as e:
-                self._listening.set()
-                if not self._stopping.is_set():
-                    log.warning("wake-up listener lost Redis (%s); trying again", e)
-                    self._stopping.wait(RETRY)
-            finally:
-                pubsub.close()
+    def _session(self) -> None:
+        pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+        try:
+            pubsub.subscribe(self.channel)
+            self._listening.set()
+            while not self._stopping.is_set():
+                message = pubsub.get_message(timeout=1.0)
+                if message is not None:
+                    self._received(message)
+        finally:
+            pubsub.close()
 
     def _received(self, message: dict[str, Any]) -> None:
         data = message.get("data")
@@ -106,9 +127,11 @@ class RedisBroadcast:
 # ------------------------------------------------------------------ PostgreSQL
 
 
-class PostgresBroadcast:
+class PostgresBroadcast(_Reconnecting):
     """``NOTIFY`` on one channel per deployment (its schema names it), ``LISTEN`` on a
     connection of its own."""
+
+    what = "PostgreSQL"
 
     def __init__(self, conninfo: str, deliver: Deliver, schema: str | None = None) -> None:
         self.channel = "dragonhall_wake" + (f"_{re.sub(r'[^a-z0-9_]', '_', schema.lower())}" if schema else "")
@@ -117,30 +140,19 @@ class PostgresBroadcast:
         self._deliver = deliver
         self._send_lock = threading.Lock()
         self._sender: Any = None
-        self._stopping = threading.Event()
-        self._listening = threading.Event()
-        self._thread = threading.Thread(target=self._listen, name="pg-wake-listener", daemon=True)
-        self._thread.start()
-        self._listening.wait(timeout=5)
+        self._start_listening("pg-wake-listener")
 
-    def _listen(self) -> None:
+    def _session(self) -> None:
         import psycopg
 
-        while not self._stopping.is_set():
-            try:
-                with psycopg.connect(self._conninfo, autocommit=True) as conn:
-                    conn.execute(f'LISTEN "{self.channel}"')
-                    self._listening.set()
-                    while not self._stopping.is_set():
-                        for notice in conn.notifies(timeout=1.0):
-                            key = _split(notice.payload, self.origin)
-                            if key is not None:
-                                self._deliver(key)
-            except Exception as e:
-                self._listening.set()
-                if not self._stopping.is_set():
-                    log.warning("wake-up listener lost PostgreSQL (%s); trying again", e)
-                    self._stopping.wait(RETRY)
+        with psycopg.connect(self._conninfo, autocommit=True) as conn:
+            conn.execute(f'LISTEN "{self.channel}"')
+            self._listening.set()
+            while not self._stopping.is_set():
+                for notice in conn.notifies(timeout=1.0):
+                    key = _split(notice.payload, self.origin)
+                    if key is not None:
+                        self._deliver(key)
 
     def send(self, key: str) -> None:
         import psycopg
