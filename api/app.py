@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import advice, audit, auth, errors, games, keys, limits, meta, move_docs, parser, players, schemas, streams
 from api.asgi import Gateway
@@ -52,6 +53,9 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.before_request(auth.authenticate_request)
     errors.register_error_handlers(app)
     limits.install(app, platform.settings)  # after authenticate_request: its keys are the callers found there
+    if platform.settings.trusted_proxies:
+        hops = platform.settings.trusted_proxies  # the client's address, scheme and host as the proxies saw them
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     return app
 
 

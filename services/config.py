@@ -74,6 +74,9 @@ class Settings:
     """The largest request body the API reads (``DRAGONHALL_MAX_BODY_BYTES``); larger ones are 413."""
     max_streams: int = 1500
     """Streams one HTTP process holds at once (``DRAGONHALL_MAX_STREAMS``); more are refused with 503."""
+    trusted_proxies: int = 0
+    """Reverse proxies in front of the server (``DRAGONHALL_TRUSTED_PROXIES``): the client's address
+    is then the one the nearest of them saw (``X-Forwarded-For``), so limits count clients, not proxies."""
     rate_limits: bool = True
     """Whether the API enforces its rate limits (``DRAGONHALL_RATE_LIMITS``; ``api.limits``)."""
     rate_limit_register: str = "600/minute"
@@ -135,6 +138,7 @@ class Settings:
             "webhook_allow_networks": parse_networks(e.get("DRAGONHALL_WEBHOOK_ALLOW_NETWORKS")),
             "max_body_bytes": int(e.get("DRAGONHALL_MAX_BODY_BYTES", str(1 << 20))),
             "max_streams": int(e.get("DRAGONHALL_MAX_STREAMS", "1500")),
+            "trusted_proxies": int(e.get("DRAGONHALL_TRUSTED_PROXIES") or 0),
             "rate_limits": _flag(e.get("DRAGONHALL_RATE_LIMITS"), default=True),
             "rate_limit_register": e.get("DRAGONHALL_RATE_LIMIT_REGISTER") or cls.rate_limit_register,
             "rate_limit_moves": e.get("DRAGONHALL_RATE_LIMIT_MOVES") or cls.rate_limit_moves,

@@ -60,6 +60,25 @@ def test_registrations_over_the_limit_are_429_and_register_no_one(limited: Any) 
     assert other.status_code == 201  # counted per client address
 
 
+def test_behind_a_trusted_proxy_registrations_are_counted_per_client_not_per_proxy(limited: Any) -> None:
+    def register(client: ApiClient, name: str, forwarded_for: str) -> Any:
+        return client.http.post(
+            "/api/v1/players",
+            json={"name": name},
+            headers={"X-Forwarded-For": forwarded_for},
+            environ_base={"REMOTE_ADDR": "10.0.0.1"},  # the proxy
+        )
+
+    proxied = limited(rate_limit_register="1/minute", trusted_proxies=1)
+    assert register(proxied, "a", "203.0.113.5").status_code == 201
+    assert register(proxied, "b", "203.0.113.6").status_code == 201  # another client behind the same proxy
+    assert_rate_limited(register(proxied, "c", "203.0.113.5"))
+
+    direct = limited(rate_limit_register="1/minute")  # no proxy trusted: the header is anyone's to forge
+    assert register(direct, "a", "203.0.113.5").status_code == 201
+    assert_rate_limited(register(direct, "b", "203.0.113.6"))
+
+
 def test_reads_are_counted_per_token(limited: Any) -> None:
     client = limited(rate_limit_reads="2/minute")
     a = client.player("a")
