@@ -33,9 +33,11 @@ from open_spiel.python.games import kuhn_poker, tic_tac_toe  # registers python_
 import rl
 import rl.openspiel_game  # registers the games
 from domain.catalog import GAMES
-from domain.kernel import Rng, Ruleset
+from domain.kernel import Rng, Ruleset, Viewer
+from rl.features import featurize
 from rl.openspiel_game import game_name
 from rl.pettingzoo_env import DragonhallEnv
+from rl.specs import codec_for
 
 PLAYERS = 2
 
@@ -130,12 +132,47 @@ def openspiel_game(game: pyspiel.Game) -> Callable[[int], int]:
     return one
 
 
+def breakdown(ruleset: Ruleset[Any], seconds: float) -> tuple[float, float, float]:
+    """CPU microseconds per position of the three parts of an observation, over random games'
+    positions: the engine's ``view`` of the seat, ``featurize`` of it, and the action mask
+    (``codec.table`` of the legal listing)."""
+    codec = codec_for(ruleset)
+    positions = []
+    for seed in range(3):
+        state, _ = ruleset.new_game(ruleset.configure(None, None, PLAYERS), Rng(b"breakdown%d" % seed, "setup"))
+        chooser = random.Random(seed)
+        for n in range(ruleset.max_decisions):
+            awaited = ruleset.awaiting(state)
+            if not awaited:
+                break
+            positions.append((state, awaited[0]))
+            moves = ruleset.legal_moves(state, awaited[0])
+            for e in ruleset.decide(state, awaited[0], moves[chooser.randrange(len(moves))], Rng(b"b", f"v{n}")):
+                state = ruleset.evolve(state, e)
+    positions = positions[:: max(1, len(positions) // 200)]
+    views = {(id(st), seat): ruleset.view(st, Viewer.of(seat)) for st, seat in positions}
+    out = []
+    for part in (
+        lambda st, seat: ruleset.view(st, Viewer.of(seat)),
+        lambda st, seat: featurize(views[(id(st), seat)], seat),
+        lambda st, seat: codec.table(ruleset.legal_moves(st, seat)),
+    ):
+        start, rounds = time.process_time(), 0
+        while time.process_time() - start < seconds / 6 or not rounds:
+            for st, seat in positions:
+                part(st, seat)
+            rounds += 1
+        out.append((time.process_time() - start) / (rounds * len(positions)) * 1e6)
+    return out[0], out[1], out[2]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement")
     parser.add_argument("--games", default=",".join(g.slug for g in GAMES))
     args = parser.parse_args()
     slugs = args.games.split(",")
+    parts: dict[str, tuple[float, ...]] = {}
     print(f"rl environments, random play, {PLAYERS} players, first variant; rates per CPU second")
     print(f"{'game':16} {'engine dec/s':>13} {'PettingZoo steps/s':>19} {'ratio':>6} {'OpenSpiel steps/s':>18}")
     for ruleset in (g for g in GAMES if g.slug in slugs):
@@ -147,9 +184,14 @@ def main() -> None:
         spiel = timed(args.seconds, openspiel_game(spiel_game))
         e, z, s = (n / t for n, t in (engine, zoo, spiel))
         print(f"{ruleset.slug:16} {e:13,.0f} {z:19,.0f} {z / e:6.2f} {s:18,.0f}")
+        parts[ruleset.slug] = (1e6 / e, *breakdown(ruleset, args.seconds))
     for name in ("tic_tac_toe", "kuhn_poker", "python_tic_tac_toe", "python_kuhn_poker"):
         n, t = timed(args.seconds, openspiel_game(pyspiel.load_game(name)))
         print(f"{'OpenSpiel ' + name:36} {'':19} {n / t:18,.0f}")
+    print("\nwhere a step's time goes, CPU µs per position (the mask's includes the legal listing):")
+    print(f"{'game':16} {'engine decision':>16} {'view':>8} {'featurize':>10} {'mask':>8}")
+    for slug, (decision, view, vector, mask) in parts.items():
+        print(f"{slug:16} {decision:16,.0f} {view:8,.0f} {vector:10,.0f} {mask:8,.0f}")
     assert rl and kuhn_poker and tic_tac_toe  # imported for their registrations
 
 
