@@ -87,7 +87,9 @@ class DragonhallEnv(AECEnv):
         seat = self._seat[agent]
         command = self._legal(seat)[2].get(int(action)) if action is not None else None
         if command is None:
-            raise ValueError(f"action {action} is not legal for {agent} ({self.codec.describe(int(action or 0))})")
+            inside = action is not None and 0 <= int(action) < self.codec.size
+            named = self.codec.describe(int(action)) if inside else "outside the action space"  # type: ignore[arg-type]
+            raise ValueError(f"action {action} ({named}) is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
         match.play(seat, command)
         self._table = None

@@ -120,6 +120,8 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match="not legal"):
         e.step(illegal)
+    with pytest.raises(ValueError, match="outside the action space"):
+        e.step(e.codec.size)
     assert e.match.state is before
 
 
