@@ -47,11 +47,29 @@ def requirement_name(requirement: str) -> str:
     return normalise(match.group())
 
 
-def declared(group: str | None = None) -> set[str]:
-    """The distributions ``[project].dependencies`` declares, or those of an optional group."""
+OPTIONAL_PACKAGES = {"rl": "rl"}
+"""Optional extras and the one package each serves: ``rl`` (the learning environments) may import
+its extra beside the server's dependencies; no other package may."""
+
+
+def declared(group: str | None = None, expand: bool = True) -> set[str]:
+    """The distributions ``[project].dependencies`` declares, or those of an optional group. A group
+    that names the project itself (``dragonhall[rl]``) declares that extra's distributions (unless
+    not ``expand``: then only the group's own)."""
     project = PYPROJECT["project"]
     requirements = project["dependencies"] if group is None else project["optional-dependencies"][group]
-    return {requirement_name(r) for r in requirements}
+    out: set[str] = set()
+    for r in requirements:
+        name = requirement_name(r)
+        if name == normalise(project["name"]):
+            if not expand:
+                continue
+            extras = re.search(r"\[(.*)\]", r)
+            assert extras, f"{r!r}: the project names itself without an extra"
+            out |= {d for extra in extras.group(1).split(",") for d in declared(extra.strip())}
+        else:
+            out.add(name)
+    return out
 
 
 def server_packages() -> list[str]:
@@ -121,8 +139,21 @@ def imported_distributions(names: Iterable[str]) -> set[str]:
 
 
 def test_the_server_imports_only_declared_dependencies() -> None:
-    problems = undeclared(third_party_imports(server_packages()), declared())
+    core = [p for p in server_packages() if p not in OPTIONAL_PACKAGES.values()]
+    problems = undeclared(third_party_imports(core), declared())
     assert not problems, "declare these in [project].dependencies:\n" + "\n".join(problems)
+
+
+def test_an_optional_package_imports_only_the_servers_dependencies_and_its_extra() -> None:
+    for extra, package in OPTIONAL_PACKAGES.items():
+        problems = undeclared(third_party_imports([package]), declared() | declared(extra))
+        assert not problems, f"declare these in the {extra} extra:\n" + "\n".join(problems)
+
+
+def test_every_dependency_of_an_optional_extra_is_imported_by_its_package() -> None:
+    for extra, package in OPTIONAL_PACKAGES.items():
+        unused = declared(extra) - declared() - imported_distributions([package])
+        assert not unused, f"declared in the {extra} extra but imported by no module of {package}/: {sorted(unused)}"
 
 
 def test_the_tests_and_benchmarks_import_only_declared_dependencies_or_dev_tools() -> None:
@@ -136,7 +167,7 @@ def test_every_declared_dependency_is_imported_by_the_server() -> None:
 
 
 def test_every_dev_dependency_is_imported_by_the_tests_or_benchmarks_or_run_as_a_tool() -> None:
-    unused = declared("dev") - imported_distributions(DEV_TREES)
+    unused = declared("dev", expand=False) - imported_distributions(DEV_TREES)
     unexplained = sorted(unused - set(USED_WITHOUT_IMPORT))
     assert not unexplained, f"dev dependencies nothing imports (or list them in USED_WITHOUT_IMPORT): {unexplained}"
     for name in sorted(unused):

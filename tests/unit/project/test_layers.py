@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[3]
-OURS = ("domain", "infra", "services", "projections", "workers", "api", "wiring")
+OURS = ("domain", "infra", "services", "projections", "workers", "api", "wiring", "rl")
 MAY_IMPORT = {
     "domain": {"domain"},
     "infra": {"infra"},
@@ -22,6 +22,7 @@ MAY_IMPORT = {
     "workers": {"domain", "infra", "services", "workers"},
     "api": {"domain", "infra", "services", "workers", "api", "wiring"},
     "wiring": set(OURS),
+    "rl": {"domain", "rl"},
 }
 
 

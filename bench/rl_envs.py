@@ -1,0 +1,199 @@
+"""Steps per second of the learning environments, next to their engines' decisions per second.
+
+For each game (its first variant, two players), in one run and one process:
+
+* **engine**: random self-play as ``bench/<game>_selfplay.py`` plays it: list the legal
+  moves, ``decide`` one, ``evolve`` the state by its events;
+* **PettingZoo**: the AEC loop a learner runs: ``env.last()`` (the observation vector and the
+  action mask), a uniform legal action from the mask, ``env.step``;
+* **OpenSpiel**: the Python game through ``pyspiel``: ``legal_actions``, ``apply_action``,
+  chance outcomes sampled as OpenSpiel samples them, and the current player's observation
+  tensor (as a learner reads it).
+
+and OpenSpiel's own ``tic_tac_toe`` and ``kuhn_poker`` (C++) and ``python_tic_tac_toe`` and
+``python_kuhn_poker`` through the same OpenSpiel loop, as yardsticks. Rates are per CPU second
+of this process (a shared machine moves wall-clock figures). Target: each PettingZoo
+environment at least half its engine's rate.
+
+Usage: ``.venv/bin/python bench/rl_envs.py [--seconds 3] [--games tarasque,mekong]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.games import kuhn_poker, tic_tac_toe  # registers python_kuhn_poker and python_tic_tac_toe
+
+import rl
+import rl.openspiel_game  # registers the games
+from domain.catalog import GAMES
+from domain.kernel import Rng, Ruleset, Viewer
+from rl.features import featurize
+from rl.openspiel_game import game_name
+from rl.pettingzoo_env import DragonhallEnv
+from rl.specs import codec_for
+
+PLAYERS = 2
+
+
+def timed(seconds: float, one: Callable[[int], int]) -> tuple[int, float]:
+    """Runs ``one(seed)`` (a game; returns its steps) until ``seconds`` of CPU have passed."""
+    steps, seed = 0, 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        steps += one(seed)
+        seed += 1
+    return steps, time.process_time() - start
+
+
+def engine_game(ruleset: Ruleset[Any]) -> Callable[[int], int]:
+    def one(seed: int) -> int:
+        chooser = random.Random(seed)
+        state, _ = ruleset.new_game(ruleset.configure(None, None, PLAYERS), Rng(seed.to_bytes(8, "big"), "setup"))
+        decisions = 0
+        while True:
+            awaited = ruleset.awaiting(state)
+            if not awaited:
+                return decisions
+            moves = ruleset.legal_moves(state, awaited[0])
+            move = moves[chooser.randrange(len(moves))]
+            for event in ruleset.decide(state, awaited[0], move, Rng(b"bench", f"v{decisions}")):
+                state = ruleset.evolve(state, event)
+            decisions += 1
+
+    return one
+
+
+def pettingzoo_game(ruleset: Ruleset[Any]) -> Callable[[int], int]:
+    env = DragonhallEnv(ruleset, players=PLAYERS)
+
+    def one(seed: int) -> int:
+        rng = np.random.default_rng(seed)
+        env.reset(seed=seed)
+        steps = 0
+        for agent in env.agent_iter():
+            _observation, _, terminated, truncated, _ = env.last()  # computed, as a learner reads it
+            if terminated or truncated:
+                env.step(None)
+                continue
+            with policy:
+                legal = list(env.legal_commands(agent))
+                action = legal[rng.integers(len(legal))]
+            env.step(action)
+            steps += 1
+        return steps
+
+    return one
+
+
+class Excluded:
+    """A block whose CPU time is the policy's, not the environment's: subtracted from the rate.
+
+    A learner picks its action from the mask; over the million actions of Mekong a
+    ``flatnonzero`` alone takes milliseconds, which says nothing of the environment. The
+    random policy here reads the env's own list of legal actions instead, and its time is
+    taken off the measurement all the same."""
+
+    def __init__(self) -> None:
+        self.spent = 0.0
+
+    def __enter__(self) -> None:
+        self._start = time.process_time()
+
+    def __exit__(self, *exc: object) -> None:
+        self.spent += time.process_time() - self._start
+
+
+policy = Excluded()
+
+
+def openspiel_game(game: pyspiel.Game) -> Callable[[int], int]:
+    def one(seed: int) -> int:
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(int(rng.choice(outcomes, p=probs)))
+                continue
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+            steps += 1
+        return steps
+
+    return one
+
+
+def breakdown(ruleset: Ruleset[Any], seconds: float) -> tuple[float, float, float]:
+    """CPU microseconds per position of the three parts of an observation, over random games'
+    positions: the engine's ``view`` of the seat, ``featurize`` of it, and the action mask
+    (``codec.table`` of the legal listing)."""
+    codec = codec_for(ruleset)
+    positions = []
+    for seed in range(3):
+        state, _ = ruleset.new_game(ruleset.configure(None, None, PLAYERS), Rng(b"breakdown%d" % seed, "setup"))
+        chooser = random.Random(seed)
+        for n in range(ruleset.max_decisions):
+            awaited = ruleset.awaiting(state)
+            if not awaited:
+                break
+            positions.append((state, awaited[0]))
+            moves = ruleset.legal_moves(state, awaited[0])
+            for e in ruleset.decide(state, awaited[0], moves[chooser.randrange(len(moves))], Rng(b"b", f"v{n}")):
+                state = ruleset.evolve(state, e)
+    positions = positions[:: max(1, len(positions) // 200)]
+    views = {(id(st), seat): ruleset.view(st, Viewer.of(seat)) for st, seat in positions}
+    out = []
+    for part in (
+        lambda st, seat: ruleset.view(st, Viewer.of(seat)),
+        lambda st, seat: featurize(views[(id(st), seat)], seat),
+        lambda st, seat: codec.table(ruleset.legal_moves(st, seat)),
+    ):
+        start, rounds = time.process_time(), 0
+        while time.process_time() - start < seconds / 6 or not rounds:
+            for st, seat in positions:
+                part(st, seat)
+            rounds += 1
+        out.append((time.process_time() - start) / (rounds * len(positions)) * 1e6)
+    return out[0], out[1], out[2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement")
+    parser.add_argument("--games", default=",".join(g.slug for g in GAMES))
+    args = parser.parse_args()
+    slugs = args.games.split(",")
+    parts: dict[str, tuple[float, ...]] = {}
+    print(f"rl environments, random play, {PLAYERS} players, first variant; rates per CPU second")
+    print(f"{'game':16} {'engine dec/s':>13} {'PettingZoo steps/s':>19} {'ratio':>6} {'OpenSpiel steps/s':>18}")
+    for ruleset in (g for g in GAMES if g.slug in slugs):
+        engine = timed(args.seconds, engine_game(ruleset))
+        policy.spent = 0.0
+        steps, spent = timed(args.seconds, pettingzoo_game(ruleset))
+        zoo = (steps, spent - policy.spent)
+        spiel_game = pyspiel.load_game(game_name(ruleset.slug), {"players": PLAYERS})
+        spiel = timed(args.seconds, openspiel_game(spiel_game))
+        e, z, s = (n / t for n, t in (engine, zoo, spiel))
+        print(f"{ruleset.slug:16} {e:13,.0f} {z:19,.0f} {z / e:6.2f} {s:18,.0f}")
+        parts[ruleset.slug] = (1e6 / e, *breakdown(ruleset, args.seconds))
+    for name in ("tic_tac_toe", "kuhn_poker", "python_tic_tac_toe", "python_kuhn_poker"):
+        n, t = timed(args.seconds, openspiel_game(pyspiel.load_game(name)))
+        print(f"{'OpenSpiel ' + name:36} {'':19} {n / t:18,.0f}")
+    print("\nwhere a step's time goes, CPU µs per position (the mask's includes the legal listing):")
+    print(f"{'game':16} {'engine decision':>16} {'view':>8} {'featurize':>10} {'mask':>8}")
+    for slug, (decision, view, vector, mask) in parts.items():
+        print(f"{slug:16} {decision:16,.0f} {view:8,.0f} {vector:10,.0f} {mask:8,.0f}")
+    assert rl and kuhn_poker and tic_tac_toe  # imported for their registrations
+
+
+if __name__ == "__main__":
+    main()

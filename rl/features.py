@@ -1,0 +1,86 @@
+"""A seat's observation as numbers: its view, hashed into a fixed-length vector.
+
+The observation is built from ``ruleset.view(state, Viewer.of(seat))`` and nothing else:
+the view is the one code that decides what a seat may see (hidden cards show as
+``{"hidden": n}``), so what the learner gets is what the seat could learn by playing,
+and a bot on a server, which receives the same view, computes the same vector.
+
+The view is JSON of any shape, so it is read generically (feature hashing): every leaf
+at path ``p`` (list positions included) adds to one bucket of the vector, chosen by a
+CRC-32 of ``p`` for a number (it adds ``sign(v) * log1p(|v|)``, so coordinates stay in
+range) and of ``p=value`` for a string, a bool or null (it adds 1). CRC-32 does not
+depend on the interpreter's hash seed, so two processes agree. The caches of path steps
+and tokens grow with the distinct keys and string values of views (names of cards and
+tiles, not coordinates), so they stay small.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from math import copysign, log1p
+from typing import Any
+from zlib import crc32
+
+import numpy as np
+
+from domain.kernel import canonical_json
+
+OBSERVATION_SIZE = 1024
+"""The default length of the vector: enough for the largest view (Seven Dragons' layout)
+to collide little, small enough to learn from."""
+
+
+_KEYS: dict[object, bytes] = {}
+_TOKENS: dict[object, bytes] = {}
+
+
+def _key(k: object) -> bytes:
+    """The path step of a dict key or list position: ``/k``."""
+    out = _KEYS.get(k)
+    if out is None:
+        out = _KEYS[k] = f"/{k}".encode()
+    return out
+
+
+def _token(v: object) -> bytes:
+    """The value part of a string, bool or null leaf: ``=v``."""
+    out = _TOKENS.get((type(v), v))
+    if out is None:
+        out = _TOKENS[(type(v), v)] = f"={v}".encode()
+    return out
+
+
+def featurize(view: Mapping[str, Any], seat: int, size: int = OBSERVATION_SIZE) -> np.ndarray:
+    """The vector of ``view``, as seen by ``seat``.
+
+    A leaf's path is hashed step by step (CRC-32 continues from its parent's), so no path
+    string is built; the buckets are summed by ``numpy.bincount``."""
+    buckets: list[int] = [crc32(f"@seat={seat}".encode())]
+    weights: list[float] = [1.0]
+    _walk(view, 0, buckets, weights)
+    out = np.bincount(np.array(buckets, dtype=np.uint32) % size, weights, minlength=size)
+    return out.astype(np.float32)
+
+
+def _walk(node: Any, crc: int, buckets: list[int], weights: list[float]) -> None:
+    keys, tokens = _KEYS, _TOKENS  # the lookups of _key and _token, inlined: this is the hot loop
+    items = node.items() if type(node) is dict else enumerate(node)
+    for k, v in items:
+        step = keys.get(k)
+        c = crc32(step if step is not None else _key(k), crc)
+        t = type(v)
+        if t is dict or t is list or t is tuple:
+            _walk(v, c, buckets, weights)
+        elif t is int or t is float:
+            buckets.append(c)
+            weights.append(copysign(log1p(abs(v)), v))
+        else:
+            token = tokens.get((t, v))
+            buckets.append(crc32(token if token is not None else _token(v), c))
+            weights.append(1.0)
+
+
+def describe(view: Mapping[str, Any], seat: int) -> str:
+    """The observation as a string: the seat and its view in canonical JSON (sorted keys),
+    for OpenSpiel's observation strings and for logs."""
+    return f"seat {seat}: {canonical_json(view)}"

@@ -1,0 +1,69 @@
+"""One game played offline, as the platform plays it: the engine, the seed and the decisions.
+
+``Match`` is what both environments drive. Chance is drawn as the server draws it
+(``Rng(seed, "setup")`` for the opening, ``Rng(seed, f"v{n}")`` for the n-th decision),
+so a seed reproduces a game exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.kernel import Command, Outcome, Rng, Ruleset, Viewer
+
+
+def seed_bytes(seed: int) -> bytes:
+    """The game seed an integer seed stands for."""
+    return f"dragonhall-rl:{seed}".encode()
+
+
+class Match:
+    """The state of one game and the next decision's number."""
+
+    def __init__(self, ruleset: Ruleset[Any], variant: str | None, players: int, seed: int) -> None:
+        self.ruleset = ruleset
+        self.config = ruleset.configure(variant, None, players)
+        self.seed = seed_bytes(seed)
+        self.state, _ = ruleset.new_game(self.config, Rng(self.seed, "setup"))
+        self.decisions = 0
+        self._legal: tuple[int, Sequence[Command]] | None = None
+
+    @property
+    def players(self) -> int:
+        return self.config.seats
+
+    def awaiting(self) -> tuple[int, ...]:
+        return self.ruleset.awaiting(self.state)
+
+    def legal_moves(self, seat: int) -> Sequence[Command]:
+        """The legal moves of ``seat`` now (kept until the next decision)."""
+        if self._legal is None or self._legal[0] != seat:
+            self._legal = (seat, self.ruleset.legal_moves(self.state, seat))
+        return self._legal[1]
+
+    def play(self, seat: int, command: Command) -> None:
+        """``seat`` plays ``command`` (a legal move: the engine still checks it)."""
+        rng = Rng(self.seed, f"v{self.decisions}")
+        for event in self.ruleset.decide(self.state, seat, command, rng):
+            self.state = self.ruleset.evolve(self.state, event)
+        self.decisions += 1
+        self._legal = None
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """The board as ``seat`` sees it: the only source of its observations."""
+        return self.ruleset.view(self.state, Viewer.of(seat))
+
+    def outcome(self) -> Outcome | None:
+        return self.ruleset.outcome(self.state)
+
+    def truncated(self) -> bool:
+        return self.decisions >= self.ruleset.max_decisions
+
+
+def returns(outcome: Outcome, players: int) -> list[float]:
+    """Each seat's return from its place: the seats it beat less the seats that beat it, over
+    ``players - 1``. Zero-sum and within [-1, 1]: a lone winner 1, a lone last -1, a tie 0."""
+    places = outcome.places or (1,) * players
+    scale = max(len(places) - 1, 1)
+    return [sum((q > p) - (q < p) for q in places) / scale for p in places]

@@ -1,0 +1,279 @@
+"""OpenSpiel Python games for every game of the catalogue: ``python_dragonhall_<slug>``.
+
+``pyspiel.load_game("python_dragonhall_tarasque", {"variant": "numbered", "players": 3})``
+after ``import rl.openspiel_game`` (which registers them all). Actions are the game's
+fixed action space (``rl.actions``), the same integers as the PettingZoo environment's.
+
+**Chance is explicit.** The engines draw every chance outcome through ``Rng.below(n)``
+(a shuffle is a run of them, a die one). Here ``setup`` and ``decide`` run with a
+stand-in ``Rng`` that replays the outcomes chosen so far and stops at the first draw it
+has no outcome for: the state is then a chance node with the ``n`` outcomes of that draw,
+each of probability ``1/n`` (``below`` is uniform). Once the chance player has chosen
+every draw, the engine's events are folded. The engine is a pure function of its inputs,
+so running it again with one more outcome is exact.
+
+Observations are the seat's own view (``rl.features``): as a string its canonical JSON,
+as a tensor its hashed vector. The information state adds the seat's own past actions.
+Returns: the seats beaten less the seats that beat one, over ``players - 1`` (zero-sum).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import pyspiel
+
+from domain.catalog import GAMES
+from domain.kernel import Command, Event, Rng, Ruleset, Viewer
+from rl.actions import ActionCodec
+from rl.features import OBSERVATION_SIZE, describe, featurize
+from rl.match import returns
+from rl.specs import codec_for, spec_for
+
+T = TypeVar("T")
+
+
+class NeedChance(Exception):
+    """The engine drew from the Rng and no outcome is chosen yet: a chance node of ``n`` outcomes."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.n = n
+
+
+class Replay(Rng):
+    """An ``Rng`` whose draws are chosen outside: the given outcomes in order, then ``NeedChance``.
+
+    A draw with one possible outcome needs no choice."""
+
+    __slots__ = ("_at", "_outcomes")
+
+    def __init__(self, outcomes: Sequence[int]) -> None:
+        super().__init__(b"", "replay")
+        self._outcomes = outcomes
+        self._at = 0
+
+    def below(self, n: int) -> int:
+        if n == 1:
+            return 0
+        if self._at < len(self._outcomes):
+            self._at += 1
+            return self._outcomes[self._at - 1]
+        raise NeedChance(n)
+
+
+class Shared:
+    """An immutable value that copies of a state share (``deepcopy`` keeps the same object):
+    engine states are frozen, and a ruleset is a module's single instance."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Shared:
+        return self
+
+
+def game_name(slug: str) -> str:
+    return "python_dragonhall_" + slug.replace("-", "_")
+
+
+def _game_type(ruleset: Ruleset[Any]) -> pyspiel.GameType:
+    default = ruleset.variants[0]
+    return pyspiel.GameType(
+        short_name=game_name(ruleset.slug),
+        long_name=f"Dragonhall {ruleset.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(v.max_seats for v in ruleset.variants),
+        min_num_players=min(v.min_seats for v in ruleset.variants),
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"variant": default.name, "players": default.min_seats},
+    )
+
+
+class DragonhallGame(pyspiel.Game):
+    """One game of the catalogue; parameters ``variant`` and ``players``."""
+
+    ruleset: Ruleset[Any]
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**self.game_type().parameter_specification, **(params or {})}
+        self.config = self.ruleset.configure(str(params["variant"]), None, int(params["players"]))
+        self.codec: ActionCodec = codec_for(self.ruleset)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.codec.size,
+            max_chance_outcomes=spec_for(self.ruleset.slug).max_chance_outcomes,
+            num_players=self.config.seats,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.ruleset.max_decisions * 64,
+        )
+        super().__init__(self.game_type(), info, params)
+
+    @classmethod
+    def game_type(cls) -> pyspiel.GameType:
+        return _game_type(cls.ruleset)
+
+    def new_initial_state(self) -> DragonhallState:
+        return DragonhallState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
+    ) -> ViewObserver:
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return ViewObserver(perfect_recall)
+
+
+class DragonhallState(pyspiel.State):
+    """A position, or a chance node while the engine's pending step awaits its draws."""
+
+    def __init__(self, game: DragonhallGame) -> None:
+        super().__init__(game)
+        self._rules = Shared(game.ruleset)
+        self._codec = Shared(game.codec)
+        self._engine = Shared(game.ruleset.initial(game.config))
+        self._pending: tuple[int, Command] | None = None  # None before setup: the opening is pending
+        self._opened = False
+        self._draws: list[int] = []
+        self._chance = 0
+        self._decisions = 0
+        self._mine: list[list[int]] = [[] for _ in range(game.config.seats)]
+        self._legal: Shared | None = None
+        self._resolve()
+
+    # ------------------------------------------------------------ the engine
+
+    @property
+    def ruleset(self) -> Ruleset[Any]:
+        return self._rules.value
+
+    @property
+    def engine_state(self) -> Any:
+        """The engine's state (before the pending step's events while chance is pending)."""
+        return self._engine.value
+
+    def _resolve(self) -> None:
+        """Run the pending step with the draws chosen so far; fold its events once none is missing."""
+        rng = Replay(self._draws)
+        try:
+            events = self._step(rng)
+        except NeedChance as need:
+            self._chance = need.n
+            return
+        state = self.engine_state
+        for e in events:
+            state = self.ruleset.evolve(state, e)
+        self._engine = Shared(state)
+        self._opened, self._pending, self._draws, self._chance, self._legal = True, None, [], 0, None
+
+    def _step(self, rng: Rng) -> list[Event]:
+        if not self._opened:
+            return self.ruleset.setup(self.engine_state, rng)
+        assert self._pending is not None
+        seat, command = self._pending
+        return self.ruleset.decide(self.engine_state, seat, command, rng)
+
+    def _table(self) -> dict[int, Command]:
+        if self._legal is None:
+            seat = self.current_player()
+            _, chosen = self._codec.value.table(self.ruleset.legal_moves(self.engine_state, seat))
+            self._legal = Shared(chosen)
+        return self._legal.value
+
+    # ------------------------------------------------------------ the OpenSpiel protocol
+
+    def current_player(self) -> int:
+        if self._chance:
+            return int(pyspiel.PlayerId.CHANCE)
+        if self.is_terminal():
+            return int(pyspiel.PlayerId.TERMINAL)
+        return self.ruleset.awaiting(self.engine_state)[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.current_player():
+            return []
+        return sorted(self._table())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        p = 1.0 / self._chance
+        return [(k, p) for k in range(self._chance)]
+
+    def _apply_action(self, action: int) -> None:
+        if self._chance:
+            self._draws.append(int(action))
+        else:
+            seat = self.current_player()
+            self._pending = (seat, self._table()[int(action)])
+            self._mine[seat].append(int(action))
+            self._decisions += 1
+        self._resolve()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"draw {action}"
+        return str(self._codec.value.describe(int(action)))
+
+    def is_terminal(self) -> bool:
+        if self._chance:
+            return False
+        return self.ruleset.is_over(self.engine_state) or self._decisions >= self.ruleset.max_decisions
+
+    def returns(self) -> list[float]:
+        outcome = self.ruleset.outcome(self.engine_state) if not self._chance else None
+        n = self.get_game().num_players()
+        return returns(outcome, n) if outcome is not None else [0.0] * n
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` sees of the position."""
+        return self.ruleset.view(self.engine_state, Viewer.of(player))
+
+    def own_actions(self, player: int) -> list[int]:
+        return list(self._mine[player])
+
+    def __str__(self) -> str:
+        view = self.ruleset.view(self.engine_state, Viewer.spectator())
+        return describe(view, -1) + (f" (drawing 1 of {self._chance})" if self._chance else "")
+
+
+class ViewObserver:
+    """A seat's observation: the hashed vector of its view, and its view as a string. With
+    ``perfect_recall`` (information states) the string adds the seat's own past actions."""
+
+    def __init__(self, perfect_recall: bool, size: int = OBSERVATION_SIZE) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"view": self.tensor}
+
+    def set_from(self, state: DragonhallState, player: int) -> None:
+        self.tensor[:] = featurize(state.view(player), player, self.tensor.size)
+
+    def string_from(self, state: DragonhallState, player: int) -> str:
+        text = describe(state.view(player), player)
+        if self.perfect_recall:
+            text += f" mine: {state.own_actions(player)}"
+        return text
+
+
+def register_all() -> None:
+    """Register a Python game per game of the catalogue (once; later calls do nothing)."""
+    known = set(pyspiel.registered_names())
+    for ruleset in GAMES:
+        name = game_name(ruleset.slug)
+        if name in known:
+            continue
+        cls = type(f"Dragonhall_{ruleset.slug.replace('-', '_')}", (DragonhallGame,), {"ruleset": ruleset})
+        pyspiel.register_game(_game_type(ruleset), cls)
+
+
+register_all()

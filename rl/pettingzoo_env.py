@@ -1,0 +1,163 @@
+"""PettingZoo AEC environments for every game of the catalogue, one class for all.
+
+``env("tarasque", variant="numbered", players=3)`` is one game and variant. Agents are
+``seat_0``...; the agent to act is the first seat the engine awaits (several in
+simultaneous phases: they answer in seat order, none seeing another's secret answer).
+Each agent's observation is ``{"observation": float32[OBSERVATION_SIZE], "action_mask":
+int8[n]}``: the vector of its own view (``rl.features``) and the mask of its legal actions
+in the game's fixed action space (``rl.actions``). Rewards come once, at the end: the
+seats a seat beat less those that beat it, over ``players - 1``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from domain.kernel import Command, Ruleset, Viewer
+from rl.features import OBSERVATION_SIZE, describe, featurize
+from rl.match import Match, returns
+from rl.specs import codec_for, game
+
+
+class DragonhallEnv(AECEnv):
+    """One Dragonhall game as a PettingZoo AEC environment."""
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "dragonhall_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        slug: str | Ruleset[Any],
+        variant: str | None = None,
+        players: int | None = None,
+        render_mode: str | None = None,
+        observation_size: int = OBSERVATION_SIZE,
+    ) -> None:
+        super().__init__()
+        self.ruleset = game(slug) if isinstance(slug, str) else slug
+        self.variant = self.ruleset.variant(variant).name
+        self.players = players or self.ruleset.variant(variant).min_seats
+        self.ruleset.configure(self.variant, None, self.players)  # fails early on a bad seat count
+        self.codec = codec_for(self.ruleset)
+        self.render_mode = render_mode
+        self.observation_size = observation_size
+        self.possible_agents = [f"seat_{i}" for i in range(self.players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, (observation_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.codec.size,), np.int8),
+            }
+        )
+        self._action_spaces = {a: spaces.Discrete(self.codec.size) for a in self.possible_agents}
+        self._observation_spaces = {a: self._observation_space for a in self.possible_agents}
+        self.match: Match | None = None
+        self._table: tuple[int, np.ndarray, dict[int, Command]] | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    # ------------------------------------------------------------ the AEC protocol
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; the same ``seed`` gives the same game for the same actions."""
+        self.match = Match(self.ruleset, self.variant, self.players, secrets.randbits(63) if seed is None else seed)
+        self._table = None
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._after_decision()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        match = self._match()
+        seat = self._seat[agent]
+        command = self._legal(seat)[2].get(int(action)) if action is not None else None
+        if command is None:
+            inside = action is not None and 0 <= int(action) < self.codec.size
+            named = self.codec.describe(int(action)) if inside else "outside the action space"  # type: ignore[arg-type]
+            raise ValueError(f"action {action} ({named}) is not legal for {agent} now")
+        self._cumulative_rewards[agent] = 0.0
+        match.play(seat, command)
+        self._table = None
+        self._after_decision()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s view as a vector, and its action mask (all zeros when it is not to act)."""
+        match = self._match()
+        seat = self._seat[agent]
+        vector = featurize(match.view(seat), seat, self.observation_size)
+        if self.terminations.get(agent) or self.truncations.get(agent) or seat not in match.awaiting():
+            mask = np.zeros(self.codec.size, dtype=np.int8)
+        else:
+            mask = self._legal(seat)[1]
+        return {"observation": vector, "action_mask": mask}
+
+    def render(self) -> str | None:
+        """The board as a spectator sees it, as text (``ansi``) or printed (``human``)."""
+        if self.render_mode is None or self.match is None:
+            return None
+        text = describe(self.ruleset.view(self.match.state, _SPECTATOR), -1)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------ helpers
+
+    def legal_commands(self, agent: str) -> dict[int, Command]:
+        """Each legal action of ``agent`` and the engine command it stands for."""
+        return dict(self._legal(self._seat[agent])[2])
+
+    def _match(self) -> Match:
+        if self.match is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.match
+
+    def _legal(self, seat: int) -> tuple[int, np.ndarray, dict[int, Command]]:
+        if self._table is None or self._table[0] != seat:
+            mask, chosen = self.codec.table(self._match().legal_moves(seat))
+            self._table = (seat, mask, chosen)
+        return self._table
+
+    def _after_decision(self) -> None:
+        """Select the next agent, or end the game for everyone with its rewards."""
+        match = self._match()
+        outcome = match.outcome()
+        if outcome is not None:
+            for agent, r in zip(self.agents, returns(outcome, self.players), strict=True):
+                self.rewards[agent] = r
+                self.terminations[agent] = True
+            self.agent_selection = self.agents[0]
+        elif match.truncated():
+            self.truncations = {a: True for a in self.agents}
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[match.awaiting()[0]]
+
+
+_SPECTATOR = Viewer.spectator()
+
+
+def env(slug: str, variant: str | None = None, players: int | None = None, **kwargs: Any) -> DragonhallEnv:
+    """The AEC environment of game ``slug`` (a slug of the catalogue)."""
+    return DragonhallEnv(slug, variant, players, **kwargs)

@@ -1,0 +1,55 @@
+"""What the environments need to know of a game beyond its ``Ruleset``, registered by slug.
+
+A game with no registered spec still gets environments: its command fields are numbered
+from their type hints where they can be, and by listing order (``Listed``) where they
+cannot (``ActionCodec``). A module in ``rl.games`` refines that for one game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from domain.kernel import Ruleset
+from rl.actions import ActionCodec, Spec
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game's numbering of its commands and the bounds OpenSpiel asks for."""
+
+    slug: str
+    actions: Mapping[str, Spec] = field(default_factory=dict)
+    """Command wire name to its numbering; command types left out are inferred."""
+    max_chance_outcomes: int = 256
+    """The largest ``Rng.below(n)`` the game draws (a shuffle of n items draws up to n)."""
+
+
+_SPECS: dict[str, GameSpec] = {}
+
+
+def game(slug: str) -> Ruleset[Any]:
+    """The game ``slug`` of the catalogue (``domain.catalog``: the server's registry is filled
+    by its composition root, which the environments do without)."""
+    from domain.catalog import GAMES
+
+    for ruleset in GAMES:
+        if ruleset.slug == slug:
+            return ruleset
+    raise ValueError(f"unknown game {slug!r}; expected one of: {', '.join(r.slug for r in GAMES)}")
+
+
+def register_spec(spec: GameSpec) -> None:
+    _SPECS[spec.slug] = spec
+
+
+def spec_for(slug: str) -> GameSpec:
+    return _SPECS.get(slug) or GameSpec(slug)
+
+
+@cache
+def codec_for(ruleset: Ruleset[Any]) -> ActionCodec:
+    """The action space of ``ruleset``'s game (one per game, all variants and seat counts)."""
+    return ActionCodec(ruleset.commands, spec_for(ruleset.slug).actions)
