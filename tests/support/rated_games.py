@@ -20,7 +20,9 @@ from projections.views import GameViewsSQL, SQLiteGameViews
 from services.aggregate import Game
 from workers.bot_turns import bot_choice
 
-BUDGET = 0.05
+BUDGET = 10.0
+"""The bots' soft time limit: far above what they take, so that no choice falls back to a random
+move on a busy machine (``workers.bot_turns.bot_choice``) and a seed fixes every game."""
 
 
 def seeded_id(rng: random.Random) -> uuid.UUID:
@@ -58,6 +60,18 @@ def play_out(platform: Any, gid: str) -> Game:
         games.play_for(gid, seat, game.version, lambda g, s=seat, b=bot, k=seed: bot_choice(g, s, b, BUDGET, k))
         game = games.load(gid)
     return game
+
+
+def population(strong: str, size: int = 4) -> list[tuple[str, str]]:
+    """``size`` players of the ``strong`` bot and ``size`` of the random bot, as ``(player_id, bot)``."""
+    return [(f"{strong}-{k}", strong) for k in range(size)] + [(f"random-{k}", "random") for k in range(size)]
+
+
+def play_population(platform: Any, game: str, pool: Sequence[tuple[str, str]], games: int, seed: int) -> None:
+    """``games`` rated games of 2 to 4 seats, each drawn at random from ``pool``."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        play_table(platform, game, rng.sample(list(pool), rng.choice([2, 3, 4])), rng)
 
 
 def fresh_views() -> GameViewsSQL:

@@ -23,7 +23,9 @@ from tests.support.rated_games import (
     corpus_events,
     corpus_players,
     fresh_views,
+    play_population,
     play_table,
+    population,
     rating_tables,
     rebuild,
 )
@@ -132,6 +134,19 @@ class TestHowPlacesMoveRatings:
         one = _book_game(book, "g2") + book.ended("g2", "finished", _seats("a", "b"), [2, 1], "t2")
         two = _book_game(forgetful, "g2") + forgetful.ended("g2", "finished", _seats("a", "b"), [2, 1], "t2")
         assert one == two
+
+
+class TestAPopulationSortsItself:
+    @pytest.mark.slow
+    def test_the_stronger_bots_rank_above_the_random_ones_after_sixty_games(self, rated: Any) -> None:
+        """Four greedy and four random players of Seven Dragons, 60 rated games of 2 to 4 seats
+        drawn at random (a fixed seed): every greedy player's rating ends above every random
+        player's. ``bench/ratings.py`` runs the same over a few hundred games of every game."""
+        play_population(rated, "seven-dragons", population("greedy"), 60, seed=7)
+        rated.wait_for_projections()
+        board = [r["player_id"] for r in rated.views.leaderboard("seven-dragons", 0, 20, 0)]
+        assert len(board) == 8
+        assert all(p.startswith("greedy") for p in board[:4]), board
 
 
 class TestRebuildFromZero:
