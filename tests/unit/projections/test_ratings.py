@@ -175,6 +175,18 @@ class TestRebuildFromZero:
         assert rating_tables(rebuild(rated.store)) == incremental
         assert rating_tables(rebuild(rated.store, batch=7)) == incremental
 
+    def test_dropping_the_read_models_drops_the_ratings_with_them(self, rated: Any) -> None:
+        """``dragonhall rebuild-projections`` drops every read model, then rebuilds from zero: the
+        rating tables are among them, so a rebuild never counts a game twice."""
+        play_table(rated, "seven-dragons", [("a", "greedy"), ("b", "random")], random.Random(3))
+        rated.wait_for_projections()
+        views = fresh_views()
+        rebuild(rated.store, views)
+        assert all(rating_tables(views).values())
+        views.drop_views(rated.store.name)
+        assert not any(rating_tables(views).values())
+        assert rating_tables(rebuild(rated.store, views)) == rating_tables(rated.views)
+
     def test_each_finished_game_counts_once(self, rated: Any) -> None:
         rng = random.Random(5)
         for _ in range(4):
