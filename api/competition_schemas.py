@@ -54,6 +54,30 @@ class Profile(Schema):
     recent_games = fields.List(fields.Nested(RecentGame), required=True, metadata={"description": "Ended games."})
 
 
+class HistoryEntry(Schema):
+    n = fields.Integer(required=True, metadata={"description": "The player's rated game of this game, from 1."})
+    game_id = fields.String(required=True)
+    place = fields.Integer(required=True)
+    seats = fields.Integer(required=True)
+    mu_before = fields.Float(required=True)
+    sigma_before = fields.Float(required=True)
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    at = fields.String(required=True)
+
+
+class RatingHistory(Schema):
+    player_id = fields.String(required=True)
+    game = fields.String(required=True)
+    offset = fields.Integer(required=True)
+    history = fields.List(fields.Nested(HistoryEntry), required=True, metadata={"description": "Latest first."})
+
+
+class PageOnly(Schema):
+    limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
+
+
 class BotCreate(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 80))
 

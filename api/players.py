@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from api import competition_schemas, schemas
-from api.auth import required_player
+from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
 
@@ -31,6 +31,17 @@ def profile(player_id: str) -> dict[str, Any]:
     and won, recent ended games, and for a bot its owner. Server bots have profiles too
     (``server-bot:<bot>``)."""
     return current_platform().profiles.profile(player_id)
+
+
+@blp.route("/players/<player_id>/ratings/<game>", methods=["GET"])
+@blp.contract(auth="optional", scope="read", errors=[404])
+@blp.arguments(competition_schemas.PageOnly(), location="query")
+@blp.response(200, competition_schemas.RatingHistory())
+def rating_history(args: dict[str, Any], player_id: str, game: str) -> dict[str, Any]:
+    """A player's rating history in one game: each rated game, latest first, with the rating
+    (mu, sigma) before and after it."""
+    optional_player()
+    return current_platform().profiles.history(player_id, game, args["limit"], args["offset"])
 
 
 @blp.route("/me/bots", methods=["POST"])

@@ -63,13 +63,25 @@ class Profiles:
             "owner": SERVER_OWNER,
         }
 
+    def history(self, player_id: str, game: str, limit: int, offset: int) -> dict[str, Any]:
+        """The player's rated games of ``game``, latest first, each with the rating before and after.
+        ``PlayerNotFound`` and ``GameNotFound`` as for a profile and a leaderboard."""
+        slug = _slug(game)
+        if not player_id.startswith(SERVER_BOT_PREFIX):
+            self.accounts.get(player_id)
+        else:
+            self._server_bot(player_id)
+        rows = self.views.rating_history(player_id, slug, limit, offset)
+        entries = [
+            {k: r[k] for k in ("n", "game_id", "place", "seats", "mu_before", "sigma_before", "mu", "sigma", "at")}
+            for r in rows
+        ]
+        return {"player_id": player_id, "game": slug, "offset": offset, "history": entries}
+
     def leaderboard(self, game: str, limit: int, offset: int, provisional: bool) -> dict[str, Any]:
         """Players of ``game`` by conservative rating (mu - 3 sigma), best first; provisional
         ratings only when asked. ``GameNotFound`` for a game not in the catalog."""
-        try:
-            slug = find_game(game).slug
-        except ConfigError:
-            raise GameNotFound(f"no game {game!r} in the catalog") from None
+        slug = _slug(game)
         least = 0 if provisional else PROVISIONAL_GAMES
         rows = self.views.leaderboard(slug, least, limit, offset)
         players = [
@@ -79,6 +91,13 @@ class Profiles:
         ]  # fmt: skip
         total = self.views.leaderboard_size(slug, least)
         return {"game": slug, "total": total, "offset": offset, "players": players}
+
+
+def _slug(game: str) -> str:
+    try:
+        return find_game(game).slug
+    except ConfigError:
+        raise GameNotFound(f"no game {game!r} in the catalog") from None
 
 
 def rating_json(row: dict[str, Any]) -> dict[str, Any]:

@@ -351,6 +351,7 @@ def _competition_asks(w: dict[str, Any]) -> list[Ask]:
     """Profiles, leaderboards and tournaments."""
     a, c, nope = w["a"], w["c"], NO_ID
     me = "/api/v1/players/{player_id}"
+    history = "/api/v1/players/{player_id}/ratings/{game}"
     board = "/api/v1/leaderboards/{game}"
     one, entries = "/api/v1/tournaments/{tournament_id}", "/api/v1/tournaments/{tournament_id}/registrations"
     cup, full = w["cup"], w["full_cup"]
@@ -359,6 +360,10 @@ def _competition_asks(w: dict[str, Any]) -> list[Ask]:
         Ask("GET", me, "/api/v1/players/server-bot:random?x=1", 400),
         Ask("GET", me, "/api/v1/players/server-bot:random", 401, token="bad"),
         Ask("GET", me, f"/api/v1/players/{nope}", 404),
+        Ask("GET", history, "/api/v1/players/server-bot:random/ratings/dice-race", 200),
+        Ask("GET", history, "/api/v1/players/server-bot:random/ratings/dice-race?limit=0", 400),
+        Ask("GET", history, "/api/v1/players/server-bot:random/ratings/dice-race", 401, token="bad"),
+        Ask("GET", history, "/api/v1/players/server-bot:random/ratings/chess", 404),
         Ask("POST", "/api/v1/me/bots", "/api/v1/me/bots", 201, body={"name": "b"}, token=a),
         Ask("POST", "/api/v1/me/bots", "/api/v1/me/bots", 400, body={}, token=a),
         Ask("POST", "/api/v1/me/bots", "/api/v1/me/bots", 401, body={"name": "b"}),

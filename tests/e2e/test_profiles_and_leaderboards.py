@@ -50,6 +50,11 @@ def test_a_rated_game_shows_on_both_profiles_with_a_provisional_rating(client: A
     assert rating["rating"] == rating["mu"] - 3 * rating["sigma"]
     assert profile["games"] == {"played": 1, "won": 1}
     assert [(g["game_id"], g["rated"], g["place"]) for g in profile["recent_games"]] == [(doc["id"], True, 1)]
+    history = client.call("GET", f"/api/v1/players/{winner['id']}/ratings/dice-race").body["history"]
+    assert [(h["n"], h["game_id"], h["place"], h["mu"]) for h in history] == [(1, doc["id"], 1, rating["mu"])]
+    assert history[0]["mu_before"] == 25.0
+    assert client.call("GET", f"/api/v1/players/{winner['id']}/ratings/chess").status == 404
+    assert client.call("GET", "/api/v1/players/nobody/ratings/dice-race").status == 404
 
 
 def test_a_casual_game_counts_as_played_but_not_rated(client: ApiClient) -> None:

@@ -28,6 +28,8 @@ def fast() -> Iterator[ApiClient]:
 
 
 def _tournament(client: ApiClient, token: str, **extra: Any) -> dict[str, Any]:
+    """Seven Dragons at tables of 3, 4 seconds a move (far more than a server bot takes, so only the
+    silent seat times out), forfeit on timeout."""
     body = {
         "name": "autumn swiss",
         "game": "seven-dragons",
@@ -35,7 +37,7 @@ def _tournament(client: ApiClient, token: str, **extra: Any) -> dict[str, Any]:
         "format": "swiss",
         "rounds": 3,
         "capacity": 8,
-        "time_control": {"kind": "per_move", "seconds": 2, "timeout_policy": "forfeit"},
+        "time_control": {"kind": "per_move", "seconds": 4, "timeout_policy": "forfeit"},
         "starts_at": (clock.now() + timedelta(seconds=2)).isoformat(),
         "round_seconds": 300,
         **extra,
