@@ -25,7 +25,7 @@ from typing import Any
 from domain.kernel import ConfigError, find_game
 from services import clock, pairing
 from services.accounts import Accounts, Player
-from services.errors import InvalidRequest, ServiceError
+from services.errors import InvalidRequest, SeatUnavailable, ServiceError
 from services.games import GameService
 from services.sqlstore import SqlStore
 
@@ -258,7 +258,10 @@ class Tournaments:
             for seat, pid in enumerate(json.loads(row["players"])):
                 if pid not in taken:
                     p = entrants[pid]
-                    self.games.take_seat(row["game_id"], pid, p["name"], p["kind"], seat, bot=p["bot"])
+                    try:
+                        self.games.take_seat(row["game_id"], pid, p["name"], p["kind"], seat, bot=p["bot"])
+                    except SeatUnavailable:  # a step running at the same time seated them
+                        continue
 
     def _record_results(self, t: dict[str, Any], now: datetime) -> bool:
         """Records the result of each ended table of the current round (every table, past the
