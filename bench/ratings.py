@@ -47,7 +47,7 @@ def sorted_now(platform: Any, game: str) -> bool:
 
 def run_population(platform: Any, game: str, games: int, seed: int) -> dict[str, Any]:
     pool = population(STRONG[game])
-    rng = random.Random(seed)
+    rng = random.Random(f"{seed}:{game}")  # game ids come from it: distinct for each game
     last_unsorted = 0
     started = time.perf_counter()
     for n in range(1, games + 1):
@@ -106,7 +106,10 @@ def main() -> None:
     settings = Settings.from_env({"DRAGONHALL_STORE": "memory", "DRAGONHALL_SECRET_KEY": "23" * 32})
     platform = bootstrap(settings, work=NullWork())
     try:
-        figures = [run_population(platform, g, args.games, args.seed) for g in (args.game or sorted(STRONG))]
+        figures = []
+        for game in args.game or sorted(STRONG):
+            figures.append(run_population(platform, game, args.games, args.seed))
+            console.print(f"{game}: {figures[-1]}")
         table = Table(title="A population of 4 strong and 4 random bots per game, 2 to 4 seats a game")
         for col in ("game", "games", "strong above random", "mean mu strong", "mean mu random", "mean sigma",
                     "unsorted last at game", "play s"):  # fmt: skip
