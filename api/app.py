@@ -14,7 +14,22 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from api import advice, audit, auth, errors, games, keys, limits, meta, move_docs, parser, players, schemas, streams
+from api import (
+    advice,
+    audit,
+    auth,
+    competition,
+    errors,
+    games,
+    keys,
+    limits,
+    meta,
+    move_docs,
+    parser,
+    players,
+    schemas,
+    streams,
+)
 from api.asgi import Gateway
 from api.context import install, platform_of
 from api.stream_hub import StreamHub
@@ -45,7 +60,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.ma_plugin.converter.add_attribute_function(schemas.move_property)
     move_docs.register(api)
-    for blp in (players.blp, games.blp, advice.blp, streams.blp, audit.blp, meta.blp, keys.blp):
+    for blp in (players.blp, games.blp, advice.blp, streams.blp, audit.blp, meta.blp, keys.blp, competition.blp):
         api.register_blueprint(blp)
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)

@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 from domain.kernel import MalformedMove, RuleError
 from services import errors as svc
 from services.disputes import DisputeNotFound
+from services.tournaments import NotOwner, RegistrationClosed, TournamentNotFound
 
 log = logging.getLogger("dragonhall.api")
 
@@ -55,16 +56,19 @@ STATUS: list[tuple[type[Exception], int]] = [
     (svc.NotCreator, 403),
     (svc.NotArbiter, 403),
     (svc.NotInvited, 403),
+    (NotOwner, 403),
     (svc.GameNotFound, 404),
     (svc.PlayerNotFound, 404),
     (svc.TokenNotFound, 404),
     (svc.NoPicture, 404),
     (DisputeNotFound, 404),
+    (TournamentNotFound, 404),
     (svc.StaleVersion, 409),
     (svc.NotAcceptingMoves, 409),
     (svc.NotAwaited, 409),
     (svc.SeatUnavailable, 409),
     (svc.CommandReused, 409),
+    (RegistrationClosed, 409),
     (RuleError, 422),
     (svc.StreamsBusy, 503),
     *((cls, 503) for cls in svc.STORE_UNAVAILABLE),

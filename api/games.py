@@ -27,7 +27,7 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
     """Open a table; the caller is its creator. It starts when its last seat fills."""
     player = required_player()
     p = current_platform()
-    settings = {"fill": body["fill"], "fill_bot": body["fill_bot"], "invite": body["invite"]}
+    settings = {"fill": body["fill"], "fill_bot": body["fill_bot"], "invite": body["invite"], "rated": body["rated"]}
     game = p.games.create_game(
         player.id,
         body["game"],

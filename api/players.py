@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from api import schemas
-from api.auth import required_player
+from api import competition_schemas, schemas
+from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
 
@@ -21,6 +21,38 @@ def create_player(body: dict[str, Any]) -> dict[str, Any]:
     (``read``, ``play``, ``bot``, ``account``): make narrower tokens with POST /me/tokens."""
     player, token = current_platform().accounts.register(body["name"], body["kind"])
     return {**player.to_json(), "token": token}
+
+
+@blp.route("/players/<player_id>", methods=["GET"])
+@blp.contract(auth="optional", scope="read", errors=[404])
+@blp.response(200, competition_schemas.Profile())
+def profile(player_id: str) -> dict[str, Any]:
+    """A player's profile: name, kind, ratings per game (with their uncertainty), games finished
+    and won, recent ended games, and for a bot its owner. Server bots have profiles too
+    (``server-bot:<bot>``)."""
+    return current_platform().profiles.profile(player_id)
+
+
+@blp.route("/players/<player_id>/ratings/<game>", methods=["GET"])
+@blp.contract(auth="optional", scope="read", errors=[404])
+@blp.arguments(competition_schemas.PageOnly(), location="query")
+@blp.response(200, competition_schemas.RatingHistory())
+def rating_history(args: dict[str, Any], player_id: str, game: str) -> dict[str, Any]:
+    """A player's rating history in one game: each rated game, latest first, with the rating
+    (mu, sigma) before and after it."""
+    optional_player()
+    return current_platform().profiles.history(player_id, game, args["limit"], args["offset"])
+
+
+@blp.route("/me/bots", methods=["POST"])
+@blp.contract(auth="required", scope="account")
+@blp.arguments(competition_schemas.BotCreate())
+@blp.response(201, schemas.PlayerWithToken())
+def create_bot(body: dict[str, Any]) -> dict[str, Any]:
+    """Register a bot account that you own: its profile names you as its owner. The response's
+    token (every scope) is shown only once."""
+    bot, token = current_platform().accounts.register_bot(required_player(), body["name"])
+    return {**bot.to_json(), "token": token}
 
 
 @blp.route("/me", methods=["GET"])

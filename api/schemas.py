@@ -265,6 +265,13 @@ class GameCreate(Schema):
             "/api/v1/catalog (its default bot when null)."
         },
     )
+    rated = fields.Boolean(
+        load_default=True,
+        metadata={
+            "description": "Whether the game counts for ratings (casual when false). A rated game is still "
+            "unrated when it is a contest of fewer than two players, or ends before any decision: see docs/ratings.md."
+        },
+    )
     invite = fields.List(
         fields.String(validate=validate.Length(1, MAX_PLAYER_ID)),
         load_default=list,

@@ -30,6 +30,7 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
 from domain.kernel import Ruleset, canonical_json, decode, find_game
+from projections.ratings import RatingBook
 from projections.views import Change, GameViewsSQL
 from services import clocks
 from services.account_feed import AccountFeed, Entry
@@ -58,6 +59,9 @@ class Batch:
     awaited_before: dict[str, list[int]] = field(default_factory=dict)
     """Each game's awaited seats before the batch's first change of them: a seat awaited after
     the batch and not before gets a ``your_turn``."""
+    ratings: list[Change] = field(default_factory=list)
+    """The rating tables' changes (``projections.ratings``), in event order: a player's rating
+    after one game is the rating before the next."""
 
     def update(self, gid: str, e: Game.Event, **columns: Any) -> None:
         row = self.updates.setdefault(gid, {})
@@ -79,11 +83,13 @@ class Batch:
                     (gid, version, canonical_json(state)),
                 )
             )
+        out.extend(self.ratings)
         return out
 
 
 class GameProjection(Projection[GameViewsSQL]):
-    """Materialises ``dh_games``, ``dh_game_players`` and ``dh_boards``."""
+    """Materialises ``dh_games``, ``dh_game_players`` and ``dh_boards``, and the rating tables
+    through its ``RatingBook`` (``projections.ratings``)."""
 
     name = "dragonhall_views"
     feed: AccountFeed | None = None
@@ -101,6 +107,7 @@ class GameProjection(Projection[GameViewsSQL]):
         self._seats: dict[str, list[dict[str, Any]]] = {}
         self._clocks: dict[str, dict[str, Any]] = {}
         self._dirty: dict[str, float] = {}
+        self.ratings = RatingBook(view)
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
@@ -135,6 +142,7 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def _forget(self, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]]) -> None:
         """After a failed write, drops what memory learnt from the batch: the tables are the truth."""
+        self.ratings.forget()
         for event, _tracking in items:
             gid = str(event.originator_id)
             self._states.pop(gid, None)
@@ -197,6 +205,8 @@ class GameProjection(Projection[GameViewsSQL]):
         }
         self._seats[gid] = []
         self._clocks[gid] = {"turns": {}, "banks": {}, "awaiting": []}
+        rated = bool(e.settings.get("rated", True))
+        batch.ratings.extend(self.ratings.created(gid, e.game, e.variant, rated, bool(e.sandbox_of)))
         if e.starts_at:
             row["next_deadline"] = clocks_key(clocks.parse(e.starts_at))
         marks = ", ".join("?" for _ in row)
@@ -277,6 +287,9 @@ class GameProjection(Projection[GameViewsSQL]):
         batch.timed.add(gid)
 
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
+        gid = str(e.originator_id)
+        at = e.timestamp.isoformat()
+        batch.ratings.extend(self.ratings.ended(gid, "finished", self._seats_of(gid), e.outcome["places"], at))
         batch.ended.add(str(e.originator_id))
         self._tell_seats(batch, str(e.originator_id), e, "game_finished", {"status": "finished", "outcome": e.outcome})
         batch.update(
@@ -285,6 +298,8 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
         outcome = e.outcome
+        gid = str(e.originator_id)
+        batch.ratings.extend(self.ratings.ended(gid, "abandoned", self._seats_of(gid), [], e.timestamp.isoformat()))
         batch.ended.add(str(e.originator_id))
         self._tell_seats(batch, str(e.originator_id), e, "game_finished", {"status": "abandoned", "outcome": outcome})
         batch.update(
@@ -293,9 +308,11 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def _move(self, e: Game.MoveMade, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
+        batch.ratings.extend(self.ratings.decided(str(e.originator_id)))
 
     def _resigned(self, e: Game.Resigned, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
+        batch.ratings.extend(self.ratings.decided(str(e.originator_id)))
 
     def _timed_out(self, e: Game.TurnTimedOut, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)

@@ -1,6 +1,7 @@
 """The game read models, as ``eventsourcing`` tracking recorders.
 
-Three tables, rebuilt from the event stream:
+Three tables of games (and the rating tables of ``projections.rating_views``), rebuilt from
+the event stream:
 
 * ``dh_games``: one row per game: the list and each game's summary (status,
   version, seats, awaiting seats, outcome);
@@ -26,6 +27,8 @@ from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteCursor, SQLiteTrackingRecorder
 from psycopg import Cursor
 from psycopg.rows import DictRow
+
+from projections import rating_views
 
 Change = tuple[str, Sequence[Any]]
 
@@ -67,12 +70,19 @@ TABLES = [
         version INTEGER NOT NULL,
         state TEXT
     )""",
+    *rating_views.TABLES,
 ]
-VIEW_TABLES = ("dh_games", "dh_game_players", "dh_boards")
+TABLE_ORDER = {
+    "dh_games": "game_id",
+    "dh_game_players": "game_id, player_id",
+    "dh_boards": "game_id",
+    **rating_views.TABLE_ORDER,
+}
+VIEW_TABLES = tuple(TABLE_ORDER)
 JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome", "clock")
 
 
-class GameViewsSQL(TrackingRecorder):
+class GameViewsSQL(rating_views.RatingQueries, TrackingRecorder):
     """Writes and queries of the game read models, shared by both databases: a tracking
     recorder, completed by the database's own (``SQLiteGameViews``, ``PostgresGameViews``)."""
 
@@ -185,8 +195,7 @@ class GameViewsSQL(TrackingRecorder):
     def dump(self) -> dict[str, list[dict[str, Any]]]:
         """Every row of every view table, in a stable order (to compare rebuilds)."""
         out = {}
-        for table in VIEW_TABLES:
-            order = "game_id, player_id" if table == "dh_game_players" else "game_id"
+        for table, order in TABLE_ORDER.items():
             out[table] = self._rows(f"SELECT * FROM {{p}}{table} ORDER BY {order}")
         return out
 

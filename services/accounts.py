@@ -56,6 +56,10 @@ TABLES = [
         revoked_at TEXT
     )""",
     "CREATE INDEX IF NOT EXISTS dh_tokens_player ON dh_tokens (player_id)",
+    """CREATE TABLE IF NOT EXISTS dh_bot_owners (
+        bot_id TEXT PRIMARY KEY REFERENCES dh_players (player_id),
+        owner_id TEXT NOT NULL REFERENCES dh_players (player_id)
+    )""",
     *webhook_keys.TABLES,
 ]
 
@@ -124,9 +128,9 @@ class Accounts:
         if self.db.create_tables:  # the process that makes the tables brings their rows up to date
             self.db.execute(MIGRATE_REGISTRATION_TOKENS, (sc.encode(sc.SCOPES),))
 
-    def register(self, name: str, kind: str) -> tuple[Player, str]:
+    def register(self, name: str, kind: str, owner: str | None = None) -> tuple[Player, str]:
         """A new player and its registration token, holding every scope (returned once, never
-        stored in clear)."""
+        stored in clear); a bot registered by its ``owner`` is recorded as theirs."""
         token = new_secret()
         now = _now()
         player = Player(str(uuid.uuid4()), name, kind, now)
@@ -136,7 +140,22 @@ class Accounts:
                 (player.id, player.name, player.kind, _hash(token), player.created_at),
             )
             self._insert_token(t, player.id, REGISTRATION_TOKEN, sc.SCOPES, token, now)
+            if owner is not None:
+                t.execute("INSERT INTO dh_bot_owners (bot_id, owner_id) VALUES (?, ?)", (player.id, owner))
         return player, token
+
+    def register_bot(self, owner: Player, name: str) -> tuple[Player, str]:
+        """A new bot account owned by ``owner`` (its profile names the owner), and its token. Only
+        the owner can claim a bot this way, so an owner shown is one who made the bot."""
+        return self.register(name, "bot", owner=owner.id)
+
+    def owner_of(self, bot_id: str) -> Player | None:
+        """The account that registered bot ``bot_id`` (``register_bot``); None for any other account."""
+        row = self.db.one(
+            "SELECT p.* FROM dh_bot_owners o JOIN dh_players p ON p.player_id = o.owner_id WHERE o.bot_id = ?",
+            (bot_id,),
+        )
+        return None if row is None else _player(row)
 
     def authenticate(self, token: str) -> Player:
         """The player holding ``token``, with the token's id and scopes; ``NotAuthenticated`` if no

@@ -67,7 +67,12 @@ class PostWebhook:
     delivery_id: str
 
 
-Action = PlayBot | FireDeadline | Remind | StartGame | PostWebhook
+@dataclass(frozen=True)
+class AdvanceTournament:
+    tournament_id: str
+
+
+Action = PlayBot | FireDeadline | Remind | StartGame | PostWebhook | AdvanceTournament
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,8 @@ class Timers:
         self.webhooks = webhooks
         """Claims the deliveries of new feed entries (``services.webhook_subscriptions``); None: no webhooks."""
         self._last_sweep: datetime | None = None
+        self.tournaments: Any = None
+        """Whose ``due`` tournaments each sweep moves on (``services.tournaments``); None: none."""
         self.games = games
         self.vacations = vacations
         self.inbox = inbox
@@ -302,7 +309,8 @@ class Timers:
         """What the read models say is due: deadlines, reminders and starts that came within
         ``near`` since the last sweep (each gets its task once), and those overdue by more
         than ``GRACE`` (their task was lost with a broker or a worker); bot turns awaited
-        longer than ``BOT_STALL``; the webhook deliveries of feed entries no process has claimed
+        longer than ``BOT_STALL``; the tournaments to move on (started, or running: a step
+        records ended tables and pairs the next round); the webhook deliveries of feed entries no process has claimed
         yet (appended where no worker runs, say), and those pending longer than ``LOST_DELIVERY``.
 
         ``tasks_lost`` says the broker lost its queues (a Redis restarted without persistence,
@@ -335,6 +343,8 @@ class Timers:
             actions.extend(a for a in self.plan(game) if isinstance(a, PlayBot))
         actions.extend(self._webhooks_due())
         actions.extend(PostWebhook(d) for d in self.inbox.lost_deliveries(now - LOST_DELIVERY))
+        if self.tournaments is not None:
+            actions.extend(AdvanceTournament(t) for t in self.tournaments.due(now))
         return actions
 
 

@@ -38,12 +38,14 @@ from services.inbox import Inbox
 from services.journal import Journal
 from services.locks import Leases
 from services.ports import Work
+from services.profiles import Profiles
 from services.queries import GameQueries
 from services.seeds import Seeds
 from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
 from services.streams import Streams
 from services.timed_cases import ClockSettler
 from services.timers import NEAR, Timers
+from services.tournaments import Tournaments
 from services.unit_of_work import GameUnitOfWork
 from services.vacations import Vacations
 from services.wakeups import Wakeups, game_key, tokens_key
@@ -155,6 +157,8 @@ class Platform:
     disputes: Disputes = field(init=False)
     streams: Streams = field(init=False)
     advice: Advisor = field(init=False)
+    profiles: Profiles = field(init=False)
+    tournaments: Tournaments = field(init=False)
     runner: BatchingProjectionRunner | None = None
     extras: dict[str, Any] = field(default_factory=dict)
     _closers: list[Callable[[], object]] = field(default_factory=list)
@@ -173,6 +177,9 @@ class Platform:
         self.queries = GameQueries(self.games, self.views, self.timers, self.journal)
         self.streams = Streams(self.games, self.queries, self.timers, self.feed, self.wakeups)
         self.advice = Advisor(self.games, self.settings.bot_budget)
+        self.profiles = Profiles(self.accounts, self.views)
+        self.tournaments = Tournaments(self.db, self.games, self.accounts)
+        self.timers.tournaments = self.tournaments
         self._closers.append(self.advice.close)
 
     @property

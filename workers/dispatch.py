@@ -13,7 +13,16 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 from services import clock
 from services.aggregate import Game
 from services.config import Settings
-from services.timers import Action, FireDeadline, PlayBot, PostWebhook, Remind, StartGame, Timers
+from services.timers import (
+    Action,
+    AdvanceTournament,
+    FireDeadline,
+    PlayBot,
+    PostWebhook,
+    Remind,
+    StartGame,
+    Timers,
+)
 from workers.celery_app import make_celery, queue
 from workers.local import LocalExecutor
 from workers.platform import JobPlatform, WorkPlatform
@@ -63,6 +72,8 @@ def _message(action: Action) -> tuple[str, tuple[Any, ...], str, datetime | None
         return "dragonhall.start", (action.game_id,), "timers", action.eta
     if isinstance(action, PostWebhook):
         return "dragonhall.webhook", (action.delivery_id,), "notifications", None
+    if isinstance(action, AdvanceTournament):
+        return "dragonhall.tournament", (action.tournament_id,), "timers", None
     raise TypeError(f"unknown action {action!r}")
 
 

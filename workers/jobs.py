@@ -61,6 +61,10 @@ def webhook(platform: JobPlatform, send: Send, delivery_id: str, attempt: int = 
     return status
 
 
+def tournament(platform: JobPlatform, send: Send, tournament_id: str) -> str:
+    return platform.tournaments.advance(tournament_id)
+
+
 def sweep(platform: JobPlatform, send: Send) -> int:
     if not platform.sweep_lock():
         return 0
@@ -78,5 +82,6 @@ JOBS: dict[str, Callable[..., Any]] = {
     "dragonhall.remind": remind,
     "dragonhall.start": start,
     "dragonhall.webhook": webhook,
+    "dragonhall.tournament": tournament,
     "dragonhall.sweep": sweep,
 }

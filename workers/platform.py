@@ -17,6 +17,7 @@ from services.games import GameService
 from services.inbox import Inbox
 from services.seeds import Seeds
 from services.timers import Timers
+from services.tournaments import Tournaments
 from services.unit_of_work import GameUnitOfWork
 from services.webhook_subscriptions import WebhookSubscriptions
 
@@ -41,6 +42,9 @@ class JobPlatform(Protocol):
 
     @property
     def accounts(self) -> Accounts: ...
+
+    @property
+    def tournaments(self) -> Tournaments: ...
 
     def sweep_lock(self) -> bool:
         """Whether this process may sweep now (one sweep per interval across all processes)."""

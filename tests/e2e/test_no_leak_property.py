@@ -89,9 +89,18 @@ OTHER_ROUTES = {
     "/api/v1/disputes/<dispute_id>/resolve",
     "/api/v1/disputes/<dispute_id>/sandbox",
     "/api/v1/keys",
+    "/api/v1/me/bots",
+    "/api/v1/players/<player_id>",
+    "/api/v1/players/<player_id>/ratings/<game>",
+    "/api/v1/leaderboards/<game>",
+    "/api/v1/tournaments",
+    "/api/v1/tournaments/<tournament_id>",
+    "/api/v1/tournaments/<tournament_id>/registrations",
 }
 """Routes that read nothing of a running game, or act only before it starts, when it ends, or once
-it has ended (a sandbox is refused while the game runs: tested in test_audit_api)."""
+it has ended (a sandbox is refused while the game runs: tested in test_audit_api). Profiles, rating
+histories and leaderboards read only ended games (``dh_results``, ``dh_ratings``: written when a game
+ends); a tournament shows who sits at which table, as the game list does, and places once a game ends."""
 
 
 @pytest.fixture(scope="module")

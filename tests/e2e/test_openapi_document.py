@@ -12,13 +12,23 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import pytest
 
 NO_ID = "00000000-0000-0000-0000-000000000000"
 BIG = json.dumps({"pad": "x" * (1 << 20)})
+TOURNAMENT = {
+    "name": "cup",
+    "game": "dice-race",
+    "seats": 2,
+    "format": "swiss",
+    "rounds": 1,
+    "capacity": 2,
+    "starts_at": (datetime.now(UTC) + timedelta(days=1)).isoformat(),
+    "round_seconds": 3600,
+}
 MINIMAL_BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/players"): {"name": "n"},
     ("PUT", "/api/v1/me/webhook"): {"url": None},
@@ -30,6 +40,9 @@ MINIMAL_BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/games/{game_id}/resign"): {},
     ("POST", "/api/v1/games/{game_id}/disputes"): {"version": 1, "claim": "c"},
     ("POST", "/api/v1/disputes/{dispute_id}/resolve"): {"verdict": "upheld"},
+    ("POST", "/api/v1/me/bots"): {"name": "n"},
+    ("POST", "/api/v1/tournaments"): TOURNAMENT,
+    ("POST", "/api/v1/tournaments/{tournament_id}/registrations"): {},
 }
 """A body each operation with one accepts as well formed, so that what follows is about the token."""
 MINIMAL_QUERIES = {("GET", "/api/v1/games/{game_id}/replay"): "?at=1"}
@@ -140,7 +153,7 @@ class Ask:
 def _world(client: Any) -> dict[str, Any]:
     """Players and games in every state the requests below need."""
     alice, bob, carol = client.player("alice"), client.player("bob"), client.player("carol")
-    w: dict[str, Any] = {"a": alice["token"], "b": bob["token"], "c": carol["token"]}
+    w: dict[str, Any] = {"a": alice["token"], "b": bob["token"], "c": carol["token"], "b_id": bob["id"]}
 
     def table(players: int = 2, seated: tuple[str, ...] = ("a", "b"), **extra: Any) -> str:
         gid = client.new_game(alice["token"], players=players, **extra)["id"]
@@ -170,6 +183,11 @@ def _world(client: Any) -> dict[str, Any]:
         w[name] = client.call("POST", "/api/v1/me/tokens", {"name": name, "scopes": scopes}, w["a"]).body["token"]
     to_revoke = client.call("POST", "/api/v1/me/tokens", {"name": "x", "scopes": ["read"]}, w["a"])
     w["to_revoke"] = to_revoke.body["id"]
+    w["cup"] = client.call("POST", "/api/v1/tournaments", TOURNAMENT, w["a"]).body["id"]
+    full = client.call("POST", "/api/v1/tournaments", TOURNAMENT, w["a"]).body["id"]
+    for who in ("a", "b"):
+        client.call("POST", f"/api/v1/tournaments/{full}/registrations", {}, w[who])
+    w["full_cup"] = full
     return w
 
 
@@ -321,11 +339,58 @@ def _asks(w: dict[str, Any]) -> list[Ask]:
     game_op("POST", "/disputes", 404, nope, body=claim, token=a)
     too_large("POST", "/api/v1/games/{game_id}/disputes", f"/api/v1/games/{over}/disputes")
     game_op("POST", "/disputes", 201, over, body=claim, token=a)
+    asks.extend(_competition_asks(w))
     add("GET", "/api/v1/catalog", 200)
     add("GET", "/api/v1/catalog", 400, url="/api/v1/catalog?x=1")
     add("GET", "/api/v1/keys", 200)
     add("GET", "/api/v1/keys", 400, url="/api/v1/keys?x=1")
     return asks
+
+
+def _competition_asks(w: dict[str, Any]) -> list[Ask]:
+    """Profiles, leaderboards and tournaments."""
+    a, c, nope = w["a"], w["c"], NO_ID
+    me = "/api/v1/players/{player_id}"
+    history = "/api/v1/players/{player_id}/ratings/{game}"
+    board = "/api/v1/leaderboards/{game}"
+    one, entries = "/api/v1/tournaments/{tournament_id}", "/api/v1/tournaments/{tournament_id}/registrations"
+    cup, full = w["cup"], w["full_cup"]
+    return [
+        Ask("GET", me, "/api/v1/players/server-bot:random", 200),
+        Ask("GET", me, "/api/v1/players/server-bot:random?x=1", 400),
+        Ask("GET", me, "/api/v1/players/server-bot:random", 401, token="bad"),
+        Ask("GET", me, f"/api/v1/players/{nope}", 404),
+        Ask("GET", history, "/api/v1/players/server-bot:random/ratings/dice-race", 200),
+        Ask("GET", history, "/api/v1/players/server-bot:random/ratings/dice-race?limit=0", 400),
+        Ask("GET", history, "/api/v1/players/server-bot:random/ratings/dice-race", 401, token="bad"),
+        Ask("GET", history, "/api/v1/players/server-bot:random/ratings/chess", 404),
+        Ask("POST", "/api/v1/me/bots", "/api/v1/me/bots", 201, body={"name": "b"}, token=a),
+        Ask("POST", "/api/v1/me/bots", "/api/v1/me/bots", 400, body={}, token=a),
+        Ask("POST", "/api/v1/me/bots", "/api/v1/me/bots", 401, body={"name": "b"}),
+        Ask("POST", "/api/v1/me/bots", "/api/v1/me/bots", 413, raw=BIG.encode(), token=a),
+        Ask("GET", board, "/api/v1/leaderboards/dice-race", 200),
+        Ask("GET", board, "/api/v1/leaderboards/dice-race?limit=0", 400),
+        Ask("GET", board, "/api/v1/leaderboards/dice-race", 401, token="bad"),
+        Ask("GET", board, "/api/v1/leaderboards/no-such-game", 404),
+        Ask("POST", "/api/v1/tournaments", "/api/v1/tournaments", 201, body=TOURNAMENT, token=a),
+        Ask("POST", "/api/v1/tournaments", "/api/v1/tournaments", 400, body={**TOURNAMENT, "seats": 1}, token=a),
+        Ask("POST", "/api/v1/tournaments", "/api/v1/tournaments", 401, body=TOURNAMENT),
+        Ask("POST", "/api/v1/tournaments", "/api/v1/tournaments", 413, raw=BIG.encode(), token=a),
+        Ask("GET", "/api/v1/tournaments", "/api/v1/tournaments", 200),
+        Ask("GET", "/api/v1/tournaments", "/api/v1/tournaments?limit=0", 400),
+        Ask("GET", "/api/v1/tournaments", "/api/v1/tournaments", 401, token="bad"),
+        Ask("GET", one, f"/api/v1/tournaments/{cup}", 200),
+        Ask("GET", one, f"/api/v1/tournaments/{cup}?x=1", 400),
+        Ask("GET", one, f"/api/v1/tournaments/{cup}", 401, token="bad"),
+        Ask("GET", one, f"/api/v1/tournaments/{nope}", 404),
+        Ask("POST", entries, f"/api/v1/tournaments/{cup}/registrations", 201, body={}, token=c),
+        Ask("POST", entries, f"/api/v1/tournaments/{cup}/registrations", 400, body={"bot": ""}, token=c),
+        Ask("POST", entries, f"/api/v1/tournaments/{cup}/registrations", 401, body={}),
+        Ask("POST", entries, f"/api/v1/tournaments/{cup}/registrations", 403, body={"player_id": w["b_id"]}, token=c),
+        Ask("POST", entries, f"/api/v1/tournaments/{nope}/registrations", 404, body={}, token=c),
+        Ask("POST", entries, f"/api/v1/tournaments/{full}/registrations", 409, body={}, token=c),
+        Ask("POST", entries, f"/api/v1/tournaments/{cup}/registrations", 413, raw=BIG.encode(), token=c),
+    ]
 
 
 def _dispute_asks(dispute: str, w: dict[str, Any]) -> list[Ask]:

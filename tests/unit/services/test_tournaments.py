@@ -1,0 +1,184 @@
+"""Tournaments (``services.tournaments``) driven step by step under a fake clock."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from itertools import combinations
+from typing import Any
+
+import pytest
+
+from services import clock
+from services.clock import FakeClock
+from services.errors import InvalidRequest
+from services.timers import AdvanceTournament
+from services.tournaments import NotOwner, RegistrationClosed, TournamentNotFound
+from tests.support.rated_games import play_out
+
+
+@pytest.fixture
+def fake_clock() -> Iterator[FakeClock]:
+    fake = FakeClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    previous = clock.use(fake)
+    yield fake
+    clock.use(previous)
+
+
+def _spec(**extra: Any) -> dict[str, Any]:
+    return {
+        "name": "spring cup",
+        "game": "seven-dragons",
+        "variant": None,
+        "options": None,
+        "seats": 3,
+        "format": "swiss",
+        "rounds": 3,
+        "capacity": 8,
+        "time_control": None,
+        "starts_at": clock.now() + timedelta(minutes=1),
+        "round_seconds": 3600,
+        **extra,
+    }
+
+
+def _bots(platform: Any, owner: Any, n: int) -> list[Any]:
+    return [platform.accounts.register_bot(owner, f"bot{k}")[0] for k in range(n)]
+
+
+def _enter(platform: Any, fake_clock: FakeClock, t: dict[str, Any], owner: Any, bots: list[Any]) -> None:
+    """Registers ``bots`` a second apart, so their order (the last tie-break) is fixed; the
+    server plays them, random and greedy by turns."""
+    for k, bot in enumerate(bots):
+        platform.tournaments.register(t["id"], owner, bot.id, ("random", "greedy")[k % 2])
+        fake_clock.advance(1)
+
+
+def _play_round(platform: Any, fake_clock: FakeClock, t: dict[str, Any], finish: int | None = None) -> None:
+    """Starts the round's games at their time and plays the first ``finish`` tables out (all by default)."""
+    fake_clock.advance(3)
+    tables = [tb for tb in t["rounds"][-1]["tables"] if tb["game_id"]]
+    for tb in tables[:finish]:
+        platform.games.start_scheduled(tb["game_id"], clock.now())
+        play_out(platform, tb["game_id"])
+
+
+def test_a_swiss_tournament_of_eight_bots_runs_three_rounds_to_its_standings(
+    platform: Any, fake_clock: FakeClock
+) -> None:
+    owner, _ = platform.accounts.register("ada", "human")
+    bots = _bots(platform, owner, 8)
+    tours = platform.tournaments
+    t = tours.create(owner, _spec(), uuid.UUID(int=23))
+    _enter(platform, fake_clock, t, owner, bots)
+    assert tours.advance(t["id"]) == "registering"
+    fake_clock.advance(61)
+    assert [AdvanceTournament(t["id"])] == [a for a in platform.timers.sweep() if isinstance(a, AdvanceTournament)]
+    assert tours.advance(t["id"]) == "running"
+    met: dict[frozenset[str], int] = {}
+    repeats = []
+    for round_no in (1, 2, 3):
+        t = tours.get(t["id"])
+        assert t["round"] == round_no
+        tables = t["rounds"][-1]["tables"]
+        assert sorted(len(tb["players"]) for tb in tables) == [2, 3, 3]
+        repeats.append(sum(met.get(frozenset(pair), 0) for tb in tables for pair in combinations(tb["players"], 2)))
+        for tb in tables:
+            game = platform.games.load(tb["game_id"])
+            assert game.status == "scheduled" and [s["player_id"] for s in game.seats] == tb["players"]
+            for pair in combinations(tb["players"], 2):
+                met[frozenset(pair)] = met.get(frozenset(pair), 0) + 1
+        _play_round(platform, fake_clock, t)
+        tours.advance(t["id"])
+    t = tours.get(t["id"])
+    assert t["status"] == "finished"
+    assert repeats[:2] == [0, 0], "round 2 can seat nobody with a player they met"
+    assert repeats[2] <= 1, "round 3 repeats at most one pair"
+    standings = t["standings"]
+    assert [s["rank"] for s in standings] == list(range(1, 9))
+    assert sum(s["points"] for s in standings) == pytest.approx(3 * (1.5 + 1.5 + 1))
+    keys = [(-s["points"], -s["buchholz"], -s["wins"]) for s in standings]
+    assert keys == sorted(keys)
+    assert tours.advance(t["id"]) == "finished"
+
+
+def test_a_table_still_running_at_the_round_deadline_scores_as_a_tie(platform: Any, fake_clock: FakeClock) -> None:
+    owner, _ = platform.accounts.register("ada", "human")
+    tours = platform.tournaments
+    t = tours.create(owner, _spec(rounds=2, round_seconds=600))
+    for bot in _bots(platform, owner, 6):
+        tours.register(t["id"], owner, bot.id, "greedy")
+    fake_clock.advance(61)
+    tours.advance(t["id"])
+    _play_round(platform, fake_clock, tours.get(t["id"]), finish=1)
+    assert tours.advance(t["id"]) == "running" and tours.get(t["id"])["round"] == 1
+    fake_clock.advance(601)
+    tours.advance(t["id"])
+    t = tours.get(t["id"])
+    assert t["round"] == 2
+    first = t["rounds"][0]["tables"]
+    assert [tb["unfinished"] for tb in first] == [False, True]
+    assert first[1]["places"] == [1, 1, 1]
+
+
+def test_registration_is_for_yourself_or_your_bots_until_the_start(platform: Any, fake_clock: FakeClock) -> None:
+    owner, _ = platform.accounts.register("ada", "human")
+    other, _ = platform.accounts.register("bob", "human")
+    tours = platform.tournaments
+    t = tours.create(owner, _spec(capacity=2))
+    [bot] = _bots(platform, owner, 1)
+    with pytest.raises(NotOwner):
+        tours.register(t["id"], other, bot.id)
+    with pytest.raises(InvalidRequest):
+        tours.register(t["id"], owner, owner.id, "greedy")
+    tours.register(t["id"], other)
+    tours.register(t["id"], other)
+    tours.register(t["id"], owner, bot.id, "greedy")
+    with pytest.raises(RegistrationClosed):
+        tours.register(t["id"], owner)
+    fake_clock.advance(61)
+    with pytest.raises(RegistrationClosed):
+        tours.register(t["id"], owner)
+    with pytest.raises(TournamentNotFound):
+        tours.get("nope")
+
+
+def test_a_tournament_without_enough_players_is_cancelled(platform: Any, fake_clock: FakeClock) -> None:
+    owner, _ = platform.accounts.register("ada", "human")
+    t = platform.tournaments.create(owner, _spec())
+    platform.tournaments.register(t["id"], owner)
+    fake_clock.advance(61)
+    assert platform.tournaments.advance(t["id"]) == "cancelled"
+
+
+def test_a_round_robin_of_four_at_two_seats_meets_every_pair_once(platform: Any, fake_clock: FakeClock) -> None:
+    owner, _ = platform.accounts.register("ada", "human")
+    tours = platform.tournaments
+    t = tours.create(owner, _spec(format="round_robin", seats=2, rounds=3, capacity=4))
+    for bot in _bots(platform, owner, 4):
+        tours.register(t["id"], owner, bot.id, "random")
+    fake_clock.advance(61)
+    tours.advance(t["id"])
+    for _ in range(3):
+        _play_round(platform, fake_clock, tours.get(t["id"]))
+        tours.advance(t["id"])
+    t = tours.get(t["id"])
+    assert t["status"] == "finished"
+    pairs = [frozenset(tb["players"]) for r in t["rounds"] for tb in r["tables"]]
+    assert len(pairs) == 6 == len(set(pairs))
+
+
+def test_a_step_run_twice_pairs_a_round_once(platform: Any, fake_clock: FakeClock) -> None:
+    owner, _ = platform.accounts.register("ada", "human")
+    tours = platform.tournaments
+    t = tours.create(owner, _spec())
+    for bot in _bots(platform, owner, 3):
+        tours.register(t["id"], owner, bot.id, "random")
+    fake_clock.advance(61)
+    stale = platform.db.one("SELECT * FROM dh_tournaments WHERE tournament_id = ?", (t["id"],))
+    tours.advance(t["id"])
+    tours._pair(stale, 1, clock.now())  # a second step that read the tournament before the first paired it
+    rows = platform.db.query("SELECT * FROM dh_tournament_tables WHERE tournament_id = ?", (t["id"],))
+    assert [json.loads(r["players"]) for r in rows] == [tours.get(t["id"])["rounds"][0]["tables"][0]["players"]]
