@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import sys
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -352,22 +351,29 @@ def _projections(args: argparse.Namespace) -> int:
 
 
 def _rebuild(args: argparse.Namespace) -> int:
-    from services.ports import NullWork
-    from wiring import bootstrap
+    """Rebuilds the read models beside the live ones and swaps them in (``wiring.rebuild``),
+    holding the projections' lock; refuses while another process runs the projections."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    reader = bootstrap(projections=False, work=NullWork())
-    reader.views.drop_views(reader.store.name)
-    head = reader.store.recorder.max_notification_id() or 0
-    reader.close()
-    started = time.perf_counter()
-    platform = bootstrap(projections=True, work=NullWork())
+    from services.config import Settings
+    from wiring.rebuild import ProjectionsLed, rebuild_projections
+
+    settings = Settings.from_env()
+    if settings.store == "memory":
+        console.print("[red]the in-memory store keeps no read models between processes: nothing to rebuild[/]")
+        return 2
+    columns = (TextColumn("rebuilding the read models"), BarColumn(), MofNCompleteColumn(), TextColumn("events"))
     try:
-        platform.wait_for_projections(timeout=3600)
-    finally:
-        games = len(platform.views.all_game_ids())
-        platform.close()
-    took = time.perf_counter() - started
-    console.print(f"rebuilt the read models from {head} events ({games} games) in {took:.1f} s")
+        with Progress(*columns, TimeElapsedColumn(), console=console, transient=True) as bar:
+            task = bar.add_task("rebuild", total=None)
+            done = rebuild_projections(settings, lambda n, total: bar.update(task, completed=n, total=total))
+    except ProjectionsLed as led:
+        console.print(
+            f"[red]refused: {led}.[/] A rebuild must be the only process that runs the projections: stop "
+            "`dragonhall projections` (and `serve`, whose processes take the lead over from it), then run it again."
+        )
+        return 3
+    console.print(f"rebuilt the read models from {done.events} events ({done.games} games) in {done.seconds:.1f} s")
     return 0
 
 

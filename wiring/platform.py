@@ -270,7 +270,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     led = run_projections and settings.store != "memory"
     if run_projections and not led:
-        runner = _start_runner(env, vclass, feed)
+        runner = start_runner(env, vclass, feed)
         undo.callback(runner.__exit__, None, None, None)
         store = runner.app
         view = runner.view
@@ -280,9 +280,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
         view = factory.tracking_recorder(vclass)
         if led:
-            leader = ProjectionLeader(
-                leader_lock(settings), _locked(settings, lambda: _start_runner(env, vclass, feed))
-            )
+            leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: start_runner(env, vclass, feed)))
             undo.callback(leader.stop)
     store.configure(snapshot_interval=settings.snapshot_interval)
     store.on_saved.append(lambda game_id: wakeups.publish(game_key(game_id)))
@@ -329,7 +327,7 @@ def _locked(settings: Settings, start: Callable[[], T]) -> Callable[[], T]:
     return run
 
 
-def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL], feed: AccountFeed) -> BatchingProjectionRunner:
+def start_runner(env: dict[str, str], vclass: type[GameViewsSQL], feed: AccountFeed) -> BatchingProjectionRunner:
     fed = type("FedGameProjection", (GameProjection,), {"feed": feed, "name": GameProjection.name})
     runner = BatchingProjectionRunner(application_class=EventStore, projection_class=fed, view_class=vclass, env=env)
     runner.__enter__()
