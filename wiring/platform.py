@@ -13,7 +13,6 @@ import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any, TypeVar
 
 from eventsourcing.persistence import InfrastructureFactory
@@ -165,7 +164,7 @@ class Platform:
         self.journal = Journal(self.db)
         self.uow.before_save.append(ClockSettler(self.vacations.days))
         self.games = GameService(self.uow, self.seeds, self.journal, self.inbox)
-        near = timedelta(seconds=min(NEAR.total_seconds(), self.settings.visibility_timeout / 2))
+        near = NEAR  # a worker renews the broker's lease on the ETA tasks it holds (``workers.leases``)
         self.webhooks = WebhookSubscriptions(self.db, self.feed, self.inbox, webhook_url(self.accounts))
         self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near, self.webhooks)
         self.leases = Leases(self.db)

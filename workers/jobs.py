@@ -12,9 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.kernel import Command
+from services import clock
 from services.aggregate import Game
-from services.timers import Action, FireDeadline
-from workers import broker_memory
+from services.games import awaits
+from services.timers import BOT_NUDGE, Action, FireDeadline, PlayBot
+from workers import bot_claims, broker_memory
 from workers.bot_turns import bot_choice, play_bot_turn
 from workers.platform import JobPlatform
 from workers.webhooks import deliver
@@ -33,7 +35,24 @@ class RetryLater(Exception):
 
 
 def play_bot(platform: JobPlatform, send: Send, game_id: str, seat: int, version: int) -> bool:
-    return play_bot_turn(platform, game_id, seat, version)
+    """Plays the seat's decision, giving up its claim (``workers.bot_claims``) just before the move
+    is saved, or when nothing is played. A seat found awaited again for a decision its claim kept
+    unsent (it acted since ``version`` through another path) gets that task now."""
+
+    def give_up() -> None:
+        bot_claims.give_up(platform.settings, game_id, seat, version)
+
+    played = False
+    try:
+        played = play_bot_turn(platform, game_id, seat, version, before_save=give_up)
+    finally:
+        if not played:
+            give_up()
+    if not played:
+        game = platform.games.load(game_id)
+        if awaits(game, seat, game.version) and game.seat_info(seat).get("bot"):
+            send([PlayBot(game_id, seat, game.version)])
+    return played
 
 
 def deadline(platform: JobPlatform, send: Send, game_id: str, seat: int, version: int) -> str:
@@ -72,6 +91,14 @@ def sweep(platform: JobPlatform, send: Send) -> int:
     return len(actions)
 
 
+def nudge_bots(platform: JobPlatform, send: Send) -> int:
+    """Sends a task for each bot turn awaited longer than ``BOT_NUDGE`` that no live task claims:
+    its task was lost with a worker killed between a save and the send, or its claim lapsed."""
+    actions = platform.timers.stalled_bots(clock.now() - BOT_NUDGE)
+    send(actions)
+    return len(actions)
+
+
 JOBS: dict[str, Callable[..., Any]] = {
     "dragonhall.play_bot": play_bot,
     "dragonhall.deadline": deadline,
@@ -79,4 +106,5 @@ JOBS: dict[str, Callable[..., Any]] = {
     "dragonhall.start": start,
     "dragonhall.webhook": webhook,
     "dragonhall.sweep": sweep,
+    "dragonhall.nudge_bots": nudge_bots,
 }
