@@ -5,15 +5,16 @@ from __future__ import annotations
 import gc
 import http
 import multiprocessing.util
+import time
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, g, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
 from api import advice, audit, auth, errors, games, keys, limits, meta, move_docs, parser, players, schemas, streams
 from api.context import install, platform_of
-from infra import connection_balance
+from infra import connection_balance, metrics
 from infra.http_responses import FastJSON, WholeBodyResponse
 from wiring import Platform, bootstrap
 
@@ -43,12 +44,28 @@ def create_app(platform: Platform | None = None) -> Flask:
     for blp in (players.blp, games.blp, advice.blp, streams.blp, audit.blp, meta.blp, keys.blp):
         api.register_blueprint(blp)
     app.add_url_rule("/healthz", "healthz", meta.health)
+    app.add_url_rule("/metrics", "metrics", meta.metrics)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
+    app.before_request(_start_clock)  # first: a request refused by the next ones is timed too
     app.before_request(parser.refuse_undeclared_query)
     app.before_request(auth.authenticate_request)
     errors.register_error_handlers(app)
+    app.after_request(_time_request)
     limits.install(app, platform.settings)  # after authenticate_request: its keys are the callers found there
     return app
+
+
+def _start_clock() -> None:
+    g.started = time.perf_counter()
+
+
+def _time_request(response: Response) -> Response:
+    """Observes the request's time by route (its URL rule: a few dozen values, not one per game)."""
+    started = g.get("started")
+    if started is not None:
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        metrics.REQUEST_SECONDS_BY(route, request.method).observe(time.perf_counter() - started)
+    return response
 
 
 def serving_app() -> Flask:

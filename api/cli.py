@@ -83,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         level=os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    if args.command in ("serve", "worker", "projections"):
+        _share_metrics()
     handler = {
         "serve": _serve,
         "worker": _worker,
@@ -93,6 +95,15 @@ def main(argv: list[str] | None = None) -> int:
         "verify": verify_command.run,
     }[args.command]
     return int(handler(args) or 0)
+
+
+def _share_metrics() -> None:
+    """Has this process and its children write their metrics where ``GET /metrics`` adds them up
+    (``infra.metrics_dir``): before anything imports the metrics' client."""
+    from infra.metrics_dir import setup
+    from services.config import Settings
+
+    setup(Settings.from_env().data_dir)
 
 
 def _default_workers() -> int:

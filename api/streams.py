@@ -26,6 +26,7 @@ from api import schemas
 from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
+from infra import metrics
 from services.errors import InvalidRequest, StreamsBusy
 from services.streams import Line
 
@@ -58,6 +59,7 @@ class Slots:
             if self.held >= self.limit:
                 raise StreamsBusy(f"this server holds {self.limit} streams, its most; try again shortly")
             self.held += 1
+        metrics.OPEN_STREAMS.inc()
         given_back = threading.Event()
 
         def give_back() -> None:
@@ -65,6 +67,7 @@ class Slots:
                 given_back.set()
                 with self._lock:
                     self.held -= 1
+                metrics.OPEN_STREAMS.dec()
 
         return give_back
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from infra import metrics
 from services import clock, clocks
 from services.aggregate import Game
 from services.errors import GameNotFound
@@ -284,6 +285,7 @@ class Timers:
         }
         if self.inbox.add(player_id, "reminder", _reminder_key(game, seat, since), game_id, payload) is None:
             return []
+        metrics.REMINDERS.inc()
         return self._webhooks_due([player_id])
 
     def _webhooks_due(self, player_ids: list[str] | None = None) -> list[Action]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.kernel import Command
+from infra import metrics
 from services import clock
 from services.aggregate import Game
 from services.games import awaits
@@ -48,6 +49,7 @@ def play_bot(platform: JobPlatform, send: Send, game_id: str, seat: int, version
     finally:
         if not played:
             give_up()
+    metrics.BOT_TURNS_BY("played" if played else "wasted").inc()
     if not played:
         game = platform.games.load(game_id)
         if awaits(game, seat, game.version) and game.seat_info(seat).get("bot"):
@@ -60,6 +62,8 @@ def deadline(platform: JobPlatform, send: Send, game_id: str, seat: int, version
         return bot_choice(game, seat, None, platform.settings.bot_budget, platform.seeds.of(game.id))
 
     result, when = platform.timers.fire_deadline(game_id, seat, version, stand_in)
+    if result == "fired" and when is not None:
+        metrics.TIMER_LATENESS.observe(max(0.0, (clock.now() - when).total_seconds()))
     if result == "early" and when is not None:
         send([FireDeadline(game_id, seat, version, when)])
     return result
@@ -75,6 +79,7 @@ def start(platform: JobPlatform, send: Send, game_id: str) -> bool:
 
 def webhook(platform: JobPlatform, send: Send, delivery_id: str, attempt: int = 0) -> str:
     status = deliver(platform.inbox, delivery_id, platform.accounts.webhook_secret, platform.accounts.webhook_targets)
+    metrics.WEBHOOKS_BY(status).inc()
     if status == "retry":
         raise RetryLater(min(300.0, 2.0 ** (attempt + 1)))
     return status
