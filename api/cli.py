@@ -24,6 +24,12 @@ console = Console(stderr=True)
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = command_line().parse_args(argv)
+    return _run(args)
+
+
+def command_line() -> argparse.ArgumentParser:
+    """The ``dragonhall`` command's parser: its subcommands and their options."""
     parser = argparse.ArgumentParser(prog="dragonhall", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -77,8 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     bot.add_argument("--game", help="play only this game, and stop when it ends")
 
     verify_command.add_parser(sub)
+    return parser
 
-    args = parser.parse_args(argv)
+
+def _run(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
