@@ -87,10 +87,9 @@ def command_line() -> argparse.ArgumentParser:
 
 
 def _run(args: argparse.Namespace) -> int:
-    logging.basicConfig(
-        level=os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from infra import log_lines
+
+    log_lines.configure(os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"))  # JSON lines; readable on a terminal
     if args.command in ("serve", "worker", "projections"):
         _share_metrics()
     handler = {
@@ -151,7 +150,6 @@ def _serve(args: argparse.Namespace) -> int:
     where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
     console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
     console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
-    access_log = bool(os.environ.get("DRAGONHALL_ACCESS_LOG"))
     threads = max(1, args.threads or default_threads(settings.store))
     # Each open stream waits in a thread of its own (``api.streams``); Granian starts threads as
     # requests need them, so ``threads`` serve the ordinary requests and the rest wait at most.
@@ -168,7 +166,7 @@ def _serve(args: argparse.Namespace) -> int:
             backlog=max(2048, 2 * settings.max_streams),
             factory=True,
             log_level=LogLevels.warning,
-            log_access=access_log,
+            log_access=False,  # the app writes the access log, as JSON lines (``api.app``, DRAGONHALL_ACCESS_LOG)
             respawn_failed_workers=True,
             workers_kill_timeout=10,
         ).serve()
