@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import gc
 import http
+import itertools
+import logging
 import multiprocessing.util
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response, g, has_request_context, request
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -33,7 +36,7 @@ from api import (
 from api.asgi import Gateway
 from api.context import install, platform_of
 from api.stream_hub import StreamHub
-from infra import connection_balance
+from infra import connection_balance, log_lines, metrics
 from infra.http_responses import FastJSON, WholeBodyResponse
 from wiring import Platform, bootstrap
 
@@ -42,6 +45,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     """A Flask app over ``platform`` (bootstrapped from the environment when not given)."""
     platform = platform or bootstrap()
     app = Flask("dragonhall")
+    log_lines.context_source = request_context
     app.response_class = WholeBodyResponse
     app.json = FastJSON(app)
     app.config.update(
@@ -63,15 +67,66 @@ def create_app(platform: Platform | None = None) -> Flask:
     for blp in (players.blp, games.blp, advice.blp, streams.blp, audit.blp, meta.blp, keys.blp, competition.blp):
         api.register_blueprint(blp)
     app.add_url_rule("/healthz", "healthz", meta.health)
+    app.add_url_rule("/metrics", "metrics", meta.metrics)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
+    app.before_request(_start_clock)  # first: a request refused by the next ones is timed too
     app.before_request(parser.refuse_undeclared_query)
     app.before_request(auth.authenticate_request)
     errors.register_error_handlers(app)
+    app.after_request(_time_request)
     limits.install(app, platform.settings)  # after authenticate_request: its keys are the callers found there
     if platform.settings.trusted_proxies:
         hops = platform.settings.trusted_proxies  # the client's address, scheme and host as the proxies saw them
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     return app
+
+
+def _start_clock() -> None:
+    g.started = time.perf_counter()
+
+
+def _time_request(response: Response) -> Response:
+    """Observes the request's time by route (its URL rule: a few dozen values, not one per game),
+    and writes the access log's line when it is on (``DRAGONHALL_ACCESS_LOG``)."""
+    started = g.get("started")
+    if started is not None:
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        seconds = time.perf_counter() - started
+        metrics.REQUEST_SECONDS_BY(route, request.method).observe(seconds)
+        if ACCESS.isEnabledFor(logging.INFO):
+            fields = {"method": request.method, "path": request.path, "route": route, "status": response.status_code}
+            ACCESS.info("%s %s %s", request.method, request.path, response.status_code,
+                        extra={"fields": {**fields, "seconds": round(seconds, 6)}})  # fmt: skip
+    return response
+
+
+ACCESS = logging.getLogger("dragonhall.access")
+"""One line per request answered, at INFO: off unless ``DRAGONHALL_ACCESS_LOG`` is set (``api.cli``)."""
+
+
+_request_ids = itertools.count(1)
+
+
+def request_context() -> dict[str, Any]:
+    """The request id (the client's ``X-Request-Id``, else one made here), the game id and the
+    account of the request being served: the fields of its log lines (``infra.log_lines``)."""
+    if not has_request_context():
+        return {}
+    rid = g.get("request_id")
+    if rid is None:
+        given = request.headers.get("X-Request-Id", "")
+        rid = g.request_id = given[:64] if given.isprintable() and given else f"{os.getpid():x}-{next(_request_ids):x}"
+    fields: dict[str, Any] = {"request_id": rid}
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id:
+        fields["game_id"] = game_id
+    try:
+        account = auth.caller_id()
+    except RuntimeError:  # a page outside the API (its caller is not read)
+        account = None
+    if account:
+        fields["account"] = account
+    return fields
 
 
 def serving_app() -> Flask:
@@ -86,6 +141,8 @@ def serving_app() -> Flask:
     collection had to walk them all, and stopped every request for about 45 ms.
     """
     app = create_app()
+    if os.environ.get("DRAGONHALL_ACCESS_LOG"):
+        ACCESS.setLevel(logging.INFO)  # its lines go through the command's handler (``infra.log_lines``)
     multiprocessing.util.Finalize(app, platform_of(app).close, exitpriority=10)
     balancer = connection_balance.from_environment()
     if balancer is not None:

@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import sys
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,12 @@ console = Console(stderr=True)
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = command_line().parse_args(argv)
+    return _run(args)
+
+
+def command_line() -> argparse.ArgumentParser:
+    """The ``dragonhall`` command's parser: its subcommands and their options."""
     parser = argparse.ArgumentParser(prog="dragonhall", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -78,12 +83,15 @@ def main(argv: list[str] | None = None) -> int:
     bot.add_argument("--game", help="play only this game, and stop when it ends")
 
     verify_command.add_parser(sub)
+    return parser
 
-    args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+
+def _run(args: argparse.Namespace) -> int:
+    from infra import log_lines
+
+    log_lines.configure(os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"))  # JSON lines; readable on a terminal
+    if args.command in ("serve", "worker", "projections"):
+        _share_metrics()
     handler = {
         "serve": _serve,
         "worker": _worker,
@@ -94,6 +102,15 @@ def main(argv: list[str] | None = None) -> int:
         "verify": verify_command.run,
     }[args.command]
     return int(handler(args) or 0)
+
+
+def _share_metrics() -> None:
+    """Has this process and its children write their metrics where ``GET /metrics`` adds them up
+    (``infra.metrics_dir``): before anything imports the metrics' client."""
+    from infra.metrics_dir import setup
+    from services.config import Settings
+
+    setup(Settings.from_env().data_dir)
 
 
 def _default_workers() -> int:
@@ -134,7 +151,6 @@ def _serve(args: argparse.Namespace) -> int:
     where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
     console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
     console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
-    access_log = bool(os.environ.get("DRAGONHALL_ACCESS_LOG"))
     threads = max(1, args.threads or default_threads(settings.store))
     os.environ["DRAGONHALL_HTTP_THREADS"] = str(threads)  # the worker threads of ``api.app.serving_gateway``
     projector = _start_projector() if workers > 1 and settings.embedded_projections else None
@@ -149,7 +165,7 @@ def _serve(args: argparse.Namespace) -> int:
             backlog=max(2048, 2 * settings.max_streams),
             factory=True,
             log_level=LogLevels.warning,
-            log_access=access_log,
+            log_access=False,  # the app writes the access log, as JSON lines (``api.app``, DRAGONHALL_ACCESS_LOG)
             respawn_failed_workers=True,
             workers_kill_timeout=10,
         ).serve()
@@ -351,22 +367,29 @@ def _projections(args: argparse.Namespace) -> int:
 
 
 def _rebuild(args: argparse.Namespace) -> int:
-    from services.ports import NullWork
-    from wiring import bootstrap
+    """Rebuilds the read models beside the live ones and swaps them in (``wiring.rebuild``),
+    holding the projections' lock; refuses while another process runs the projections."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    reader = bootstrap(projections=False, work=NullWork())
-    reader.views.drop_views(reader.store.name)
-    head = reader.store.recorder.max_notification_id() or 0
-    reader.close()
-    started = time.perf_counter()
-    platform = bootstrap(projections=True, work=NullWork())
+    from services.config import Settings
+    from wiring.rebuild import ProjectionsLed, rebuild_projections
+
+    settings = Settings.from_env()
+    if settings.store == "memory":
+        console.print("[red]the in-memory store keeps no read models between processes: nothing to rebuild[/]")
+        return 2
+    columns = (TextColumn("rebuilding the read models"), BarColumn(), MofNCompleteColumn(), TextColumn("events"))
     try:
-        platform.wait_for_projections(timeout=3600)
-    finally:
-        games = len(platform.views.all_game_ids())
-        platform.close()
-    took = time.perf_counter() - started
-    console.print(f"rebuilt the read models from {head} events ({games} games) in {took:.1f} s")
+        with Progress(*columns, TimeElapsedColumn(), console=console, transient=True) as bar:
+            task = bar.add_task("rebuild", total=None)
+            done = rebuild_projections(settings, lambda n, total: bar.update(task, completed=n, total=total))
+    except ProjectionsLed as led:
+        console.print(
+            f"[red]refused: {led}.[/] A rebuild must be the only process that runs the projections: stop "
+            "`dragonhall projections` (and `serve`, whose processes take the lead over from it), then run it again."
+        )
+        return 3
+    console.print(f"rebuilt the read models from {done.events} events ({done.games} games) in {done.seconds:.1f} s")
     return 0
 
 

@@ -88,6 +88,14 @@ def to_response(exc: Exception) -> tuple[dict[str, Any], int]:
     raise exc
 
 
+def code_of(exc: Exception) -> str:
+    """The error code a known error answers with (``unexpected`` for any other)."""
+    try:
+        return str(to_response(exc)[0]["error"]["code"])
+    except Exception:
+        return "unexpected"
+
+
 def _body(exc: Exception) -> dict[str, Any]:
     if isinstance(exc, MalformedJSON):
         message = f"the request body is not valid JSON: {exc}"

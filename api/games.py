@@ -10,11 +10,12 @@ from typing import Any
 
 from flask import Response
 
-from api import schemas
+from api import errors, schemas
 from api.auth import caller_id, optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
 from api.streams import slots
+from infra import metrics
 
 blp = blueprint("games", "Create and play games; read their state and history.")
 
@@ -109,14 +110,27 @@ def submit_move(body: dict[str, Any], game_id: str) -> dict[str, Any] | tuple[di
     makes a retry safe: repeating it returns the first result and writes nothing."""
     player = required_player()
     p = current_platform()
-    result = p.games.submit_move(
-        game_id, player.id, body["move"], body.get("expected_version"), body.get("command_id"), body.get("seat")
-    )
+    try:
+        result = p.games.submit_move(
+            game_id, player.id, body["move"], body.get("expected_version"), body.get("command_id"), body.get("seat")
+        )
+    except Exception as refused:
+        metrics.MOVES_BY(_game_name(game_id), errors.code_of(refused)).inc()
+        raise
+    metrics.MOVES_BY(_game_name(game_id), "accepted").inc()
     if body["include_legal_moves"]:
         result["legal_moves"] = p.queries.legal_moves(game_id, player.id, body.get("seat"), after_own_write=True)
     if result.get("replayed"):
         return result, 200
     return result
+
+
+def _game_name(game_id: str) -> str:
+    """The game a move was for (``tarasque``...), from this process's cache: a label of the moves' metric."""
+    try:
+        return current_platform().games.remembered(game_id).game
+    except Exception:  # no such game: a refusal of its own
+        return "none"
 
 
 @blp.route("/games/<game_id>/resign", methods=["POST"])

@@ -14,6 +14,7 @@ from api import schemas
 from api.context import current_platform
 from api.parser import blueprint
 from domain.kernel import Ruleset, all_games
+from infra import metrics as measured
 
 blp = blueprint("meta", "Health, the catalogue of games, and these docs.")
 
@@ -73,6 +74,17 @@ def health() -> dict[str, Any]:
         "games": [g.slug for g in all_games()],
     }
     return schemas.Health().dump(body)
+
+
+def metrics() -> Response:
+    """Every metric of this machine's Dragonhall processes, in Prometheus's text format
+    (``infra.metrics``; ``docs/metrics.md`` lists them). The read models' lag is read now."""
+    p = current_platform()
+    head = p.store.recorder.max_notification_id() or 0
+    tracked = p.views.max_tracking_id(p.store.name) or 0
+    measured.PROJECTION_LAG.set(max(0, head - tracked))
+    body, content_type = measured.exposition()
+    return Response(body, content_type=content_type)
 
 
 def docs_page() -> Response:

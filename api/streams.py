@@ -29,6 +29,7 @@ from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
 from api.stream_hub import HANDOFF_KEY, HUB_KEY, Handoff
+from infra import metrics
 from services.errors import InvalidRequest, StreamsBusy
 from services.streams import AccountFollower, GameFollower, Line
 
@@ -61,6 +62,7 @@ class Slots:
             if self.held >= self.limit:
                 raise StreamsBusy(f"this server holds {self.limit} streams, its most; try again shortly")
             self.held += 1
+        metrics.OPEN_STREAMS.inc()
         given_back = threading.Event()
 
         def give_back() -> None:
@@ -68,6 +70,7 @@ class Slots:
                 given_back.set()
                 with self._lock:
                     self.held -= 1
+                metrics.OPEN_STREAMS.dec()
 
         return give_back
 

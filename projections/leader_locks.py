@@ -46,6 +46,9 @@ class LeaderLock(Protocol):
     def release(self) -> None:
         """Gives the lock up, if held."""
 
+    def holder(self) -> str:
+        """Who holds the lock, for an operator's message (best effort: it may change meanwhile)."""
+
 
 class FileLeaderLock:
     """An exclusive ``flock`` on ``path``: the processes of one machine."""
@@ -77,6 +80,14 @@ class FileLeaderLock:
             fcntl.flock(self._file, fcntl.LOCK_UN)
             self._file.close()
             self._file = None
+
+    def holder(self) -> str:
+        """The pid its holder wrote into the file."""
+        try:
+            pid = self.path.read_text().strip()
+        except OSError:
+            pid = ""
+        return f"process {pid} (pid in {self.path})" if pid else f"the holder of {self.path}"
 
 
 class PostgresLeaderLock:
@@ -121,6 +132,26 @@ class PostgresLeaderLock:
             except Exception as e:
                 log.debug("could not unlock before closing: %s", e)
         self._close()
+
+    def holder(self) -> str:
+        """The session that holds the advisory lock: its backend pid, client address and name."""
+        import psycopg
+
+        high, low = (self.key >> 32) & 0xFFFFFFFF, self.key & 0xFFFFFFFF  # how pg_locks shows a bigint key
+        try:
+            with psycopg.connect(self.conninfo, autocommit=True, connect_timeout=DEAD_AFTER) as conn:
+                row = conn.execute(
+                    "SELECT a.pid, a.client_addr, a.application_name FROM pg_locks l "
+                    "JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+                    "AND l.classid::bigint = %s AND l.objid::bigint = %s AND l.objsubid = 1",
+                    (high, low),
+                ).fetchone()
+        except psycopg.Error as e:
+            return f"another session (PostgreSQL could not say which: {e})"
+        if row is None:
+            return "another session (gone since)"
+        pid, addr, name = row
+        return f"the PostgreSQL session of backend pid {pid} from {addr or 'a local socket'} ({name or 'no name'})"
 
     def _connection(self) -> psycopg.Connection[tuple[Any, ...]]:
         import psycopg

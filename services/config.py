@@ -62,7 +62,7 @@ class Settings:
     sweep_interval: float = 5.0
     queue_prefix: str = ""
     vacation_days: int = 30
-    visibility_timeout: int = 3600
+    visibility_timeout: int = 2
     http_workers: int = 1
     create_tables: bool = True
     embedded_projections: bool = True
@@ -130,7 +130,7 @@ class Settings:
             "sweep_interval": float(e.get("DRAGONHALL_SWEEP_INTERVAL", "5.0")),
             "queue_prefix": e.get("DRAGONHALL_QUEUE_PREFIX", ""),
             "vacation_days": int(e.get("DRAGONHALL_VACATION_DAYS", "30")),
-            "visibility_timeout": int(e.get("DRAGONHALL_BROKER_VISIBILITY_TIMEOUT", "3600")),
+            "visibility_timeout": int(e.get("DRAGONHALL_BROKER_VISIBILITY_TIMEOUT", "2")),
             "http_workers": int(e.get("DRAGONHALL_HTTP_WORKERS", "1")),
             "create_tables": _flag(e.get("DRAGONHALL_CREATE_TABLES"), default=True),
             "embedded_projections": _flag(e.get("DRAGONHALL_EMBEDDED_PROJECTIONS"), default=True),

@@ -233,21 +233,47 @@ class GameService:
         done = self.uow.change(game_id, leave)
         return move_result(done.game, done.events, self.viewer(done.game, player_id))
 
-    def play_for(self, game_id: str, seat: int, version: int, choose: Callable[[Game], Command]) -> bool:
-        """Plays ``seat``'s decision with ``choose(game) -> command`` (a bot), but only if the
-        game is still at ``version`` and awaits ``seat``: a late or duplicate task writes
-        nothing. The bot chooses outside the game's lock; the version is checked under it."""
-        if not awaits(self.load(game_id), seat, version):
-            return False
-        command = choose(self.load(game_id))
-
-        def play(game: Game) -> bool:
-            if not awaits(game, seat, version):
+    def play_for(
+        self,
+        game_id: str,
+        seat: int,
+        version: int,
+        choose: Callable[[Game], Command],
+        before_save: Callable[[], object] | None = None,
+    ) -> bool:
+        """Plays ``seat``'s decision that was pending at ``version`` with ``choose(game) -> command``
+        (a bot), if the seat is still awaited and has not acted since: a task that another seat's
+        move overtook (simultaneous turns) still plays, on the game as it is now; a late or
+        duplicate task writes nothing. The bot chooses outside the game's lock; under it, the
+        game must still be where the bot saw it, else it chooses again. ``before_save`` runs
+        under the lock just before the move is saved (``workers.bot_claims``)."""
+        for _ in range(CHOICES):
+            game = self.load(game_id)
+            if not self._still_pending(game, seat, version):
                 return False
-            self._record_move(game, seat, game.holder(seat), command, None)
-            return True
+            seen, command = game.version, choose(game)
 
-        return self.uow.change(game_id, play).value
+            def play(game: Game, seen: int = seen, command: Command = command) -> bool | None:
+                if game.version != seen:
+                    return None  # moved on while the bot chose: choose again on the new game
+                if before_save is not None:
+                    before_save()
+                self._record_move(game, seat, game.holder(seat), command, None)
+                return True
+
+            played = self.uow.change(game_id, play).value
+            if played is not None:
+                return played
+        return False
+
+    def _still_pending(self, game: Game, seat: int, version: int) -> bool:
+        """Whether the decision ``seat`` was awaited for at ``version`` is still to be made."""
+        if game.version < version or not awaits(game, seat, game.version):
+            return False
+        if game.version == version:
+            return True
+        since = self.store.stored_events(game.id, after=version)
+        return not any(isinstance(e, ACTS) and e.seat == seat for e in since)
 
     # ------------------------------------------------------------ time-driven cases
 
@@ -304,6 +330,12 @@ class GameService:
     def viewer(self, game: Game, player_id: str | None, seat: int | None = None) -> Viewer:
         """Who ``player_id`` is at ``game``'s table (the platform's one viewer rule)."""
         return visibility.viewer(self.revealed(game), game.seats, player_id, seat)
+
+
+CHOICES = 5
+"""Times a bot task chooses again when other seats keep moving while it thinks."""
+ACTS = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.PolicyPlayed)
+"""The events that end a seat's pending decision."""
 
 
 def awaits(game: Game, seat: int, version: int) -> bool:

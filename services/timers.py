@@ -3,8 +3,8 @@
 Workers call these; each is idempotent. A deadline task carries the game
 version it was scheduled for and writes nothing if the game has moved on. After
 every save, ``plan`` says which timed tasks to send now: only deadlines within
-``NEAR`` get an ETA task (a Redis broker redelivers unacknowledged tasks after its
-visibility timeout, so deadlines days away wait in the index); the periodic
+``NEAR`` get an ETA task (a worker holds an ETA task until it is due: deadlines
+days away wait in the index rather than in the workers' memory); the periodic
 ``sweep`` reads the index (a projection) and catches what is near, overdue or lost.
 """
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from infra import metrics
 from services import clock, clocks
 from services.aggregate import Game
 from services.errors import GameNotFound
@@ -28,6 +29,9 @@ GRACE = timedelta(seconds=2)
 """A deadline this far past with the seat still awaited means its task was lost: the sweep fires it."""
 BOT_STALL = timedelta(seconds=30)
 """An awaited server bot that has not moved for this long is nudged again by the sweep."""
+BOT_NUDGE = timedelta(seconds=2.5)
+"""Where bot tasks are claimed (``workers.bot_claims``), a bot turn awaited this long gets a task
+again unless a live task claims it (``nudge_bots``, every second)."""
 LOST_DELIVERY = timedelta(minutes=10)
 """A webhook delivery still pending this long after its last try lost its task: longer than the
 longest wait between two tries of its own task (``workers.jobs.webhook``, 300 s)."""
@@ -288,6 +292,7 @@ class Timers:
         }
         if self.inbox.add(player_id, "reminder", _reminder_key(game, seat, since), game_id, payload) is None:
             return []
+        metrics.REMINDERS.inc()
         return self._webhooks_due([player_id])
 
     def _webhooks_due(self, player_ids: list[str] | None = None) -> list[Action]:
@@ -338,13 +343,23 @@ class Timers:
             for seat in game.awaiting:
                 if seat not in game.left:
                     actions.extend(self._timed(game, seat, now, window))
-        for row in self.views.stalled_bot_games(None if tasks_lost else clocks_key(now - BOT_STALL)):
-            game = self.games.load(row["game_id"])
-            actions.extend(a for a in self.plan(game) if isinstance(a, PlayBot))
+        actions.extend(self.stalled_bots(None if tasks_lost else now - BOT_STALL))
         actions.extend(self._webhooks_due())
         actions.extend(PostWebhook(d) for d in self.inbox.lost_deliveries(now - LOST_DELIVERY))
         if self.tournaments is not None:
             actions.extend(AdvanceTournament(t) for t in self.tournaments.due(now))
+        return actions
+
+    def stalled_bots(self, before: datetime | None) -> list[Action]:
+        """The bot tasks of running games whose awaited server bot has not moved since ``before``
+        (with None, of every such game)."""
+        actions: list[Action] = []
+        for row in self.views.stalled_bot_games(None if before is None else clocks_key(before)):
+            try:
+                game = self.games.load(row["game_id"])
+            except GameNotFound:
+                continue
+            actions.extend(a for a in self.plan(game) if isinstance(a, PlayBot))
         return actions
 
 

@@ -13,7 +13,6 @@ import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any, TypeVar
 
 from eventsourcing.persistence import InfrastructureFactory
@@ -169,7 +168,7 @@ class Platform:
         self.journal = Journal(self.db)
         self.uow.before_save.append(ClockSettler(self.vacations.days))
         self.games = GameService(self.uow, self.seeds, self.journal, self.inbox)
-        near = timedelta(seconds=min(NEAR.total_seconds(), self.settings.visibility_timeout / 2))
+        near = NEAR  # a worker renews the broker's lease on the ETA tasks it holds (``workers.leases``)
         self.webhooks = WebhookSubscriptions(self.db, self.feed, self.inbox, webhook_url(self.accounts))
         self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near, self.webhooks)
         self.leases = Leases(self.db)
@@ -277,7 +276,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     led = run_projections and settings.store != "memory"
     if run_projections and not led:
-        runner = _start_runner(env, vclass, feed)
+        runner = start_runner(env, vclass, feed)
         undo.callback(runner.__exit__, None, None, None)
         store = runner.app
         view = runner.view
@@ -287,9 +286,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
         view = factory.tracking_recorder(vclass)
         if led:
-            leader = ProjectionLeader(
-                leader_lock(settings), _locked(settings, lambda: _start_runner(env, vclass, feed))
-            )
+            leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: start_runner(env, vclass, feed)))
             undo.callback(leader.stop)
     store.configure(snapshot_interval=settings.snapshot_interval)
     uow = GameUnitOfWork(store, cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
@@ -336,7 +333,7 @@ def _locked(settings: Settings, start: Callable[[], T]) -> Callable[[], T]:
     return run
 
 
-def _start_runner(env: dict[str, str], vclass: type[GameViewsSQL], feed: AccountFeed) -> BatchingProjectionRunner:
+def start_runner(env: dict[str, str], vclass: type[GameViewsSQL], feed: AccountFeed) -> BatchingProjectionRunner:
     fed = type("FedGameProjection", (GameProjection,), {"feed": feed, "name": GameProjection.name})
     runner = BatchingProjectionRunner(application_class=EventStore, projection_class=fed, view_class=vclass, env=env)
     runner.__enter__()

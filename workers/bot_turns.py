@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import logging
 import random
+from collections.abc import Callable
 
 from domain.kernel import Command, RandomBot, choose_move
 from services.aggregate import Game
@@ -39,11 +40,14 @@ def bot_choice(game: Game, seat: int, bot_name: str | None, budget: float, seed:
         return RandomBot(ruleset).choose(game.state, seat, rng)
 
 
-def play_bot_turn(platform: JobPlatform, game_id: str, seat: int, version: int) -> bool:
-    """Plays the server bot in ``seat`` if the game still awaits it at ``version``."""
+def play_bot_turn(
+    platform: JobPlatform, game_id: str, seat: int, version: int, before_save: Callable[[], object] | None = None
+) -> bool:
+    """Plays the server bot in ``seat`` if the decision it was awaited for at ``version`` is still
+    to be made (``GameService.play_for``)."""
     budget = platform.settings.bot_budget
 
     def choose(game: Game) -> Command:
         return bot_choice(game, seat, game.seat_info(seat)["bot"], budget, platform.seeds.of(game.id))
 
-    return bool(platform.games.play_for(game_id, seat, version, choose))
+    return bool(platform.games.play_for(game_id, seat, version, choose, before_save))

@@ -29,7 +29,7 @@ MARKER = "dragonhall:broker-memory"
 
 def forgotten(settings: Settings) -> bool:
     """Whether the broker has lost its data since the last sweep marked it."""
-    client = _client(settings.broker_url)
+    client = redis_client(settings.broker_url)
     if client is None:
         return False
     try:
@@ -41,7 +41,7 @@ def forgotten(settings: Settings) -> bool:
 
 def remember(settings: Settings) -> None:
     """Marks the broker as holding every task sent so far."""
-    client = _client(settings.broker_url)
+    client = redis_client(settings.broker_url)
     if client is None:
         return
     try:
@@ -55,7 +55,7 @@ def _key(settings: Settings) -> str:
 
 
 @cache
-def _client(broker_url: str | None) -> redis.Redis | None:
+def redis_client(broker_url: str | None) -> redis.Redis | None:
     if not broker_url or not broker_url.startswith(("redis://", "rediss://")):
         return None
     import redis

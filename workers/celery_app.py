@@ -9,13 +9,13 @@ threads of the server process.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from celery import Celery
 from kombu import Queue
 
 from services.config import Settings
 from services.timers import Action
+from workers.leases import lease_step, transport_options
 from workers.platform import JobPlatform
 
 QUEUES = ("bots", "timers", "notifications")
@@ -40,7 +40,7 @@ def make_celery(
         worker_prefetch_multiplier=4,
         worker_hijack_root_logger=False,
         broker_connection_retry_on_startup=True,
-        broker_transport_options=_transport_options(settings),
+        broker_transport_options=transport_options(settings),
         task_queues=[Queue(queue(settings, q)) for q in QUEUES],
         task_default_queue=queue(settings, "bots"),
         enable_utc=True,
@@ -51,16 +51,16 @@ def make_celery(
                 "schedule": settings.sweep_interval,
                 "options": {"queue": queue(settings, "timers")},
             },
+            "nudge-bots": {
+                "task": "dragonhall.nudge_bots",
+                "schedule": 1.0,
+                "options": {"queue": queue(settings, "timers"), "expires": 5},
+            },
         },
     )
     from workers.tasks import register_tasks
 
     register_tasks(app, platform, send)
+    if settings.broker_url and settings.broker_url.startswith(("redis://", "rediss://")):
+        app.steps["consumer"].add(lease_step(settings))  # a killed worker's tasks go on within seconds
     return app
-
-
-def _transport_options(settings: Settings) -> dict[str, Any]:
-    """Redis redelivers a task nobody acknowledged after its visibility timeout, so
-    deadlines days away are swept from the index rather than held as ETA tasks.
-    (The embedded default sends nothing through a broker: see ``workers.local``.)"""
-    return {"visibility_timeout": settings.visibility_timeout}

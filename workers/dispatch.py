@@ -23,6 +23,7 @@ from services.timers import (
     StartGame,
     Timers,
 )
+from workers import bot_claims
 from workers.celery_app import make_celery, queue
 from workers.local import LocalExecutor
 from workers.platform import JobPlatform, WorkPlatform
@@ -52,6 +53,8 @@ class CeleryWork:
             if self.local is not None:
                 self.local.submit(name, args, eta)
                 continue
+            if isinstance(action, PlayBot) and not bot_claims.take(self.settings, *args):
+                continue  # a task for this seat's decision is queued or running
             options: dict[str, Any] = {"queue": queue(self.settings, q)}
             if eta is not None and eta > clock.now():
                 options["countdown"] = (eta - clock.now()).total_seconds()
@@ -59,6 +62,9 @@ class CeleryWork:
                 self.celery.send_task(name, args=args, **options)
             except (BrokerUnreachable, OSError) as e:
                 log.warning("the broker is unreachable (%s); %s%r waits for the sweep", e, name, args)
+                continue
+            if isinstance(action, PlayBot):
+                bot_claims.hold(self.settings, action.game_id, action.seat)
 
 
 def _message(action: Action) -> tuple[str, tuple[Any, ...], str, datetime | None]:

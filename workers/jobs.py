@@ -12,9 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.kernel import Command
+from infra import metrics
+from services import clock
 from services.aggregate import Game
-from services.timers import Action, FireDeadline
-from workers import broker_memory
+from services.games import awaits
+from services.timers import BOT_NUDGE, Action, FireDeadline, PlayBot
+from workers import bot_claims, broker_memory
 from workers.bot_turns import bot_choice, play_bot_turn
 from workers.platform import JobPlatform
 from workers.webhooks import deliver
@@ -33,7 +36,25 @@ class RetryLater(Exception):
 
 
 def play_bot(platform: JobPlatform, send: Send, game_id: str, seat: int, version: int) -> bool:
-    return play_bot_turn(platform, game_id, seat, version)
+    """Plays the seat's decision, giving up its claim (``workers.bot_claims``) just before the move
+    is saved, or when nothing is played. A seat found awaited again for a decision its claim kept
+    unsent (it acted since ``version`` through another path) gets that task now."""
+
+    def give_up() -> None:
+        bot_claims.give_up(platform.settings, game_id, seat, version)
+
+    played = False
+    try:
+        played = play_bot_turn(platform, game_id, seat, version, before_save=give_up)
+    finally:
+        if not played:
+            give_up()
+    metrics.BOT_TURNS_BY("played" if played else "wasted").inc()
+    if not played:
+        game = platform.games.load(game_id)
+        if awaits(game, seat, game.version) and game.seat_info(seat).get("bot"):
+            send([PlayBot(game_id, seat, game.version)])
+    return played
 
 
 def deadline(platform: JobPlatform, send: Send, game_id: str, seat: int, version: int) -> str:
@@ -41,6 +62,8 @@ def deadline(platform: JobPlatform, send: Send, game_id: str, seat: int, version
         return bot_choice(game, seat, None, platform.settings.bot_budget, platform.seeds.of(game.id))
 
     result, when = platform.timers.fire_deadline(game_id, seat, version, stand_in)
+    if result == "fired" and when is not None:
+        metrics.TIMER_LATENESS.observe(max(0.0, (clock.now() - when).total_seconds()))
     if result == "early" and when is not None:
         send([FireDeadline(game_id, seat, version, when)])
     return result
@@ -56,6 +79,7 @@ def start(platform: JobPlatform, send: Send, game_id: str) -> bool:
 
 def webhook(platform: JobPlatform, send: Send, delivery_id: str, attempt: int = 0) -> str:
     status = deliver(platform.inbox, delivery_id, platform.accounts.webhook_secret, platform.accounts.webhook_targets)
+    metrics.WEBHOOKS_BY(status).inc()
     if status == "retry":
         raise RetryLater(min(300.0, 2.0 ** (attempt + 1)))
     return status
@@ -76,6 +100,14 @@ def sweep(platform: JobPlatform, send: Send) -> int:
     return len(actions)
 
 
+def nudge_bots(platform: JobPlatform, send: Send) -> int:
+    """Sends a task for each bot turn awaited longer than ``BOT_NUDGE`` that no live task claims:
+    its task was lost with a worker killed between a save and the send, or its claim lapsed."""
+    actions = platform.timers.stalled_bots(clock.now() - BOT_NUDGE)
+    send(actions)
+    return len(actions)
+
+
 JOBS: dict[str, Callable[..., Any]] = {
     "dragonhall.play_bot": play_bot,
     "dragonhall.deadline": deadline,
@@ -84,4 +116,5 @@ JOBS: dict[str, Callable[..., Any]] = {
     "dragonhall.webhook": webhook,
     "dragonhall.tournament": tournament,
     "dragonhall.sweep": sweep,
+    "dragonhall.nudge_bots": nudge_bots,
 }

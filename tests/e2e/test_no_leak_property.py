@@ -76,6 +76,7 @@ OTHER_ROUTES = {
     "/api/v1/docs",
     "/api/v1/openapi.json",
     "/healthz",
+    "/metrics",
     "/static/<path:filename>",
     "/api/v1/me",
     "/api/v1/me/vacation",

@@ -169,6 +169,43 @@ def test_a_bot_task_for_an_old_version_or_a_seat_not_awaited_writes_nothing(plat
     assert chose == [game.version]
 
 
+def test_a_bot_task_overtaken_by_another_seats_move_still_plays_its_seats_decision(platform: Any) -> None:
+    """Dice Race bids are simultaneous: both seats are awaited at the same version, and the task
+    of the seat that bids second must not be wasted (nor sent again) because the first bid moved
+    the game on. A duplicate of it, once played, writes nothing."""
+    gid, _ids = _table(platform)
+    start = platform.games.load(gid).version
+    assert platform.games.load(gid).awaiting == [0, 1]
+
+    def bid(seat: int) -> Any:
+        return lambda g: g.ruleset.legal_moves(g.state, seat)[0]
+
+    assert platform.games.play_for(gid, 1, start, bid(1)) is True
+    assert platform.games.load(gid).version > start
+    assert platform.games.play_for(gid, 0, start, bid(0)) is True  # overtaken, still its decision
+    after = _versions(platform, gid)
+    assert platform.games.play_for(gid, 0, start, bid(0)) is False  # seat 0 acted since: a duplicate
+    assert platform.games.play_for(gid, 1, start, bid(1)) is False
+    assert _versions(platform, gid) == after
+
+
+def test_a_bot_that_was_overtaken_while_it_chose_chooses_again_on_the_new_game(platform: Any) -> None:
+    gid, ids = _table(platform)
+    start = platform.games.load(gid).version
+    seen: list[int] = []
+
+    def choose(g: Any) -> Any:
+        seen.append(g.version)
+        if len(seen) == 1:  # while seat 0's bot thinks, seat 1 bids
+            platform.games.submit_move(gid, ids[1], {"type": "bid", "amount": 0})
+        return g.ruleset.legal_moves(g.state, 0)[0]
+
+    released: list[bool] = []
+    assert platform.games.play_for(gid, 0, start, choose, before_save=lambda: released.append(True)) is True
+    assert seen[0] == start and seen[1] > start
+    assert released == [True]
+
+
 def test_decisions_use_the_seeded_generator_of_their_version(platform: Any) -> None:
     gid, ids = _table(platform)
     platform.games.submit_move(gid, ids[0], {"type": "bid", "amount": 0})

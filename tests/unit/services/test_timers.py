@@ -16,7 +16,7 @@ from services import clock, clocks
 from services.aggregate import Game
 from services.clock import FakeClock
 from services.errors import InvalidRequest
-from services.timers import BOT_STALL, LOST_DELIVERY, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
+from services.timers import BOT_NUDGE, BOT_STALL, LOST_DELIVERY, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
 
 
 @pytest.fixture
@@ -377,3 +377,13 @@ def test_when_the_broker_lost_its_tasks_the_sweep_sends_every_awaited_bot_turn_a
     game, other = platform.games.load(gid), platform.games.load(timed)
     assert {(a.seat, a.version) for a in again if isinstance(a, PlayBot)} == {(s, game.version) for s in game.awaiting}
     assert {(a.game_id, a.seat) for a in again if isinstance(a, FireDeadline)} == {(timed, s) for s in other.awaiting}
+
+
+def test_the_bot_turns_awaited_since_an_instant_are_listed_for_the_nudge(platform: Any) -> None:
+    gid = _bot_game(platform)
+    game = platform.games.load(gid)
+    assert platform.timers.stalled_bots(clock.now() - BOT_NUDGE) == [], "it has just moved"
+    wanted = {(gid, s, game.version) for s in game.awaiting}
+    later = platform.timers.stalled_bots(clock.now() + timedelta(seconds=1))
+    assert {(a.game_id, a.seat, a.version) for a in later} == wanted
+    assert {(a.game_id, a.seat, a.version) for a in platform.timers.stalled_bots(None)} == wanted

@@ -1,0 +1,87 @@
+"""Prometheus metrics of every Dragonhall process, served by ``GET /metrics``.
+
+``dragonhall serve`` runs several HTTP processes, beside a projection process and
+workers, so the official client runs in its multiprocess mode: each process writes
+its samples to files in ``PROMETHEUS_MULTIPROC_DIR`` (``DATA_DIR/metrics``, set by
+the ``dragonhall`` command before anything imports the client, ``infra.metrics_dir``), and the
+HTTP process that answers a scrape adds up every process's files (``exposition``).
+Without the variable (tests, a process built by hand) each process keeps its own.
+
+The metrics are listed, with their labels, in ``docs/metrics.md``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+from infra.metrics_dir import MULTIPROC
+
+MOVES = Counter(
+    "dragonhall_moves", "Moves submitted through the API, by game and outcome (accepted, or the refusal's code)",
+    ["game", "outcome"],
+)  # fmt: skip
+REQUEST_SECONDS = Histogram(
+    "dragonhall_request_seconds", "Time to answer a request, by route (the URL rule) and method",
+    ["route", "method"], buckets=(0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0),
+)  # fmt: skip
+PROJECTION_LAG = Gauge(
+    "dragonhall_projection_lag_events", "Events saved that the read models have not yet processed (at the scrape)",
+    multiprocess_mode="mostrecent",
+)  # fmt: skip
+TIMER_LATENESS = Histogram(
+    "dragonhall_timer_lateness_seconds", "How late a deadline fired after it passed",
+    buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0),
+)  # fmt: skip
+BOT_TURNS = Counter(
+    "dragonhall_bot_turns", "Bot tasks run, by outcome: played, or wasted (the decision was made already)",
+    ["outcome"],
+)  # fmt: skip
+REMINDERS = Counter("dragonhall_reminders", "Reminders recorded for players whose turn is about to time out")
+WEBHOOKS = Counter("dragonhall_webhook_deliveries", "Webhook delivery attempts, by result", ["result"])
+OPEN_STREAMS = Gauge(
+    "dragonhall_open_streams", "Streams and long polls held open now", multiprocess_mode="livesum",
+)  # fmt: skip
+
+
+class Children:
+    """The labelled children of a metric, kept once made: ``labels()`` checks and joins its
+    values on every call, which cost more than the count itself on a request's path."""
+
+    def __init__(self, metric: Any) -> None:
+        self.metric = metric
+        self._made: dict[tuple[str, ...], Any] = {}
+
+    def __call__(self, *values: str) -> Any:
+        child = self._made.get(values)
+        if child is None:
+            child = self._made.setdefault(values, self.metric.labels(*values))
+        return child
+
+
+MOVES_BY = Children(MOVES)
+REQUEST_SECONDS_BY = Children(REQUEST_SECONDS)
+BOT_TURNS_BY = Children(BOT_TURNS)
+WEBHOOKS_BY = Children(WEBHOOKS)
+
+
+def exposition() -> tuple[bytes, str]:
+    """The text of every metric of the deployment's processes on this machine, and its content type."""
+    path = os.environ.get(MULTIPROC)
+    if not path:
+        return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
+    from prometheus_client import multiprocess
+
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, path=path)
+    return generate_latest(registry), CONTENT_TYPE_LATEST

@@ -1,0 +1,185 @@
+"""Rebuilding the read models from the events, safely beside a running deployment.
+
+The first ``rebuild-projections`` emptied the read models and let a runner refill
+them. Run against a live server, the leader's runner went on from its own
+position over empty tables: the game list stayed empty and ``/healthz`` showed
+the whole store as lag until a restart. So a rebuild now:
+
+1. takes the projections' leader lock (``projections.leader_locks``), and refuses,
+   naming the holder, while another process leads: two runners never write the
+   read models at once;
+2. builds the read models afresh beside the live ones (a SQLite file of its own
+   in the data directory, a PostgreSQL schema of its own), from the first event to
+   the store's head, while the live ones stay as they were;
+3. swaps them in with one transaction: readers see the old read models or the new
+   ones, never empty ones, and the new position is at or past the old one;
+4. releases the lock, and the processes standing by take the lead within
+   ``projections.leader.RETRY`` seconds and go on from the new position.
+
+Killed at any point, it leaves the live read models untouched (the swap commits
+or not) and its lock goes with it. While it holds the lock the live read models
+do not advance; a game's own document then falls back to the write model.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from projections.views import VIEW_TABLES
+from services.config import Settings
+from services.event_store import EventStore
+from services.ports import NullWork
+from wiring.platform import bootstrap, eventsourcing_env, leader_lock, start_runner, views_class
+
+Progress = Callable[[int, int], None]
+"""Told ``(events rebuilt, events to rebuild)`` as the rebuild advances."""
+
+
+class ProjectionsLed(Exception):
+    """Another process runs the projections: the rebuild would race it."""
+
+    def __init__(self, holder: str) -> None:
+        super().__init__(f"the projections are run by {holder}")
+        self.holder = holder
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    events: int
+    games: int
+    seconds: float
+
+
+def rebuild_projections(settings: Settings, progress: Progress | None = None) -> Rebuilt:
+    """Rebuilds every read model beside the live ones and swaps them in; raises
+    ``ProjectionsLed`` (having changed nothing) while another process leads."""
+    lock = leader_lock(settings)
+    if not lock.take():
+        raise ProjectionsLed(lock.holder())
+    started = time.perf_counter()
+    try:
+        platform = bootstrap(settings, projections=False, work=NullWork())
+        try:
+            with _shadow(settings) as (env, swap):
+                head = _build(platform, env, progress or (lambda done, total: None))
+                swap()
+            games = len(platform.views.all_game_ids())
+        finally:
+            platform.close()
+    finally:
+        lock.release()
+    return Rebuilt(head, games, time.perf_counter() - started)
+
+
+def _build(platform: Any, env: dict[str, str], progress: Progress) -> int:
+    """Runs a projection runner into the new read models until they hold every event
+    saved by the time it catches up; returns the last event's position."""
+    runner = start_runner(env, views_class(platform.settings), platform.feed)
+    try:
+        done, head = 0, -1
+        while True:  # until a catch-up finds no newer event
+            newest = platform.store.recorder.max_notification_id() or 0
+            if newest == head:
+                break
+            head = newest
+            while done < head:
+                with contextlib.suppress(TimeoutError):
+                    runner.wait(head, timeout=0.25)
+                done = runner.view.max_tracking_id(EventStore.name) or 0
+                progress(done, head)
+        progress(head, head)
+        runner.projection.flush()  # the boards still held in memory
+    finally:
+        runner.__exit__(None, None, None)
+    return head
+
+
+@contextlib.contextmanager
+def _shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Callable[[], None]]]:
+    """The environment of read models built beside the live ones, and the swap that puts
+    them in place; what was built is removed afterwards, swapped or not."""
+    if settings.store == "sqlite":
+        with _sqlite_shadow(settings) as made:
+            yield made
+    elif settings.store == "postgres":
+        with _postgres_shadow(settings) as made:
+            yield made
+    else:
+        raise ValueError("the in-memory store has no read models to rebuild: they live and die with its process")
+
+
+def _views_env(settings: Settings, **views: str) -> dict[str, str]:
+    """The store's environment, with the read models' settings replaced by ``views``."""
+    prefix = "DRAGONHALL_VIEWS_"  # eventsourcing's prefix for the read models (``GameProjection.name``)
+    prefixed = {prefix + key: value for key, value in {**views, "CREATE_TABLE": "y"}.items()}
+    return {**eventsourcing_env(settings), **prefixed}
+
+
+@contextlib.contextmanager
+def _sqlite_shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Callable[[], None]]]:
+    live, built = settings.data_dir / "views.db", settings.data_dir / "views.rebuild.db"
+    _remove_sqlite(built)  # left by a rebuild that was killed
+    env = _views_env(settings, SQLITE_DBNAME=str(built))
+
+    def swap() -> None:
+        conn = sqlite3.connect(live, isolation_level=None, timeout=60)
+        try:
+            conn.execute("ATTACH DATABASE ? AS built", (str(built),))
+            conn.execute("BEGIN IMMEDIATE")
+            for table in (*VIEW_TABLES, "tracking"):
+                _copy(conn, f"built.{table}", f"main.{table}", table == "tracking")
+            conn.execute("COMMIT")
+            conn.execute("DETACH DATABASE built")
+        finally:
+            conn.close()
+
+    try:
+        yield env, swap
+    finally:
+        _remove_sqlite(built)
+
+
+def _remove_sqlite(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def _postgres_shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Callable[[], None]]]:
+    import psycopg
+
+    schema = settings.postgres_schema or "public"
+    built = f"{schema}_rebuild"[:63]
+    url = settings.database_url or ""
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{built}" CASCADE')  # left by a rebuild that was killed
+        conn.execute(f'CREATE SCHEMA "{built}"')
+    env = _views_env(settings, POSTGRES_SCHEMA=built)
+
+    def swap() -> None:
+        with psycopg.connect(url) as conn, conn.transaction():
+            for table in (*VIEW_TABLES, "dragonhall_views_tracking"):
+                _copy(conn, f'"{built}"."{table}"', f'"{schema}"."{table}"', table.endswith("_tracking"))
+
+    try:
+        yield env, swap
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{built}" CASCADE')
+
+
+def _copy(conn: Any, source: str, target: str, tracking: bool) -> None:
+    """Replaces ``target``'s rows by ``source``'s, inside the caller's transaction. Of a tracking
+    table only the event store's position is replaced (the table may hold other positions)."""
+    cur = conn.execute(f"SELECT * FROM {source} LIMIT 0")
+    columns = ", ".join(f'"{d[0]}"' for d in cur.description)
+    mark = "%s" if not isinstance(conn, sqlite3.Connection) else "?"
+    where, params = (f" WHERE application_name = {mark}", (EventStore.name,)) if tracking else ("", ())
+    conn.execute(f"DELETE FROM {target}{where}", params)
+    conn.execute(f"INSERT INTO {target} ({columns}) SELECT {columns} FROM {source}{where}", params)
