@@ -356,11 +356,13 @@ class GameProjection(Projection[GameViewsSQL]):
                     "seat": seat,
                     "version": version,
                     "deadline": self._deadline(gid, seat),
+                    "turn_started": self._clock_of(gid)["turns"].get(str(seat)),
                 }
                 batch.feed.append(Entry(pid, "your_turn", f"your_turn:{gid}:{version}:{seat}", gid, payload))
 
     def _deadline(self, gid: str, seat: int) -> str | None:
-        """When the seat's turn times out, before vacation days (which only push it later)."""
+        """When the seat's turn times out, before vacation days (which only push it later): the
+        feed pushes it by the player's vacation days when it is read (``AccountFeed.since``)."""
         held = self._clock_of(gid)
         since = held["turns"].get(str(seat))
         seconds = clocks.budget(self._game_meta(gid)["tc"], held["banks"].get(str(seat)))

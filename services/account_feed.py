@@ -23,9 +23,10 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
-from services import clock
+from services import clock, clocks
 from services.sqlstore import SqlStore, Tx
 from services.wakeups import Wakeups, account_key
 
@@ -69,6 +70,9 @@ class AccountFeed:
     def __init__(self, db: SqlStore, wakeups: Wakeups | None = None) -> None:
         self.db = db
         self.wakeups = wakeups
+        self.vacation_days: Callable[[str], frozenset[date]] | None = None
+        """A player's vacation days (``Vacations.days``): a ``your_turn`` deadline read from the feed
+        is pushed past them, as the game's own clock is, including days declared after it was written."""
         self.listeners: list[Callable[[set[str]], None]] = []
         """Called after each append with the accounts that got new entries (``workers.dispatch``
         claims their webhook deliveries at once)."""
@@ -120,7 +124,7 @@ class AccountFeed:
             "WHERE player_id = ? AND cursor > ? ORDER BY cursor LIMIT ?",
             (player_id, cursor, limit),
         )
-        return [line(row) for row in rows]
+        return [self._pushed(player_id, line(row)) for row in rows]
 
     def entry(self, dedupe: str) -> dict[str, Any] | None:
         """The entry recorded under ``dedupe``, as a stream line, with its ``player_id`` apart."""
@@ -129,7 +133,20 @@ class AccountFeed:
         )
         if row is None:
             return None
-        return {"player_id": row["player_id"], "line": line(row)}
+        return {"player_id": row["player_id"], "line": self._pushed(row["player_id"], line(row))}
+
+    def _pushed(self, player_id: str, entry: dict[str, Any]) -> dict[str, Any]:
+        """``entry`` with a ``your_turn`` deadline moved past the player's vacation days."""
+        deadline, started = entry.get("deadline"), entry.pop("turn_started", None)
+        if entry["type"] != "your_turn" or not deadline or not started or self.vacation_days is None:
+            return entry
+        days = self.vacation_days(player_id)
+        if days:
+            start = clocks.parse(started)
+            entry["deadline"] = clocks.advance(
+                start, (clocks.parse(deadline) - start).total_seconds(), days
+            ).isoformat()
+        return entry
 
     def last_cursor(self, player_id: str) -> int:
         row = self.db.one("SELECT MAX(cursor) AS last FROM dh_account_events WHERE player_id = ?", (player_id,))

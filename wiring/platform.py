@@ -164,6 +164,7 @@ class Platform:
 
     def __post_init__(self) -> None:
         self.vacations = Vacations(self.db, self.settings.vacation_days)
+        self.feed.vacation_days = self.vacations.days
         self.inbox = Inbox(self.db, self.feed)
         self.journal = Journal(self.db)
         self.uow.before_save.append(ClockSettler(self.vacations.days))

@@ -148,6 +148,25 @@ def test_vacation_days_stop_the_clock(platform: Any, fake_clock: FakeClock) -> N
     assert view["0"]["on_vacation"] is True and view["0"]["remaining"] == 9 * 3600  # 15 h ran on Monday
 
 
+def test_a_your_turn_deadline_on_the_account_feed_is_pushed_past_vacation_days(
+    platform: Any, fake_clock: FakeClock
+) -> None:
+    """The feed's ``your_turn`` says when the turn really times out, as the game's clock does, even
+    for vacation days declared after the turn began."""
+    gid, ids = _game(platform, {"kind": "per_move", "seconds": 86_400, "timeout_policy": "auto"})
+    platform.wait_for_projections()
+
+    def turn_deadline(player_id: str) -> str:
+        turns = [e for e in platform.feed.since(player_id, 0) if e["type"] == "your_turn" and e["game_id"] == gid]
+        assert turns and "turn_started" not in turns[-1]
+        return str(turns[-1]["deadline"])
+
+    assert turn_deadline(ids[0]) == datetime(2026, 3, 3, 9, 0, tzinfo=UTC).isoformat()
+    platform.vacations.declare(ids[0], date(2026, 3, 3), 2)
+    game = platform.games.load(gid)
+    assert turn_deadline(ids[0]) == platform.timers.deadline(game, 0).isoformat() == "2026-03-05T09:00:00+00:00"
+
+
 def test_vacation_has_a_yearly_allowance_and_no_past_days(platform: Any, fake_clock: FakeClock) -> None:
     pid = platform.accounts.register("v", "human")[0].id
     platform.vacations.declare(pid, date(2026, 4, 1), 20)
