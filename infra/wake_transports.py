@@ -17,6 +17,7 @@ loses a line, so errors are logged and the listener carries on.
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import logging
 import os
@@ -48,7 +49,7 @@ def _split(message: str, origin: str) -> str | None:
 # ------------------------------------------------------------------ Redis
 
 
-class _Reconnecting:
+class _Reconnecting(abc.ABC):
     """A listener thread that connects, listens until stopped, and connects again ``RETRY`` seconds
     after its connection is lost: a broker or database that cannot be reached (at start or later)
     costs wake-ups, not the process."""
@@ -73,9 +74,9 @@ class _Reconnecting:
                     log.warning("wake-up listener lost %s (%s); trying again", self.what, e)
                     self._stopping.wait(RETRY)
 
+    @abc.abstractmethod
     def _session(self) -> None:
         """Connects, sets ``_listening``, and delivers what it hears until ``_stopping`` is set."""
-        raise NotImplementedError
 
 
 class RedisBroadcast(_Reconnecting):

@@ -13,7 +13,7 @@ in the same transactions as its tracking records, so each finished game counts e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import Any
 
 TABLES = [
@@ -82,10 +82,10 @@ RESULT_COLUMNS = "game_id, seat, game, variant, status, place, seats, rated, end
 
 
 class RatingQueries:
-    """The rating and result queries of the read models (``GameViewsSQL`` holds ``_rows``)."""
+    """The rating and result queries of the read models, mixed into ``GameViewsSQL``, whose
+    ``_rows`` runs them."""
 
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
-        raise NotImplementedError
+    _rows: Callable[..., list[dict[str, Any]]]
 
     def rating_game(self, game_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT * FROM {p}dh_rating_games WHERE game_id = ?", (game_id,))
