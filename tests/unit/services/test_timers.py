@@ -6,7 +6,6 @@ Dice Race stands in for a game: every round opens with a simultaneous secret bid
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -17,14 +16,6 @@ from services.aggregate import Game
 from services.clock import FakeClock
 from services.errors import InvalidRequest
 from services.timers import BOT_NUDGE, BOT_STALL, LOST_DELIVERY, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
-
-
-@pytest.fixture
-def fake_clock() -> Iterator[FakeClock]:
-    fake = FakeClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
-    previous = clock.use(fake)
-    yield fake
-    clock.use(previous)
 
 
 def first_move(game: Any, seat: int) -> Any:

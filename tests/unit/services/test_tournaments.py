@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from itertools import combinations
 from typing import Any
 
@@ -17,14 +16,6 @@ from services.errors import InvalidRequest
 from services.timers import AdvanceTournament
 from services.tournaments import NotOwner, RegistrationClosed, TournamentNotFound
 from tests.support.rated_games import play_out
-
-
-@pytest.fixture
-def fake_clock() -> Iterator[FakeClock]:
-    fake = FakeClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
-    previous = clock.use(fake)
-    yield fake
-    clock.use(previous)
 
 
 def _spec(**extra: Any) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -22,7 +21,6 @@ from typing import Any
 import pytest
 
 from domain.kernel import choose_move, find_game
-from services import clock
 from services.aggregate import Game
 from services.clock import FakeClock
 from services.records import game_record
@@ -34,14 +32,6 @@ BANK = {"kind": "bank", "initial": 90, "increment": 20, "cap": 150}
 POLICIES = ("auto", "skip", "forfeit")
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 CAUSES = ("MoveMade", "Resigned", "Joined", "TurnTimedOut", "PolicyPlayed")
-
-
-@pytest.fixture
-def fake_clock() -> Iterator[FakeClock]:
-    fake = FakeClock(START)
-    previous = clock.use(fake)
-    yield fake
-    clock.use(previous)
 
 
 @dataclass
