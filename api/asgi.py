@@ -93,7 +93,7 @@ class Gateway:
 def _may_wait(scope: Scope) -> bool:
     """A long poll (``?wait=``) waits on its thread for up to a minute: it runs on a pool of its
     own, so that it never holds up the ordinary requests queued for the few request threads."""
-    return b"wait=" in scope.get("query_string", b"")
+    return any(part.partition(b"=")[0] == b"wait" for part in scope.get("query_string", b"").split(b"&"))
 
 
 def _answer(app: Flask, environ: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
