@@ -36,6 +36,7 @@ from api import (
 from api.asgi import Gateway
 from api.context import install, platform_of
 from api.stream_hub import StreamHub
+from api.web import site
 from infra import connection_balance, log_lines, metrics
 from infra.http_responses import FastJSON, WholeBodyResponse
 from wiring import Platform, bootstrap
@@ -69,6 +70,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/metrics", "metrics", meta.metrics)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
+    site.install(app)
     app.before_request(_start_clock)  # first: a request refused by the next ones is timed too
     app.before_request(parser.refuse_undeclared_query)
     app.before_request(auth.authenticate_request)

@@ -1,5 +1,6 @@
-"""Bearer tokens: ``Authorization: Bearer <token>``, and nowhere else (a ``?token=`` is an undeclared
-query parameter, refused as any other).
+"""Bearer tokens: ``Authorization: Bearer <token>``, or, for people using the web client, the session
+cookie (``api.web.session``), whose writes must carry its CSRF token; nowhere else (a ``?token=`` is
+an undeclared query parameter, refused as any other).
 
 ``authenticate_request`` runs before every route: it reads the route's contract
 (``api.parser.Contract``), authenticates the token when one is sent (or refuses the call without
@@ -14,6 +15,7 @@ from flask import current_app, g, request
 
 from api.context import current_platform
 from api.parser import contract_of
+from api.web import session
 from services.accounts import Player
 from services.errors import NotAuthenticated
 
@@ -22,13 +24,24 @@ _CALLER = "dh_caller"
 
 
 def _token() -> str | None:
+    """The bearer token of the header, else the session cookie's (checked against CSRF)."""
     header = request.headers.get("Authorization")
     if header is None:
-        return None
+        return _cookie_token()
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise NotAuthenticated("the Authorization header must be 'Bearer <token>'")
     return token.strip()
+
+
+def _cookie_token() -> str | None:
+    token = session.token_of(request)
+    if token is None:
+        return None
+    problem = session.csrf_problem(request, current_platform().settings.secret_key, token)
+    if problem is not None:
+        raise session.CsrfRefused(problem)
+    return token
 
 
 def authenticate_request() -> None:

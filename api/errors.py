@@ -19,6 +19,7 @@ from flask import Flask, current_app, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
+from api.web.session import CsrfRefused
 from domain.kernel import MalformedMove, RuleError
 from services import errors as svc
 from services.disputes import DisputeNotFound
@@ -52,6 +53,7 @@ STATUS: list[tuple[type[Exception], int]] = [
     (MalformedMove, 400),
     (svc.NotAuthenticated, 401),
     (svc.InsufficientScope, 403),
+    (CsrfRefused, 403),
     (svc.NotAPlayer, 403),
     (svc.NotCreator, 403),
     (svc.NotArbiter, 403),
@@ -129,24 +131,33 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(Exception, _handle_unexpected)
 
 
+def _answer(body: dict[str, Any], status: int, headers: Any = ()) -> ResponseReturnValue:
+    """The error as JSON, or as a page where a person's browser asked for a page (``api.web``)."""
+    from api.web.site import error_page, is_page_request
+
+    if is_page_request():
+        return error_page(status, body["error"]["code"], body["error"]["message"]), headers
+    return jsonify(body), status, headers
+
+
 def _handle_known(exc: Exception) -> ResponseReturnValue:
     body, status = to_response(exc)
     if status != 503:
-        return jsonify(body), status
+        return _answer(body, status)
     if not isinstance(exc, svc.StreamsBusy):
         log.warning("store unavailable: %s", exc)
-    return jsonify(body), status, {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    return _answer(body, status, {"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def _handle_http(exc: HTTPException) -> ResponseReturnValue:
     """Werkzeug's errors (404 no such route, 405 with the ``Allow`` header RFC 9110 asks for)."""
     code = (exc.name or "error").lower().replace(" ", "_")
     headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
-    return jsonify(error_body(code, exc.description or exc.name or "error")), exc.code or 500, headers
+    return _answer(error_body(code, exc.description or exc.name or "error"), exc.code or 500, headers)
 
 
 def _handle_unexpected(exc: Exception) -> ResponseReturnValue:
     if isinstance(exc, HTTPException):
         return _handle_http(exc)
     log.exception("unexpected error")
-    return jsonify(error_body("internal_error", "the server failed to handle this request")), 500
+    return _answer(error_body("internal_error", "the server failed to handle this request"), 500)

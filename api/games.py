@@ -16,6 +16,7 @@ from api.context import current_platform
 from api.parser import blueprint
 from api.streams import slots
 from infra import metrics
+from services.aggregate import Game
 
 blp = blueprint("games", "Create and play games; read their state and history.")
 
@@ -27,10 +28,14 @@ blp = blueprint("games", "Create and play games; read their state and history.")
 def create_game(body: dict[str, Any]) -> dict[str, Any]:
     """Open a table; the caller is its creator. It starts when its last seat fills."""
     player = required_player()
-    p = current_platform()
+    return current_platform().queries.from_game(open_table(player.id, body), player.id)
+
+
+def open_table(creator: str, body: dict[str, Any]) -> Game:
+    """A new game from a loaded ``GameCreate`` body (the API's and the web lobby's)."""
     settings = {"fill": body["fill"], "fill_bot": body["fill_bot"], "invite": body["invite"], "rated": body["rated"]}
-    game = p.games.create_game(
-        player.id,
+    return current_platform().games.create_game(
+        creator,
         body["game"],
         body["variant"],
         body["options"],
@@ -39,7 +44,6 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
         starts_at=body["starts_at"],
         settings=settings,
     )
-    return p.queries.from_game(game, player.id)
 
 
 @blp.route("/games", methods=["GET"])

@@ -24,10 +24,11 @@ blp = blueprint("meta", "Health, the catalogue of games, and these docs.")
 @blp.response(200, schemas.Catalog())
 def catalog() -> dict[str, Any]:
     """Every game: variants, seat ranges, options, bots and the shape of each move type."""
-    return {"games": [_describe(g) for g in all_games()]}
+    return {"games": [describe(g) for g in all_games()]}
 
 
-def _describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
+def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
+    """A game as the catalogue lists it (the API's and the web lobby's)."""
     return {
         "game": ruleset.slug,
         "title": ruleset.title,

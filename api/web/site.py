@@ -1,0 +1,46 @@
+"""Installs the web client on the app: its pages and forms, the headers that protect every
+answer, and HTML error pages for the pages (the API keeps its JSON errors)."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, render_template, request
+
+from api.web import forms  # noqa: F401  (registers the forms' routes on the blueprint)
+from api.web.pages import web
+from api.web.viewing import base_context
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+"""Scripts only from this site's own files (no inline script, no ``eval``): an injected
+``<script>`` does not run. Inline styles are allowed for the boards' SVG attributes."""
+
+
+def install(app: Flask) -> None:
+    app.register_blueprint(web)
+    app.after_request(_protect)
+
+
+def _protect(response: Response) -> Response:
+    """Headers for every answer: the CSP and its companions (harmless on JSON)."""
+    headers = response.headers
+    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers.setdefault("Referrer-Policy", "same-origin")
+    headers.setdefault("X-Frame-Options", "DENY")
+    return response
+
+
+def is_page_request() -> bool:
+    """Whether the current request is for a page (not the API, not a file): its errors are pages."""
+    path = request.path
+    return not path.startswith(("/api/", "/assets/", "/healthz", "/metrics"))
+
+
+def error_page(status: int, code: str, message: str) -> Response:
+    """An error as a page, for a person's browser."""
+    title = {404: "Not found", 401: "Sign in first", 403: "Not allowed", 409: "Not now"}.get(status, "Error")
+    html = render_template("error.html", status=status, title=title, message=message, code=code, **base_context())
+    return Response(html, status=status, mimetype="text/html")

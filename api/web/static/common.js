@@ -1,0 +1,86 @@
+// Dragonhall's pages: what every script shares (the API's calls with the session's CSRF token).
+"use strict";
+window.DH = (function () {
+  const csrf = () => (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+
+  async function api(method, path, body) {
+    const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+    if (method !== "GET") {
+      init.headers["X-CSRF-Token"] = csrf();
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body || {});
+    }
+    const response = await fetch("/api/v1" + path, init);
+    const text = await response.text();
+    const data = text ? JSON.parse(text) : null;
+    if (!response.ok) {
+      const err = new Error((data && data.error && data.error.message) || response.statusText);
+      err.status = response.status;
+      err.body = data;
+      throw err;
+    }
+    return data;
+  }
+
+  async function svg(path) {
+    const response = await fetch("/api/v1" + path, { credentials: "same-origin" });
+    if (response.status === 404) return null;
+    if (!response.ok) throw new Error("board: " + response.status);
+    return response.text();
+  }
+
+  function pageData() {
+    return JSON.parse(document.getElementById("page-data").textContent);
+  }
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "text") node.textContent = v;
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const child of children) node.append(child);
+    return node;
+  }
+
+  /** Puts an SVG document (from our own server) into ``holder``, parsed, never as script. */
+  function showBoard(holder, text) {
+    if (text === null) { holder.textContent = "This game has no board picture yet."; return; }
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    const root = doc.documentElement;
+    if (root.nodeName !== "svg") return;
+    root.querySelectorAll("script").forEach((s) => s.remove());
+    holder.replaceChildren(document.importNode(root, true));
+  }
+
+  function words(name) {
+    return String(name).replace(/[_-]+/g, " ");
+  }
+
+  function brief(value) {
+    const text = typeof value === "string" ? value : JSON.stringify(value);
+    return text.length > 80 ? text.slice(0, 77) + "…" : text;
+  }
+
+  function eventText(e) {
+    const data = e.data || {};
+    const parts = Object.entries(data).map(([k, v]) => words(k) + " " + brief(v));
+    return "v" + e.version + " " + e.type + (parts.length ? ": " + parts.join(", ") : "");
+  }
+
+  function remaining(deadline) {
+    if (!deadline) return null;
+    return Math.max(0, (Date.parse(deadline) - Date.now()) / 1000);
+  }
+
+  function duration(seconds) {
+    if (seconds === null) return "";
+    const s = Math.floor(seconds), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
+    const m = Math.floor((s % 3600) / 60), r = s % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    return (d ? d + "d " : "") + (d || h ? pad(h) + ":" : "") + pad(m) + ":" + pad(r);
+  }
+
+  return { api, svg, pageData, el, showBoard, words, brief, eventText, remaining, duration };
+})();

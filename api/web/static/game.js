@@ -1,0 +1,203 @@
+// The game page: live from the game's stream (Server-Sent Events; long polling when a stream cannot
+// be held), the board redrawn at each change, the clocks counting down, and the viewer's controls
+// built from its legal moves (controls.js).
+"use strict";
+(function () {
+  const { api, svg, pageData, el, showBoard, eventText, remaining, duration } = window.DH;
+  const data = pageData();
+  const gid = data.id;
+  const $ = (id) => document.getElementById(id);
+  let version = data.version, status = data.status, awaiting = data.awaiting, clocks = data.clocks;
+  let seats = data.seats, busy = false, boardWanted = 0, stream = null, failures = 0;
+
+  function setStatus(text) { $("live-state").textContent = text; }
+
+  function commandId() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return "web-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function ended() { return ["finished", "abandoned", "cancelled"].includes(status); }
+
+  // ------------------------------------------------------------ what the page shows
+
+  async function redrawBoard() {
+    const wanted = ++boardWanted;
+    const text = await svg("/games/" + gid + "/board.svg");
+    if (wanted === boardWanted) showBoard($("board"), text);
+  }
+
+  function showHead() {
+    $("version").textContent = version;
+    const badge = $("status").querySelector(".status");
+    if (badge) { badge.textContent = status; badge.className = "status status-" + status; }
+    const list = $("seats").querySelector("ol");
+    if (list) {
+      list.querySelectorAll("li").forEach((li, i) => {
+        li.querySelectorAll(".badge").forEach((b) => b.remove());
+        if (awaiting.includes(i)) li.append(" ", el("span", { class: "badge", text: "to play" }));
+      });
+    }
+  }
+
+  function showClocks() {
+    const box = $("clocks");
+    if (!clocks || ended()) { box.replaceChildren(); return; }
+    const rows = [];
+    for (const [seat, c] of Object.entries(clocks)) {
+      if (!c || (!c.deadline && c.bank === null)) continue;
+      const name = (seats[Number(seat)] || {}).name || "seat " + seat;
+      const left = c.running ? remaining(c.deadline) : c.bank !== null ? c.bank : c.remaining;
+      const low = c.running && left !== null && left < 60;
+      const text = name + ": " + (left === null ? "" : duration(left)) + (c.running ? " left" : " (waiting)") +
+        (c.on_vacation ? " · on vacation" : "");
+      rows.push(el("li", { class: "clock" + (low ? " low" : "") }, text,
+        c.deadline && c.running ? el("small", { text: " · deadline " + c.deadline.slice(0, 16).replace("T", " ") + " UTC" }) : ""));
+    }
+    box.replaceChildren(rows.length ? el("ul", { "aria-label": "Clocks" }, ...rows) : "");
+  }
+
+  function log(events) {
+    const list = $("log");
+    for (const e of events) list.prepend(el("li", { text: eventText(e) }));
+    while (list.children.length > 200) list.lastChild.remove();
+  }
+
+  async function showOutcome() {
+    const doc = await api("GET", "/games/" + gid);
+    const o = doc.outcome;
+    if (!o) return;
+    const names = (o.winners || []).map((w) => (doc.seats[w] || {}).name || "seat " + w);
+    $("outcome").hidden = false;
+    $("outcome").textContent = (names.length ? "Won by " + names.join(", ") : "No winner") +
+      (o.reason ? " — " + o.reason : "") + (o.scores ? " (scores: " + o.scores.join(", ") + ")" : "");
+    $("view-json").textContent = JSON.stringify(doc.view, null, 1);
+  }
+
+  // ------------------------------------------------------------ the viewer's moves
+
+  async function allMoves(legal) {
+    if (!legal) return [];
+    const moves = legal.moves.slice();
+    const pages = [];
+    for (let offset = moves.length; offset < legal.total; offset += 1000) {
+      pages.push(api("GET", "/games/" + gid + "/legal-moves?offset=" + offset + "&limit=1000"));
+    }
+    for (const page of await Promise.all(pages)) {
+      if (page.version !== legal.version) return null; // the game moved on: the next line brings them
+      moves.push(...page.moves);
+    }
+    return moves;
+  }
+
+  async function showMoves(legal) {
+    const controls = $("controls");
+    if (!controls) return;
+    const turn = $("turn");
+    if (!legal || !legal.total || ended()) {
+      controls.replaceChildren();
+      turn.textContent = ended() ? "The game has ended." : "Waiting for " + waitingFor() + ".";
+      return;
+    }
+    const moves = await allMoves(legal);
+    if (moves === null) return;
+    turn.textContent = "Your turn (seat " + legal.seat + "): " + legal.total + " legal move" + (legal.total === 1 ? "" : "s") + ".";
+    window.DHControls.render(controls, moves, data.move_schema, play);
+  }
+
+  function waitingFor() {
+    const names = awaiting.map((s) => (seats[s] || {}).name || "seat " + s);
+    return names.length ? names.join(", ") : "the game";
+  }
+
+  async function play(move) {
+    if (busy) return;
+    busy = true;
+    const box = $("move-error");
+    box.hidden = true;
+    $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = true));
+    try {
+      await api("POST", "/games/" + gid + "/moves", { move, expected_version: version, command_id: commandId() });
+      $("turn").textContent = "Played. Waiting for the game…";
+      if (!stream) await poll();
+    } catch (err) {
+      const rule = err.body && err.body.error && err.body.error.rule;
+      box.replaceChildren(el("p", { text: "Refused: " + err.message }),
+        rule ? el("p", { text: "Rule " + rule.id + ": " + rule.text }) : "");
+      box.hidden = false;
+      $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = false));
+      if (err.status === 409) await refresh();
+    } finally {
+      busy = false;
+    }
+  }
+
+  // ------------------------------------------------------------ the stream, or polling
+
+  function onGame(line) {
+    const doc = line.game;
+    version = line.version; status = doc.status; awaiting = doc.awaiting; clocks = doc.clocks; seats = doc.seats;
+    showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves);
+    setStatus(ended() ? "This game has ended." : "Live.");
+    if (ended()) finish();
+  }
+
+  function onEvents(line) {
+    version = line.version; status = line.status; awaiting = line.awaiting; clocks = line.clocks;
+    log(line.events);
+    showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves);
+    if (ended()) finish();
+  }
+
+  function finish() {
+    setStatus("This game has ended.");
+    if (stream) { stream.close(); stream = null; }
+    showOutcome();
+  }
+
+  function connect() {
+    if (!window.EventSource) { poll(); return; }
+    stream = new EventSource("/api/v1/games/" + gid + "/stream");
+    const read = (handler) => (message) => { failures = 0; handler(JSON.parse(message.data)); };
+    stream.addEventListener("game", read(onGame));
+    stream.addEventListener("events", read(onEvents));
+    stream.addEventListener("error", () => {
+      if (ended()) { finish(); return; }
+      failures += 1;
+      setStatus("Reconnecting…");
+      if (failures >= 3 && stream) { stream.close(); stream = null; setStatus("Live (polling)."); poll(); }
+    });
+  }
+
+  async function refresh() {
+    const doc = await api("GET", "/games/" + gid);
+    const legal = doc.your_seats.length && doc.status === "active"
+      ? await api("GET", "/games/" + gid + "/legal-moves?limit=1000") : null;
+    onGame({ version: doc.version, game: doc, legal_moves: legal });
+  }
+
+  async function poll() {
+    while (!stream && !ended()) {
+      try {
+        const got = await api("GET", "/games/" + gid + "/events?after=" + version + "&wait=25");
+        if (got.events.length) { log(got.events); await refresh(); }
+      } catch (err) {
+        setStatus("Offline: retrying…");
+        await new Promise((r) => setTimeout(r, 3000));
+      }
+    }
+  }
+
+  const resign = $("resign");
+  if (resign) {
+    resign.addEventListener("click", async () => {
+      if (!window.confirm("Leave this game for good?")) return;
+      try { await api("POST", "/games/" + gid + "/resign", {}); } catch (err) { window.alert(err.message); }
+    });
+  }
+
+  showClocks();
+  setInterval(showClocks, 1000);
+  if (!data.ended) connect();
+  else setStatus("This game has ended.");
+})();

@@ -1,0 +1,50 @@
+"""Who is looking at a page, and what every page's template needs to know."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Request, g, request, url_for
+
+from api.context import current_platform
+from api.web import session
+from services.accounts import Player
+from services.errors import NotAuthenticated
+
+_VIEWER = "dh_web_viewer"
+
+
+def viewer() -> Player | None:
+    """The signed-in person of this request (None: signed out, or a cookie no longer valid)."""
+    if not hasattr(g, _VIEWER):
+        setattr(g, _VIEWER, _authenticate(request))
+    found: Player | None = getattr(g, _VIEWER)
+    return found
+
+
+def _authenticate(req: Request) -> Player | None:
+    token = session.token_of(req)
+    if token is None:
+        return None
+    try:
+        return current_platform().accounts.authenticate(token)
+    except NotAuthenticated:  # revoked or from another deployment: the page shows signed out
+        return None
+
+
+def csrf() -> str | None:
+    """The session's CSRF token, printed in the page for its forms and scripts."""
+    token = session.token_of(request)
+    if token is None or viewer() is None:
+        return None
+    return session.csrf_token(current_platform().settings.secret_key, token)
+
+
+def base_context() -> dict[str, Any]:
+    """What the layout template reads: the viewer, the CSRF token, the navigation."""
+    person = viewer()
+    return {
+        "me": person,
+        "csrf": csrf(),
+        "nav": [("Lobby", url_for("web.lobby")), *([("Inbox", url_for("web.inbox"))] if person else [])],
+    }
