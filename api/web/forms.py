@@ -208,7 +208,9 @@ def open_dispute(game_id: str) -> Response | tuple[str, int]:
         return pages.audit_page(game_id, _messages(getattr(e, "messages", str(e)))), 400
 
     def act() -> Response:
-        dispute = current_platform().disputes.open(game_id, me.id, body["version"], body["claim"], body.get("move"), None)
+        dispute = current_platform().disputes.open(
+            game_id, me.id, body["version"], body["claim"], body.get("move"), None
+        )
         return _redirect(url_for("web.audit_page", game_id=game_id) + f"#dispute-{dispute['id']}")
 
     return _acting(act, lambda errors: pages.audit_page(game_id, errors))
