@@ -96,6 +96,18 @@ def test_an_answer_of_404_fails_the_guard_with_its_url(unguarded: tuple[Page, Pa
         guard.check()
 
 
+def test_a_missing_icon_fails_the_guard_though_playwright_reports_no_response_for_it(
+    unguarded: tuple[Page, PageGuard], site: str
+) -> None:
+    """Chromium asks for /favicon.ico by itself; only its console line tells the answer was 404."""
+    page, guard = unguarded
+    with page.expect_console_message(lambda m: "favicon.ico" in m.location.get("url", "")):
+        page.goto(f"{site}/no_icon.html")
+    icon = re.escape(f"{site}/favicon.ico")
+    with pytest.raises(AssertionError, match=rf"console error: Failed to load .* status of 404 .*\(at {icon}\)"):
+        guard.check()
+
+
 @pytest.mark.expect_http_error(404, "/missing.png")
 def test_an_answer_the_test_declares_passes_the_guard(page: Page, site: str, guard: PageGuard) -> None:
     page.goto(f"{site}/missing_image.html")
