@@ -40,6 +40,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "expect_http_error(status, path): the page's test expects an answer of that status to a URL containing path",
     )
+    config.addinivalue_line("markers", "xdist_group(name): pytest-xdist's; declared too for a run without it")
     config.stash[STARTED] = time.time()
 
 

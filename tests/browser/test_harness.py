@@ -192,9 +192,10 @@ def test_a_failing_test_whose_page_logged_an_error(page):
 """
 
 
-def test_a_test_whose_guarded_page_had_a_problem_fails_listing_it(tmp_path: Path) -> None:
+def test_a_test_whose_guarded_page_had_a_problem_fails_listing_it(browser: Browser, tmp_path: Path) -> None:
     """Run as pytest runs them, in a session of their own: the guard fails the test after its body,
-    and adds the page's problems to a test that failed of itself."""
+    and adds the page's problems to a test that failed of itself. (``browser``: this test skips
+    without Chromium, as the tests it runs would.)"""
     (tmp_path / "conftest.py").write_text("from tests.browser.conftest import *  # noqa: F403\n")
     (tmp_path / "test_guarded.py").write_text(GUARDED_TESTS)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
