@@ -31,7 +31,7 @@ LOOPBACK_ONLY = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLU
 fails its request, and the guard reports it, instead of the test depending on the network."""
 DEFAULT_TIMEOUT_MS = 15_000
 """How long an action or a wait may take before it fails: a bound on a failure, never a pace."""
-GUARD = pytest.StashKey[PageGuard]()
+GUARDED = pytest.StashKey[tuple[Page, PageGuard]]()
 STARTED = pytest.StashKey[float]()
 
 
@@ -53,20 +53,37 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
-    """Fails a test whose guarded page had problems, once the test's body has run; when the body
-    failed, its error carries the page's problems as a note (a console error often explains it)."""
+    """Fails a test whose guarded page had problems, once the test's body has run. A failed test's
+    error carries the page's problems (a console error often explains the failure) and the path of a
+    screenshot of the page as the failure left it."""
     __tracebackhide__ = True
     try:
         result = yield
-    except BaseException as error:
-        guard = item.stash.get(GUARD, None)
-        if guard is not None and guard.problems:
-            error.add_note(guard.report())
+    except Exception as error:
+        explain(item, error, with_problems=True)
         raise
-    guard = item.stash.get(GUARD, None)
-    if guard is not None:
-        guard.check()
+    guarded = item.stash.get(GUARDED, None)
+    if guarded is not None:
+        try:
+            guarded[1].check()
+        except AssertionError as error:
+            explain(item, error, with_problems=False)
+            raise
     return result
+
+
+def explain(item: pytest.Item, error: Exception, with_problems: bool) -> None:
+    """Adds the page's problems and a screenshot's path to the error of a test that used ``page``;
+    none for an expected failure (``xfail``), which would only leave a screenshot behind each run."""
+    guarded = item.stash.get(GUARDED, None)
+    if guarded is None or item.get_closest_marker("xfail") is not None:
+        return
+    page, guard = guarded
+    if with_problems and guard.problems:
+        error.add_note(guard.report())
+    shot = screens.shoot_failure(page, item.name)
+    if shot is not None:
+        error.add_note(f"screenshot at the failure: {shot}")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
@@ -125,7 +142,7 @@ def page(browser: Browser, guard: PageGuard, request: pytest.FixtureRequest) -> 
     for marker in request.node.iter_markers("expect_http_error"):
         guard.expect_http_error(*marker.args)
     fresh = open_page(browser, guard)
-    request.node.stash[GUARD] = guard
+    request.node.stash[GUARDED] = (fresh, guard)
     yield fresh
     fresh.context.close()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Error, Page
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
@@ -38,3 +38,15 @@ def shoot(page: Page, test: str, name: str) -> list[Path]:
         if before is not None:
             page.set_viewport_size(before)
     return paths
+
+
+def shoot_failure(page: Page, test: str) -> Path | None:
+    """The page as a failed test left it, at its current size; None when the page cannot be shot
+    (it crashed, or the failure closed it): the test's own error is what matters then."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{file_stem(test, 'failure')}.png"
+    try:
+        page.screenshot(path=path, full_page=True)
+    except Error:
+        return None
+    return path

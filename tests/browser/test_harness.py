@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.browser import screens
 from tests.browser.a11y import axe_violations, check_a11y
 from tests.browser.conftest import open_page
 from tests.browser.guard import PageGuard
@@ -194,8 +195,12 @@ def test_a_failing_test_whose_page_logged_an_error(page):
 
 def test_a_test_whose_guarded_page_had_a_problem_fails_listing_it(browser: Browser, tmp_path: Path) -> None:
     """Run as pytest runs them, in a session of their own: the guard fails the test after its body,
-    and adds the page's problems to a test that failed of itself. (``browser``: this test skips
+    and adds the page's problems and a screenshot to a failed test's error. (``browser``: this test skips
     without Chromium, as the tests it runs would.)"""
+    inner = ("test_a_clean_page", "test_a_page_that_logs_an_error", "test_a_failing_test_whose_page_logged_an_error")
+    shots = {test: screens.SCREENSHOTS / f"{test}--failure.png" for test in inner}
+    for shot in shots.values():
+        shot.unlink(missing_ok=True)
     (tmp_path / "conftest.py").write_text("from tests.browser.conftest import *  # noqa: F403\n")
     (tmp_path / "test_guarded.py").write_text(GUARDED_TESTS)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -207,3 +212,8 @@ def test_a_test_whose_guarded_page_had_a_problem_fails_listing_it(browser: Brows
     assert "AssertionError: the page had 1 problem(s):" in run.stdout
     assert "- console error: inner boom (at inline)" in run.stdout
     assert "the reason why" in run.stdout, "a failed test's report names its page's problems"
+    assert not shots["test_a_clean_page"].exists(), "a test that passed leaves no failure screenshot"
+    for test in ("test_a_page_that_logs_an_error", "test_a_failing_test_whose_page_logged_an_error"):
+        assert f"screenshot at the failure: {shots[test]}" in run.stdout
+        assert png_size(shots[test]) == (1440, 900)
+        shots[test].unlink()  # the inner tests' failures are this test's doing, not the run's
