@@ -20,7 +20,8 @@ run: $(STAMP)
 	$(BIN)/dragonhall serve $(ARGS)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) -q $(ARGS)
+	@sh tests/browser/ensure_chromium.sh
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup -q $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
