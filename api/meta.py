@@ -105,7 +105,7 @@ def docs_page() -> Response:
             )
     spec_url = url_for("api-docs.openapi_json")
     body = (
-        "<!doctype html><html><head><meta charset='utf-8'><title>Dragonhall API</title>"
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Dragonhall API</title>"
         "<style>body{font-family:sans-serif;margin:2em}td{border-top:1px solid #ddd;padding:.4em;"
         "vertical-align:top}</style></head><body><h1>Dragonhall API v1</h1>"
         f"<p>Machine-readable: <a href='{spec_url}'>OpenAPI 3 document</a>. Authenticate with "

@@ -151,12 +151,18 @@ def _number(text: str) -> int | str:
 
 
 def _options(form: Any, variant: str) -> dict[str, Any]:
-    """The chosen variant's options, typed as the catalogue types them."""
+    """The chosen variant's options, typed as the catalogue types them (text stays text)."""
     prefix = f"option:{variant}:"
+    game, _, name = variant.partition("/")
+    try:
+        types = {o["name"]: o["type"] for o in find_game(game).variant(name or None).options_schema()}
+    except Exception:  # an unknown game or variant: the service names it
+        return {}
     out: dict[str, Any] = {}
     for key, value in form.items():
-        if key.startswith(prefix) and value != "":
-            out[key[len(prefix) :]] = _typed(value)
+        option = key[len(prefix) :]
+        if key.startswith(prefix) and value != "" and option in types:
+            out[option] = value if types[option] == "str" else _typed(value)
     return out
 
 

@@ -14,7 +14,7 @@ from flask import Blueprint, abort, render_template, request
 from api.context import current_platform
 from api.meta import describe
 from api.web.viewing import base_context, viewer
-from domain.kernel import all_games, find_game
+from domain.kernel import Ruleset, all_games, find_game
 from services.errors import GameNotFound, NoPicture, NotAPlayer
 from services.records import audit_trail
 
@@ -81,6 +81,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         "clocks": doc["clocks"],
         "move_schema": ruleset.move_schema() if seated else None,
         "ended": doc["status"] in ENDED,
+        "draws_board": draws_board(ruleset),
     }
     return render(
         "game.html",
@@ -107,7 +108,12 @@ def replay_page(game_id: str) -> str:
         "replay.html",
         game=doc,
         title=find_game(doc["game"]).title,
-        page_data={"id": doc["id"], "version": doc["version"], "status": doc["status"]},
+        page_data={
+            "id": doc["id"],
+            "version": doc["version"],
+            "status": doc["status"],
+            "draws_board": draws_board(find_game(doc["game"])),
+        },
     )
 
 
@@ -157,6 +163,11 @@ def inbox() -> str:
 
 
 # ------------------------------------------------------------ helpers
+
+
+def draws_board(ruleset: Ruleset[Any]) -> bool:
+    """Whether the game draws its board (a game may leave ``render_svg`` to the base's None)."""
+    return type(ruleset).render_svg is not Ruleset.render_svg
 
 
 def _document(game_id: str, player_id: str | None) -> dict[str, Any]:

@@ -3,7 +3,7 @@ answer, and HTML error pages for the pages (the API keeps its JSON errors)."""
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template, request
+from flask import Flask, Response, render_template, request, send_from_directory
 
 from api.web import forms  # noqa: F401  (registers the forms' routes on the blueprint)
 from api.web.pages import web
@@ -20,7 +20,13 @@ CONTENT_SECURITY_POLICY = (
 
 def install(app: Flask) -> None:
     app.register_blueprint(web)
+    app.add_url_rule("/favicon.ico", "favicon", _favicon)
     app.after_request(_protect)
+
+
+def _favicon() -> Response:
+    """The icon browsers ask for on their own, for pages that name none (the API's reference)."""
+    return send_from_directory(web.static_folder or "", "favicon.svg", mimetype="image/svg+xml", max_age=86400)
 
 
 def _protect(response: Response) -> Response:

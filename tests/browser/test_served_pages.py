@@ -17,10 +17,6 @@ from tests.support.processes import Server
 
 pytestmark = pytest.mark.slow
 
-NO_FAVICON = pytest.mark.expect_http_error(404, "/favicon.ico")
-"""The server has no /favicon.ico and the reference page names no icon, so Chromium's own request for
-one is answered 404: declared here, on the pages that do not name an icon of their own."""
-
 
 def test_the_embedded_server_plays_its_bots_games_by_itself(web_server: Server) -> None:
     """No broker and no worker process: the bots play on the server's own threads."""
@@ -28,7 +24,6 @@ def test_the_embedded_server_plays_its_bots_games_by_itself(web_server: Server) 
     assert web_server.wait_status(game_id, "finished")["status"] == "finished"
 
 
-@NO_FAVICON
 def test_the_api_reference_page_loads_without_a_problem(
     page: Page, web_server: Server, shoot: Callable[[Page, str], list[Path]]
 ) -> None:
@@ -39,12 +34,6 @@ def test_the_api_reference_page_loads_without_a_problem(
     shoot(page, "api-docs")
 
 
-@NO_FAVICON
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="api/meta.py's reference page has no <html lang> (axe html-has-lang, serious)",
-)
 def test_the_api_reference_page_has_no_serious_accessibility_violation(page: Page, web_server: Server) -> None:
     page.goto(f"{web_server.base}/api/v1/docs")
     check_a11y(page)

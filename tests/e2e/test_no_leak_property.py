@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -63,6 +64,16 @@ READS: dict[str, str] = {
     "/api/v1/stream/events": "/api/v1/stream/events?after=0",
 }
 """Every GET about a game, as the property calls it (``{game}`` is ``/api/v1/games/<id>``)."""
+PAGES: dict[str, str] = {
+    "/games/<game_id>": "/games/{id}",
+    "/games/<game_id>/replay": "/games/{id}/replay",
+    "/games/<game_id>/audit": "/games/{id}/audit",
+    "/inbox": "/inbox",
+}
+"""The web client's pages about a game, read with the viewer's session cookie (``api.web``): the
+board, the view's data, the seats, the journal and the disputes as a person sees them."""
+CSRF = re.compile(r'(name="csrf-token" content="|name="csrf" value=")[0-9a-f]+"')
+"""A page's CSRF token is derived from its session's token, which differs between the twins."""
 STREAMS = {"/api/v1/games/<game_id>/stream", "/api/v1/stream/events"}
 """Reads whose answer is a stream: its lines up to the first keep-alive are compared (the fixture sets
 the keep-alive to come at once when nothing is left to send), the game's opened from the start and
@@ -78,6 +89,17 @@ OTHER_ROUTES = {
     "/healthz",
     "/metrics",
     "/static/<path:filename>",
+    "/assets/<path:filename>",
+    "/favicon.ico",
+    "/",
+    "/signin",
+    "/signup",
+    "/signout",
+    "/games",
+    "/games/<game_id>/join",
+    "/games/<game_id>/bots",
+    "/games/<game_id>/start",
+    "/games/<game_id>/disputes",
     "/api/v1/me",
     "/api/v1/me/vacation",
     "/api/v1/me/webhook",
@@ -101,7 +123,9 @@ OTHER_ROUTES = {
 """Routes that read nothing of a running game, or act only before it starts, when it ends, or once
 it has ended (a sandbox is refused while the game runs: tested in test_audit_api). Profiles, rating
 histories and leaderboards read only ended games (``dh_results``, ``dh_ratings``: written when a game
-ends); a tournament shows who sits at which table, as the game list does, and places once a game ends."""
+ends); a tournament shows who sits at which table, as the game list does, and places once a game ends.
+The web lobby (``/``) lists games as ``GET /api/v1/games`` does; the web forms act through the same
+services as the API's routes (a dispute's form opens it as ``POST .../disputes`` does, checked there)."""
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +141,7 @@ def test_every_read_of_a_game_is_checked(client: ApiClient) -> None:
     """A new endpoint must join the property (``READS``) or say why it reads nothing secret."""
     app = client.http.application
     routes = {r.rule for r in app.url_map.iter_rules()}
-    unchecked = routes - set(READS) - set(ACTIONS) - OTHER_ROUTES
+    unchecked = routes - set(READS) - set(PAGES) - set(ACTIONS) - OTHER_ROUTES
     assert not unchecked, f"routes outside the no-leak property: {sorted(unchecked)}"
 
 
@@ -190,6 +214,7 @@ def _twins(
     a, b = worlds
     twins = Twins(client, ruleset, viewer, a, b, spectator, seed)
     twins.renames[b.game_id] = a.game_id
+    twins.renames[str(b.game_id)[:8]] = str(a.game_id)[:8]  # the pages name a game by its id's head
     for pa, pb in zip(a.players, b.players, strict=True):
         twins.renames[pb["id"]] = pa["id"]
     _compare_reads(twins)
@@ -434,6 +459,9 @@ def _compare_reads(twins: Twins) -> None:
                 _read_both(twins, pattern.format(dispute=did), pattern.format(dispute=theirs))
             continue
         _read_both(twins, *(_url(twins, w, pattern, version) for w in (twins.a, twins.b)))
+    for pattern in PAGES.values():
+        pages = [twins.client.page(pattern.format(id=w.game_id), twins.token(w)) for w in (twins.a, twins.b)]
+        _same(twins, pattern, *(Reply(p.status, CSRF.sub(r"\1-", p.body)) for p in pages))
 
 
 def _compare_history(twins: Twins, version: int) -> None:

@@ -42,6 +42,13 @@ class ApiClient:
             payload = r.get_data(as_text=True)
         return Reply(r.status_code, payload)
 
+    def page(self, path: str, token: str | None = None) -> Reply:
+        """A web page as a browser signed in with ``token`` reads it (its session cookie; signed out
+        without one)."""
+        cookie = {"HTTP_COOKIE": f"dragonhall_session={token}"} if token else {}
+        r = self.http.open(path, method="GET", environ_overrides=cookie)
+        return Reply(r.status_code, r.get_data(as_text=True))
+
     def player(self, name: str = "p", kind: str = "human") -> dict[str, Any]:
         r = self.call("POST", "/api/v1/players", {"name": name, "kind": kind})
         assert r.status == 201, r.body

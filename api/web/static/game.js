@@ -22,6 +22,7 @@
   // ------------------------------------------------------------ what the page shows
 
   async function redrawBoard() {
+    if (!data.draws_board || status === "open" || status === "scheduled") return;
     const wanted = ++boardWanted;
     const text = await svg("/games/" + gid + "/board.svg");
     if (wanted === boardWanted) showBoard($("board"), text);

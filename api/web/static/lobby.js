@@ -9,7 +9,7 @@
     document.querySelectorAll("fieldset.options").forEach((f) => {
       const mine = f.dataset.variant === variant.value;
       f.hidden = !mine;
-      f.querySelectorAll("input").forEach((i) => (i.disabled = !mine));
+      f.querySelectorAll("input, select").forEach((i) => (i.disabled = !mine));
     });
     if (option) {
       players.min = option.dataset.min;

@@ -11,6 +11,7 @@
   let steps = [], at = 0, shown = -1;
 
   function board(version) {
+    if (!data.draws_board) return Promise.resolve(null);
     if (!boards.has(version)) boards.set(version, svg("/games/" + gid + "/board.svg?at=" + version));
     return boards.get(version);
   }

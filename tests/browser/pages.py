@@ -1,0 +1,65 @@
+"""What a person does on Dragonhall's pages, as steps a browser test reads like a story."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+ENDED = re.compile(r"finished|abandoned|cancelled")
+
+
+def sign_up(page: Page, base: str, name: str) -> str:
+    """Signs a new person up from the lobby; returns the token the welcome page shows once."""
+    page.goto(f"{base}/")
+    page.get_by_label("Your name").fill(name)
+    page.get_by_role("button", name="Sign up").click()
+    expect(page.get_by_role("heading", name=f"Welcome, {name}")).to_be_visible()
+    token = page.get_by_label("Your token").input_value()
+    page.get_by_role("link", name="Go to the lobby").click()
+    expect(page.get_by_text(f"Signed in as {name}")).to_be_visible()
+    return token
+
+
+def open_table(page: Page, variant: str, players: int = 2, bot: str = "", clock: str = "none") -> str:
+    """Opens a table from the lobby's form (the person in seat 0, server bots in the others); returns
+    the game's id, from the page it lands on."""
+    page.get_by_label("Game and variant").select_option(variant)
+    page.get_by_label("Players", exact=True).fill(str(players))
+    if bot:
+        page.get_by_label("Server bot").select_option(bot)
+    page.get_by_label("Clock", exact=True).select_option(clock)
+    page.get_by_role("button", name="Open the table").click()
+    page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def wait_for_turn_or_end(page: Page) -> bool:
+    """Waits until the viewer may play (True) or the game has ended (False)."""
+    turn = page.locator("#controls fieldset").first
+    ended = page.locator("#outcome:not([hidden])")
+    expect(turn.or_(ended)).to_be_visible(timeout=30_000)
+    return not ended.is_visible()
+
+
+def play_one_decision(page: Page) -> int:
+    """Plays the first decision the page offers, by mouse; returns the version it was played at."""
+    version = int(page.locator("#version").inner_text())
+    group = page.locator("#controls fieldset").first
+    play = group.get_by_role("button", name=re.compile(r"^Play "))
+    if play.count():
+        play.click()  # a move type with many legal moves: its selects start at a legal move
+    else:
+        group.get_by_role("button").first.click()
+    expect(page.locator("#version")).not_to_have_text(str(version), timeout=15_000)
+    return version
+
+
+def play_to_the_end(page: Page, most: int = 400) -> int:
+    """Plays the viewer's decisions until the game ends; returns how many it played."""
+    played = 0
+    while wait_for_turn_or_end(page):
+        play_one_decision(page)
+        played += 1
+        assert played < most, "the game did not end"
+    return played
