@@ -1,22 +1,40 @@
 """An SVG drawing of a Seven Dragons view: the grid of 2×2-panel cards.
 
-Drawn from the view alone (so it never shows more than the viewer may see):
-every card as four coloured panels, the Rainbow and a wild Silver Dragon in
-their own fills, a dot marking each card's printed top (at the bottom when the
-card is turned 180°), and a caption with the Silver Dragon's colour, the deck
-and the discard pile.
+Drawn from the view alone (so it never shows more than the viewer may see): every
+card as four coloured panels, each with its colour's letter (R, Y gold, B, G, K black,
+``*`` rainbow or wild), the Silver Dragon outlined in grey, a dot marking each card's
+printed top (at the bottom when the card is turned 180°); above the grid the seats with
+their hand sizes and targets, the Silver Dragon's colour, the deck and the discard pile;
+and, for a seat's own view, its goal and its hand. Seats have no colour in the game:
+they are named by ``SEAT_COLOURS``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
+
+from domain.kernel.picture import (
+    INK,
+    MARK,
+    SEAT_COLOURS,
+    SEAT_FILL,
+    Key,
+    Last,
+    ink_on,
+    last_line,
+    last_words,
+    legend,
+    open_svg,
+    seat_name,
+)
 
 CELL = 64
 """Designed: the side of a card in pixels; a panel is half of it."""
 MARGIN = 16
-CAPTION = 28
+MIN_WIDTH = 640
+"""Designed: wide enough for the legend and the captions beside a small layout."""
 
 FILL = {
     "red": "#c62828",
@@ -28,6 +46,10 @@ FILL = {
     "wild": "url(#silver)",
 }
 """Designed: the fill of each panel colour."""
+LETTER = {"red": "R", "gold": "Y", "blue": "B", "green": "G", "black": "K", "rainbow": "*", "wild": "*"}
+"""The deck list's letters, written on each panel so that colour is not the only cue."""
+PLAIN = {"rainbow": "#f5f5f5", "wild": "#d0d0d0"}
+"""The colour text is contrasted against on a gradient fill."""
 
 _DEFS = (
     "<defs>"
@@ -42,26 +64,45 @@ _DEFS = (
 )
 
 
-def render_svg(view: Mapping[str, Any]) -> str:
-    """The layout of ``view`` as a standalone SVG document."""
+def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
+    """The layout of ``view`` as a standalone SVG document; ``last`` outlines the card it placed."""
     grid = view.get("grid") or []
     xs = [c["x"] for c in grid] or [0]
     ys = [c["y"] for c in grid] or [0]
     left, top = min(xs), min(ys)
-    width = (max(xs) - left + 1) * CELL + 2 * MARGIN
-    height = (max(ys) - top + 1) * CELL + 2 * MARGIN + CAPTION
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-        _DEFS,
-        f'<rect width="{width}" height="{height}" fill="#f4efe1"/>',
-        f'<text x="{MARGIN}" y="{MARGIN + 8}" font-family="sans-serif" font-size="12">{escape(_caption(view))}</text>',
-    ]
+    colours = SEAT_COLOURS[: len(view["players"])]
+    width = max((max(xs) - left + 1) * CELL + 2 * MARGIN, MIN_WIDTH)
+    parts = [f'<text x="{MARGIN}" y="24" font-size="16" font-weight="bold" fill="{INK}">{escape(_title(view))}</text>']
+    parts.append(_text(MARGIN, 44, _caption(view)))
+    drawn, y = _legend(view, colours, last)
+    parts.append(drawn)
+    y += 56
+    mine, y = _own(view, y)
+    parts.append(mine)
+    parts.append(last_line(last, colours, MARGIN, y + 14))
+    y += 24
+    spot = _placed_at(last)
     for card in grid:
         x = MARGIN + (card["x"] - left) * CELL
-        y = MARGIN + CAPTION + (card["y"] - top) * CELL
-        parts.append(_card(card, x, y))
-    parts.append("</svg>")
-    return "".join(parts)
+        cy = y + (card["y"] - top) * CELL
+        parts.append(_card(card, x, cy, CELL, (card["x"], card["y"]) == spot))
+    height = y + (max(ys) - top + 1) * CELL + MARGIN
+    head = open_svg("seven-dragons", (0, 0, width, height), _title(view), _desc(view, colours, last))
+    return "".join([*head, _DEFS, *parts, "</svg>"])
+
+
+def _text(x: float, y: float, words: str, size: int = 12) -> str:
+    return f'<text x="{x:g}" y="{y:g}" font-size="{size}" fill="{INK}">{escape(words)}</text>'
+
+
+def _title(view: Mapping[str, Any]) -> str:
+    if view.get("end"):
+        winners = ", ".join(f"seat {s + 1}" for s in view["winners"]) or "nobody"
+        return f"Seven Dragons, over ({view['end']}): won by {winners}"
+    turn = view.get("turn")
+    if turn is None:
+        return "Seven Dragons"
+    return f"Seven Dragons: {seat_name(turn, SEAT_COLOURS[turn])} to play"
 
 
 def _caption(view: Mapping[str, Any]) -> str:
@@ -74,22 +115,92 @@ def _caption(view: Mapping[str, Any]) -> str:
     return " · ".join(bits)
 
 
-def _card(card: Mapping[str, Any], x: int, y: int) -> str:
-    half = CELL // 2
-    title = f"{card['name']} ({card['x']}, {card['y']}) {card['orientation']}°"
+def _note(player: Mapping[str, Any]) -> str:
+    bits = [f"{player['hand_size']} cards", f"target {player['target']}"]
+    if "goal" in player:
+        bits.append(f"goal {player['goal']} (largest group {player['group']})")
+    if player["left"]:
+        bits.append("left the game")
+    return ", ".join(bits)
+
+
+def _legend(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) -> tuple[str, float]:
+    keys = [
+        Key(p["seat"], colours[p["seat"]], SEAT_FILL[colours[p["seat"]]], _note(p), p["seat"] == view.get("turn"))
+        for p in view["players"]
+    ]
+    drawn, height = legend(keys, MARGIN, 52, None if last is None else int(last["seat"]))
+    return drawn, 52 + height - 40
+
+
+def _own(view: Mapping[str, Any], y: float) -> tuple[str, float]:
+    """The viewer's own goal and hand, where the view holds them (a seat's own view)."""
+    hand = view.get("hand")
+    if view.get("you") is None or hand is None:
+        return "", y
+    goal = view.get("goal")
+    out = ['<g class="own">', _text(MARGIN + 22, y + 12, f"Your goal: {goal or 'none'} · your hand:")]
+    if goal:
+        fill = FILL.get(goal, "#cccccc")
+        out.append(
+            f'<rect class="goal" x="{MARGIN}" y="{y}" width="16" height="16" fill="{fill}" stroke="{INK}"/>'
+            f'<text x="{MARGIN + 8}" y="{y + 12}" font-size="10" text-anchor="middle" '
+            f'fill="{ink_on(fill)}">{LETTER.get(goal, "")}</text>'
+        )
+    half = CELL // 2 + 8
+    for i, card in enumerate(hand):
+        out.append(_card(card, MARGIN + i * (half + 6), y + 22, half, False))
+    out.append("</g>")
+    return "".join(out), y + 22 + half + 8
+
+
+def _desc(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) -> str:
+    seats = "; ".join(f"{seat_name(p['seat'], colours[p['seat']])} {_note(p)}" for p in view["players"])
+    parts = [f"{_title(view)}.", f"Seats: {seats}.", f"{_caption(view)}.", f"{len(view.get('grid') or [])} cards laid."]
+    if view.get("you") is not None and view.get("hand") is not None:
+        cards = ", ".join(c["name"] for c in view["hand"]) or "no cards"
+        parts.append(f"You hold {cards}; your goal is {view.get('goal') or 'none'}.")
+    words = last_words(last, colours)
+    return " ".join([*parts, words] if words else parts)
+
+
+def _placed_at(last: Last | None) -> tuple[int, int] | None:
+    move = None if last is None else last.get("move")
+    if not move or not isinstance(move.get("x"), int) or not isinstance(move.get("y"), int):
+        return None
+    return move["x"], move["y"]
+
+
+def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool) -> str:
+    half = size / 2
+    title = card["name"]
+    if "orientation" in card:
+        title += f" ({card['x']}, {card['y']}) {card['orientation']}°"
     if card.get("placed_by") is not None:
-        title += f", placed by seat {card['placed_by']}"
+        title += f", placed by seat {card['placed_by'] + 1}"
     out = [f'<g class="card" data-card="{card["card"]}"><title>{escape(title)}</title>']
-    for i, colour in enumerate(card["panels"]):
+    panels = card.get("panels") or [card.get("colour") or "wild"] * 4
+    for i, colour in enumerate(panels):
         px, py = x + (i % 2) * half, y + (i // 2) * half
-        fill = FILL.get(colour or "wild", "#cccccc")
-        out.append(f'<rect class="panel" x="{px}" y="{py}" width="{half}" height="{half}" fill="{fill}"/>')
-    stroke, weight = ("#7a7a7a", 3) if card.get("kind") == "silver" else ("#5b4a2f", 1.5)
+        name = colour or "wild"
+        fill = FILL.get(name, "#cccccc")
+        out.append(f'<rect class="panel" x="{px:g}" y="{py:g}" width="{half:g}" height="{half:g}" fill="{fill}"/>')
+        ink = ink_on(PLAIN.get(name, fill))
+        out.append(
+            f'<text x="{px + half / 2:g}" y="{py + half / 2 + 4:g}" font-size="{half / 3:g}" text-anchor="middle" '
+            f'fill="{ink}">{LETTER.get(name, "?")}</text>'
+        )
+    if card.get("kind") == "action":
+        out.append(_text(x + 2, y + size - 3, card["name"][:10], size=7))
+    stroke, weight = ("#7a7a7a", 3.0) if card.get("kind") == "silver" else ("#5b4a2f", 1.5)
+    if marked:
+        stroke, weight = MARK, 4.0
     out.append(
-        f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="none" stroke="{stroke}" '
+        f'<rect x="{x}" y="{y:g}" width="{size}" height="{size}" fill="none" stroke="{stroke}" '
         f'stroke-width="{weight}" rx="4"/>'
     )
-    top = y + 5 if card["orientation"] == 0 else y + CELL - 5
-    out.append(f'<circle cx="{x + half}" cy="{top}" r="2.5" fill="#ffffff" stroke="#5b4a2f" stroke-width="0.8"/>')
+    if "orientation" in card:
+        dot = y + 5 if card["orientation"] == 0 else y + size - 5
+        out.append(f'<circle cx="{x + half:g}" cy="{dot:g}" r="2.5" fill="#ffffff" stroke="#5b4a2f" stroke-width="0.8"/>')
     out.append("</g>")
     return "".join(out)
