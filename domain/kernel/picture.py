@@ -114,7 +114,7 @@ def move_words(move: Mapping[str, Any] | None) -> str:
         return ""
     fields = []
     for name, value in move.items():
-        if name == "type":
+        if name == "type" or value is None:
             continue
         shown = "hidden" if isinstance(value, Mapping) and "hidden" in value else _plain(value)
         fields.append(f"{name.replace('_', ' ')} {shown}")

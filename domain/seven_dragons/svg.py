@@ -201,6 +201,8 @@ def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool) ->
     )
     if "orientation" in card:
         dot = y + 5 if card["orientation"] == 0 else y + size - 5
-        out.append(f'<circle cx="{x + half:g}" cy="{dot:g}" r="2.5" fill="#ffffff" stroke="#5b4a2f" stroke-width="0.8"/>')
+        out.append(
+            f'<circle cx="{x + half:g}" cy="{dot:g}" r="2.5" fill="#ffffff" stroke="#5b4a2f" stroke-width="0.8"/>'
+        )
     out.append("</g>")
     return "".join(out)
