@@ -69,9 +69,11 @@ def ink_on(fill: str) -> str:
 
 
 def open_svg(slug: str, box: tuple[float, float, float, float], title: str, desc: str) -> list[str]:
-    """The root element (left open) with its title and description, and a paper background."""
+    """The XML declaration and the root element (left open) with its title and description,
+    and a paper background."""
     x, y, w, h = box
     return [
+        '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="{slug}-title {slug}-desc" '
         f'viewBox="{x:g} {y:g} {w:g} {h:g}" preserveAspectRatio="xMidYMid meet" font-family="sans-serif">',
         f'<title id="{slug}-title">{escape(title)}</title>',

@@ -50,7 +50,9 @@ def test_the_svg_draws_water_villages_islands_stones_planks_and_pawns() -> None:
     titles = _titles(root)
     assert sum(t.startswith("village ") for t in titles) == 6
     assert sum(t.startswith("island ") for t in titles) == 27
-    assert {"stone i11", "stone i12", "plank white-2", "black pawn", "white pawn"} <= set(titles)
+    assert {"stone i11", "stone i12", "plank white-2, size 2", "black pawn at black", "white pawn at white-2"} <= set(
+        titles
+    )
     assert any(line.get("stroke") == "#f4f4f4" for line in root.iter(f"{SVG}line"))
 
 
