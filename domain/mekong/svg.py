@@ -27,7 +27,7 @@ MARGIN = 6.0
 SCALE = 3.0
 """Designed: pixels per board unit, so the board's text is drawn in the legend's units."""
 PAWN = 2.6
-PAWN_SHIFT = 4.6
+PAWN_SHIFT = 6.2
 """How far a pawn on a plank stands from the plank's middle, across the plank."""
 
 
