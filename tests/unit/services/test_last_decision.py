@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from services.aggregate import Game
 from services.unit_of_work import game_uuid
 
@@ -16,7 +18,9 @@ def _table(platform: Any) -> tuple[str, list[str]]:
     return str(game.id), ids
 
 
-def test_the_newest_events_come_back_newest_first_across_pages(platform: Any) -> None:
+@pytest.mark.parametrize("store", ["platform", "sqlite_platform"])
+def test_the_newest_events_come_back_newest_first_across_pages(store: str, request: pytest.FixtureRequest) -> None:
+    platform = request.getfixturevalue(store)
     gid, ids = _table(platform)
     platform.games.submit_move(gid, ids[0], {"type": "bid", "amount": 2})
     versions = [e.originator_version for e in platform.games.stored_events(gid)]
