@@ -138,9 +138,15 @@ def last_words(last: Last | None, colours: Sequence[str]) -> str:
         return ""
     seat = int(last["seat"])
     who = seat_name(seat, colours[seat]) if 0 <= seat < len(colours) else f"seat {seat + 1}"
-    what = {"resigned": "resigned", "timed_out": "ran out of time"}.get(str(last.get("kind")), "played")
     move = move_words(last.get("move"))
-    return f"Last decision (version {last['version']}): {who} {what}{' ' + move if move else ''}."
+    kind = str(last.get("kind"))
+    if kind == "resigned":
+        what = "resigned"
+    elif kind == "timed_out":
+        what = f"ran out of time{'; played for it: ' + move if move else ''}"
+    else:
+        what = f"played {move}"
+    return f"Last decision (version {last['version']}): {who} {what}."
 
 
 def last_line(last: Last | None, colours: Sequence[str], x: float, y: float) -> str:

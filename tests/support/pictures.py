@@ -6,6 +6,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
+from domain.kernel.picture import PAPER, contrast
+
 NS = "{http://www.w3.org/2000/svg}"
 
 
@@ -23,11 +25,18 @@ def accessible(svg: str, seats: int) -> ET.Element:
 
 
 def legend_seats(root: ET.Element) -> list[int]:
+    """The seats the legend names, once each is shown to be named in words (not by colour
+    alone) and its swatch to stand out from the paper (WCAG 1.4.11: 3:1, by fill or outline)
+    with its number readable on it (1.4.3: 4.5:1)."""
     legend = next(g for g in root.iter(f"{NS}g") if g.get("class") == "legend")
     entries = [g for g in legend.iter(f"{NS}g") if g.get("class") == "seat"]
     for g in entries:
         words = "".join(g.itertext())
-        assert f"Seat {int(g.get('data-seat', '-1')) + 1} (" in words, words  # a name, not colour alone
+        assert f"Seat {int(g.get('data-seat', '-1')) + 1} (" in words, words
+        swatch, number = next(g.iter(f"{NS}rect")), next(g.iter(f"{NS}text"))
+        fill = swatch.get("fill", "")
+        assert max(contrast(fill, PAPER), contrast(swatch.get("stroke", PAPER), PAPER)) >= 3, fill
+        assert contrast(number.get("fill", ""), fill) >= 4.5, fill
     return [int(g.get("data-seat", "-1")) for g in entries]
 
 
