@@ -1,8 +1,8 @@
 """render_svg: a standalone SVG of a view: frame, track, yellow lines, finish line,
 start grid, fields, symbols, traps, dragons and the last move's template.
 
-Each dragon is its hexagonal base in its seat's colour with an arrow from its centre
-through its front point, so that which way it faces reads at a glance, and its seat's
+Each dragon is its hexagonal base in its seat's colour with an arrow out of its front point,
+so that which way it faces reads at a glance, a halo of its colour, and its seat's
 number beside it. Below the track: the seats' legend and, for a seat's own view, its
 hand, the speed it set and the card it laid (the view holds them only for that seat).
 """
@@ -19,11 +19,22 @@ import shapely
 from domain.drachenreiter.dimensions import BASE_LENGTH, FIELD_RADIUS, SYMBOL_RADIUS, TRACK_WIDTH, TRAP_RADIUS
 from domain.drachenreiter.shapes import base, template
 from domain.drachenreiter.track import Track, track
-from domain.kernel.picture import INK, MARK, Key, Last, ink_on, last_line, last_words, legend, open_svg, seat_name
+from domain.kernel.picture import (
+    MARK,
+    Key,
+    Last,
+    ink_on,
+    last_line,
+    last_words,
+    legend,
+    open_svg,
+    seat_name,
+    text_block,
+)
 
-WIDTH = 900.0
-"""Designed: the picture's width in user units; the track is scaled to it."""
-HEADER = 34.0
+WIDTH = 600.0
+"""Designed: the picture's width in user units (the track is scaled to it): narrow enough that
+12-unit text stays legible on a 375 px phone."""
 FILL = {
     "red": "#d32f2f", "blue": "#1565c0", "green": "#2e7d32",
     "yellow": "#fbc02d", "purple": "#7b1fa2", "orange": "#ef6c00",
@@ -55,8 +66,11 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     k = WIDTH / w
     colours = [d["colour"] for d in view["dragons"]]
     last_seat = None if last is None else int(last["seat"])
+    title = _title(view, tr)
+    heading, header = text_block(title, 16, 6, WIDTH - 32, bold=True)
+    header += 10
     out = [
-        f'<g class="track" transform="translate(0 {HEADER}) scale({k:.5f}) '
+        f'<g class="track" transform="translate(0 {header:g}) scale({k:.5f}) '
         f'translate({-minx:.1f} {maxy:.1f}) scale(1 -1)">',
         f'<rect x="{minx:.1f}" y="{miny:.1f}" width="{w:.1f}" height="{h:.1f}" fill="#6b4f2a"/>',
         f'<path d="{_path(tr.area)}" fill="#c9d8b6" fill-rule="evenodd" stroke="#333" stroke-width="3"/>',
@@ -83,8 +97,8 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     on_track = [d for d in view["dragons"] if not d["out"] and d["place"] != 0]
     out += [_dragon(d, d["seat"] == last_seat) for d in on_track]
     out.append("</g>")
-    out += [_number(d, k, minx, maxy) for d in on_track]
-    y = HEADER + h * k + 12
+    out += [_number(d, k, minx, maxy, header) for d in on_track]
+    y = header + h * k + 12
     keys = [
         Key(d["seat"], d["colour"], _fill(d["colour"]), _note(d), d["seat"] in _awaited(view)) for d in view["dragons"]
     ]
@@ -92,13 +106,13 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     out.append(drawn)
     y += height + 8
     for line in _own(view):
-        out.append(f'<text x="16" y="{y + 12:g}" font-size="12" fill="{INK}">{escape(line)}</text>')
-        y += 18
-    out.append(last_line(last, colours, 16, y + 12))
-    y += 24
-    title = _title(view, tr)
+        block, height = text_block(line, 16, y, WIDTH - 32)
+        out.append(block)
+        y += height
+    words, height = last_line(last, colours, 16, y + 4, WIDTH - 32)
+    out.append(words)
+    y += height + 12
     head = open_svg("drachenreiter", (0, 0, WIDTH, y), title, _desc(view, title, colours, last))
-    heading = f'<text x="16" y="24" font-size="16" font-weight="bold" fill="{INK}">{escape(title)}</text>'
     return "\n".join([*head, heading, *out, "</svg>"]) + "\n"
 
 
@@ -111,7 +125,8 @@ def _awaited(view: Mapping[str, Any]) -> set[int]:
 
 
 def _dragon(d: Mapping[str, Any], marked: bool) -> str:
-    """The base in its colour and an arrow from its centre out through its front point."""
+    """The base in its colour, a halo in that colour (a base is small beside the track on a
+    phone), and an arrow from its front point outwards."""
     x, y, hd = d["x"], d["y"], d["heading"]
     cos, sin = math.cos(math.radians(hd)), math.sin(math.radians(hd))
     front, tip = BASE_LENGTH / 2, BASE_LENGTH * 1.4
@@ -124,15 +139,17 @@ def _dragon(d: Mapping[str, Any], marked: bool) -> str:
         f'<g class="dragon" data-seat="{d["seat"]}"><title>{escape(seat_name(d["seat"], d["colour"]))}: '
         f"{escape(_note(d))}, facing {hd:.0f}°</title>"
         f'<path d="{_path(base(x, y, hd))}" fill="{_fill(d["colour"])}" stroke="{stroke}" stroke-width="{weight}"/>'
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{BASE_LENGTH:g}" fill="none" stroke="{_fill(d["colour"])}" '
+        f'stroke-width="6" opacity="0.6"/>'
         f'<line x1="{fx:.1f}" y1="{fy:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#000" stroke-width="6"/>'
         f'<path d="M {tx:.1f} {ty:.1f} L {wing[0][0]:.1f} {wing[0][1]:.1f} L {wing[1][0]:.1f} {wing[1][1]:.1f} Z" '
         f'fill="#000" stroke="#fff" stroke-width="1.5"/></g>'
     )
 
 
-def _number(d: Mapping[str, Any], k: float, minx: float, maxy: float) -> str:
+def _number(d: Mapping[str, Any], k: float, minx: float, maxy: float, header: float) -> str:
     """The seat's number on its base, written in the page's frame (the track's is mirrored)."""
-    px, py = (d["x"] - minx) * k, HEADER + (maxy - d["y"]) * k
+    px, py = (d["x"] - minx) * k, header + (maxy - d["y"]) * k
     fill = _fill(d["colour"])
     return (
         f'<text x="{px:.1f}" y="{py + 4:.1f}" font-size="11" font-weight="bold" text-anchor="middle" '

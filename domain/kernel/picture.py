@@ -26,6 +26,8 @@ MARK = "#d4145a"
 """Designed: the outline of whatever the last decision touched (magenta: no seat's colour)."""
 LINE = 18
 """Designed: the height of one line of the legend, in user units at font size 12."""
+CHAR = 6.6
+"""Designed: a generous average advance of one character at font size 12, to wrap text by."""
 
 Last = Mapping[str, Any]
 
@@ -149,13 +151,36 @@ def last_words(last: Last | None, colours: Sequence[str]) -> str:
     return f"Last decision (version {last['version']}): {who} {what}."
 
 
-def last_line(last: Last | None, colours: Sequence[str], x: float, y: float) -> str:
-    """The last decision written at (x, y), outlined in ``MARK`` as its board marks are."""
+def wrap(words: str, width: float) -> list[str]:
+    """``words`` in lines that fit ``width`` at font size 12; every line but the last keeps its
+    trailing space, so that the lines joined give back ``words``."""
+    most = max(16, int(width / CHAR))
+    lines: list[str] = []
+    for word in words.split(" "):
+        if lines and len(lines[-1]) + len(word) <= most:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return [f"{line} " for line in lines[:-1]] + lines[-1:]
+
+
+def text_block(words: str, x: float, top: float, width: float, bold: bool = False) -> tuple[str, float]:
+    """``words`` wrapped to ``width`` below ``top`` as one ``<text>`` of a ``<tspan>`` a line,
+    and the height it takes."""
+    lines = wrap(words, width)
+    weight = ' font-weight="bold"' if bold else ""
+    spans = "".join(
+        f'<tspan x="{x:g}" y="{top + 12 + i * (LINE - 2):g}">{escape(line)}</tspan>' for i, line in enumerate(lines)
+    )
+    return f'<text font-size="12" fill="{INK}"{weight}>{spans}</text>', len(lines) * (LINE - 2) + 4
+
+
+def last_line(last: Last | None, colours: Sequence[str], x: float, top: float, width: float) -> tuple[str, float]:
+    """The last decision written below ``top``, beside a square outlined in ``MARK`` as its board
+    marks are; and the height it takes (none without a decision)."""
     words = last_words(last, colours)
     if not words:
-        return ""
-    return (
-        f'<g class="last-decision"><rect x="{x:g}" y="{y - 11:g}" width="10" height="10" fill="none" '
-        f'stroke="{MARK}" stroke-width="2.5"/><text x="{x + 16:g}" y="{y - 2:g}" font-size="12" '
-        f'fill="{INK}">{escape(words)}</text></g>'
-    )
+        return "", 0.0
+    block, height = text_block(words, x + 16, top, width - 16)
+    square = f'<rect x="{x:g}" y="{top + 2:g}" width="10" height="10" fill="none" stroke="{MARK}" stroke-width="2.5"/>'
+    return f'<g class="last-decision">{square}{block}</g>', height

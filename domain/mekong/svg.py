@@ -15,7 +15,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-from domain.kernel.picture import INK, MARK, Key, Last, ink_on, last_line, last_words, legend, open_svg, seat_name
+from domain.kernel.picture import (
+    INK,
+    MARK,
+    Key,
+    Last,
+    ink_on,
+    last_line,
+    last_words,
+    legend,
+    open_svg,
+    seat_name,
+    text_block,
+)
 
 FILL = {
     "yellow": "#f2c916", "red": "#d7263d", "green": "#2a9d4b", "blue": "#1f5fbf",
@@ -24,7 +36,7 @@ FILL = {
 """Designed: the drawing colour of each player colour."""
 WATER, SAND, STONE = "#8cc7e8", "#e3c98f", "#8d8d8d"
 MARGIN = 6.0
-SCALE = 3.0
+SCALE = 2.6
 """Designed: pixels per board unit, so the board's text is drawn in the legend's units."""
 PAWN = 2.6
 PAWN_SHIFT = 6.2
@@ -40,8 +52,9 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     points = {v["name"]: (v["x"], v["y"]) for v in board["villages"]}
     points.update({s["name"]: (s["x"], s["y"]) for s in view["stones"]})
     touched = _touched(last)
+    heading, top = text_block(_title(view), 12, 6, side - 24, bold=True)
     parts = [
-        f'<g class="board" transform="translate({side / 2:g} {side / 2 + 34:g}) scale({SCALE:g})">',
+        f'<g class="board" transform="translate({side / 2:g} {side / 2 + top + 6:g}) scale({SCALE:g})">',
         f'<circle cx="0" cy="0" r="{board["radius"]}" fill="{WATER}" stroke="{INK}" stroke-width="0.6"/>',
     ]
     for v in board["villages"]:
@@ -54,7 +67,7 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
         parts.append(_plank(p, points, p["plank"] in touched))
     parts.extend(_pawns(view, points))
     parts.append("</g>")
-    y = side + 44
+    y = side + top + 14
     keys = [
         Key(i, s["colour"], FILL.get(s["colour"], SAND), _note(s), i in view["awaiting"])
         for i, s in enumerate(view["seats"])
@@ -63,17 +76,14 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     parts.append(drawn)
     y += height + 8
     for line in _programmes(view):
-        parts.append(_text(16, y + 12, line))
-        y += 18
-    parts.append(last_line(last, colours, 16, y + 12))
-    y += 24
+        block, height = text_block(line, 16, y, side - 32)
+        parts.append(block)
+        y += height
+    words, height = last_line(last, colours, 16, y + 4, side - 32)
+    parts.append(words)
+    y += height + 12
     head = open_svg("mekong", (0, 0, side, y), _title(view), _desc(view, colours, last))
-    heading = f'<text x="12" y="24" font-size="16" font-weight="bold" fill="{INK}">{escape(_title(view))}</text>'
     return "\n".join([*head, heading, *parts, "</svg>"]) + "\n"
-
-
-def _text(x: float, y: float, words: str) -> str:
-    return f'<text x="{x:g}" y="{y:g}" font-size="12" fill="{INK}">{escape(words)}</text>'
 
 
 def _title(view: Mapping[str, Any]) -> str:

@@ -28,13 +28,14 @@ from domain.kernel.picture import (
     legend,
     open_svg,
     seat_name,
+    text_block,
 )
 
 CELL = 64
 """Designed: the side of a card in pixels; a panel is half of it."""
 MARGIN = 16
-MIN_WIDTH = 640
-"""Designed: wide enough for the legend and the captions beside a small layout."""
+MIN_WIDTH = 520
+"""Designed: wide enough for the legend beside a small layout, narrow enough for a phone."""
 
 FILL = {
     "red": "#c62828",
@@ -72,15 +73,16 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     left, top = min(xs), min(ys)
     colours = SEAT_COLOURS[: len(view["players"])]
     width = max((max(xs) - left + 1) * CELL + 2 * MARGIN, MIN_WIDTH)
-    parts = [f'<text x="{MARGIN}" y="24" font-size="16" font-weight="bold" fill="{INK}">{escape(_title(view))}</text>']
-    parts.append(_text(MARGIN, 44, _caption(view)))
-    drawn, y = _legend(view, colours, last)
+    title, y = text_block(_title(view), MARGIN, 8, width - 2 * MARGIN, bold=True)
+    caption, height = text_block(_caption(view), MARGIN, y + 8, width - 2 * MARGIN)
+    parts = [title, caption]
+    drawn, y = _legend(view, colours, last, y + 8 + height)
     parts.append(drawn)
-    y += 56
-    mine, y = _own(view, y)
+    mine, y = _own(view, y + 8)
     parts.append(mine)
-    parts.append(last_line(last, colours, MARGIN, y + 14))
-    y += 24
+    words, height = last_line(last, colours, MARGIN, y, width - 2 * MARGIN)
+    parts.append(words)
+    y += height + 10
     spot = _placed_at(last)
     for card in grid:
         x = MARGIN + (card["x"] - left) * CELL
@@ -124,13 +126,14 @@ def _note(player: Mapping[str, Any]) -> str:
     return ", ".join(bits)
 
 
-def _legend(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) -> tuple[str, float]:
+def _legend(view: Mapping[str, Any], colours: Sequence[str], last: Last | None, top: float) -> tuple[str, float]:
+    """The seats' legend below ``top``, and where it ends."""
     keys = [
         Key(p["seat"], colours[p["seat"]], SEAT_FILL[colours[p["seat"]]], _note(p), p["seat"] == view.get("turn"))
         for p in view["players"]
     ]
-    drawn, height = legend(keys, MARGIN, 52, None if last is None else int(last["seat"]))
-    return drawn, 52 + height - 40
+    drawn, height = legend(keys, MARGIN, top, None if last is None else int(last["seat"]))
+    return drawn, top + height
 
 
 def _own(view: Mapping[str, Any], y: float) -> tuple[str, float]:

@@ -27,6 +27,7 @@ from domain.kernel.picture import (
     legend,
     open_svg,
     seat_name,
+    text_block,
 )
 
 TILE_FILL = {
@@ -34,7 +35,8 @@ TILE_FILL = {
     "blue": "#1e5bb8", "purple": "#7b1fa2", "black": "#212121",
 }  # fmt: skip
 """Designed: the drawing colour of each dragon colour (tiles and dragon dice)."""
-WIDTH = 900
+WIDTH = 560
+"""Designed: narrow enough that 12-unit text stays legible on a 375 px phone."""
 TILE = 30
 """Designed: the side of a tile; a die is drawn a little smaller."""
 ROW = TILE + 6
@@ -49,26 +51,26 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     """The table of ``view``; ``last`` (``domain.kernel.picture``) is outlined where it shows."""
     colours = SEAT_COLOURS[: len(view["scores"])]
     marked = _marked_tile(last)
-    body: list[str] = []
-    y = 40.0
+    title, y = text_block(_title(view, colours), 16, 8, WIDTH - 32, bold=True)
+    body = [title]
+    y += 14
     keys = [Key(s, colours[s], SEAT_FILL[colours[s]], _note(view, s), view["active"] == s) for s in range(len(colours))]
     drawn, height = legend(keys, 16, y, None if last is None else int(last["seat"]))
     body.append(drawn)
-    body.append(_middle(view, 430, y, marked))
-    y += max(height, ROW + 50) + 8
+    y += height + 10
+    body.append(_middle(view, 16, y, marked))
+    y += ROW + 56
     body.append(_dice(view, 16, y))
-    y += 2 * ROW + 30
-    words_y = y + 6
-    y += 20
+    y += 2 * ROW + 34
+    words, height = last_line(last, colours, 16, y, WIDTH - 32)
+    body.append(words)
+    y += height + 8
     for seat in range(len(colours)):
         panel, h = _seat(view, seat, colours[seat], 16, y, marked)
         body.append(panel)
         y += h + 10
     head = open_svg("tarasque", (0, 0, WIDTH, y + 6), _title(view, colours), _desc(view, colours, last))
-    heading = (
-        f'<text x="16" y="24" font-size="16" font-weight="bold" fill="{INK}">{escape(_title(view, colours))}</text>'
-    )
-    return "\n".join([*head, heading, *body, last_line(last, colours, 16, words_y), "</svg>"]) + "\n"
+    return "\n".join([*head, *body, "</svg>"]) + "\n"
 
 
 def _title(view: Mapping[str, Any], colours: Sequence[str]) -> str:
@@ -176,28 +178,28 @@ def _egg(x: float, y: float) -> str:
 
 
 def _dice(view: Mapping[str, Any], x: float, y: float) -> str:
+    """The six dice: in hand as last rolled, then set aside, then the one on the egg; what was
+    spent is written below (the egg's die counts 2)."""
     turn = view["turn"]
     out = ['<g class="dice">', _label(x, y + 12, f"Dice of the turn (roll {turn['rolls']})", bold=True)]
-    cx, top = x, y + 20
-    out.append(_label(cx, top + TILE + 12, f"in hand: {turn['in_hand']}", size=11))
-    for face in turn["showing"]:
-        out.append(_die(view, face, cx, top, "in hand"))
-        cx += TILE
-    cx = max(cx, x + 90) + 20
-    out.append(_label(cx, top + TILE + 12, "set aside", size=11))
+    top, below = y + 20, y + 20 + TILE + 12
+    out.append(_label(x, below, f"in hand: {turn['in_hand']}", size=11))
+    for i, face in enumerate(turn["showing"]):
+        out.append(_die(view, face, x + i * TILE, top, "in hand"))
+    cx = x + 6 * TILE + 20
+    out.append(_label(cx, below, "set aside", size=11))
     for face, n in turn["set_aside"].items():
         for _ in range(n):
             out.append(_die(view, face, cx, top, "set aside"))
             cx += TILE
-    cx = max(cx, x + 300) + 20
     if turn["egg"]:
-        out.append(_egg(cx + TILE / 2 - 2, top + TILE / 2))
-        out.append(_die(view, turn["egg"], cx + 4, top + 4, "on the egg (counts 2)"))
-        out.append(_label(cx, top + TILE + 12, "on the egg", size=11))
-        cx += TILE + 30
-    out.append(_label(cx, top + 16, f"spent: {_counts(turn['spent'])}", size=11))
+        ex = x + 12 * TILE + 40
+        out.append(_egg(ex + TILE / 2 - 2, top + TILE / 2))
+        out.append(_die(view, turn["egg"], ex + 4, top + 4, "on the egg (counts 2)"))
+        out.append(_label(ex, below, "on the egg", size=11))
+    out.append(_label(x, below + 18, f"spent: {_counts(turn['spent'])}", size=11))
     if turn["pending"]:
-        out.append(_label(cx, top + TILE + 12, f"won with six dice, to place: {turn['pending']}", size=11))
+        out.append(_label(x + 6 * TILE + 20, below + 18, f"won with six dice, to place: {turn['pending']}", size=11))
     out.append("</g>")
     return "".join(out)
 
@@ -206,7 +208,7 @@ def _seat(view: Mapping[str, Any], seat: int, colour: str, x: float, y: float, m
     """A seat's panel: its base (a row per side, the side's dice as pips) and its lair rows."""
     fill = SEAT_FILL[colour]
     lairs = view["lairs"][seat]
-    height = 26 + max(len(SIDE_ROWS), len(lairs) + 1) * ROW
+    height = 26 + (len(SIDE_ROWS) + len(lairs)) * ROW + 26
     out = [
         f'<g class="seat" data-seat="{seat}">',
         f'<rect x="{x:g}" y="{y:g}" width="{WIDTH - 2 * x:g}" height="{height:g}" rx="6" '
@@ -221,13 +223,16 @@ def _seat(view: Mapping[str, Any], seat: int, colour: str, x: float, y: float, m
         out.extend(_pip(x + 56 + 7 * k, top + 16) for k in range(side))
         for j, tile in enumerate(view["bases"][seat][str(side)]):
             out.append(_tile(view, tile, x + 100 + j * (TILE + 4), top, marked))
-    lx = x + 430
-    out.append(_label(lx, y + 40, f"Lair: {_plural(view['lair_points'][seat], 'point')}", size=11))
+    lair_top = y + 26 + len(SIDE_ROWS) * ROW
+    out.append(
+        f'<line x1="{x + 8:g}" y1="{lair_top + 4:g}" x2="{WIDTH - x - 8:g}" y2="{lair_top + 4:g}" stroke="{fill}"/>'
+    )
+    out.append(_label(x + 8, lair_top + 20, f"Lair: {_plural(view['lair_points'][seat], 'point')}", size=11))
     for i, row in enumerate(lairs):
-        top = y + 26 + (i + 1) * ROW
-        out.append(_label(lx, top + 20, f"row {i + 1}", size=11))
+        top = lair_top + 26 + i * ROW
+        out.append(_label(x + 8, top + 20, f"row {i + 1}", size=11))
         for j, tile in enumerate(row):
-            out.append(_tile(view, tile, lx + 44 + j * (TILE + 4), top, marked))
+            out.append(_tile(view, tile, x + 100 + j * (TILE + 4), top, marked))
     out.append("</g>")
     return "".join(out), height
 
