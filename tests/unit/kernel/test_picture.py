@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.kernel.picture import contrast, ink_on, last_words, move_words
+from domain.kernel.picture import CHAR, contrast, ink_on, last_words, move_words, wrap
 
 
 def test_contrast_follows_wcag() -> None:
@@ -36,3 +36,11 @@ def test_the_last_decision_says_who_did_what_and_when() -> None:
     assert last_words(late, colours) == (
         "Last decision (version 30): seat 1 (red) ran out of time; played for it: end turn."
     )
+
+
+def test_wrapped_lines_fit_and_join_back_to_the_words() -> None:
+    words = "Programme of seat 1 (red): move-1, white-dragon, move-2, place-stone, place-2-planks, jump"
+    lines = wrap(words, 200)
+    assert len(lines) > 1 and "".join(lines) == words
+    assert all(len(line.rstrip()) <= 200 / CHAR for line in lines)
+    assert wrap("short", 200) == ["short"]
