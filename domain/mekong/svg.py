@@ -124,10 +124,15 @@ def _desc(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) ->
 
 
 def _touched(last: Last | None) -> set[str]:
+    """The planks and stones the last decision named: placed, removed, walked or jumped over."""
     move = None if last is None else last.get("move")
     if not move:
         return set()
-    return {str(move[k]) for k in ("plank", "stone", "island") if isinstance(move.get(k), str)}
+    named = [move.get(k) for k in ("plank", "stone", "island", "over", "to")]
+    path = move.get("path")
+    if isinstance(path, list):
+        named += path
+    return {n for n in named if isinstance(n, str)}
 
 
 def _disc(x: float, y: float, radius: float, fill: str, title: str, marked: bool = False, stroke: bool = True) -> str:

@@ -117,3 +117,14 @@ def test_the_plank_of_the_last_decision_is_outlined() -> None:
     plank = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "plank")
     assert next(plank.iter(f"{SVG}line")).get("stroke") == MARK
     assert "seat 2 (white) played place plank (plank white-2, ends [i11 i12])" in last_words(root)
+
+
+def test_the_planks_a_pawn_walked_are_outlined() -> None:
+    state = board(
+        table("classic", 2), stones=("i11", "i12"), planks=(("white-2", "i11", "i12"),), pawns={"white": "white-2"}
+    )
+    root = accessible(
+        RULESET.render_svg(RULESET.view(state, Viewer.spectator()), last(1, {"type": "move", "path": ["white-2"]})), 2
+    )
+    plank = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "plank")
+    assert next(plank.iter(f"{SVG}line")).get("stroke") == MARK
