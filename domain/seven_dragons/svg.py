@@ -78,7 +78,9 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     parts = [title, caption]
     drawn, y = _legend(view, colours, last, y + 8 + height)
     parts.append(drawn)
-    mine, y = _own(view, y + 8)
+    piles, y = _piles(view, y + 8)
+    parts.append(piles)
+    mine, y = _own(view, y)
     parts.append(mine)
     words, height = last_line(last, colours, MARGIN, y, width - 2 * MARGIN)
     parts.append(words)
@@ -136,6 +138,24 @@ def _legend(view: Mapping[str, Any], colours: Sequence[str], last: Last | None, 
     return drawn, top + height
 
 
+def _piles(view: Mapping[str, Any], y: float) -> tuple[str, float]:
+    """The deck face down with its size, and the discard pile's top card (it gives the Silver
+    Dragon its colour); and where they end."""
+    half = CELL // 2 + 8
+    out = [
+        '<g class="piles">',
+        f'<rect class="deck" x="{MARGIN}" y="{y:g}" width="{half}" height="{half}" rx="4" fill="#5b4a2f" '
+        f'stroke="{INK}"/>',
+        _text(MARGIN + half + 6, y + half / 2 + 4, f"deck: {view.get('deck_size', 0)}"),
+    ]
+    discard = view.get("discard") or []
+    if discard:
+        out.append(_card(discard[-1], MARGIN + 150, y, half, False))
+        out.append(_text(MARGIN + 150 + half + 6, y + half / 2 + 4, f"discard: {discard[-1]['name']}"))
+    out.append("</g>")
+    return "".join(out), y + half + 8
+
+
 def _own(view: Mapping[str, Any], y: float) -> tuple[str, float]:
     """The viewer's own goal and hand, where the view holds them (a seat's own view)."""
     hand = view.get("hand")
@@ -174,6 +194,20 @@ def _placed_at(last: Last | None) -> tuple[int, int] | None:
     return move["x"], move["y"]
 
 
+def _action(card: Mapping[str, Any], x: int, y: float, size: int) -> str:
+    """An Action card: its colour (what the Silver Dragon takes from it) and its name."""
+    fill = FILL.get(card.get("colour", ""), "#cccccc")
+    words = card["name"].replace("_", " ").split(" ")
+    lines = "".join(
+        f'<tspan x="{x + size / 2:g}" y="{y + size / 2 + (i - (len(words) - 1) / 2) * 10 + 3:g}">{escape(w)}</tspan>'
+        for i, w in enumerate(words)
+    )
+    return (
+        f'<rect class="action" x="{x}" y="{y:g}" width="{size}" height="{size}" fill="{fill}"/>'
+        f'<text font-size="9" text-anchor="middle" fill="{ink_on(fill)}">{lines}</text>'
+    )
+
+
 def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool) -> str:
     half = size / 2
     title = card["name"]
@@ -182,8 +216,9 @@ def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool) ->
     if card.get("placed_by") is not None:
         title += f", placed by seat {card['placed_by'] + 1}"
     out = [f'<g class="card" data-card="{card["card"]}"><title>{escape(title)}</title>']
-    panels = card.get("panels") or [card.get("colour") or "wild"] * 4
-    for i, colour in enumerate(panels):
+    if card.get("kind") == "action":
+        out.append(_action(card, x, y, size))
+    for i, colour in enumerate(card.get("panels") or []):
         px, py = x + (i % 2) * half, y + (i // 2) * half
         name = colour or "wild"
         fill = FILL.get(name, "#cccccc")
@@ -193,8 +228,6 @@ def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool) ->
             f'<text x="{px + half / 2:g}" y="{py + half / 2 + 4:g}" font-size="{half / 3:g}" text-anchor="middle" '
             f'fill="{ink}">{LETTER.get(name, "?")}</text>'
         )
-    if card.get("kind") == "action":
-        out.append(_text(x + 2, y + size - 3, card["name"][:10], size=7))
     stroke, weight = ("#7a7a7a", 3.0) if card.get("kind") == "silver" else ("#5b4a2f", 1.5)
     if marked:
         stroke, weight = MARK, 4.0
