@@ -194,5 +194,5 @@ def board_svg(args: dict[str, Any], game_id: str) -> Response:
         doc = p.queries.document(game_id, caller_id(), args.get("seat"))
     else:
         doc = p.queries.replay(game_id, caller_id(), args["at"], args.get("seat"))
-    svg = p.queries.svg(doc)
+    svg = p.queries.svg(doc, caller_id(), args.get("seat"))
     return Response(svg, mimetype="image/svg+xml")

@@ -14,7 +14,7 @@ itself when a save crosses a multiple of the interval, rather than by reloading 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError, Application, ProcessingEvent
@@ -57,6 +57,16 @@ class EventStore(Application[uuid.UUID]):
     def stored_events(self, aggregate_id: uuid.UUID, after: int = 0) -> Iterable[Any]:
         """The stored events of one aggregate after version ``after``."""
         return self.events.get(aggregate_id, gt=after)
+
+    def latest_events(self, aggregate_id: uuid.UUID, upto: int, page: int = 32) -> Iterator[Any]:
+        """The stored events of one aggregate up to version ``upto``, newest first, read a page
+        at a time (a caller that stops early reads no further page)."""
+        while upto > 0:
+            events = list(self.events.get(aggregate_id, lte=upto, desc=True, limit=page))
+            yield from events
+            if len(events) < page:
+                return
+            upto = events[-1].originator_version - 1
 
     def head_version(self, aggregate_id: uuid.UUID) -> int | None:
         """The version of the aggregate's last stored event, without loading it."""

@@ -316,6 +316,11 @@ class GameService:
     def stored_events(self, game_id: uuid.UUID | str, after: int = 0) -> Iterable[Any]:
         return self.store.stored_events(game_uuid(game_id), after)
 
+    def last_decision(self, game_id: uuid.UUID | str, version: int) -> Any | None:
+        """The stored event of the last seat decision up to ``version`` (one of ``ACTS``), if any."""
+        latest = self.store.latest_events(game_uuid(game_id), version)
+        return next((e for e in latest if isinstance(e, ACTS)), None)
+
     def revealed(self, game: Game) -> bool:
         """Whether everything about ``game`` is open to everyone: it has ended, and so has the
         game a sandbox was forked from (``services.visibility``)."""

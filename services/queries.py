@@ -92,13 +92,30 @@ class GameQueries:
                                             summary.banks)  # fmt: skip
         return document(summary, viewer, player_id, clocks)
 
-    @staticmethod
-    def svg(doc: dict[str, Any]) -> str:
-        """The board of a document as SVG, where the game draws one."""
-        picture = None if doc["view"] is None else find_game(doc["game"]).render_svg(doc["view"])
+    def svg(self, doc: dict[str, Any], player_id: str | None = None, seat: int | None = None) -> str:
+        """The board of a document as SVG, where the game draws one, marked with the last
+        decision as ``player_id`` (reading as ``seat``) may see it."""
+        ruleset = find_game(doc["game"])
+        picture = None
+        if doc["view"] is not None:
+            picture = ruleset.render_svg(doc["view"], self.last_decision(doc, player_id, seat))
         if picture is None:
             raise NoPicture(f"game {doc['id']} has no board picture")
         return str(picture)
+
+    def last_decision(self, doc: dict[str, Any], player_id: str | None, seat: int | None) -> dict[str, Any] | None:
+        """The last seat decision up to the document's version, its move redacted as ``GET /events``
+        redacts it (``domain.kernel.picture`` says the shape). Redacted as for a running game unless
+        the document's game has ended and is no sandbox: never more than the document reveals."""
+        stored = self.games.last_decision(doc["id"], doc["version"])
+        if stored is None:
+            return None
+        revealed = has_ended(doc["status"]) and not doc["sandbox"]
+        viewer = visibility.viewer(revealed, doc["seats"], player_id, seat)
+        shown = redact_stored_event(find_game(doc["game"]), stored, viewer)
+        kind = {"Resigned": "resigned", "MoveMade": "move"}.get(shown["type"], "timed_out")
+        data = shown["data"]
+        return {"version": shown["version"], "seat": data["seat"], "kind": kind, "move": data.get("move")}
 
     # ------------------------------------------------------------ lists
 

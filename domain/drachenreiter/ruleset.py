@@ -152,8 +152,8 @@ class Drachenreiter(Ruleset[RaceState]):
             "finish": f.final.progress >= track(state.layout, state.backwards).finish,
         }
 
-    def render_svg(self, view: Mapping[str, Any]) -> str | None:
-        return render_svg(view)
+    def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
+        return render_svg(view, last)
 
     def seat_labels(self, state: RaceState) -> tuple[str, ...] | None:
         return COLOURS[: state.seats]

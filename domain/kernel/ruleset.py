@@ -206,8 +206,9 @@ class Ruleset(ABC, Generic[S]):
         """A cheap forecast of a command's effect, for clients and bots."""
         return None
 
-    def render_svg(self, view: Mapping[str, Any]) -> str | None:
-        """The board of a view as an SVG document, if the game draws one."""
+    def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str | None:
+        """The board of a view as an SVG document, if the game draws one; ``last`` is the last
+        seat decision as the viewer may see it (``domain.kernel.picture``), to mark on it."""
         return None
 
     def seat_labels(self, state: S) -> tuple[str, ...] | None:

@@ -133,8 +133,8 @@ class Mekong(Ruleset[MekongState]):
         advance(out)
         return out.events
 
-    def render_svg(self, view: Mapping[str, Any]) -> str:
-        return render_svg(view)
+    def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
+        return render_svg(view, last)
 
     def seat_labels(self, state: MekongState) -> tuple[str, ...]:
         return state.colours

@@ -1,34 +1,60 @@
 """render_svg(): the board of a view as a standalone SVG document.
 
-Drawn from the view alone (so it shows exactly what the viewer may see): the
-water, the villages in their colours, the islands, the stones, the planks in
-their colours with their sizes, and the pawns.
+Drawn from the view alone (so it shows exactly what the viewer may see): the water,
+the villages in their colours, the islands, the stones, the planks in their colours
+with their sizes, and the pawns; below it the seats' legend, the card being resolved
+and, for a seat's own view, its programme. A plank's size sits in a white badge at its
+middle and a pawn on a plank stands beside that badge, so the size stays readable; a
+pawn has a white ring and its colour's initial, so it stays visible in its own
+village, which has its colour.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
+
+from domain.kernel.picture import (
+    INK,
+    MARK,
+    Key,
+    Last,
+    ink_on,
+    last_line,
+    last_words,
+    legend,
+    open_svg,
+    seat_name,
+    text_block,
+)
 
 FILL = {
     "yellow": "#f2c916", "red": "#d7263d", "green": "#2a9d4b", "blue": "#1f5fbf",
     "black": "#222222", "white": "#f4f4f4", "pink": "#ef7fb6",
 }  # fmt: skip
 """Designed: the drawing colour of each player colour."""
-WATER, SAND, STONE, INK = "#8cc7e8", "#e3c98f", "#8d8d8d", "#1b1b1b"
+WATER, SAND, STONE = "#8cc7e8", "#e3c98f", "#8d8d8d"
 MARGIN = 6.0
+SCALE = 2.6
+"""Designed: pixels per board unit, so the board's text is drawn in the legend's units."""
+PAWN = 2.6
+PAWN_SHIFT = 6.2
+"""How far a pawn on a plank stands from the plank's middle, across the plank."""
 
 
-def render_svg(view: Mapping[str, Any]) -> str:
+def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
+    """The board of ``view``; ``last`` outlines the plank or stone it touched."""
     board = view["board"]
     r = float(board["radius"]) + MARGIN
+    side = 2 * r * SCALE
+    colours = [s["colour"] for s in view["seats"]]
     points = {v["name"]: (v["x"], v["y"]) for v in board["villages"]}
     points.update({s["name"]: (s["x"], s["y"]) for s in view["stones"]})
+    touched = _touched(last)
+    heading, top = text_block(_title(view), 12, 6, side - 24, bold=True)
     parts = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{-r} {-r} {2 * r} {2 * r}" width="600" height="600">',
-        "<title>Les Dragons du Mékong</title>",
+        f'<g class="board" transform="translate({side / 2:g} {side / 2 + top + 6:g}) scale({SCALE:g})">',
         f'<circle cx="0" cy="0" r="{board["radius"]}" fill="{WATER}" stroke="{INK}" stroke-width="0.6"/>',
     ]
     for v in board["villages"]:
@@ -36,34 +62,102 @@ def render_svg(view: Mapping[str, Any]) -> str:
     for i in board["islands"]:
         parts.append(_disc(i["x"], i["y"], board["island_radius"], SAND, f"island {i['name']}", stroke=False))
     for s in view["stones"]:
-        parts.append(_disc(s["x"], s["y"], board["stone_radius"], STONE, f"stone {s['name']}"))
+        parts.append(_disc(s["x"], s["y"], board["stone_radius"], STONE, f"stone {s['name']}", s["name"] in touched))
     for p in view["planks"]:
-        parts.append(_plank(p, points))
-    parts.extend(_pawns(view, points, board))
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
+        parts.append(_plank(p, points, p["plank"] in touched))
+    parts.extend(_pawns(view, points))
+    parts.append("</g>")
+    y = side + top + 14
+    keys = [
+        Key(i, s["colour"], FILL.get(s["colour"], SAND), _note(s), i in view["awaiting"])
+        for i, s in enumerate(view["seats"])
+    ]
+    drawn, height = legend(keys, 16, y, None if last is None else int(last["seat"]))
+    parts.append(drawn)
+    y += height + 8
+    for line in _programmes(view):
+        block, height = text_block(line, 16, y, side - 32)
+        parts.append(block)
+        y += height
+    words, height = last_line(last, colours, 16, y + 4, side - 32)
+    parts.append(words)
+    y += height + 12
+    head = open_svg("mekong", (0, 0, side, y), _title(view), _desc(view, colours, last))
+    return "\n".join([*head, heading, *parts, "</svg>"]) + "\n"
 
 
-def _disc(x: float, y: float, radius: float, fill: str, title: str, stroke: bool = True) -> str:
+def _title(view: Mapping[str, Any]) -> str:
+    head = f"Les Dragons du Mékong, round {view['round']} of {view['round_limit']}, {view['phase']}"
+    if view["winner"] is not None:
+        return f"{head}: {view['winner']} wins"
+    if view["card"] is not None:
+        return f"{head}: card {view['card']}"
+    return head
+
+
+def _note(seat: Mapping[str, Any]) -> str:
+    spot = seat["pawn"] or "not on the board"
+    bits = [f"from {seat['start']} to {seat['destination']}, pawn at {spot}", f"{seat['programmed']} cards programmed"]
+    if seat["left"]:
+        bits.append("left the game")
+    return ", ".join(bits)
+
+
+def _programmes(view: Mapping[str, Any]) -> list[str]:
+    """The programmes the view shows face up (the viewer's own, and cards already revealed),
+    a line each."""
+    shown = []
+    for i, seat in enumerate(view["seats"]):
+        cards = [c if c is not None else "face down" for c in seat["programme"]]
+        if any(c is not None for c in seat["programme"]):
+            shown.append(f"Programme of {seat_name(i, seat['colour'])}: {', '.join(cards)}")
+    return shown
+
+
+def _desc(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) -> str:
+    seats = "; ".join(f"{seat_name(i, s['colour'])} {_note(s)}" for i, s in enumerate(view["seats"]))
+    planks = ", ".join(f"{p['plank']} ({p['ends'][0]} to {p['ends'][1]})" for p in view["planks"]) or "none"
+    parts = [f"{_title(view)}.", f"Seats: {seats}.", f"Planks: {planks}.", f"{len(view['stones'])} stones."]
+    parts.extend(f"{line}." for line in _programmes(view))
+    words = last_words(last, colours)
+    return " ".join([*parts, words] if words else parts)
+
+
+def _touched(last: Last | None) -> set[str]:
+    """The planks and stones the last decision named: placed, removed, walked or jumped over."""
+    move = None if last is None else last.get("move")
+    if not move:
+        return set()
+    named = [move.get(k) for k in ("plank", "stone", "island", "over", "to")]
+    path = move.get("path")
+    if isinstance(path, list):
+        named += path
+    return {n for n in named if isinstance(n, str)}
+
+
+def _disc(x: float, y: float, radius: float, fill: str, title: str, marked: bool = False, stroke: bool = True) -> str:
     line = f' stroke="{INK}" stroke-width="0.4"' if stroke else ""
+    if marked:
+        line = f' stroke="{MARK}" stroke-width="1.2"'
     return f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}"{line}><title>{escape(title)}</title></circle>'
 
 
-def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]]) -> str:
+def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]], marked: bool) -> str:
     (x1, y1), (x2, y2) = (points[e] for e in plank["ends"])
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     fill = FILL.get(plank["colour"], SAND)
-    text = "#ffffff" if plank["colour"] in ("black", "blue", "red", "green") else INK
+    edge, width = (MARK, 6.0) if marked else (INK, 3.4)
+    ends = f'x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke-linecap="round"'
     return (
-        f"<g><title>plank {escape(plank['plank'])}</title>"
-        f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{INK}" stroke-width="3.4" stroke-linecap="round"/>'
-        f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{fill}" stroke-width="2.6" stroke-linecap="round"/>'
-        f'<text x="{mx:.1f}" y="{my + 1:.1f}" font-size="3" text-anchor="middle" fill="{text}">{plank["size"]}</text>'
+        f'<g class="plank"><title>plank {escape(plank["plank"])}, size {plank["size"]}</title>'
+        f'<line {ends} stroke="{edge}" stroke-width="{width}"/><line {ends} stroke="{fill}" stroke-width="2.6"/>'
+        f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="2.1" fill="#ffffff" stroke="{INK}" stroke-width="0.3"/>'
+        f'<text x="{mx:.1f}" y="{my + 1.1:.1f}" font-size="3" text-anchor="middle" fill="{INK}">{plank["size"]}</text>'
         "</g>"
     )
 
 
-def _pawns(view: Mapping[str, Any], points: Mapping[str, tuple[float, float]], board: Mapping[str, Any]) -> list[str]:
+def _pawns(view: Mapping[str, Any], points: Mapping[str, tuple[float, float]]) -> list[str]:
     ends = {p["plank"]: p["ends"] for p in view["planks"]}
     out = []
     in_village: dict[str, int] = {}
@@ -72,17 +166,27 @@ def _pawns(view: Mapping[str, Any], points: Mapping[str, tuple[float, float]], b
         if spot is None:
             continue
         if spot in ends:
-            (x1, y1), (x2, y2) = (points[e] for e in ends[spot])
-            x, y = (x1 + x2) / 2, (y1 + y2) / 2 - 3.5
+            x, y = _beside(*(points[e] for e in ends[spot]))
         else:
             k = in_village.get(spot, 0)
             in_village[spot] = k + 1
             x, y = points[spot]
-            x += (k % 3 - 1) * 4.5
-            y += (k // 3) * 4.5 - 2
+            x += (k % 3 - 1) * 5.2
+            y += (k // 3) * 5.2 - 2
         colour = FILL.get(seat["colour"], SAND)
         out.append(
-            f"<g><title>{escape(seat['colour'])} pawn</title>"
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.6" fill="{colour}" stroke="{INK}" stroke-width="0.7"/></g>'
+            f'<g class="pawn"><title>{escape(seat["colour"])} pawn at {escape(spot)}</title>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PAWN + 0.9}" fill="#ffffff" stroke="{INK}" stroke-width="0.5"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PAWN}" fill="{colour}" stroke="{INK}" stroke-width="0.5"/>'
+            f'<text x="{x:.1f}" y="{y + 1.1:.1f}" font-size="3" text-anchor="middle" '
+            f'fill="{ink_on(colour)}">{escape(seat["colour"][:1].upper())}</text></g>'
         )
     return out
+
+
+def _beside(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+    """Where a pawn on the plank from ``a`` to ``b`` stands: off its middle, across it."""
+    (x1, y1), (x2, y2) = a, b
+    dx, dy = x2 - x1, y2 - y1
+    length = (dx * dx + dy * dy) ** 0.5 or 1.0
+    return (x1 + x2) / 2 - dy / length * PAWN_SHIFT, (y1 + y2) / 2 + dx / length * PAWN_SHIFT

@@ -108,8 +108,8 @@ class SevenDragons(Ruleset[State]):
     def join(self, state: State, rng: Rng) -> list[Event]:
         return flow.join(state, rng)
 
-    def render_svg(self, view: Mapping[str, Any]) -> str | None:
-        return render_svg(view)
+    def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
+        return render_svg(view, last)
 
 
 RULESET = SevenDragons()

@@ -1,22 +1,41 @@
 """An SVG drawing of a Seven Dragons view: the grid of 2×2-panel cards.
 
-Drawn from the view alone (so it never shows more than the viewer may see):
-every card as four coloured panels, the Rainbow and a wild Silver Dragon in
-their own fills, a dot marking each card's printed top (at the bottom when the
-card is turned 180°), and a caption with the Silver Dragon's colour, the deck
-and the discard pile.
+Drawn from the view alone (so it never shows more than the viewer may see): every
+card as four coloured panels, each with its colour's letter (R, Y gold, B, G, K black,
+``*`` rainbow or wild), the Silver Dragon outlined in grey, a dot marking each card's
+printed top (at the bottom when the card is turned 180°); above the grid the seats with
+their hand sizes and targets, the Silver Dragon's colour, the deck and the discard pile;
+and, for a seat's own view, its goal and its hand. Seats have no colour in the game:
+they are named by ``SEAT_COLOURS``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
+
+from domain.kernel.picture import (
+    INK,
+    MARK,
+    SEAT_COLOURS,
+    SEAT_FILL,
+    Key,
+    Last,
+    ink_on,
+    last_line,
+    last_words,
+    legend,
+    open_svg,
+    seat_name,
+    text_block,
+)
 
 CELL = 64
 """Designed: the side of a card in pixels; a panel is half of it."""
 MARGIN = 16
-CAPTION = 28
+MIN_WIDTH = 520
+"""Designed: wide enough for the legend beside a small layout, narrow enough for a phone."""
 
 FILL = {
     "red": "#c62828",
@@ -28,6 +47,10 @@ FILL = {
     "wild": "url(#silver)",
 }
 """Designed: the fill of each panel colour."""
+LETTER = {"red": "R", "gold": "Y", "blue": "B", "green": "G", "black": "K", "rainbow": "*", "wild": "*"}
+"""The deck list's letters, written on each panel so that colour is not the only cue."""
+PLAIN = {"rainbow": "#f5f5f5", "wild": "#d0d0d0"}
+"""The colour text is contrasted against on a gradient fill."""
 
 _DEFS = (
     "<defs>"
@@ -42,26 +65,48 @@ _DEFS = (
 )
 
 
-def render_svg(view: Mapping[str, Any]) -> str:
-    """The layout of ``view`` as a standalone SVG document."""
+def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
+    """The layout of ``view`` as a standalone SVG document; ``last`` outlines the card it placed."""
     grid = view.get("grid") or []
     xs = [c["x"] for c in grid] or [0]
     ys = [c["y"] for c in grid] or [0]
     left, top = min(xs), min(ys)
-    width = (max(xs) - left + 1) * CELL + 2 * MARGIN
-    height = (max(ys) - top + 1) * CELL + 2 * MARGIN + CAPTION
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-        _DEFS,
-        f'<rect width="{width}" height="{height}" fill="#f4efe1"/>',
-        f'<text x="{MARGIN}" y="{MARGIN + 8}" font-family="sans-serif" font-size="12">{escape(_caption(view))}</text>',
-    ]
+    colours = SEAT_COLOURS[: len(view["players"])]
+    width = max((max(xs) - left + 1) * CELL + 2 * MARGIN, MIN_WIDTH)
+    title, y = text_block(_title(view), MARGIN, 8, width - 2 * MARGIN, bold=True)
+    caption, height = text_block(_caption(view), MARGIN, y + 8, width - 2 * MARGIN)
+    parts = [title, caption]
+    drawn, y = _legend(view, colours, last, y + 8 + height)
+    parts.append(drawn)
+    piles, y = _piles(view, y + 8)
+    parts.append(piles)
+    mine, y = _own(view, y)
+    parts.append(mine)
+    words, height = last_line(last, colours, MARGIN, y, width - 2 * MARGIN)
+    parts.append(words)
+    y += height + 10
+    spot = _placed_at(last)
     for card in grid:
         x = MARGIN + (card["x"] - left) * CELL
-        y = MARGIN + CAPTION + (card["y"] - top) * CELL
-        parts.append(_card(card, x, y))
-    parts.append("</svg>")
-    return "".join(parts)
+        cy = y + (card["y"] - top) * CELL
+        parts.append(_card(card, x, cy, CELL, (card["x"], card["y"]) == spot))
+    height = y + (max(ys) - top + 1) * CELL + MARGIN
+    head = open_svg("seven-dragons", (0, 0, width, height), _title(view), _desc(view, colours, last))
+    return "".join([*head, _DEFS, *parts, "</svg>"])
+
+
+def _text(x: float, y: float, words: str, size: int = 12) -> str:
+    return f'<text x="{x:g}" y="{y:g}" font-size="{size}" fill="{INK}">{escape(words)}</text>'
+
+
+def _title(view: Mapping[str, Any]) -> str:
+    if view.get("end"):
+        winners = ", ".join(f"seat {s + 1}" for s in view["winners"]) or "nobody"
+        return f"Seven Dragons, over ({view['end']}): won by {winners}"
+    turn = view.get("turn")
+    if turn is None:
+        return "Seven Dragons"
+    return f"Seven Dragons: {seat_name(turn, SEAT_COLOURS[turn])} to play"
 
 
 def _caption(view: Mapping[str, Any]) -> str:
@@ -74,22 +119,126 @@ def _caption(view: Mapping[str, Any]) -> str:
     return " · ".join(bits)
 
 
-def _card(card: Mapping[str, Any], x: int, y: int) -> str:
-    half = CELL // 2
-    title = f"{card['name']} ({card['x']}, {card['y']}) {card['orientation']}°"
+def _note(player: Mapping[str, Any]) -> str:
+    bits = [f"{player['hand_size']} cards", f"target {player['target']}"]
+    if "goal" in player:
+        bits.append(f"goal {player['goal']} (largest group {player['group']})")
+    if player["left"]:
+        bits.append("left the game")
+    return ", ".join(bits)
+
+
+def _legend(view: Mapping[str, Any], colours: Sequence[str], last: Last | None, top: float) -> tuple[str, float]:
+    """The seats' legend below ``top``, and where it ends."""
+    keys = [
+        Key(p["seat"], colours[p["seat"]], SEAT_FILL[colours[p["seat"]]], _note(p), p["seat"] == view.get("turn"))
+        for p in view["players"]
+    ]
+    drawn, height = legend(keys, MARGIN, top, None if last is None else int(last["seat"]))
+    return drawn, top + height
+
+
+def _piles(view: Mapping[str, Any], y: float) -> tuple[str, float]:
+    """The deck face down with its size, and the discard pile's top card (it gives the Silver
+    Dragon its colour); and where they end."""
+    half = CELL // 2 + 8
+    out = [
+        '<g class="piles">',
+        f'<rect class="deck" x="{MARGIN}" y="{y:g}" width="{half}" height="{half}" rx="4" fill="#5b4a2f" '
+        f'stroke="{INK}"/>',
+        _text(MARGIN + half + 6, y + half / 2 + 4, f"deck: {view.get('deck_size', 0)}"),
+    ]
+    discard = view.get("discard") or []
+    if discard:
+        out.append(_card(discard[-1], MARGIN + 150, y, half, False))
+        out.append(_text(MARGIN + 150 + half + 6, y + half / 2 + 4, f"discard: {discard[-1]['name']}"))
+    out.append("</g>")
+    return "".join(out), y + half + 8
+
+
+def _own(view: Mapping[str, Any], y: float) -> tuple[str, float]:
+    """The viewer's own goal and hand, where the view holds them (a seat's own view)."""
+    hand = view.get("hand")
+    if view.get("you") is None or hand is None:
+        return "", y
+    goal = view.get("goal")
+    out = ['<g class="own">', _text(MARGIN + 22, y + 12, f"Your goal: {goal or 'none'} · your hand:")]
+    if goal:
+        fill = FILL.get(goal, "#cccccc")
+        out.append(
+            f'<rect class="goal" x="{MARGIN}" y="{y}" width="16" height="16" fill="{fill}" stroke="{INK}"/>'
+            f'<text x="{MARGIN + 8}" y="{y + 12}" font-size="10" text-anchor="middle" '
+            f'fill="{ink_on(fill)}">{LETTER.get(goal, "")}</text>'
+        )
+    half = CELL // 2 + 8
+    for i, card in enumerate(hand):
+        out.append(_card(card, MARGIN + i * (half + 6), y + 22, half, False))
+    out.append("</g>")
+    return "".join(out), y + 22 + half + 8
+
+
+def _desc(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) -> str:
+    seats = "; ".join(f"{seat_name(p['seat'], colours[p['seat']])} {_note(p)}" for p in view["players"])
+    parts = [f"{_title(view)}.", f"Seats: {seats}.", f"{_caption(view)}.", f"{len(view.get('grid') or [])} cards laid."]
+    if view.get("you") is not None and view.get("hand") is not None:
+        cards = ", ".join(c["name"] for c in view["hand"]) or "no cards"
+        parts.append(f"You hold {cards}; your goal is {view.get('goal') or 'none'}.")
+    words = last_words(last, colours)
+    return " ".join([*parts, words] if words else parts)
+
+
+def _placed_at(last: Last | None) -> tuple[int, int] | None:
+    move = None if last is None else last.get("move")
+    if not move or not isinstance(move.get("x"), int) or not isinstance(move.get("y"), int):
+        return None
+    return move["x"], move["y"]
+
+
+def _action(card: Mapping[str, Any], x: int, y: float, size: int) -> str:
+    """An Action card: its colour (what the Silver Dragon takes from it) and its name."""
+    fill = FILL.get(card.get("colour", ""), "#cccccc")
+    words = card["name"].replace("_", " ").split(" ")
+    lines = "".join(
+        f'<tspan x="{x + size / 2:g}" y="{y + size / 2 + (i - (len(words) - 1) / 2) * 10 + 3:g}">{escape(w)}</tspan>'
+        for i, w in enumerate(words)
+    )
+    return (
+        f'<rect class="action" x="{x}" y="{y:g}" width="{size}" height="{size}" fill="{fill}"/>'
+        f'<text font-size="9" text-anchor="middle" fill="{ink_on(fill)}">{lines}</text>'
+    )
+
+
+def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool) -> str:
+    half = size / 2
+    title = card["name"]
+    if "orientation" in card:
+        title += f" ({card['x']}, {card['y']}) {card['orientation']}°"
     if card.get("placed_by") is not None:
-        title += f", placed by seat {card['placed_by']}"
+        title += f", placed by seat {card['placed_by'] + 1}"
     out = [f'<g class="card" data-card="{card["card"]}"><title>{escape(title)}</title>']
-    for i, colour in enumerate(card["panels"]):
+    if card.get("kind") == "action":
+        out.append(_action(card, x, y, size))
+    for i, colour in enumerate(card.get("panels") or []):
         px, py = x + (i % 2) * half, y + (i // 2) * half
-        fill = FILL.get(colour or "wild", "#cccccc")
-        out.append(f'<rect class="panel" x="{px}" y="{py}" width="{half}" height="{half}" fill="{fill}"/>')
-    stroke, weight = ("#7a7a7a", 3) if card.get("kind") == "silver" else ("#5b4a2f", 1.5)
+        name = colour or "wild"
+        fill = FILL.get(name, "#cccccc")
+        out.append(f'<rect class="panel" x="{px:g}" y="{py:g}" width="{half:g}" height="{half:g}" fill="{fill}"/>')
+        ink = ink_on(PLAIN.get(name, fill))
+        out.append(
+            f'<text x="{px + half / 2:g}" y="{py + half / 2 + 4:g}" font-size="{half / 3:g}" text-anchor="middle" '
+            f'fill="{ink}">{LETTER.get(name, "?")}</text>'
+        )
+    stroke, weight = ("#7a7a7a", 3.0) if card.get("kind") == "silver" else ("#5b4a2f", 1.5)
+    if marked:
+        stroke, weight = MARK, 4.0
     out.append(
-        f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="none" stroke="{stroke}" '
+        f'<rect x="{x}" y="{y:g}" width="{size}" height="{size}" fill="none" stroke="{stroke}" '
         f'stroke-width="{weight}" rx="4"/>'
     )
-    top = y + 5 if card["orientation"] == 0 else y + CELL - 5
-    out.append(f'<circle cx="{x + half}" cy="{top}" r="2.5" fill="#ffffff" stroke="#5b4a2f" stroke-width="0.8"/>')
+    if "orientation" in card:
+        dot = y + 5 if card["orientation"] == 0 else y + size - 5
+        out.append(
+            f'<circle cx="{x + half:g}" cy="{dot:g}" r="2.5" fill="#ffffff" stroke="#5b4a2f" stroke-width="0.8"/>'
+        )
     out.append("</g>")
     return "".join(out)

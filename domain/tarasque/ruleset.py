@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel import Codec, Command, Emitter, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
@@ -17,6 +17,7 @@ from domain.tarasque.legal import legal_moves
 from domain.tarasque.queries import scores
 from domain.tarasque.rulebook import RULES
 from domain.tarasque.state import AWAITING, Phase, TarasqueState, new_state
+from domain.tarasque.svg import render_svg
 from domain.tarasque.tiles import DECKS, EGGS, START_EGGS
 from domain.tarasque.variants import VARIANTS
 from domain.tarasque.view import view
@@ -79,6 +80,9 @@ class Tarasque(Ruleset[TarasqueState]):
 
     def observe(self, state: TarasqueState, seat: int, rng: random.Random) -> TarasqueState:
         return absence.observe(state, seat, rng)
+
+    def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
+        return render_svg(view, last)
 
 
 RULESET = Tarasque()

@@ -10,6 +10,7 @@ from domain.drachenreiter.cards import ROUND_LIMIT, Magic
 from domain.drachenreiter.commands import Move, SetSpeed
 from domain.drachenreiter.events import DragonLeft, RaceFinished, RoundStarted, TurnEnded
 from domain.drachenreiter.state import Phase
+from domain.drachenreiter.svg import FILL
 from domain.kernel import Rng, Viewer
 
 from .helpers import clear, dragon, moving, new_race, of_type, play, pose, track_of, whole_turn, with_traps
@@ -92,9 +93,10 @@ def test_the_svg_shows_track_dragons_traps_and_template() -> None:
     """``render_svg`` draws a standalone SVG of a view."""
     state = with_traps(moving(clear(new_race(3)), 0, 400), (900.0, 0.0, 1))
     _, state = play(state, 0, Move(400, 0.0, 0.0))
-    svg = RULESET.render_svg(RULESET.view(state, Viewer.spectator()))
-    root = ET.fromstring(svg.split("?>", 1)[1])
+    text = RULESET.render_svg(RULESET.view(state, Viewer.spectator()))
+    root = ET.fromstring(text)
     assert root.tag.endswith("svg")
-    text = svg
-    assert text.count('fill="red"') == 1 and text.count('fill="blue"') == 1 and text.count('fill="green"') == 1
+    dragons = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "dragon"]
+    fills = {g.get("data-seat"): g.find("{http://www.w3.org/2000/svg}path").get("fill") for g in dragons}  # type: ignore[union-attr]
+    assert fills == {"0": FILL["red"], "1": FILL["blue"], "2": FILL["green"]}
     assert 'fill="#222"' in text and 'opacity="0.7"' in text  # the trap and the template

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import math
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from domain.kernel import Viewer
+from domain.kernel.picture import MARK
 from domain.mekong import RULESET
 from domain.mekong.commands import Program
+from domain.mekong.svg import FILL
+from tests.support.pictures import accessible, description, last, last_words
 
 from .support import C, board, dropped, play, table
 
@@ -50,7 +54,9 @@ def test_the_svg_draws_water_villages_islands_stones_planks_and_pawns() -> None:
     titles = _titles(root)
     assert sum(t.startswith("village ") for t in titles) == 6
     assert sum(t.startswith("island ") for t in titles) == 27
-    assert {"stone i11", "stone i12", "plank white-2", "black pawn", "white pawn"} <= set(titles)
+    assert {"stone i11", "stone i12", "plank white-2, size 2", "black pawn at black", "white pawn at white-2"} <= set(
+        titles
+    )
     assert any(line.get("stroke") == "#f4f4f4" for line in root.iter(f"{SVG}line"))
 
 
@@ -69,3 +75,56 @@ def test_a_view_never_shows_another_seats_face_down_cards(viewer: Viewer) -> Non
     assert RULESET.view(one, viewer) == RULESET.view(other, viewer)
     assert RULESET.view(one, viewer)["seats"][0]["programme"] == [None] * 5
     assert RULESET.view(one, Viewer.of(0)) != RULESET.view(other, Viewer.of(0))
+
+
+def test_a_seat_sees_its_own_programme_drawn_and_the_others_see_none_of_it() -> None:
+    """Issue 22: the viewer's own hidden things appear on its board, never on another's."""
+    programme = (C.MOVE_1, C.MOVE_2, C.JUMP, C.REMOVE, C.PLACE_STONE)
+    state, _ = play(table("classic", 2), 0, Program(programme))
+    secret = ", ".join(c.value for c in programme)
+    own = RULESET.render_svg(RULESET.view(state, Viewer.of(0)))
+    assert f"Programme of seat 1 (black): {secret}" in "".join(accessible(own, 2).itertext())
+    assert secret in description(accessible(own, 2))
+    for viewer in (Viewer.spectator(), Viewer.of(1)):
+        text = RULESET.render_svg(RULESET.view(state, viewer))
+        accessible(text, 2)
+        assert "Programme of seat 1" not in text and C.JUMP.value not in text and C.MOVE_2.value not in text
+
+
+def test_a_pawn_in_its_own_village_and_a_plank_under_a_pawn_stay_readable() -> None:
+    """Issue 22: a pawn keeps a white ring and its initial on a village of its colour; a pawn on
+    a plank stands off the plank's middle, where the size badge is."""
+    state = board(
+        table("classic", 2), stones=("i11", "i12"), planks=(("white-2", "i11", "i12"),), pawns={"white": "white-2"}
+    )
+    root = accessible(RULESET.render_svg(RULESET.view(state, Viewer.spectator())), 2)
+    pawns = {(next(g.iter(f"{SVG}title")).text or ""): g for g in root.iter(f"{SVG}g") if g.get("class") == "pawn"}
+    black = pawns["black pawn at black"]
+    rings = [c.get("fill") for c in black.iter(f"{SVG}circle")]
+    assert rings == ["#ffffff", FILL["black"]] and "".join(black.itertext()).endswith("B")
+    plank = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "plank")
+    badge = next(plank.iter(f"{SVG}circle"))
+    pawn = next(pawns["white pawn at white-2"].iter(f"{SVG}circle"))
+    gap = math.dist(*((float(c.get("cx", "0")), float(c.get("cy", "0"))) for c in (badge, pawn)))
+    assert gap >= float(badge.get("r", "0")) + float(pawn.get("r", "0"))  # apart: the size stays in sight
+    assert "".join(plank.itertext()).endswith("2")
+
+
+def test_the_plank_of_the_last_decision_is_outlined() -> None:
+    state = board(table("classic", 2), stones=("i11", "i12"), planks=(("white-2", "i11", "i12"),))
+    move = {"type": "place_plank", "plank": "white-2", "ends": ["i11", "i12"]}
+    root = accessible(RULESET.render_svg(RULESET.view(state, Viewer.spectator()), last(1, move)), 2)
+    plank = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "plank")
+    assert next(plank.iter(f"{SVG}line")).get("stroke") == MARK
+    assert "seat 2 (white) played place plank (plank white-2, ends [i11 i12])" in last_words(root)
+
+
+def test_the_planks_a_pawn_walked_are_outlined() -> None:
+    state = board(
+        table("classic", 2), stones=("i11", "i12"), planks=(("white-2", "i11", "i12"),), pawns={"white": "white-2"}
+    )
+    root = accessible(
+        RULESET.render_svg(RULESET.view(state, Viewer.spectator()), last(1, {"type": "move", "path": ["white-2"]})), 2
+    )
+    plank = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "plank")
+    assert next(plank.iter(f"{SVG}line")).get("stroke") == MARK

@@ -5,9 +5,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from domain.kernel import Viewer
+from domain.kernel.picture import MARK
 from domain.seven_dragons import RULESET
-from domain.seven_dragons.cards import RAINBOW, Action
+from domain.seven_dragons.cards import RAINBOW, Action, Colour
 from domain.seven_dragons.svg import CELL, FILL
+from tests.support.pictures import accessible, description, last, last_words
 
 from .helpers import action, dragon, table
 
@@ -22,12 +24,12 @@ def test_every_card_is_drawn_as_four_panels_in_its_colours() -> None:
     """Deck list: every card is a 2×2 grid of panels TL, TR, BL, BR."""
     rryy = dragon("RRYY")
     root = _draw(table(layout=[(rryy, 1, 0), (RAINBOW, 0, 1)]))
-    cards = root.findall(f"{NS}g")
+    cards = [g for g in root.iter(f"{NS}g") if g.get("class") == "card"]
     assert len(cards) == 3
     fills = {g.get("data-card"): [r.get("fill") for r in g.findall(f"{NS}rect[@class='panel']")] for g in cards}
     assert fills[str(rryy)] == [FILL["red"], FILL["red"], FILL["gold"], FILL["gold"]]
     assert fills[str(RAINBOW)] == [FILL["rainbow"]] * 4
-    assert root.get("width") == str(2 * CELL + 2 * 16)
+    assert root.get("width") is None and root.get("viewBox", "").startswith("0 0 ")  # scales to its container
 
 
 def test_the_silver_dragon_is_drawn_wild_or_in_the_top_discard_colour() -> None:
@@ -43,8 +45,42 @@ def test_a_turned_card_shows_its_printed_top_at_the_bottom() -> None:
     """README: cards turn 180°; the drawing marks each card's printed top."""
     rryy = dragon("RRYY")
     root = _draw(table(layout=[(rryy, 1, 0, 180)]))
-    card = next(g for g in root.findall(f"{NS}g") if g.get("data-card") == str(rryy))
+    card = next(g for g in root.iter(f"{NS}g") if g.get("data-card") == str(rryy))
     panels = [r.get("fill") for r in card.findall(f"{NS}rect[@class='panel']")]
     assert panels == [FILL["gold"], FILL["gold"], FILL["red"], FILL["red"]]
     top = float(card.find(f"{NS}rect[@class='panel']").get("y"))  # type: ignore[union-attr, arg-type]
     assert float(card.find(f"{NS}circle").get("cy")) > top + CELL / 2  # type: ignore[union-attr, arg-type]
+
+
+def _picture(state: object, viewer: Viewer, last: dict[str, object] | None = None) -> str:
+    return RULESET.render_svg(RULESET.view(state, viewer), last)  # type: ignore[arg-type]
+
+
+def test_a_seat_sees_its_own_hand_and_goal_and_a_spectator_sees_neither() -> None:
+    """Rulebook: a seat's hand and goal card are its own; the picture draws what the view holds."""
+    hand = [dragon("RRYY"), dragon("KGKG"), action(Action.ROTATE_GOALS)]
+    state = table(seats=2, hands=[hand, [dragon("BBKK")]], goals=[Colour.GREEN, Colour.BLUE])
+    own = accessible(_picture(state, Viewer.of(0)), 2)
+    drawn = {g.get("data-card") for g in own.iter(f"{NS}g") if g.get("class") == "card"}
+    assert {str(c) for c in hand} <= drawn and str(dragon("BBKK")) not in drawn
+    assert "Your goal: green" in "".join(own.itertext()) and "You hold RRYY, KGKG" in description(own)
+    for viewer in (Viewer.spectator(), Viewer.of(1)):
+        text = _picture(state, viewer)
+        shown = {g.get("data-card") for g in accessible(text, 2).iter(f"{NS}g") if g.get("class") == "card"}
+        assert not shown & {str(c) for c in hand}
+        assert "green" not in text and "RRYY" not in text  # seat 1's goal and its hand, by name
+
+
+def test_the_legend_names_the_seat_to_play_and_the_card_placed_last_is_outlined() -> None:
+    rryy = dragon("RRYY")
+    state = table(seats=3, layout=[(rryy, 1, 0, 0, 2)], turn=0)
+    root = accessible(
+        _picture(state, Viewer.spectator(), last(2, {"type": "place_dragon", "card": rryy, "x": 1, "y": 0})), 3
+    )
+    card = next(g for g in root.iter(f"{NS}g") if g.get("data-card") == str(rryy))
+    assert any(r.get("stroke") == MARK for r in card.iter(f"{NS}rect"))
+    assert "seat 3 (brown) played place dragon (card" in last_words(root)
+    bold = [
+        g.get("data-seat") for g in root.iter(f"{NS}g") if g.get("class") == "seat" and "▶" in "".join(g.itertext())
+    ]
+    assert bold == ["0"] and "Seven Dragons: seat 1 (teal) to play" in description(root)
