@@ -87,7 +87,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         "game.html",
         game=doc,
         title=ruleset.title,
-        board=_board(doc),
+        board=_board(doc, me.id if me else None),
         watching=not seated,
         your_seats=doc["your_seats"],
         can_join=me is not None and open_seat and not seated,
@@ -177,9 +177,9 @@ def _document(game_id: str, player_id: str | None) -> dict[str, Any]:
         abort(404, description=f"there is no game {game_id!r}")
 
 
-def _board(doc: dict[str, Any]) -> str | None:
+def _board(doc: dict[str, Any], player_id: str | None) -> str | None:
     try:
-        return current_platform().queries.svg(doc)
+        return current_platform().queries.svg(doc, player_id)
     except NoPicture:
         return None
 

@@ -8,10 +8,10 @@
   const gid = data.id;
   const $ = (id) => document.getElementById(id);
   const boards = new Map();
-  let steps = [], at = 0, shown = -1;
+  let steps = [], at = 0, shown = -1, started = 0;
 
   function board(version) {
-    if (!data.draws_board) return Promise.resolve(null);
+    if (!data.draws_board || version < started) return Promise.resolve(null);
     if (!boards.has(version)) boards.set(version, svg("/games/" + gid + "/board.svg?at=" + version));
     return boards.get(version);
   }
@@ -40,7 +40,11 @@
     $("events").replaceChildren(...step.events.map((e) => el("li", { text: eventText(e) })));
     const wanted = at;
     const text = await board(step.until);
-    if (wanted === at && shown !== at) { showBoard($("board"), text); shown = at; }
+    if (wanted === at && shown !== at) {
+      if (text === null) $("board").textContent = "The game had not started: no board yet.";
+      else showBoard($("board"), text);
+      shown = at;
+    }
     for (const near of [at + 1, at - 1]) if (steps[near]) board(steps[near].until);
   }
 
@@ -61,6 +65,8 @@
 
   api("GET", "/games/" + gid + "/steps").then((trail) => {
     steps = trail.steps;
+    const start = steps.find((s) => s.events.some((e) => e.type === "Started"));
+    started = start ? start.version : Infinity; // before the start, the game has no board
     $("step").max = Math.max(0, steps.length - 1);
     go(steps.length - 1);
   }).catch((err) => { $("step-label").textContent = "Could not load the steps: " + err.message; });
