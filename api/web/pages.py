@@ -113,6 +113,7 @@ def replay_page(game_id: str) -> str:
             "version": doc["version"],
             "status": doc["status"],
             "draws_board": draws_board(find_game(doc["game"])),
+            "names": [s["name"] for s in doc["seats"]],
         },
     )
 
@@ -204,7 +205,7 @@ def actor_text(actor: dict[str, Any]) -> str:
     """Who made a step, in words."""
     kind = actor.get("kind", "")
     if kind == "seat":
-        return f"seat {actor.get('seat')}"
+        return f"seat {actor.get('seat', 0) + 1}"
     return {"system": "the rules", "creator": "the creator", "platform": "the server"}.get(kind, kind)
 
 

@@ -5,7 +5,8 @@
 "use strict";
 window.DHControls = (function () {
   const { el, words } = window.DH;
-  const BUTTONS_UP_TO = 30;
+  const BUTTONS_UP_TO = 8;
+  const ONE_FIELD_BUTTONS_UP_TO = 30;
 
   function show(value) {
     if (value === null || value === undefined) return "none";
@@ -14,8 +15,14 @@ window.DHControls = (function () {
   }
 
   function label(move) {
-    const parts = Object.entries(move).filter(([k]) => k !== "type").map(([k, v]) => words(k) + " " + show(v));
-    return words(move.type) + (parts.length ? ": " + parts.join(", ") : "");
+    const fields = Object.entries(move).filter(([k]) => k !== "type");
+    if (fields.length === 1) return words(move.type) + ": " + show(fields[0][1]);
+    return words(move.type) + (fields.length ? ": " + fields.map(([k, v]) => words(k) + " " + show(v)).join(", ") : "");
+  }
+
+  function asButtons(list) {
+    const fields = new Set(list.flatMap((m) => Object.keys(m).filter((k) => k !== "type")));
+    return list.length <= BUTTONS_UP_TO || (fields.size <= 1 && list.length <= ONE_FIELD_BUTTONS_UP_TO);
   }
 
   /** The fields of a move type in the schema's order, arrays opened into one key per position. */
@@ -101,7 +108,7 @@ window.DHControls = (function () {
     const groups = [];
     for (const [type, list] of byType) {
       const legend = el("legend", { text: words(type) + " (" + list.length + (list.length === 1 ? " way)" : " ways)") });
-      const body = list.length <= BUTTONS_UP_TO ? buttons(type, list, play) : cascade(type, list, schema, play);
+      const body = asButtons(list) ? buttons(type, list, play) : cascade(type, list, schema, play);
       groups.push(el("fieldset", { "data-type": type }, legend, body));
     }
     container.replaceChildren(...groups);

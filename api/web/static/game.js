@@ -32,7 +32,7 @@
     $("version").textContent = version;
     const badge = $("status").querySelector(".status");
     if (badge) { badge.textContent = status; badge.className = "status status-" + status; }
-    const list = $("seats").querySelector("ol");
+    const list = $("seats").querySelector("ul");
     if (list) {
       list.querySelectorAll("li").forEach((li, i) => {
         li.querySelectorAll(".badge").forEach((b) => b.remove());
@@ -47,7 +47,7 @@
     const rows = [];
     for (const [seat, c] of Object.entries(clocks)) {
       if (!c || (!c.deadline && c.bank === null)) continue;
-      const name = (seats[Number(seat)] || {}).name || "seat " + seat;
+      const name = (seats[Number(seat)] || {}).name || "seat " + (Number(seat) + 1);
       const left = c.running ? remaining(c.deadline) : c.bank !== null ? c.bank : c.remaining;
       const low = c.running && left !== null && left < 60;
       const text = name + ": " + (left === null ? "" : duration(left)) + (c.running ? " left" : " (waiting)") +
@@ -68,7 +68,7 @@
     const doc = await api("GET", "/games/" + gid);
     const o = doc.outcome;
     if (!o) return;
-    const names = (o.winners || []).map((w) => (doc.seats[w] || {}).name || "seat " + w);
+    const names = (o.winners || []).map((w) => (doc.seats[w] || {}).name || "seat " + (w + 1));
     $("outcome").hidden = false;
     $("outcome").textContent = (names.length ? "Won by " + names.join(", ") : "No winner") +
       (o.reason ? " — " + o.reason : "") + (o.scores ? " (scores: " + o.scores.join(", ") + ")" : "");
@@ -102,12 +102,12 @@
     }
     const moves = await allMoves(legal);
     if (moves === null) return;
-    turn.textContent = "Your turn (seat " + legal.seat + "): " + legal.total + " legal move" + (legal.total === 1 ? "" : "s") + ".";
+    turn.textContent = "Your turn (seat " + (legal.seat + 1) + "): " + legal.total + " legal move" + (legal.total === 1 ? "" : "s") + ".";
     window.DHControls.render(controls, moves, data.move_schema, play);
   }
 
   function waitingFor() {
-    const names = awaiting.map((s) => (seats[s] || {}).name || "seat " + s);
+    const names = awaiting.map((s) => (seats[s] || {}).name || "seat " + (s + 1));
     return names.length ? names.join(", ") : "the game";
   }
 

@@ -9,6 +9,7 @@
   const $ = (id) => document.getElementById(id);
   const boards = new Map();
   let steps = [], at = 0, shown = -1, started = 0;
+  const names = data.names || [];
 
   function board(version) {
     if (!data.draws_board || version < started) return Promise.resolve(null);
@@ -17,7 +18,7 @@
   }
 
   function actorText(actor) {
-    if (actor.kind === "seat") return "seat " + actor.seat + (actor.player_id ? "" : "");
+    if (actor.kind === "seat") return "seat " + (actor.seat + 1) + (names[actor.seat] ? " (" + names[actor.seat] + ")" : "");
     return { system: "the rules", creator: "the creator", platform: "the server" }[actor.kind] || actor.kind;
   }
 

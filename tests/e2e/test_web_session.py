@@ -1,0 +1,141 @@
+"""The web session: the token in an HttpOnly, SameSite cookie the API accepts; every write made
+with it carries the session's CSRF token; nothing refused writes anything; every answer carries
+the Content-Security-Policy."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from api.app import create_app
+from api.web import session
+
+PAGES = ["/", "/signin", "/inbox"]
+
+
+@pytest.fixture
+def browser(platform: Any) -> Any:
+    """A Flask test client that keeps cookies, as a browser does."""
+    return create_app(platform).test_client()
+
+
+def signed_up(browser: Any, name: str = "ann") -> str:
+    """Signs up through the form; returns the page's CSRF token."""
+    answer = browser.post("/signup", data={"name": name})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    return csrf_of(browser.get("/").get_data(as_text=True))
+
+
+def csrf_of(html: str) -> str:
+    found = re.search(r'name="csrf-token" content="([0-9a-f]+)"', html)
+    assert found, "the signed-in page prints its CSRF token"
+    return found.group(1)
+
+
+def new_game(browser: Any, csrf: str) -> str:
+    """A Tarasque table against a bot, through the API with the cookie; returns its id."""
+    answer = browser.post("/api/v1/games", json={"game": "tarasque", "players": 2}, headers={session.HEADER: csrf})
+    assert answer.status_code == 201, answer.get_json()
+    return str(answer.get_json()["id"])
+
+
+def events_of(platform: Any, game_id: str) -> int:
+    return len(list(platform.games.stored_events(game_id, after=0)))
+
+
+def test_signing_up_sets_an_httponly_samesite_cookie_and_shows_the_token_once(browser: Any) -> None:
+    answer = browser.post("/signup", data={"name": "ann"})
+    cookie = answer.headers["Set-Cookie"]
+    assert cookie.startswith(f"{session.COOKIE}=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    token = cookie.split(";")[0].split("=", 1)[1]
+    assert token in answer.get_data(as_text=True)
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert token not in browser.get("/").get_data(as_text=True), "the token is shown on the welcome page only"
+
+
+def test_the_api_reads_as_the_cookies_account(browser: Any) -> None:
+    signed_up(browser)
+    me = browser.get("/api/v1/me")
+    assert me.status_code == 200 and me.get_json()["name"] == "ann"
+
+
+def test_a_write_with_the_cookie_needs_the_csrf_token_and_writes_nothing_without(browser: Any, platform: Any) -> None:
+    csrf = signed_up(browser)
+    game_id = new_game(browser, csrf)
+    before = events_of(platform, game_id)
+    for headers in ({}, {session.HEADER: "0" * 40}, {session.HEADER: csrf, "Sec-Fetch-Site": "cross-site"}):
+        answer = browser.post(f"/api/v1/games/{game_id}/seats", json={}, headers=headers)
+        assert answer.status_code == 403, headers
+        assert answer.get_json()["error"]["code"] == "csrf_failed"
+    assert events_of(platform, game_id) == before
+    assert browser.post(f"/api/v1/games/{game_id}/seats", json={}, headers={session.HEADER: csrf}).status_code == 201
+
+
+def test_a_bearer_token_needs_no_csrf_token(client: Any) -> None:
+    """Bots send their token in the header, which no foreign page can make a browser send."""
+    ann = client.player("ann")
+    answer = client.call("POST", "/api/v1/games", {"game": "tarasque", "players": 2}, ann["token"])
+    assert answer.status == 201
+
+
+def test_a_form_without_the_csrf_token_is_refused_and_opens_no_game(browser: Any, platform: Any) -> None:
+    signed_up(browser)
+    form = {"variant": "tarasque/dragon-dice", "players": "2", "sit": "1", "others": "bots", "clock": "none"}
+    answer = browser.post("/games", data=form)
+    assert answer.status_code == 403
+    assert "text/html" in answer.content_type
+    assert platform.views.list_games(status=None, game=None, player=None, limit=10, offset=0) == []
+
+
+def test_a_form_posted_from_another_site_is_refused(browser: Any) -> None:
+    answer = browser.post("/signup", data={"name": "mallory"}, headers={"Origin": "https://evil.example"})
+    assert answer.status_code == 403
+    assert "Set-Cookie" not in answer.headers
+
+
+def test_the_lobbys_form_opens_a_table_with_its_bots(browser: Any) -> None:
+    csrf = signed_up(browser)
+    form = {"csrf": csrf, "variant": "mekong/classic", "players": "3", "sit": "1", "others": "bots", "clock": "bank",
+            "initial": "600", "increment": "10", "cap": "1800", "option:mekong/classic:round_limit": "12"}  # fmt: skip
+    answer = browser.post("/games", data=form)
+    assert answer.status_code == 303
+    game_id = answer.headers["Location"].rsplit("/", 1)[1]
+    doc = browser.get(f"/api/v1/games/{game_id}").get_json()
+    assert [s["kind"] for s in doc["seats"]] == ["human", "bot", "bot"]
+    assert doc["options"]["round_limit"] == 12
+    assert doc["time_control"]["kind"] == "bank"
+
+
+def test_a_refused_form_shows_the_page_again_with_why(browser: Any) -> None:
+    csrf = signed_up(browser)
+    form = {"csrf": csrf, "variant": "tarasque/dragon-dice", "players": "9", "others": "bots", "clock": "none"}
+    answer = browser.post("/games", data=form)
+    assert answer.status_code in (400, 422)
+    assert 'role="alert"' in answer.get_data(as_text=True)
+
+
+def test_signing_out_forgets_the_cookie(browser: Any) -> None:
+    csrf = signed_up(browser)
+    answer = browser.post("/signout", data={"csrf": csrf})
+    assert answer.status_code == 303
+    assert f"{session.COOKIE}=;" in answer.headers["Set-Cookie"]
+    assert 'name="csrf-token"' not in browser.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_carries_a_content_security_policy_without_inline_script(browser: Any, path: str) -> None:
+    answer = browser.get(path)
+    policy = answer.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+    assert "frame-ancestors 'none'" in policy
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert not re.search(r"<script(?![^>]*\b(src|type=\"application/json\"))", answer.get_data(as_text=True))
+
+
+def test_a_page_error_is_a_page_and_an_api_error_stays_json(browser: Any) -> None:
+    page = browser.get("/games/no-such-game")
+    assert page.status_code == 404 and "text/html" in page.content_type
+    api = browser.get("/api/v1/games/no-such-game")
+    assert api.status_code == 404 and api.get_json()["error"]["code"] == "game_not_found"
