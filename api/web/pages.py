@@ -179,10 +179,12 @@ def _document(game_id: str, player_id: str | None) -> dict[str, Any]:
 
 
 def _board(doc: dict[str, Any], player_id: str | None) -> str | None:
+    """The board as an element of the page (an SVG document without its XML declaration)."""
     try:
-        return current_platform().queries.svg(doc, player_id)
+        picture = current_platform().queries.svg(doc, player_id)
     except NoPicture:
         return None
+    return picture[picture.index("<svg") :] if "<svg" in picture else None
 
 
 def _journal(game_id: str, player_id: str | None) -> list[dict[str, Any]] | None:

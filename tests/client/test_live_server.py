@@ -170,8 +170,9 @@ def test_every_read_of_a_finished_game_reaches_its_endpoint(finished: tuple[Clie
     assert client.record(game_id)["format"].startswith("dragonhall-record/")
     assert client.journal(game_id)["game_id"] == game_id
     assert game_id in [g["id"] for g in client.games(game="tarasque", status="finished", limit=200)]
+    assert "<svg" in client.board_svg(game_id)
     with pytest.raises(NotFound) as no_picture:
-        client.board_svg(game_id)
+        client.board_svg(game_id, at=1)  # before the game started: no board yet
     assert no_picture.value.code == "no_picture"
 
 
