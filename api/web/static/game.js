@@ -139,7 +139,7 @@
     const doc = line.game;
     version = line.version; status = doc.status; awaiting = doc.awaiting; clocks = doc.clocks; seats = doc.seats;
     showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves);
-    setStatus(ended() ? "This game has ended." : "Live.");
+    setStatus(ended() ? "This game has ended." : stream ? "Live." : "Live (polling).");
     if (ended()) finish();
   }
 
@@ -157,7 +157,7 @@
   }
 
   function connect() {
-    if (!window.EventSource) { poll(); return; }
+    if (!window.EventSource) { setStatus("Live (polling)."); refresh().then(poll); return; }
     stream = new EventSource("/api/v1/games/" + gid + "/stream");
     const read = (handler) => (message) => { failures = 0; handler(JSON.parse(message.data)); };
     stream.addEventListener("game", read(onGame));
@@ -166,7 +166,7 @@
       if (ended()) { finish(); return; }
       failures += 1;
       setStatus("Reconnecting…");
-      if (failures >= 3 && stream) { stream.close(); stream = null; setStatus("Live (polling)."); poll(); }
+      if (failures >= 3 && stream) { stream.close(); stream = null; setStatus("Live (polling)."); refresh().then(poll); }
     });
   }
 
