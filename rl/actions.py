@@ -169,6 +169,16 @@ class CommandBlock:
             out = out * field.size + i
         return self.offset + out
 
+    def command(self, index: int) -> Command:
+        """The command of action ``index``: each field's value (a grid point for a ``Grid``)."""
+        if self.listed is not None:
+            raise ValueError(f"{self.cls.TYPE} is numbered by listing place: its actions stand for no fixed command")
+        local, values = index - self.offset, {}
+        for name, field in reversed(self.fields):
+            local, i = divmod(local, field.size)
+            values[name] = field.value(i)
+        return self.cls(**values)
+
     def describe(self, index: int) -> str:
         local = index - self.offset
         if self.listed is not None:
@@ -221,18 +231,73 @@ class ActionCodec:
             mask[np.fromiter(chosen, dtype=np.int64, count=len(chosen))] = 1
         return mask, chosen
 
+    def block_of(self, action: int) -> CommandBlock:
+        for block in self.blocks:
+            if block.offset <= action < block.offset + block.size:
+                return block
+        raise ValueError(f"action {action} is outside 0..{self.size - 1}")
+
+    def command(self, action: int) -> Command:
+        """The command ``action`` stands for, from the numbering alone (not for ``Listed`` blocks)."""
+        return self.block_of(action).command(action)
+
     def describe(self, action: int) -> str:
         """A readable name of ``action`` (for OpenSpiel's action strings and logs)."""
         found = self._names.get(action)
         if found is not None:
             return found
-        for block in self.blocks:
-            if block.offset <= action < block.offset + block.size:
-                if len(self._names) > 200_000:
-                    self._names.clear()
-                self._names[action] = name = block.describe(action)
-                return name
-        raise ValueError(f"action {action} is outside 0..{self.size - 1}")
+        block = self.block_of(action)
+        if len(self._names) > 200_000:
+            self._names.clear()
+        self._names[action] = name = block.describe(action)
+        return name
+
+
+class Legal:
+    """The legal actions of one seat in one position: the mask, and the command each stands for.
+
+    Made from the listing (``of_moves``: every legal command, each indexed), or from the
+    actions alone (``of_actions``: a game's ``legal_actions`` hook, which numbers its moves
+    without building them; a command is then decoded from its action when it is played)."""
+
+    __slots__ = ("_actions", "_chosen", "codec", "mask")
+
+    def __init__(
+        self, codec: ActionCodec, mask: np.ndarray, chosen: dict[int, Command] | None, actions: np.ndarray | None = None
+    ) -> None:
+        self.codec, self.mask, self._chosen, self._actions = codec, mask, chosen, actions
+
+    @classmethod
+    def of_moves(cls, codec: ActionCodec, moves: Sequence[Command]) -> Legal:
+        mask, chosen = codec.table(moves)
+        return cls(codec, mask, chosen)
+
+    @classmethod
+    def of_actions(cls, codec: ActionCodec, actions: np.ndarray) -> Legal:
+        mask = np.zeros(codec.size, dtype=np.int8)
+        mask[actions] = 1
+        return cls(codec, mask, None, actions)
+
+    def actions(self) -> list[int]:
+        """The legal actions, in increasing order."""
+        if self._chosen is not None:
+            return sorted(self._chosen)
+        assert self._actions is not None
+        return np.unique(self._actions).tolist()
+
+    def command(self, action: int) -> Command | None:
+        """The legal command ``action`` stands for, or None when it is not legal (or not an action)."""
+        if self._chosen is not None:
+            return self._chosen.get(action)
+        if not 0 <= action < self.codec.size or not self.mask[action]:
+            return None
+        return self.codec.command(action)
+
+    def commands(self) -> dict[int, Command]:
+        """Each legal action and its command, in action order when decoded."""
+        if self._chosen is not None:
+            return dict(self._chosen)
+        return {a: self.codec.command(a) for a in self.actions()}
 
 
 def _show(value: Any) -> str:

@@ -16,7 +16,8 @@ tiles, not coordinates), so they stay small.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
+from functools import cache
 from math import copysign, log1p
 from typing import Any
 from zlib import crc32
@@ -55,11 +56,76 @@ def featurize(view: Mapping[str, Any], seat: int, size: int = OBSERVATION_SIZE) 
 
     A leaf's path is hashed step by step (CRC-32 continues from its parent's), so no path
     string is built; the buckets are summed by ``numpy.bincount``."""
-    buckets: list[int] = [crc32(f"@seat={seat}".encode())]
-    weights: list[float] = [1.0]
-    _walk(view, 0, buckets, weights)
-    out = np.bincount(np.array(buckets, dtype=np.uint32) % size, weights, minlength=size)
-    return out.astype(np.float32)
+    leaves = Leaves(seat)
+    leaves.add(0, view)
+    return leaves.vector(size)
+
+
+def path(*steps: object) -> int:
+    """The CRC-32 of the path ``/steps[0]/steps[1]...``: where a game's encoder adds a part of
+    the view (``Leaves.add``) without building the view around it."""
+    crc = 0
+    for step in steps:
+        crc = crc32(_key(step), crc)
+    return crc
+
+
+class Leaves:
+    """The leaves of one seat's view, in the view's order: what ``featurize`` sums.
+
+    ``featurize`` adds the whole view at once. A game's encoder (``rl.games``) adds it part
+    by part straight from the state, at each part's ``path``, and renders the parts that
+    recur from step to step (a lair, a placed card, a hand) once (``cached``). Added in the
+    view's own order, the leaves sum to the very same vector: ``numpy.bincount`` adds each
+    bucket's weights in the order they come."""
+
+    __slots__ = ("buckets", "weights")
+
+    def __init__(self, seat: int) -> None:
+        self.buckets: list[int] = [_seat_crc(seat)]
+        self.weights: list[float] = [1.0]
+
+    def add(self, at: int, node: Any) -> None:
+        """The leaves of ``node`` (JSON: dicts, lists or tuples, numbers, strings, bools, None) at path ``at``."""
+        t = type(node)
+        if t is dict or t is list or t is tuple:
+            _walk(node, at, self.buckets, self.weights)
+        elif t is int or t is float:
+            self.buckets.append(at)
+            self.weights.append(copysign(log1p(abs(node)), node))
+        else:
+            token = _TOKENS.get((t, node))
+            self.buckets.append(crc32(token if token is not None else _token(node), at))
+            self.weights.append(1.0)
+
+    def cached(self, at: int, key: Hashable, render: Callable[[], Any]) -> None:
+        """The leaves of ``render()`` at path ``at``, rendered and walked once per ``(at, key)``:
+        ``key`` must determine what ``render`` returns (an immutable part of the state)."""
+        chunk = _CHUNKS.get((at, key))
+        if chunk is None:
+            if len(_CHUNKS) >= CHUNKS_LIMIT:
+                _CHUNKS.clear()
+            part = Leaves.__new__(Leaves)
+            part.buckets, part.weights = [], []
+            part.add(at, render())
+            chunk = _CHUNKS[(at, key)] = (part.buckets, part.weights)
+        self.buckets.extend(chunk[0])
+        self.weights.extend(chunk[1])
+
+    def vector(self, size: int = OBSERVATION_SIZE) -> np.ndarray:
+        out = np.bincount(np.array(self.buckets, dtype=np.uint32) % size, self.weights, minlength=size)
+        return out.astype(np.float32)
+
+
+CHUNKS_LIMIT = 65_536
+"""Rendered parts kept before the cache starts afresh (a part is a few dozen numbers)."""
+
+_CHUNKS: dict[tuple[int, Hashable], tuple[list[int], list[float]]] = {}
+
+
+@cache
+def _seat_crc(seat: int) -> int:
+    return crc32(f"@seat={seat}".encode())
 
 
 def _walk(node: Any, crc: int, buckets: list[int], weights: list[float]) -> None:
