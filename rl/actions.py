@@ -191,6 +191,10 @@ class CommandBlock:
         return " ".join([self.cls.TYPE, *reversed(parts)])
 
 
+KNOWN_LIMIT = 100_000
+"""Commands whose action a codec keeps before it starts afresh."""
+
+
 class ActionCodec:
     """The action space of one game: a block per command type, in the codec's order."""
 
@@ -210,10 +214,20 @@ class ActionCodec:
             offset += block.size
         self.size = offset
         self._names: dict[int, str] = {}
+        self._known: dict[Command, int | None] = {}
 
     def index(self, command: Command, ordinal: int = 0) -> int | None:
         """The action of ``command``; ``ordinal`` is its place among the listed commands of its type."""
-        return self.blocks_by_type[type(command)].index(command, ordinal)
+        block = self.blocks_by_type[type(command)]
+        if block.listed is not None:
+            return block.index(command, ordinal)
+        found = self._known.get(command, -1)  # a function of the command alone: kept, as listings repeat
+        if found != -1:
+            return found
+        if len(self._known) >= KNOWN_LIMIT:
+            self._known.clear()
+        action = self._known[command] = block.index(command, ordinal)
+        return action
 
     def table(self, moves: Sequence[Command]) -> tuple[np.ndarray, dict[int, Command]]:
         """The mask (``int8``, one per action) of the legal moves, and the move of each legal action."""

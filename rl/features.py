@@ -16,6 +16,7 @@ tiles, not coordinates), so they stay small.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Hashable, Mapping
 from functools import cache
 from math import copysign, log1p
@@ -82,8 +83,10 @@ class Leaves:
     __slots__ = ("buckets", "weights")
 
     def __init__(self, seat: int) -> None:
-        self.buckets: list[int] = [_seat_crc(seat)]
-        self.weights: list[float] = [1.0]
+        # Arrays, not lists: a cached part is extended by a copy of its memory, and the vector
+        # reads them without a conversion.
+        self.buckets = array("I", (_seat_crc(seat),))
+        self.weights = array("d", (1.0,))
 
     def add(self, at: int, node: Any) -> None:
         """The leaves of ``node`` (JSON: dicts, lists or tuples, numbers, strings, bools, None) at path ``at``."""
@@ -106,21 +109,22 @@ class Leaves:
             if len(_CHUNKS) >= CHUNKS_LIMIT:
                 _CHUNKS.clear()
             part = Leaves.__new__(Leaves)
-            part.buckets, part.weights = [], []
+            part.buckets, part.weights = array("I"), array("d")
             part.add(at, render())
             chunk = _CHUNKS[(at, key)] = (part.buckets, part.weights)
         self.buckets.extend(chunk[0])
         self.weights.extend(chunk[1])
 
     def vector(self, size: int = OBSERVATION_SIZE) -> np.ndarray:
-        out = np.bincount(np.array(self.buckets, dtype=np.uint32) % size, self.weights, minlength=size)
+        buckets = np.frombuffer(self.buckets, dtype=np.uint32) % size
+        out = np.bincount(buckets, np.frombuffer(self.weights, dtype=np.float64), minlength=size)
         return out.astype(np.float32)
 
 
 CHUNKS_LIMIT = 65_536
 """Rendered parts kept before the cache starts afresh (a part is a few dozen numbers)."""
 
-_CHUNKS: dict[tuple[int, Hashable], tuple[list[int], list[float]]] = {}
+_CHUNKS: dict[tuple[int, Hashable], tuple[array[int], array[float]]] = {}
 
 
 @cache
@@ -128,7 +132,7 @@ def _seat_crc(seat: int) -> int:
     return crc32(f"@seat={seat}".encode())
 
 
-def _walk(node: Any, crc: int, buckets: list[int], weights: list[float]) -> None:
+def _walk(node: Any, crc: int, buckets: array[int], weights: array[float]) -> None:
     keys, tokens = _KEYS, _TOKENS  # the lookups of _key and _token, inlined: this is the hot loop
     items = node.items() if type(node) is dict else enumerate(node)
     for k, v in items:
