@@ -83,7 +83,7 @@ def pettingzoo_game(ruleset: Ruleset[Any]) -> Callable[[int], int]:
                 env.step(None)
                 continue
             with policy:
-                legal = list(env.legal_commands(agent))
+                legal = env.legal_actions(agent)
                 action = legal[rng.integers(len(legal))]
             env.step(action)
             steps += 1
@@ -96,9 +96,9 @@ class Excluded:
     """A block whose CPU time is the policy's, not the environment's: subtracted from the rate.
 
     A learner picks its action from the mask; over the million actions of Mekong a
-    ``flatnonzero`` alone takes milliseconds, which says nothing of the environment. The
-    random policy here reads the env's own list of legal actions instead, and its time is
-    taken off the measurement all the same."""
+    ``flatnonzero`` alone takes a millisecond, which says nothing of the environment. The
+    random policy here reads the env's own list of legal actions (``legal_actions``) instead,
+    and its time is taken off the measurement all the same."""
 
     def __init__(self) -> None:
         self.spent = 0.0

@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import sys
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol, Union, get_args, get_origin, get_type_hints
@@ -231,7 +232,7 @@ class ActionCodec:
 
     def table(self, moves: Sequence[Command]) -> tuple[np.ndarray, dict[int, Command]]:
         """The mask (``int8``, one per action) of the legal moves, and the move of each legal action."""
-        mask = np.zeros(self.size, dtype=np.int8)
+        mask = _zeros(self.size)
         chosen: dict[int, Command] = {}
         ordinals: dict[type[Command], int] = {}
         for move in moves:
@@ -288,16 +289,24 @@ class Legal:
 
     @classmethod
     def of_actions(cls, codec: ActionCodec, actions: np.ndarray) -> Legal:
-        mask = np.zeros(codec.size, dtype=np.int8)
-        mask[actions] = 1
-        return cls(codec, mask, None, actions)
+        """``actions`` read-only (a hook's answer kept for reuse) gets a read-only mask, made once."""
+        if actions.flags.writeable:
+            return cls(codec, _mask(codec.size, actions), None, actions)
+        kept = _SHARED_MASKS.get(id(actions))
+        if kept is None or kept[0] is not actions:
+            if len(_SHARED_MASKS) >= 64:
+                _SHARED_MASKS.clear()
+            mask = _mask(codec.size, actions)
+            mask.flags.writeable = False
+            kept = _SHARED_MASKS[id(actions)] = (actions, mask)
+        return cls(codec, kept[1], None, actions)
 
     def actions(self) -> list[int]:
         """The legal actions, in increasing order."""
         if self._chosen is not None:
             return sorted(self._chosen)
         assert self._actions is not None
-        return np.unique(self._actions).tolist()
+        return self._actions.tolist()
 
     def command(self, action: int) -> Command | None:
         """The legal command ``action`` stands for, or None when it is not legal (or not an action)."""
@@ -312,6 +321,52 @@ class Legal:
         if self._chosen is not None:
             return dict(self._chosen)
         return {a: self.codec.command(a) for a in self.actions()}
+
+
+_SHARED_MASKS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+"""Read-only masks of read-only action arrays, by the array's id (the array is kept, so the id
+stays its own): a game whose hook answers one array for many positions (Mekong's hands) shares
+one mask, rather than writing a megabyte at each of them."""
+
+
+def _mask(size: int, actions: np.ndarray) -> np.ndarray:
+    mask = _zeros(size)
+    mask[actions] = 1
+    return mask
+
+
+def _zeros(size: int) -> np.ndarray:
+    return _fresh(size) if size >= RECYCLED_SIZE else np.zeros(size, dtype=np.int8)
+
+
+RECYCLED_SIZE = 1 << 18
+"""From this many actions up (Mekong's 994,340, Seven Dragons' 568,242) masks are recycled."""
+
+_POOLS: dict[int, list[np.ndarray]] = {}
+
+
+def _fresh(size: int) -> np.ndarray:
+    """A zeroed mask of ``size``: one of the pool's that nothing outside it holds any more, cleared,
+    or a new one.
+
+    A new array of a megabyte costs more than an environment step: the allocator hands the
+    memory back to the system when it is freed, and the system zeroes it page by page when it
+    is written again. A mask the learner still holds (in its observation, a replay buffer, a
+    view or a tensor sharing its memory: each holds a reference) is never handed out again."""
+    pool = _POOLS.setdefault(size, [])
+    for mask in pool:
+        if sys.getrefcount(mask) == _POOLED_REFS:
+            mask.fill(0)
+            return mask
+    mask = np.zeros(size, dtype=np.int8)
+    if len(pool) < 8:
+        pool.append(mask)
+    return mask
+
+
+_POOLED_REFS = 3
+"""References to a mask only the pool holds, as ``sys.getrefcount`` counts them in ``_fresh``:
+the pool's list, the loop's name, and the call's own argument."""
 
 
 def _show(value: Any) -> str:

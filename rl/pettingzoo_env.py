@@ -59,6 +59,8 @@ class DragonhallEnv(AECEnv):
         self._observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.match: Match | None = None
         self._table: tuple[int, Legal] | None = None
+        self._no_action = np.zeros(self.codec.size, dtype=np.int8)
+        self._no_action.flags.writeable = False  # shared by every observation of a seat not to act
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -106,7 +108,7 @@ class DragonhallEnv(AECEnv):
         seat = self._seat[agent]
         vector = hooks.observation(self.ruleset, match.state, seat, self.observation_size)
         if self.terminations.get(agent) or self.truncations.get(agent) or seat not in match.awaiting():
-            mask = np.zeros(self.codec.size, dtype=np.int8)
+            mask = self._no_action
         else:
             mask = self._legal(seat).mask
         return {"observation": vector, "action_mask": mask}
@@ -129,6 +131,11 @@ class DragonhallEnv(AECEnv):
     def legal_commands(self, agent: str) -> dict[int, Command]:
         """Each legal action of ``agent`` and the engine command it stands for."""
         return self._legal(self._seat[agent]).commands()
+
+    def legal_actions(self, agent: str) -> list[int]:
+        """The legal actions of ``agent``, in increasing order (the mask's nonzero places, without
+        scanning the whole mask)."""
+        return self._legal(self._seat[agent]).actions()
 
     def _match(self) -> Match:
         if self.match is None:

@@ -38,8 +38,9 @@ class GameSpec:
     as ``featurize(view)``, faster (``rl.hooks.observation``). None: the view is featurized."""
     legal_actions: LegalActions | None = None
     """A seat's legal actions straight from the state, without building every command, or None
-    where the listing is cheap enough (``rl.hooks.legal``). Its actions must decode to the listed
-    commands (``ActionCodec.command``). None: the listing is indexed (``ActionCodec.table``)."""
+    where the listing is cheap enough (``rl.hooks.legal``): distinct, in increasing order, and
+    each decoding to a listed command (``ActionCodec.command``). None: the listing is indexed
+    (``ActionCodec.table``)."""
 
 
 _SPECS: dict[str, GameSpec] = {}
