@@ -158,6 +158,11 @@ class CommandBlock:
                 raise TypeError(f"{cls.__name__}: no field numbering for {sorted(missing)}")
             self.fields = tuple((n, spec[n]) for n in names)
             self.size = math.prod(f.size for _, f in self.fields)
+        self._strides: dict[str, tuple[Field, int]] = {}
+        stride = 1
+        for name, f in reversed(self.fields):
+            self._strides[name] = (f, stride)
+            stride *= f.size
 
     def index(self, command: Command, ordinal: int) -> int | None:
         if self.listed is not None:
@@ -169,6 +174,22 @@ class CommandBlock:
                 return None
             out = out * field.size + i
         return self.offset + out
+
+    def stride(self, name: str) -> int:
+        """How far apart the actions of two commands are whose field ``name`` differs by one step."""
+        return self._strides[name][1]
+
+    def base(self, **fixed: Any) -> int | None:
+        """The action of the command with the ``fixed`` fields and every other field at its first
+        value: add ``stride(f) * index`` for the others. None when a fixed value is outside its field."""
+        out = self.offset
+        for name, value in fixed.items():
+            field, stride = self._strides[name]
+            i = field.index(value)
+            if i is None:
+                return None
+            out += i * stride
+        return out
 
     def command(self, index: int) -> Command:
         """The command of action ``index``: each field's value (a grid point for a ``Grid``)."""

@@ -65,10 +65,14 @@ def featurize(view: Mapping[str, Any], seat: int, size: int = OBSERVATION_SIZE) 
 def path(*steps: object) -> int:
     """The CRC-32 of the path ``/steps[0]/steps[1]...``: where a game's encoder adds a part of
     the view (``Leaves.add``) without building the view around it."""
-    crc = 0
+    return path_from(0, *steps)
+
+
+def path_from(at: int, *steps: object) -> int:
+    """The CRC-32 of path ``at`` followed by ``/steps[0]/steps[1]...``."""
     for step in steps:
-        crc = crc32(_key(step), crc)
-    return crc
+        at = crc32(_key(step), at)
+    return at
 
 
 class Leaves:
@@ -102,16 +106,18 @@ class Leaves:
             self.weights.append(1.0)
 
     def cached(self, at: int, key: Hashable, render: Callable[[], Any]) -> None:
-        """The leaves of ``render()`` at path ``at``, rendered and walked once per ``(at, key)``:
-        ``key`` must determine what ``render`` returns (an immutable part of the state)."""
+        """The leaves of ``render()`` at path ``at``: ``key`` must determine what ``render``
+        returns (an immutable part of the state, or the visible content itself).
+
+        Kept per ``(at, key)``; and the part's shape (each leaf's path below ``at``, as bytes,
+        and weight) per render site and ``key``, so a part met again at another path (a card
+        one place further in a list) costs a CRC per leaf, not a render and a walk."""
         chunk = _CHUNKS.get((at, key))
         if chunk is None:
             if len(_CHUNKS) >= CHUNKS_LIMIT:
                 _CHUNKS.clear()
-            part = Leaves.__new__(Leaves)
-            part.buckets, part.weights = array("I"), array("d")
-            part.add(at, render())
-            chunk = _CHUNKS[(at, key)] = (part.buckets, part.weights)
+            suffixes, weights = _shape(render, key)
+            chunk = _CHUNKS[(at, key)] = (array("I", [crc32(s, at) for s in suffixes]), weights)
         self.buckets.extend(chunk[0])
         self.weights.extend(chunk[1])
 
@@ -125,6 +131,39 @@ CHUNKS_LIMIT = 65_536
 """Rendered parts kept before the cache starts afresh (a part is a few dozen numbers)."""
 
 _CHUNKS: dict[tuple[int, Hashable], tuple[array[int], array[float]]] = {}
+
+
+_SHAPES: dict[tuple[Any, Hashable], tuple[list[bytes], array[float]]] = {}
+
+
+def _shape(render: Callable[[], Any], key: Hashable) -> tuple[list[bytes], array[float]]:
+    """The leaves of ``render()`` relative to where it is added: CRC-32 runs on, so the bucket
+    of a leaf at ``at`` is ``crc32(suffix, at)``. The site (the render's code, or a partial's
+    function) keeps two call sites' equal keys apart."""
+    site = getattr(render, "__code__", None) or getattr(render, "func", render)
+    found = _SHAPES.get((site, key))
+    if found is None:
+        if len(_SHAPES) >= CHUNKS_LIMIT:
+            _SHAPES.clear()
+        suffixes: list[bytes] = []
+        weights = array("d")
+        _flatten(render(), b"", suffixes, weights)
+        found = _SHAPES[(site, key)] = (suffixes, weights)
+    return found
+
+
+def _flatten(node: Any, prefix: bytes, suffixes: list[bytes], weights: array[float]) -> None:
+    """``_walk``, with paths as bytes below the node instead of CRCs from the root."""
+    t = type(node)
+    if t is dict or t is list or t is tuple:
+        for k, v in node.items() if t is dict else enumerate(node):
+            _flatten(v, prefix + _key(k), suffixes, weights)
+    elif t is int or t is float:
+        suffixes.append(prefix)
+        weights.append(copysign(log1p(abs(node)), node))
+    else:
+        suffixes.append(prefix + _token(node))
+        weights.append(1.0)
 
 
 @cache

@@ -14,19 +14,43 @@ the goal ring. A placed card is rendered by the view's own ``_placed``.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
+import numpy as np
+
 from domain import seven_dragons
-from domain.seven_dragons.cards import ACTION_OF_CARD, CARDS, COLOURS, DRAGONS, ORIENTATIONS, SILVER
+from domain.kernel import Command
+from domain.seven_dragons.cards import (
+    ACTION_OF_CARD,
+    CARDS,
+    COLOURS,
+    DRAGONS,
+    IS_DRAGON,
+    ORIENTATIONS,
+    SILVER,
+    Action,
+    oriented,
+)
 from domain.seven_dragons.checks import board
-from domain.seven_dragons.commands import Direction, Discard
+from domain.seven_dragons.commands import (
+    Direction,
+    Discard,
+    DiscardAction,
+    MoveCard,
+    PlaceDragon,
+    RotateGoals,
+    SetAside,
+    TradeGoals,
+    TradeHands,
+    ZapCard,
+)
 from domain.seven_dragons.state import Phase, SevenDragonsState
 from domain.seven_dragons.variants import MAX_SEATS
 from domain.seven_dragons.view import _placed, describe, silver_colour
 from rl.actions import Values
-from rl.features import Leaves, path
-from rl.specs import GameSpec, register_spec
+from rl.features import Leaves, path, path_from
+from rl.specs import GameSpec, codec_for, register_spec
 
 REACH = 12
 """Designed: random games stay within 9 cells of the centre."""
@@ -71,13 +95,18 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
     if me is None:
         add(_HAND, None)
     else:
-        out.cached(_HAND, state.hands[me], lambda: [describe(c) for c in state.hands[me]])
+        _add_cards(out, _HAND, state.hands[me])
     goal = state.goal_of(me) if me is not None else None
     add(_GOAL, None if goal is None else goal.value)
     add(_TARGET, state.targets[me] if me is not None else None)
     knows_goals = state.seen_goals[me] if me is not None else frozenset()
-    for s, entry in enumerate(_players(state, me, largest, knows_goals)):
-        out.cached(_player_path(s), entry, partial(_entry, entry))
+    for s, (head, cards, shown) in enumerate(_players(state, me, largest, knows_goals)):
+        at = _player_path(s)
+        out.cached(at, head, partial(_head, head))
+        if cards is not None:
+            _add_cards(out, path_from(at, cards[0]), cards[1])
+        if shown is not None:
+            out.cached(at, shown, partial(_goal, shown))
     ring = tuple(
         (slot.seat, slot.goal.value if slot.goal and (slot.seat == me or slot.goal in knows_goals) else None)
         for slot in state.ring
@@ -107,7 +136,8 @@ def _players(
     state: SevenDragonsState, me: int | None, largest: tuple[int, ...], knows_goals: frozenset[Any]
 ) -> list[tuple[Any, ...]]:
     """What the view shows of each player, decided as the view decides it: (seat, hand size,
-    target, left, which cards as ``hand`` or ``known_cards``, goal and its group or None)."""
+    target, left), the cards shown as ``hand`` or ``known_cards`` or None, and its goal and the
+    goal's group or None."""
     knows_cards = state.known[me] if me is not None else frozenset()
     out = []
     for s, hand in enumerate(state.hands):
@@ -120,18 +150,28 @@ def _players(
         shown = None
         if goal is not None and (s == me or goal in knows_goals):
             shown = (goal.value, largest[COLOURS.index(goal)])
-        out.append((s, len(hand), state.targets[s], s in state.left, cards, shown))
+        out.append(((s, len(hand), state.targets[s], s in state.left), cards, shown))
     return out
 
 
-def _entry(entry: tuple[Any, ...]) -> dict[str, Any]:
-    s, size, target, left, cards, shown = entry
-    out: dict[str, Any] = {"seat": s, "hand_size": size, "target": target, "left": left}
-    if cards is not None:
-        out[cards[0]] = [describe(c) for c in cards[1]]
-    if shown is not None:
-        out["goal"], out["group"] = shown
-    return out
+def _head(head: tuple[int, int, int, bool]) -> dict[str, Any]:
+    s, size, target, left = head
+    return {"seat": s, "hand_size": size, "target": target, "left": left}
+
+
+def _goal(shown: tuple[str, int]) -> dict[str, Any]:
+    return {"goal": shown[0], "group": shown[1]}
+
+
+def _add_cards(out: Leaves, at: int, cards: tuple[int, ...]) -> None:
+    """A list of described cards, card by card: a hand changes by a card or two a turn."""
+    for i, card in enumerate(cards):
+        out.cached(_item_path(at, i), card, partial(describe, card))
+
+
+@cache
+def _item_path(at: int, i: int) -> int:
+    return path_from(at, i)
 
 
 def _grid_path(i: int) -> int:
@@ -144,6 +184,93 @@ def _player_path(s: int) -> int:
 
 _GRID = tuple(path("grid", i) for i in range(len(CARDS)))
 _PLAYERS = tuple(path("players", s) for s in range(MAX_SEATS))
+
+
+# ------------------------------------------------------------ the mask hook
+
+
+def legal_actions(state: SevenDragonsState, seat: int) -> np.ndarray | None:
+    """The actions of ``legal.legal_moves(state, seat)``, numbered part by part as it lists them
+    (dragon placements per card and orientation, each action card's effects per discard, its
+    plain discard, set-asides when nothing else can be played), the cells of a placement or a
+    move by table: no command is built for them. None when ``seat`` is not to play."""
+    if state.phase is not Phase.PLAY or seat != state.turn:
+        return None
+    codec = codec_for(seven_dragons.RULESET)
+    hand = sorted(set(state.hands[seat]))
+    b = board(state)
+    strict = state.table.strict_edges
+    out: list[int] = []
+    place = codec.blocks_by_type[PlaceDragon]
+    for card in hand:
+        if IS_DRAGON[card]:
+            for orientation in (0, 180):
+                base = place.base(card=card, orientation=orientation)
+                _cells(out, base, _terms(PlaceDragon), b.fits(oriented(card, orientation), strict))
+    commands: list[Command] = []
+    for card in hand:
+        if not IS_DRAGON[card]:
+            for discard in _discards(state):
+                _effects(state, seat, card, discard, b, strict, out, commands)
+            commands.append(DiscardAction(card))
+    if not out and not commands:
+        commands = [SetAside(card) for card in hand]
+    out.extend(a for a in map(codec.index, commands) if a is not None)
+    return np.unique(np.array(out, dtype=np.int64))
+
+
+def _effects(
+    state: SevenDragonsState,
+    seat: int,
+    card: int,
+    discard: Discard,
+    b: Any,
+    strict: bool,
+    out: list[int],
+    commands: list[Command],
+) -> None:
+    """The actions of playing action card ``card`` with its effect: Move a Card's into ``out``
+    by table, the others' (a few each) as commands."""
+    action = ACTION_OF_CARD[card]
+    others = tuple(s for s in state.active() if s != seat)
+    targets = sorted(p.card for p in state.layout if p.card != SILVER)
+    if action is Action.TRADE_HANDS:
+        commands.extend(TradeHands(card, other, discard) for other in others)
+    elif action is Action.TRADE_GOALS:
+        commands.extend(TradeGoals(card, seat=other, discard=discard) for other in others)
+        commands.extend(TradeGoals(card, unused=k, discard=discard) for k in range(len(state.unused_slots())))
+    elif action is Action.ROTATE_GOALS:
+        commands.extend(RotateGoals(card, d, discard) for d in Direction)
+    elif action is Action.ZAP_A_CARD:
+        if len(state.layout) > 1:
+            commands.extend(ZapCard(card, target, discard) for target in targets)
+    else:
+        move = codec_for(seven_dragons.RULESET).blocks_by_type[MoveCard]
+        terms = _terms(MoveCard)
+        for target in targets:
+            upright, turned, near = b.destinations(target, strict)
+            _cells(out, move.base(card=card, target=target, orientation=0, discard=discard), terms, upright)
+            _cells(out, move.base(card=card, target=target, orientation=180, discard=discard), terms, turned)
+            commands.extend(MoveCard(card, target, x, y, o, discard) for (x, y), o in near)
+
+
+def _cells(out: list[int], base: int | None, terms: dict[tuple[int, int], int], cells: Any) -> None:
+    """The actions ``base + terms[cell]`` of the cells within reach (a cell beyond has no action)."""
+    if base is not None:
+        out.extend(base + t for t in map(terms.get, cells) if t is not None)
+
+
+@cache
+def _terms(kind: type[Command]) -> dict[tuple[int, int], int]:
+    """Each cell within reach and what its ``x`` and ``y`` add to an action of block ``kind``."""
+    block = codec_for(seven_dragons.RULESET).blocks_by_type[kind]
+    sx, sy = block.stride("x"), block.stride("y")
+    return {(x, y): CELL.values.index(x) * sx + CELL.values.index(y) * sy for x in CELL.values for y in CELL.values}
+
+
+def _discards(state: SevenDragonsState) -> tuple[Discard, ...]:
+    return (Discard.TOP, Discard.BOTTOM) if state.table.silver else (Discard.TOP,)
+
 
 register_spec(
     GameSpec(
@@ -172,5 +299,6 @@ register_spec(
         },
         max_chance_outcomes=len(CARDS),
         observation=observation,
+        legal_actions=legal_actions,
     )
 )
