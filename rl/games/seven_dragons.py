@@ -86,7 +86,7 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
     add(_TURN, state.turn if state.phase is Phase.PLAY else None)
     add(_SILVER, silver)
     for i, p in enumerate(sorted(state.layout, key=lambda p: (p.y, p.x))):
-        out.cached(_grid_path(i), (p, silver), partial(_placed, p, silver))
+        out.cached(_grid_path(i), (p, silver if p.card == SILVER else None), partial(_placed, p, silver))
     out.cached(_LARGEST, largest, lambda: {c.value: n for c, n in zip(COLOURS, largest, strict=True)})
     add(_DECK, len(state.deck))
     out.cached(_DISCARD, state.discard, lambda: [describe(c) for c in state.discard])
@@ -216,7 +216,7 @@ def legal_actions(state: SevenDragonsState, seat: int) -> np.ndarray | None:
     if not out and not commands:
         commands = [SetAside(card) for card in hand]
     out.extend(a for a in map(codec.index, commands) if a is not None)
-    return np.unique(np.array(out, dtype=np.int64))
+    return np.sort(np.array(out, dtype=np.int64))  # the listing holds no move twice
 
 
 def _effects(
@@ -245,13 +245,30 @@ def _effects(
         if len(state.layout) > 1:
             commands.extend(ZapCard(card, target, discard) for target in targets)
     else:
-        move = codec_for(seven_dragons.RULESET).blocks_by_type[MoveCard]
-        terms = _terms(MoveCard)
-        for target in targets:
-            upright, turned, near = b.destinations(target, strict)
-            _cells(out, move.base(card=card, target=target, orientation=0, discard=discard), terms, upright)
-            _cells(out, move.base(card=card, target=target, orientation=180, discard=discard), terms, turned)
-            commands.extend(MoveCard(card, target, x, y, o, discard) for (x, y), o in near)
+        _moves(card, discard, b, strict, targets, out)
+
+
+def _moves(card: int, discard: Discard, b: Any, strict: bool, targets: list[int], out: list[int]) -> None:
+    """Move a Card's actions: for each layout card, the cells it may move to upright, turned,
+    and the (cell, orientation) pairs next to it, by table."""
+    move = codec_for(seven_dragons.RULESET).blocks_by_type[MoveCard]
+    first = move.base(card=card, target=targets[0], orientation=0, discard=discard) if targets else None
+    # ``target`` is numbered by card number (ANY_CARD): its index is the card itself
+    if first is None:
+        return
+    get = _terms(MoveCard).get
+    step, turn = move.stride("target"), {o: TURN.values.index(o) * move.stride("orientation") for o in ORIENTATIONS}
+    first -= targets[0] * step
+    for target in targets:
+        upright, turned, near = b.destinations(target, strict)
+        at = first + target * step
+        out.extend(at + t for t in map(get, upright) if t is not None)
+        at_turned = at + turn[180]
+        out.extend(at_turned + t for t in map(get, turned) if t is not None)
+        for cell, orientation in near:
+            t = get(cell)
+            if t is not None:
+                out.append(at + turn[orientation] + t)
 
 
 def _cells(out: list[int], base: int | None, terms: dict[tuple[int, int], int], cells: Any) -> None:
