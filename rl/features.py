@@ -121,6 +121,21 @@ class Leaves:
         self.buckets.extend(chunk[0])
         self.weights.extend(chunk[1])
 
+    def grouped(self, key: Hashable, build: Callable[[Leaves], None]) -> None:
+        """The leaves ``build(part)`` adds to an empty part (at their own paths), built once per
+        ``key``: several parts that change together cost one lookup while none of them changes.
+        ``key`` must determine every leaf ``build`` adds."""
+        chunk = _CHUNKS.get((-1, key))
+        if chunk is None:
+            if len(_CHUNKS) >= CHUNKS_LIMIT:
+                _CHUNKS.clear()
+            part = Leaves.__new__(Leaves)
+            part.buckets, part.weights = array("I"), array("d")
+            build(part)
+            chunk = _CHUNKS[(-1, key)] = (part.buckets, part.weights)
+        self.buckets.extend(chunk[0])
+        self.weights.extend(chunk[1])
+
     def vector(self, size: int = OBSERVATION_SIZE) -> np.ndarray:
         buckets = np.frombuffer(self.buckets, dtype=np.uint32) % size
         out = np.bincount(buckets, np.frombuffer(self.weights, dtype=np.float64), minlength=size)

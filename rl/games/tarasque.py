@@ -46,19 +46,24 @@ def observation(state: TarasqueState, seat: int) -> Leaves:
     add(_PHASE, turn.phase.value)
     add(_ACTIVE, turn.seat if turn.phase in AWAITING else None)
     add(_ROUND, turn.round)
-    add(_PILE, len(board.pile))
-    add(_MIDDLE, board.middle)
-    out.cached(_REMOVED, board.removed, lambda: board.removed)
-    out.cached(_BASES, board.bases, lambda: _bases(board))
-    out.cached(0, ("lairs", board.lairs), lambda: _lairs(board))
-    add(_EGGS, board.eggs)
-    add(_SUPPLY, board.supply)
-    add(_SCORES, [lair.score(rows) + eggs for rows, eggs in zip(board.lairs, board.eggs, strict=True)])
+    out.grouped(("board", board), lambda part: _add_board(part, board))
     add(_LEFT, state.left)
     _add_turn(out, state.variant, turn)
     out.cached(0, ("deck", state.variant), lambda: _deck(state.variant))
     add(_RESULT, state.result or None)
     return out
+
+
+def _add_board(out: Leaves, board: Board) -> None:
+    """The view's keys from ``pile`` to ``scores``: all the board shows (the pile only its size)."""
+    out.add(_PILE, len(board.pile))
+    out.add(_MIDDLE, board.middle)
+    out.cached(_REMOVED, board.removed, lambda: board.removed)
+    out.cached(_BASES, board.bases, lambda: _bases(board))
+    out.cached(0, ("lairs", board.lairs), lambda: _lairs(board))
+    out.add(_EGGS, board.eggs)
+    out.add(_SUPPLY, board.supply)
+    out.add(_SCORES, [lair.score(rows) + eggs for rows, eggs in zip(board.lairs, board.eggs, strict=True)])
 
 
 def _bases(board: Board) -> list[dict[str, Any]]:
