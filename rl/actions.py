@@ -252,8 +252,8 @@ class ActionCodec:
         return action
 
     def table(self, moves: Sequence[Command]) -> tuple[np.ndarray, dict[int, Command]]:
-        """The mask (``int8``, one per action) of the legal moves, and the move of each legal action."""
-        mask = _zeros(self.size)
+        """The mask (``int8``, one per action; read-only for a large action space, see ``_recycled``)
+        of the legal moves, and the move of each legal action."""
         chosen: dict[int, Command] = {}
         ordinals: dict[type[Command], int] = {}
         for move in moves:
@@ -263,9 +263,7 @@ class ActionCodec:
             a = self.index(move, k)
             if a is not None and a not in chosen:
                 chosen[a] = move
-        if chosen:
-            mask[np.fromiter(chosen, dtype=np.int64, count=len(chosen))] = 1
-        return mask, chosen
+        return _mask(self.size, np.fromiter(chosen, dtype=np.int64, count=len(chosen))), chosen
 
     def block_of(self, action: int) -> CommandBlock:
         for block in self.blocks:
@@ -317,7 +315,8 @@ class Legal:
         if kept is None or kept[0] is not actions:
             if len(_SHARED_MASKS) >= 64:
                 _SHARED_MASKS.clear()
-            mask = _mask(codec.size, actions)
+            mask = np.zeros(codec.size, dtype=np.int8)  # kept here, not in the pool
+            mask[actions] = 1
             mask.flags.writeable = False
             kept = _SHARED_MASKS[id(actions)] = (actions, mask)
         return cls(codec, kept[1], None, actions)
@@ -351,43 +350,53 @@ one mask, rather than writing a megabyte at each of them."""
 
 
 def _mask(size: int, actions: np.ndarray) -> np.ndarray:
-    mask = _zeros(size)
+    """The mask of ``size`` actions with ``actions`` set: a new array, or for a large action space
+    a recycled read-only one (``_recycled``)."""
+    if size >= RECYCLED_SIZE:
+        return _recycled(size, actions)
+    mask = np.zeros(size, dtype=np.int8)
     mask[actions] = 1
     return mask
-
-
-def _zeros(size: int) -> np.ndarray:
-    return _fresh(size) if size >= RECYCLED_SIZE else np.zeros(size, dtype=np.int8)
 
 
 RECYCLED_SIZE = 1 << 18
 """From this many actions up (Mekong's 994,340, Seven Dragons' 568,242) masks are recycled."""
 
-_POOLS: dict[int, list[np.ndarray]] = {}
+_POOLS: dict[int, list[list[Any]]] = {}
+"""Per size, up to 8 entries ``[mask, the actions set in it]``."""
 
 
-def _fresh(size: int) -> np.ndarray:
-    """A zeroed mask of ``size``: one of the pool's that nothing outside it holds any more, cleared,
-    or a new one.
+def _recycled(size: int, actions: np.ndarray) -> np.ndarray:
+    """A read-only mask of ``size`` with ``actions`` set: one of the pool's that nothing outside
+    it holds any more, its previous actions cleared, or a new one.
 
     A new array of a megabyte costs more than an environment step: the allocator hands the
     memory back to the system when it is freed, and the system zeroes it page by page when it
-    is written again. A mask the learner still holds (in its observation, a replay buffer, a
-    view or a tensor sharing its memory: each holds a reference) is never handed out again."""
+    is written again; clearing a whole megabyte costs a third of a step too. A mask the learner
+    still holds (in its observation, a replay buffer, a view or a tensor sharing its memory:
+    each holds a reference) is never handed out again, and none can be written (copy one to
+    change it), so a recycled mask holds exactly the actions set last."""
     pool = _POOLS.setdefault(size, [])
-    for mask in pool:
+    for entry in pool:
+        mask = entry[0]
         if sys.getrefcount(mask) == _POOLED_REFS:
-            mask.fill(0)
-            return mask
-    mask = np.zeros(size, dtype=np.int8)
-    if len(pool) < 8:
-        pool.append(mask)
+            mask.flags.writeable = True
+            mask[entry[1]] = 0
+            break
+    else:
+        mask = np.zeros(size, dtype=np.int8)
+        entry = [mask, actions]
+        if len(pool) < 8:
+            pool.append(entry)
+    mask[actions] = 1
+    entry[1] = actions
+    mask.flags.writeable = False
     return mask
 
 
 _POOLED_REFS = 3
-"""References to a mask only the pool holds, as ``sys.getrefcount`` counts them in ``_fresh``:
-the pool's list, the loop's name, and the call's own argument."""
+"""References to a mask only the pool holds, as ``sys.getrefcount`` counts them in ``_recycled``:
+the pool's entry, the loop's name, and the call's own argument."""
 
 
 def _show(value: Any) -> str:

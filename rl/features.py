@@ -121,18 +121,36 @@ class Leaves:
         self.buckets.extend(chunk[0])
         self.weights.extend(chunk[1])
 
-    def grouped(self, key: Hashable, build: Callable[[Leaves], None]) -> None:
-        """The leaves ``build(part)`` adds to an empty part (at their own paths), built once per
-        ``key``: several parts that change together cost one lookup while none of them changes.
-        ``key`` must determine every leaf ``build`` adds."""
-        chunk = _CHUNKS.get((-1, key))
-        if chunk is None:
-            if len(_CHUNKS) >= CHUNKS_LIMIT:
-                _CHUNKS.clear()
-            part = Leaves.__new__(Leaves)
-            part.buckets, part.weights = array("I"), array("d")
-            build(part)
-            chunk = _CHUNKS[(-1, key)] = (part.buckets, part.weights)
+    def kept(self, at: int, part: Any, render: Callable[[], Any]) -> None:
+        """``cached(at, part, render)``, found first by the identity of ``part``: an immutable part
+        of the state (a tuple of dataclasses, say) that the next state shares, the very same
+        object, while it does not change. No hashing of its content then."""
+        found = _KEPT.get((at, id(part)))
+        if found is None or found[0] is not part:
+            self.cached(at, part, render)
+            if len(_KEPT) >= CHUNKS_LIMIT:
+                _KEPT.clear()
+            _KEPT[(at, id(part))] = (part, _CHUNKS[(at, part)])
+            return
+        chunk = found[1]
+        self.buckets.extend(chunk[0])
+        self.weights.extend(chunk[1])
+
+    def grouped(self, part: Any, build: Callable[[Leaves], None], also: Hashable = None) -> None:
+        """The leaves ``build(leaves)`` adds to empty leaves (at their own paths), built once per
+        ``part`` and found by its identity (as ``kept``): the parts of the view that come from one
+        object of the state cost one lookup while it does not change. ``part`` must determine
+        every leaf ``build`` adds, with ``also`` (a small value, compared by value) if given;
+        ``build`` may itself use the caches for what it adds."""
+        found = _KEPT.get((-1, id(part), also))
+        if found is None or found[0] is not part:
+            leaves = Leaves.__new__(Leaves)
+            leaves.buckets, leaves.weights = array("I"), array("d")
+            build(leaves)
+            if len(_KEPT) >= CHUNKS_LIMIT:
+                _KEPT.clear()
+            found = _KEPT[(-1, id(part), also)] = (part, (leaves.buckets, leaves.weights))
+        chunk = found[1]
         self.buckets.extend(chunk[0])
         self.weights.extend(chunk[1])
 
@@ -147,6 +165,9 @@ CHUNKS_LIMIT = 65_536
 
 _CHUNKS: dict[tuple[int, Hashable], tuple[array[int], array[float]]] = {}
 
+
+_KEPT: dict[tuple[Any, ...], tuple[Any, tuple[array[int], array[float]]]] = {}
+"""``Leaves.kept``: by path and the part's id, the part itself (so the id stays its own) and its leaves."""
 
 _SHAPES: dict[tuple[Any, Hashable], tuple[list[bytes], array[float]]] = {}
 

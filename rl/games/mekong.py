@@ -92,14 +92,14 @@ def observation(state: MekongState, seat: int) -> Leaves:
     add(_AWAITING, awaiting(state))
     add(_CARD, None if card is None else card.value)
     task = state.task
-    out.cached(_TASK, task, lambda: {"done": task.done, "retry": task.retry, "tried": task.tried})
+    out.kept(_TASK, task, lambda: {"done": task.done, "retry": task.retry, "tried": task.tried})
     viewer, revealed = Viewer.of(seat), revealed_count(state)
     for s in range(state.seats):
         _add_seat(out, state, s, len(state.programmes[s]) if viewer.sees(s) and state.programmes else revealed)
     out.cached(_BOARD, state.variant, lambda: board_view(state))
-    out.cached(_STONES, state.stones, lambda: [{"name": s.name, "x": s.x, "y": s.y} for s in state.stones])
+    out.kept(_STONES, state.stones, lambda: [{"name": s.name, "x": s.x, "y": s.y} for s in state.stones])
     add(_RESERVE, state.stone_reserve)
-    out.cached(_PLANKS, state.bridges, lambda: _planks(state))
+    out.kept(_PLANKS, state.bridges, lambda: _planks(state))
     add(_LOST, state.lost)
     add(_WINNER, state.winner)
     add(_ENDING, state.ending)

@@ -45,7 +45,7 @@ from domain.seven_dragons.commands import (
     TradeHands,
     ZapCard,
 )
-from domain.seven_dragons.state import Phase, SevenDragonsState
+from domain.seven_dragons.state import Phase, Placed, SevenDragonsState
 from domain.seven_dragons.variants import MAX_SEATS
 from domain.seven_dragons.view import _placed, describe, silver_colour
 from rl.actions import Values
@@ -85,8 +85,7 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
     add(_PHASE, state.phase.value)
     add(_TURN, state.turn if state.phase is Phase.PLAY else None)
     add(_SILVER, silver)
-    for i, p in enumerate(sorted(state.layout, key=lambda p: (p.y, p.x))):
-        out.cached(_grid_path(i), (p, silver if p.card == SILVER else None), partial(_placed, p, silver))
+    out.grouped(state.layout, partial(_add_grid, state.layout, silver), also=silver)
     out.cached(_LARGEST, largest, lambda: {c.value: n for c, n in zip(COLOURS, largest, strict=True)})
     add(_DECK, len(state.deck))
     out.cached(_DISCARD, state.discard, lambda: [describe(c) for c in state.discard])
@@ -115,6 +114,12 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
     add(_WINNERS, state.winners)
     add(_END, state.end.value if state.end else None)
     return out
+
+
+def _add_grid(layout: tuple[Placed, ...], silver: str | None, out: Leaves) -> None:
+    """The view's ``grid``, card by card (a placement shifts the cards after it one place on)."""
+    for i, p in enumerate(sorted(layout, key=lambda p: (p.y, p.x))):
+        out.cached(_grid_path(i), (p, silver if p.card == SILVER else None), partial(_placed, p, silver))
 
 
 def _rules(state: SevenDragonsState) -> dict[str, Any]:

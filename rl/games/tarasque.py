@@ -46,7 +46,7 @@ def observation(state: TarasqueState, seat: int) -> Leaves:
     add(_PHASE, turn.phase.value)
     add(_ACTIVE, turn.seat if turn.phase in AWAITING else None)
     add(_ROUND, turn.round)
-    out.grouped(("board", board), lambda part: _add_board(part, board))
+    out.grouped(board, lambda part: _add_board(part, board))
     add(_LEFT, state.left)
     _add_turn(out, state.variant, turn)
     out.cached(0, ("deck", state.variant), lambda: _deck(state.variant))

@@ -13,7 +13,7 @@ import pytest
 from domain.catalog import GAMES
 from domain.kernel import Rng, Ruleset, Viewer
 from rl import hooks
-from rl.actions import Legal, _fresh
+from rl.actions import Legal, _recycled
 from rl.features import featurize
 from rl.pettingzoo_env import DragonhallEnv
 from rl.specs import codec_for, spec_for
@@ -104,18 +104,18 @@ def test_a_game_without_hooks_goes_the_generic_way() -> None:
     assert set(legal.commands().values()) == set(listed)
 
 
-def test_a_mask_still_held_is_never_handed_out_again_and_one_let_go_comes_back_cleared() -> None:
+def test_a_recycled_mask_still_held_is_never_handed_out_again_and_holds_only_its_actions() -> None:
     size = 1 << 19
-    held = _fresh(size)
-    held[7] = 1
-    other = _fresh(size)
-    assert other is not held and not other.any()
-    other[9] = 1
+    held = _recycled(size, np.array([7]))
+    other = _recycled(size, np.array([9, 11]))
+    assert other is not held and other[7] == 0 and other.sum() == 2
     address = other.ctypes.data
     del other
-    again = _fresh(size)
-    assert again.ctypes.data == address and not again.any()
-    assert held[7] == 1
+    again = _recycled(size, np.array([3]))
+    assert again.ctypes.data == address and again[3] == 1 and again.sum() == 1
+    assert held[7] == 1 and held.sum() == 1
+    with pytest.raises(ValueError, match="read-only"):
+        held[0] = 1
 
 
 def test_a_mekong_programme_mask_is_shared_read_only() -> None:
