@@ -105,8 +105,8 @@ class Leaves:
             self.buckets.append(crc32(token if token is not None else _token(node), at))
             self.weights.append(1.0)
 
-    def cached(self, at: int, key: Hashable, render: Callable[[], Any]) -> None:
-        """The leaves of ``render()`` at path ``at``: ``key`` must determine what ``render``
+    def cached(self, at: int, key: Hashable, render: Callable[..., Any], *args: Any) -> None:
+        """The leaves of ``render(*args)`` at path ``at``: ``key`` must determine what ``render``
         returns (an immutable part of the state, or the visible content itself).
 
         Kept per ``(at, key)``; and the part's shape (each leaf's path below ``at``, as bytes,
@@ -116,7 +116,7 @@ class Leaves:
         if chunk is None:
             if len(_CHUNKS) >= CHUNKS_LIMIT:
                 _CHUNKS.clear()
-            suffixes, weights = _shape(render, key)
+            suffixes, weights = _shape(key, render, args)
             chunk = _CHUNKS[(at, key)] = (array("I", [crc32(s, at) for s in suffixes]), weights)
         self.buckets.extend(chunk[0])
         self.weights.extend(chunk[1])
@@ -172,18 +172,18 @@ _KEPT: dict[tuple[Any, ...], tuple[Any, tuple[array[int], array[float]]]] = {}
 _SHAPES: dict[tuple[Any, Hashable], tuple[list[bytes], array[float]]] = {}
 
 
-def _shape(render: Callable[[], Any], key: Hashable) -> tuple[list[bytes], array[float]]:
-    """The leaves of ``render()`` relative to where it is added: CRC-32 runs on, so the bucket
-    of a leaf at ``at`` is ``crc32(suffix, at)``. The site (the render's code, or a partial's
+def _shape(key: Hashable, render: Callable[..., Any], args: tuple[Any, ...]) -> tuple[list[bytes], array[float]]:
+    """The leaves of ``render(*args)`` relative to where it is added: CRC-32 runs on, so the
+    bucket of a leaf at ``at`` is ``crc32(suffix, at)``. The site (the render's code, or the
     function) keeps two call sites' equal keys apart."""
-    site = getattr(render, "__code__", None) or getattr(render, "func", render)
+    site = getattr(render, "__code__", render)
     found = _SHAPES.get((site, key))
     if found is None:
         if len(_SHAPES) >= CHUNKS_LIMIT:
             _SHAPES.clear()
         suffixes: list[bytes] = []
         weights = array("d")
-        _flatten(render(), b"", suffixes, weights)
+        _flatten(render(*args), b"", suffixes, weights)
         found = _SHAPES[(site, key)] = (suffixes, weights)
     return found
 

@@ -101,11 +101,11 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
     knows_goals = state.seen_goals[me] if me is not None else frozenset()
     for s, (head, cards, shown) in enumerate(_players(state, me, largest, knows_goals)):
         at = _player_path(s)
-        out.cached(at, head, partial(_head, head))
+        out.cached(at, head, _head, head)
         if cards is not None:
             _add_cards(out, path_from(at, cards[0]), cards[1])
         if shown is not None:
-            out.cached(at, shown, partial(_goal, shown))
+            out.cached(at, shown, _goal, shown)
     ring = tuple(
         (slot.seat, slot.goal.value if slot.goal and (slot.seat == me or slot.goal in knows_goals) else None)
         for slot in state.ring
@@ -119,7 +119,7 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
 def _add_grid(layout: tuple[Placed, ...], silver: str | None, out: Leaves) -> None:
     """The view's ``grid``, card by card (a placement shifts the cards after it one place on)."""
     for i, p in enumerate(sorted(layout, key=lambda p: (p.y, p.x))):
-        out.cached(_grid_path(i), (p, silver if p.card == SILVER else None), partial(_placed, p, silver))
+        out.cached(_grid_path(i), (p, silver if p.card == SILVER else None), _placed, p, silver)
 
 
 def _rules(state: SevenDragonsState) -> dict[str, Any]:
@@ -171,7 +171,7 @@ def _goal(shown: tuple[str, int]) -> dict[str, Any]:
 def _add_cards(out: Leaves, at: int, cards: tuple[int, ...]) -> None:
     """A list of described cards, card by card: a hand changes by a card or two a turn."""
     for i, card in enumerate(cards):
-        out.cached(_item_path(at, i), card, partial(describe, card))
+        out.cached(_item_path(at, i), card, describe, card)
 
 
 @cache
