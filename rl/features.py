@@ -121,13 +121,13 @@ class Leaves:
         self.buckets.extend(chunk[0])
         self.weights.extend(chunk[1])
 
-    def kept(self, at: int, part: Any, render: Callable[[], Any]) -> None:
-        """``cached(at, part, render)``, found first by the identity of ``part``: an immutable part
+    def kept(self, at: int, part: Any, render: Callable[..., Any], *args: Any) -> None:
+        """``cached(at, part, render, *args)``, found first by the identity of ``part``: an immutable part
         of the state (a tuple of dataclasses, say) that the next state shares, the very same
         object, while it does not change. No hashing of its content then."""
         found = _KEPT.get((at, id(part)))
         if found is None or found[0] is not part:
-            self.cached(at, part, render)
+            self.cached(at, part, render, *args)
             if len(_KEPT) >= CHUNKS_LIMIT:
                 _KEPT.clear()
             _KEPT[(at, id(part))] = (part, _CHUNKS[(at, part)])

@@ -118,8 +118,15 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
 
 def _add_grid(layout: tuple[Placed, ...], silver: str | None, out: Leaves) -> None:
     """The view's ``grid``, card by card (a placement shifts the cards after it one place on)."""
-    for i, p in enumerate(sorted(layout, key=lambda p: (p.y, p.x))):
-        out.cached(_grid_path(i), (p, silver if p.card == SILVER else None), _placed, p, silver)
+    for i, p in enumerate(sorted(layout, key=_row_major)):
+        if p.card == SILVER:  # the only card whose panels show the Silver Dragon's colour
+            out.cached(_grid_path(i), (p, silver), _placed, p, silver)
+        else:
+            out.kept(_grid_path(i), p, _placed, p, silver)
+
+
+def _row_major(p: Placed) -> tuple[int, int]:
+    return (p.y, p.x)
 
 
 def _rules(state: SevenDragonsState) -> dict[str, Any]:
@@ -206,17 +213,19 @@ def legal_actions(state: SevenDragonsState, seat: int) -> np.ndarray | None:
     b = board(state)
     strict = state.table.strict_edges
     out: list[int] = []
-    place = codec.blocks_by_type[PlaceDragon]
+    terms = _terms(PlaceDragon)
     for card in hand:
         if IS_DRAGON[card]:
-            for orientation in (0, 180):
-                base = place.base(card=card, orientation=orientation)
-                _cells(out, base, _terms(PlaceDragon), b.fits(oriented(card, orientation), strict))
+            for orientation in ORIENTATIONS:
+                cells = b.fits(oriented(card, orientation), strict)
+                _cells(out, _base(PlaceDragon, card=card, orientation=orientation), terms, cells)
     commands: list[Command] = []
+    others = tuple(s for s in state.active() if s != seat)
+    targets = sorted(p.card for p in state.layout if p.card != SILVER)
     for card in hand:
         if not IS_DRAGON[card]:
             for discard in _discards(state):
-                _effects(state, seat, card, discard, b, strict, out, commands)
+                _effects(state, card, discard, others, targets, out, commands)
             commands.append(DiscardAction(card))
     if not out and not commands:
         commands = [SetAside(card) for card in hand]
@@ -226,19 +235,16 @@ def legal_actions(state: SevenDragonsState, seat: int) -> np.ndarray | None:
 
 def _effects(
     state: SevenDragonsState,
-    seat: int,
     card: int,
     discard: Discard,
-    b: Any,
-    strict: bool,
+    others: tuple[int, ...],
+    targets: list[int],
     out: list[int],
     commands: list[Command],
 ) -> None:
-    """The actions of playing action card ``card`` with its effect: Move a Card's into ``out``
-    by table, the others' (a few each) as commands."""
+    """The actions of playing action card ``card`` with its effect: Move a Card's and Zap a
+    Card's (one per layout card) into ``out`` by number, the others' (a few) as commands."""
     action = ACTION_OF_CARD[card]
-    others = tuple(s for s in state.active() if s != seat)
-    targets = sorted(p.card for p in state.layout if p.card != SILVER)
     if action is Action.TRADE_HANDS:
         commands.extend(TradeHands(card, other, discard) for other in others)
     elif action is Action.TRADE_GOALS:
@@ -247,10 +253,13 @@ def _effects(
     elif action is Action.ROTATE_GOALS:
         commands.extend(RotateGoals(card, d, discard) for d in Direction)
     elif action is Action.ZAP_A_CARD:
-        if len(state.layout) > 1:
-            commands.extend(ZapCard(card, target, discard) for target in targets)
+        zap = _base(ZapCard, card=card, discard=discard, target=0)
+        if len(state.layout) > 1 and zap is not None:
+            step = _stride(ZapCard, "target")
+            out.extend(zap + target * step for target in targets)  # target is numbered by card number
     else:
-        _moves(card, discard, b, strict, targets, out)
+        b = board(state)
+        _moves(card, discard, b, state.table.strict_edges, targets, out)
 
 
 def _moves(card: int, discard: Discard, b: Any, strict: bool, targets: list[int], out: list[int]) -> None:
@@ -280,6 +289,16 @@ def _cells(out: list[int], base: int | None, terms: dict[tuple[int, int], int], 
     """The actions ``base + terms[cell]`` of the cells within reach (a cell beyond has no action)."""
     if base is not None:
         out.extend(base + t for t in map(terms.get, cells) if t is not None)
+
+
+@cache
+def _base(kind: type[Command], **fixed: Any) -> int | None:
+    return codec_for(seven_dragons.RULESET).blocks_by_type[kind].base(**fixed)
+
+
+@cache
+def _stride(kind: type[Command], name: str) -> int:
+    return codec_for(seven_dragons.RULESET).blocks_by_type[kind].stride(name)
 
 
 @cache
