@@ -14,7 +14,7 @@ from typing import Any
 
 from domain import tarasque
 from domain.tarasque import lair
-from domain.tarasque.state import AWAITING, Board, TarasqueState, Turn
+from domain.tarasque.state import AWAITING, Base, Board, Lair, TarasqueState, Turn
 from domain.tarasque.tiles import COLOURS, DECKS, DICE, LANDSCAPES, NUMBERS, SIDES
 from rl.actions import Values
 from rl.features import Leaves, path
@@ -33,6 +33,7 @@ TAKE_DICE = Values(range(1, DICE + 2))
 _VARIANT, _PHASE, _ACTIVE, _ROUND = (path(k) for k in ("variant", "phase", "active", "round"))
 _PILE, _MIDDLE = path("pile"), path("middle")
 _REMOVED, _BASES, _EGGS, _SUPPLY, _SCORES = (path(k) for k in ("removed", "bases", "eggs", "supply", "scores"))
+_LAIRS = 0
 _LEFT, _RESULT, _TURN, _SHOWING = path("left"), path("result"), path("turn"), path("turn", "showing")
 
 
@@ -58,20 +59,21 @@ def _add_board(out: Leaves, board: Board) -> None:
     """The view's keys from ``pile`` to ``scores``: all the board shows (the pile only its size)."""
     out.add(_PILE, len(board.pile))
     out.add(_MIDDLE, board.middle)
-    out.cached(_REMOVED, board.removed, lambda: board.removed)
-    out.cached(_BASES, board.bases, lambda: _bases(board))
-    out.cached(0, ("lairs", board.lairs), lambda: _lairs(board))
+    out.kept(_REMOVED, board.removed, tuple, board.removed)
+    out.kept(_BASES, board.bases, _bases, board.bases)
+    out.kept(_LAIRS, board.lairs, _lairs, board.lairs)
     out.add(_EGGS, board.eggs)
     out.add(_SUPPLY, board.supply)
     out.add(_SCORES, [lair.score(rows) + eggs for rows, eggs in zip(board.lairs, board.eggs, strict=True)])
 
 
-def _bases(board: Board) -> list[dict[str, Any]]:
-    return [{str(side): list(tiles) for side, tiles in zip(SIDES, base, strict=True)} for base in board.bases]
+def _bases(bases: tuple[Base, ...]) -> list[dict[str, Any]]:
+    return [{str(side): list(tiles) for side, tiles in zip(SIDES, base, strict=True)} for base in bases]
 
 
-def _lairs(board: Board) -> dict[str, Any]:
-    return {"lairs": board.lairs, "lair_points": [lair.score(rows) for rows in board.lairs]}
+def _lairs(lairs: tuple[Lair, ...]) -> dict[str, Any]:
+    """The view's ``lairs`` and ``lair_points``, added at the root (``_LAIRS``)."""
+    return {"lairs": lairs, "lair_points": [lair.score(rows) for rows in lairs]}
 
 
 def _add_turn(out: Leaves, variant: str, turn: Turn) -> None:
