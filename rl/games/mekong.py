@@ -22,23 +22,24 @@ viewer may see it, ``revealed_count``).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
 
 from domain import mekong
 from domain.kernel import Viewer
-from domain.mekong.board import BOARD_RADIUS, ISLANDS, SIZES
+from domain.mekong.board import BOARD_RADIUS, ISLANDS, SIZES, Site
 from domain.mekong.building import DROP_GRID
 from domain.mekong.cards import Card, Programmes
 from domain.mekong.commands import Program
 from domain.mekong.decide import awaiting
-from domain.mekong.state import MekongState, Phase, plank_colour, plank_name, plank_size
+from domain.mekong.state import Bridge, MekongState, Phase, plank_colour, plank_name, plank_size
 from domain.mekong.turns import current_actor
 from domain.mekong.view import board_view, revealed_count
 from rl.actions import Grid, Path, Seq, Values
-from rl.features import Leaves, path
+from rl.features import Leaves, path, path_from
 from rl.specs import GameSpec, codec_for, register_spec
 
 DROPS = 40
@@ -97,9 +98,9 @@ def observation(state: MekongState, seat: int) -> Leaves:
     for s in range(state.seats):
         _add_seat(out, state, s, len(state.programmes[s]) if viewer.sees(s) and state.programmes else revealed)
     out.cached(_BOARD, state.variant, lambda: board_view(state))
-    out.kept(_STONES, state.stones, lambda: [{"name": s.name, "x": s.x, "y": s.y} for s in state.stones])
+    out.grouped(state.stones, partial(_add_items, _STONES, state.stones, _stone))
     add(_RESERVE, state.stone_reserve)
-    out.kept(_PLANKS, state.bridges, lambda: _planks(state))
+    out.grouped(state.bridges, partial(_add_items, _PLANKS, state.bridges, _plank))
     add(_LOST, state.lost)
     add(_WINNER, state.winner)
     add(_ENDING, state.ending)
@@ -136,11 +137,24 @@ def _add_seat(out: Leaves, state: MekongState, s: int, shown: int) -> None:
     out.cached(at, ("programme", visible), lambda: {"programmed": len(visible), "programme": visible})
 
 
-def _planks(state: MekongState) -> list[dict[str, Any]]:
-    return [
-        {"plank": b.plank, "colour": plank_colour(b.plank), "size": plank_size(b.plank), "ends": b.ends}
-        for b in state.bridges
-    ]
+def _add_items(at: int, items: tuple[Any, ...], render: Callable[[Any], Any], out: Leaves) -> None:
+    """A list of the view whose items the state keeps from step to step (a stone placed, a plank
+    laid or taken): item by item, each found by identity."""
+    for i, item in enumerate(items):
+        out.kept(_item_path(at, i), item, render, item)
+
+
+@lru_cache(maxsize=4096)
+def _item_path(at: int, i: int) -> int:
+    return path_from(at, i)
+
+
+def _stone(s: Site) -> dict[str, Any]:
+    return {"name": s.name, "x": s.x, "y": s.y}
+
+
+def _plank(b: Bridge) -> dict[str, Any]:
+    return {"plank": b.plank, "colour": plank_colour(b.plank), "size": plank_size(b.plank), "ends": b.ends}
 
 
 register_spec(
