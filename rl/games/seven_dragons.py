@@ -88,8 +88,8 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
     out.grouped(state.layout, partial(_add_grid, state.layout, silver), also=silver)
     out.cached(_LARGEST, largest, lambda: {c.value: n for c, n in zip(COLOURS, largest, strict=True)})
     add(_DECK, len(state.deck))
-    out.cached(_DISCARD, state.discard, lambda: [describe(c) for c in state.discard])
-    out.cached(_SET_ASIDE, state.set_aside, lambda: [describe(c) for c in state.set_aside])
+    out.grouped(state.discard, lambda leaves: _add_cards(leaves, _DISCARD, state.discard))
+    out.grouped(state.set_aside, lambda leaves: _add_cards(leaves, _SET_ASIDE, state.set_aside))
     add(_YOU, me)
     if me is None:
         add(_HAND, None)
@@ -176,7 +176,8 @@ def _goal(shown: tuple[str, int]) -> dict[str, Any]:
 
 
 def _add_cards(out: Leaves, at: int, cards: tuple[int, ...]) -> None:
-    """A list of described cards, card by card: a hand changes by a card or two a turn."""
+    """A list of described cards, card by card: a hand changes by a card or two a turn, a pile
+    by one."""
     for i, card in enumerate(cards):
         out.cached(_item_path(at, i), card, describe, card)
 
