@@ -34,6 +34,7 @@ import rl
 import rl.openspiel_game  # registers the games
 from domain.catalog import GAMES
 from domain.kernel import Rng, Ruleset, Viewer
+from rl import hooks
 from rl.features import featurize
 from rl.openspiel_game import game_name
 from rl.pettingzoo_env import DragonhallEnv
@@ -83,7 +84,7 @@ def pettingzoo_game(ruleset: Ruleset[Any]) -> Callable[[int], int]:
                 env.step(None)
                 continue
             with policy:
-                legal = list(env.legal_commands(agent))
+                legal = env.legal_actions(agent)
                 action = legal[rng.integers(len(legal))]
             env.step(action)
             steps += 1
@@ -96,9 +97,9 @@ class Excluded:
     """A block whose CPU time is the policy's, not the environment's: subtracted from the rate.
 
     A learner picks its action from the mask; over the million actions of Mekong a
-    ``flatnonzero`` alone takes milliseconds, which says nothing of the environment. The
-    random policy here reads the env's own list of legal actions instead, and its time is
-    taken off the measurement all the same."""
+    ``flatnonzero`` alone takes a millisecond, which says nothing of the environment. The
+    random policy here reads the env's own list of legal actions (``legal_actions``) instead,
+    and its time is taken off the measurement all the same."""
 
     def __init__(self) -> None:
         self.spent = 0.0
@@ -132,10 +133,12 @@ def openspiel_game(game: pyspiel.Game) -> Callable[[int], int]:
     return one
 
 
-def breakdown(ruleset: Ruleset[Any], seconds: float) -> tuple[float, float, float]:
-    """CPU microseconds per position of the three parts of an observation, over random games'
-    positions: the engine's ``view`` of the seat, ``featurize`` of it, and the action mask
-    (``codec.table`` of the legal listing)."""
+def breakdown(ruleset: Ruleset[Any], seconds: float) -> list[float]:
+    """CPU microseconds per position of the parts of an observation, over random games'
+    positions: the generic way (the engine's ``view`` of the seat, ``featurize`` of it, the action
+    mask as ``codec.table`` of the legal listing) and the way the environments take (the game's
+    encoder and mask hook where it has them, ``rl.hooks``). The hooks' caches are warm here: the
+    positions are measured over and over, so these are the figures of a hit."""
     codec = codec_for(ruleset)
     positions = []
     for seed in range(3):
@@ -156,6 +159,8 @@ def breakdown(ruleset: Ruleset[Any], seconds: float) -> tuple[float, float, floa
         lambda st, seat: ruleset.view(st, Viewer.of(seat)),
         lambda st, seat: featurize(views[(id(st), seat)], seat),
         lambda st, seat: codec.table(ruleset.legal_moves(st, seat)),
+        lambda st, seat: hooks.observation(ruleset, st, seat),
+        lambda st, seat: hooks.legal(ruleset, st, seat, lambda: ruleset.legal_moves(st, seat)),
     ):
         start, rounds = time.process_time(), 0
         while time.process_time() - start < seconds / 6 or not rounds:
@@ -163,7 +168,7 @@ def breakdown(ruleset: Ruleset[Any], seconds: float) -> tuple[float, float, floa
                 part(st, seat)
             rounds += 1
         out.append((time.process_time() - start) / (rounds * len(positions)) * 1e6)
-    return out[0], out[1], out[2]
+    return out
 
 
 def main() -> None:
@@ -188,10 +193,13 @@ def main() -> None:
     for name in ("tic_tac_toe", "kuhn_poker", "python_tic_tac_toe", "python_kuhn_poker"):
         n, t = timed(args.seconds, openspiel_game(pyspiel.load_game(name)))
         print(f"{'OpenSpiel ' + name:36} {'':19} {n / t:18,.0f}")
-    print("\nwhere a step's time goes, CPU µs per position (the mask's includes the legal listing):")
-    print(f"{'game':16} {'engine decision':>16} {'view':>8} {'featurize':>10} {'mask':>8}")
-    for slug, (decision, view, vector, mask) in parts.items():
-        print(f"{slug:16} {decision:16,.0f} {view:8,.0f} {vector:10,.0f} {mask:8,.0f}")
+    print("\nwhere a step's time goes, CPU µs per position (a listing mask includes the legal listing):")
+    print(f"{'':16} {'':16} {'generic':^28} {'hooks (rl.hooks)':^20}")
+    print(
+        f"{'game':16} {'engine decision':>16} {'view':>8} {'featurize':>10} {'mask':>8} {'observation':>12} {'mask':>7}"
+    )
+    for slug, (decision, view, vector, mask, encoded, hooked) in parts.items():
+        print(f"{slug:16} {decision:16,.0f} {view:8,.0f} {vector:10,.0f} {mask:8,.0f} {encoded:12,.0f} {hooked:7,.0f}")
     assert rl and kuhn_poker and tic_tac_toe  # imported for their registrations
 
 

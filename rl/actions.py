@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import math
+import sys
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Protocol, Union, get_args, get_origin, get_type_hints
@@ -157,6 +158,11 @@ class CommandBlock:
                 raise TypeError(f"{cls.__name__}: no field numbering for {sorted(missing)}")
             self.fields = tuple((n, spec[n]) for n in names)
             self.size = math.prod(f.size for _, f in self.fields)
+        self._strides: dict[str, tuple[Field, int]] = {}
+        stride = 1
+        for name, f in reversed(self.fields):
+            self._strides[name] = (f, stride)
+            stride *= f.size
 
     def index(self, command: Command, ordinal: int) -> int | None:
         if self.listed is not None:
@@ -169,6 +175,32 @@ class CommandBlock:
             out = out * field.size + i
         return self.offset + out
 
+    def stride(self, name: str) -> int:
+        """How far apart the actions of two commands are whose field ``name`` differs by one step."""
+        return self._strides[name][1]
+
+    def base(self, **fixed: Any) -> int | None:
+        """The action of the command with the ``fixed`` fields and every other field at its first
+        value: add ``stride(f) * index`` for the others. None when a fixed value is outside its field."""
+        out = self.offset
+        for name, value in fixed.items():
+            field, stride = self._strides[name]
+            i = field.index(value)
+            if i is None:
+                return None
+            out += i * stride
+        return out
+
+    def command(self, index: int) -> Command:
+        """The command of action ``index``: each field's value (a grid point for a ``Grid``)."""
+        if self.listed is not None:
+            raise ValueError(f"{self.cls.TYPE} is numbered by listing place: its actions stand for no fixed command")
+        local, values = index - self.offset, {}
+        for name, field in reversed(self.fields):
+            local, i = divmod(local, field.size)
+            values[name] = field.value(i)
+        return self.cls(**values)
+
     def describe(self, index: int) -> str:
         local = index - self.offset
         if self.listed is not None:
@@ -179,6 +211,10 @@ class CommandBlock:
             v = field.value(i)
             parts.append(f"{name}={_show(v)}")
         return " ".join([self.cls.TYPE, *reversed(parts)])
+
+
+KNOWN_LIMIT = 100_000
+"""Commands whose action a codec keeps before it starts afresh."""
 
 
 class ActionCodec:
@@ -200,14 +236,24 @@ class ActionCodec:
             offset += block.size
         self.size = offset
         self._names: dict[int, str] = {}
+        self._known: dict[Command, int | None] = {}
 
     def index(self, command: Command, ordinal: int = 0) -> int | None:
         """The action of ``command``; ``ordinal`` is its place among the listed commands of its type."""
-        return self.blocks_by_type[type(command)].index(command, ordinal)
+        block = self.blocks_by_type[type(command)]
+        if block.listed is not None:
+            return block.index(command, ordinal)
+        found = self._known.get(command, -1)  # a function of the command alone: kept, as listings repeat
+        if found != -1:
+            return found
+        if len(self._known) >= KNOWN_LIMIT:
+            self._known.clear()
+        action = self._known[command] = block.index(command, ordinal)
+        return action
 
     def table(self, moves: Sequence[Command]) -> tuple[np.ndarray, dict[int, Command]]:
-        """The mask (``int8``, one per action) of the legal moves, and the move of each legal action."""
-        mask = np.zeros(self.size, dtype=np.int8)
+        """The mask (``int8``, one per action; read-only for a large action space, see ``_recycled``)
+        of the legal moves, and the move of each legal action."""
         chosen: dict[int, Command] = {}
         ordinals: dict[type[Command], int] = {}
         for move in moves:
@@ -217,22 +263,140 @@ class ActionCodec:
             a = self.index(move, k)
             if a is not None and a not in chosen:
                 chosen[a] = move
-        if chosen:
-            mask[np.fromiter(chosen, dtype=np.int64, count=len(chosen))] = 1
-        return mask, chosen
+        return _mask(self.size, np.fromiter(chosen, dtype=np.int64, count=len(chosen))), chosen
+
+    def block_of(self, action: int) -> CommandBlock:
+        for block in self.blocks:
+            if block.offset <= action < block.offset + block.size:
+                return block
+        raise ValueError(f"action {action} is outside 0..{self.size - 1}")
+
+    def command(self, action: int) -> Command:
+        """The command ``action`` stands for, from the numbering alone (not for ``Listed`` blocks)."""
+        return self.block_of(action).command(action)
 
     def describe(self, action: int) -> str:
         """A readable name of ``action`` (for OpenSpiel's action strings and logs)."""
         found = self._names.get(action)
         if found is not None:
             return found
-        for block in self.blocks:
-            if block.offset <= action < block.offset + block.size:
-                if len(self._names) > 200_000:
-                    self._names.clear()
-                self._names[action] = name = block.describe(action)
-                return name
-        raise ValueError(f"action {action} is outside 0..{self.size - 1}")
+        block = self.block_of(action)
+        if len(self._names) > 200_000:
+            self._names.clear()
+        self._names[action] = name = block.describe(action)
+        return name
+
+
+class Legal:
+    """The legal actions of one seat in one position: the mask, and the command each stands for.
+
+    Made from the listing (``of_moves``: every legal command, each indexed), or from the
+    actions alone (``of_actions``: a game's ``legal_actions`` hook, which numbers its moves
+    without building them; a command is then decoded from its action when it is played)."""
+
+    __slots__ = ("_actions", "_chosen", "codec", "mask")
+
+    def __init__(
+        self, codec: ActionCodec, mask: np.ndarray, chosen: dict[int, Command] | None, actions: np.ndarray | None = None
+    ) -> None:
+        self.codec, self.mask, self._chosen, self._actions = codec, mask, chosen, actions
+
+    @classmethod
+    def of_moves(cls, codec: ActionCodec, moves: Sequence[Command]) -> Legal:
+        mask, chosen = codec.table(moves)
+        return cls(codec, mask, chosen)
+
+    @classmethod
+    def of_actions(cls, codec: ActionCodec, actions: np.ndarray) -> Legal:
+        """``actions`` read-only (a hook's answer kept for reuse) gets a read-only mask, made once."""
+        if actions.flags.writeable:
+            return cls(codec, _mask(codec.size, actions), None, actions)
+        kept = _SHARED_MASKS.get(id(actions))
+        if kept is None or kept[0] is not actions:
+            if len(_SHARED_MASKS) >= 64:
+                _SHARED_MASKS.clear()
+            mask = np.zeros(codec.size, dtype=np.int8)  # kept here, not in the pool
+            mask[actions] = 1
+            mask.flags.writeable = False
+            kept = _SHARED_MASKS[id(actions)] = (actions, mask)
+        return cls(codec, kept[1], None, actions)
+
+    def actions(self) -> list[int]:
+        """The legal actions, in increasing order."""
+        if self._chosen is not None:
+            return sorted(self._chosen)
+        assert self._actions is not None
+        return self._actions.tolist()
+
+    def command(self, action: int) -> Command | None:
+        """The legal command ``action`` stands for, or None when it is not legal (or not an action)."""
+        if self._chosen is not None:
+            return self._chosen.get(action)
+        if not 0 <= action < self.codec.size or not self.mask[action]:
+            return None
+        return self.codec.command(action)
+
+    def commands(self) -> dict[int, Command]:
+        """Each legal action and its command, in action order when decoded."""
+        if self._chosen is not None:
+            return dict(self._chosen)
+        return {a: self.codec.command(a) for a in self.actions()}
+
+
+_SHARED_MASKS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+"""Read-only masks of read-only action arrays, by the array's id (the array is kept, so the id
+stays its own): a game whose hook answers one array for many positions (Mekong's hands) shares
+one mask, rather than writing a megabyte at each of them."""
+
+
+def _mask(size: int, actions: np.ndarray) -> np.ndarray:
+    """The mask of ``size`` actions with ``actions`` set: a new array, or for a large action space
+    a recycled read-only one (``_recycled``)."""
+    if size >= RECYCLED_SIZE:
+        return _recycled(size, actions)
+    mask = np.zeros(size, dtype=np.int8)
+    mask[actions] = 1
+    return mask
+
+
+RECYCLED_SIZE = 1 << 18
+"""From this many actions up (Mekong's 994,340, Seven Dragons' 568,242) masks are recycled."""
+
+_POOLS: dict[int, list[list[Any]]] = {}
+"""Per size, up to 8 entries ``[mask, the actions set in it]``."""
+
+
+def _recycled(size: int, actions: np.ndarray) -> np.ndarray:
+    """A read-only mask of ``size`` with ``actions`` set: one of the pool's that nothing outside
+    it holds any more, its previous actions cleared, or a new one.
+
+    A new array of a megabyte costs more than an environment step: the allocator hands the
+    memory back to the system when it is freed, and the system zeroes it page by page when it
+    is written again; clearing a whole megabyte costs a third of a step too. A mask the learner
+    still holds (in its observation, a replay buffer, a view or a tensor sharing its memory:
+    each holds a reference) is never handed out again, and none can be written (copy one to
+    change it), so a recycled mask holds exactly the actions set last."""
+    pool = _POOLS.setdefault(size, [])
+    for entry in pool:
+        mask = entry[0]
+        if sys.getrefcount(mask) == _POOLED_REFS:
+            mask.flags.writeable = True
+            mask[entry[1]] = 0
+            break
+    else:
+        mask = np.zeros(size, dtype=np.int8)
+        entry = [mask, actions]
+        if len(pool) < 8:
+            pool.append(entry)
+    mask[actions] = 1
+    entry[1] = actions
+    mask.flags.writeable = False
+    return mask
+
+
+_POOLED_REFS = 3
+"""References to a mask only the pool holds, as ``sys.getrefcount`` counts them in ``_recycled``:
+the pool's entry, the loop's name, and the call's own argument."""
 
 
 def _show(value: Any) -> str:

@@ -27,8 +27,9 @@ import pyspiel
 
 from domain.catalog import GAMES
 from domain.kernel import Command, Event, Rng, Ruleset, Viewer
-from rl.actions import ActionCodec
-from rl.features import OBSERVATION_SIZE, describe, featurize
+from rl import hooks
+from rl.actions import ActionCodec, Legal
+from rl.features import OBSERVATION_SIZE, describe
 from rl.match import returns
 from rl.specs import codec_for, spec_for
 
@@ -184,11 +185,10 @@ class DragonhallState(pyspiel.State):
         seat, command = self._pending
         return self.ruleset.decide(self.engine_state, seat, command, rng)
 
-    def _table(self) -> dict[int, Command]:
+    def _table(self) -> Legal:
         if self._legal is None:
-            seat = self.current_player()
-            _, chosen = self._codec.value.table(self.ruleset.legal_moves(self.engine_state, seat))
-            self._legal = Shared(chosen)
+            seat, state = self.current_player(), self.engine_state
+            self._legal = Shared(hooks.legal(self.ruleset, state, seat, lambda: self.ruleset.legal_moves(state, seat)))
         return self._legal.value
 
     # ------------------------------------------------------------ the OpenSpiel protocol
@@ -203,7 +203,7 @@ class DragonhallState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
-        return sorted(self._table())
+        return self._table().actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         p = 1.0 / self._chance
@@ -214,7 +214,10 @@ class DragonhallState(pyspiel.State):
             self._draws.append(int(action))
         else:
             seat = self.current_player()
-            self._pending = (seat, self._table()[int(action)])
+            command = self._table().command(int(action))
+            if command is None:
+                raise ValueError(f"action {action} is not legal for player {seat} now")
+            self._pending = (seat, command)
             self._mine[seat].append(int(action))
             self._decisions += 1
         self._resolve()
@@ -256,7 +259,7 @@ class ViewObserver:
         self.dict = {"view": self.tensor}
 
     def set_from(self, state: DragonhallState, player: int) -> None:
-        self.tensor[:] = featurize(state.view(player), player, self.tensor.size)
+        self.tensor[:] = hooks.observation(state.ruleset, state.engine_state, player, self.tensor.size)
 
     def string_from(self, state: DragonhallState, player: int) -> str:
         text = describe(state.view(player), player)

@@ -19,7 +19,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from domain.kernel import Command, Ruleset, Viewer
-from rl.features import OBSERVATION_SIZE, describe, featurize
+from rl import hooks
+from rl.actions import Legal
+from rl.features import OBSERVATION_SIZE, describe
 from rl.match import Match, returns
 from rl.specs import codec_for, game
 
@@ -56,7 +58,9 @@ class DragonhallEnv(AECEnv):
         self._action_spaces = {a: spaces.Discrete(self.codec.size) for a in self.possible_agents}
         self._observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.match: Match | None = None
-        self._table: tuple[int, np.ndarray, dict[int, Command]] | None = None
+        self._table: tuple[int, Legal] | None = None
+        self._no_action = np.zeros(self.codec.size, dtype=np.int8)
+        self._no_action.flags.writeable = False  # shared by every observation of a seat not to act
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_spaces[agent]
@@ -85,7 +89,7 @@ class DragonhallEnv(AECEnv):
             return
         match = self._match()
         seat = self._seat[agent]
-        command = self._legal(seat)[2].get(int(action)) if action is not None else None
+        command = self._legal(seat).command(int(action)) if action is not None else None
         if command is None:
             inside = action is not None and 0 <= int(action) < self.codec.size
             named = self.codec.describe(int(action)) if inside else "outside the action space"  # type: ignore[arg-type]
@@ -102,11 +106,11 @@ class DragonhallEnv(AECEnv):
         """``agent``'s view as a vector, and its action mask (all zeros when it is not to act)."""
         match = self._match()
         seat = self._seat[agent]
-        vector = featurize(match.view(seat), seat, self.observation_size)
+        vector = hooks.observation(self.ruleset, match.state, seat, self.observation_size)
         if self.terminations.get(agent) or self.truncations.get(agent) or seat not in match.awaiting():
-            mask = np.zeros(self.codec.size, dtype=np.int8)
+            mask = self._no_action
         else:
-            mask = self._legal(seat)[1]
+            mask = self._legal(seat).mask
         return {"observation": vector, "action_mask": mask}
 
     def render(self) -> str | None:
@@ -126,18 +130,23 @@ class DragonhallEnv(AECEnv):
 
     def legal_commands(self, agent: str) -> dict[int, Command]:
         """Each legal action of ``agent`` and the engine command it stands for."""
-        return dict(self._legal(self._seat[agent])[2])
+        return self._legal(self._seat[agent]).commands()
+
+    def legal_actions(self, agent: str) -> list[int]:
+        """The legal actions of ``agent``, in increasing order (the mask's nonzero places, without
+        scanning the whole mask)."""
+        return self._legal(self._seat[agent]).actions()
 
     def _match(self) -> Match:
         if self.match is None:
             raise RuntimeError("call reset() before using the environment")
         return self.match
 
-    def _legal(self, seat: int) -> tuple[int, np.ndarray, dict[int, Command]]:
+    def _legal(self, seat: int) -> Legal:
         if self._table is None or self._table[0] != seat:
-            mask, chosen = self.codec.table(self._match().legal_moves(seat))
-            self._table = (seat, mask, chosen)
-        return self._table
+            match = self._match()
+            self._table = (seat, hooks.legal(self.ruleset, match.state, seat, lambda: match.legal_moves(seat)))
+        return self._table[1]
 
     def _after_decision(self) -> None:
         """Select the next agent, or end the game for everyone with its rewards."""

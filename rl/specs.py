@@ -7,13 +7,21 @@ cannot (``ActionCodec``). A module in ``rl.games`` refines that for one game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import numpy as np
+
 from domain.kernel import Ruleset
 from rl.actions import ActionCodec, Spec
+from rl.features import Leaves
+
+Encoder = Callable[[Any, int], Leaves]
+"""``(state, seat) -> the leaves of the seat's view``."""
+LegalActions = Callable[[Any, int], "np.ndarray | None"]
+"""``(state, seat) -> its legal actions`` (an integer array), or None to list the moves instead."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +33,14 @@ class GameSpec:
     """Command wire name to its numbering; command types left out are inferred."""
     max_chance_outcomes: int = 256
     """The largest ``Rng.below(n)`` the game draws (a shuffle of n items draws up to n)."""
+    observation: Encoder | None = None
+    """The leaves of a seat's view straight from the state, in the view's order: the same vector
+    as ``featurize(view)``, faster (``rl.hooks.observation``). None: the view is featurized."""
+    legal_actions: LegalActions | None = None
+    """A seat's legal actions straight from the state, without building every command, or None
+    where the listing is cheap enough (``rl.hooks.legal``): distinct, in increasing order, and
+    each decoding to a listed command (``ActionCodec.command``). None: the listing is indexed
+    (``ActionCodec.table``)."""
 
 
 _SPECS: dict[str, GameSpec] = {}

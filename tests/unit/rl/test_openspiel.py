@@ -3,6 +3,7 @@ are the engine's own draws."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pyspiel
@@ -74,3 +75,24 @@ def test_information_states_differ_by_player_and_show_only_their_own_hand() -> N
     hand = canonical_json(state.view(0)["hand"])
     assert mine.startswith("seat 0: ") and theirs.startswith("seat 1: ")
     assert hand in mine and hand not in theirs
+
+
+@pytest.mark.parametrize("slug", ["tarasque", "seven-dragons", "drachenreiter", "mekong"])
+def test_a_state_mid_game_round_trips_through_openspiels_serialisation(slug: str) -> None:
+    """Serialised as its history (chance draws and actions), a state replays to the same position."""
+    game = pyspiel.load_game(game_name(slug), {"players": 2})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, copy = pyspiel.deserialize_game_and_state(text)
+    assert copy.history() == state.history() and len(state.history()) > 40
+    assert copy.engine_state == state.engine_state
+    assert copy.legal_actions() == state.legal_actions()
+    assert copy.information_state_string(0) == state.information_state_string(0)
