@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -94,6 +95,7 @@ def html_times(base: str, pages: dict[str, str], token: str, requests: int) -> d
 
 
 def weights(base: str, pages: dict[str, str], token: str) -> dict[str, int]:
+    """Each page's bytes in the browser once loaded: every answer but the stream, which stays open."""
     out = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
@@ -101,10 +103,13 @@ def weights(base: str, pages: dict[str, str], token: str) -> dict[str, int]:
             context = browser.new_context()
             context.add_cookies([{"name": "dragonhall_session", "value": token, "url": base}])
             page = context.new_page()
-            sizes: list[int] = []
-            page.on("response", lambda r, sizes=sizes: sizes.append(len(r.body()) if r.ok else 0))
-            page.goto(base + path, wait_until="networkidle")
-            out[name] = sum(sizes)
+            answers: list[Any] = []
+            page.on("response", lambda a, answers=answers: answers.append(a))
+            page.goto(base + path, wait_until="load")
+            page.wait_for_timeout(1500)  # the scripts' own fetches (legal moves, steps, board)
+            out[name] = sum(
+                len(a.body()) for a in answers if a.ok and "event-stream" not in a.headers.get("content-type", "")
+            )
             context.close()
         browser.close()
     return out
@@ -114,7 +119,8 @@ def replay_steps(base: str, path: str, steps: int) -> dict[str, list[float]]:
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
         page = browser.new_page()
-        page.goto(base + path, wait_until="networkidle")
+        page.goto(base + path, wait_until="load")
+        page.wait_for_selector("#board svg")
         page.keyboard.press("Home")
         page.wait_for_function("document.getElementById('step-label').textContent.startsWith('Step 1 ')")
         page.wait_for_timeout(300)
@@ -147,6 +153,7 @@ def main() -> None:
             pages = setup(server)
             token = pages.pop("_token")
             times = html_times(server.base, pages, token, args.requests)
+            console.print({name: f"p99 {pct(t, 99):.1f} ms" for name, t in times.items()})
             sizes = weights(server.base, pages, token)
             steps = replay_steps(server.base, pages["replay (2,000 events)"], args.steps)
         finally:
