@@ -227,3 +227,18 @@ def test_the_game_page_and_the_lobby_link_seats_to_their_profiles(browser: Any, 
         page = html(browser.get(path))
         assert profile_href(ada.id) + ">ada</a>" in page, path
         assert profile_href("server-bot:greedy") in page, path
+
+
+def test_the_tournament_list_filters_by_status(browser: Any, platform: Any, fake_clock: FakeClock) -> None:
+    csrf = signed_up(browser, "ann")
+    browser.post("/tournaments", data=tournament_form(csrf, fake_clock))
+    assert "winter cup" in html(browser.get("/tournaments?status=registering"))
+    finished = html(browser.get("/tournaments?status=finished&page=0"))
+    assert "winter cup" not in finished and "No tournament here yet." in finished
+
+
+def test_pages_take_their_own_query_parameters_and_the_api_still_refuses_unknown_ones(browser: Any) -> None:
+    """The lobby's filters and pager are the page's own: the API's 400 for an undeclared
+    parameter is for the API's operations."""
+    assert browser.get("/?game=tarasque&status=open&page=1").status_code == 200
+    assert browser.get("/api/v1/catalog?page=1").status_code == 400
