@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 
 from api.competition_schemas import TournamentCreate
 from api.context import current_platform
-from api.web.forms import _acting, _messages, _number, _redirect, _signed_in
+from api.web.forms import acting, form_messages, number, see_other, signed_in
 from api.web.pages import render, titles, web
 from api.web.viewing import viewer
 from domain.kernel import all_games
@@ -52,7 +52,7 @@ def leaderboards() -> str | Response:
     """The games to choose a leaderboard from (the chooser's ``?game=`` goes to that board)."""
     game = request.args.get("game", "").strip()
     if game:
-        return _redirect(url_for("web.leaderboard_page", game=game))
+        return see_other(url_for("web.leaderboard_page", game=game))
     return render("leaderboards.html", catalog=catalog())
 
 
@@ -116,29 +116,29 @@ def tournament_page(tournament_id: str, errors: list[str] | None = None) -> str:
 @web.route("/tournaments/<tournament_id>/register", methods=["POST"])
 def register_for_tournament(tournament_id: str) -> Response | tuple[str, int]:
     """Registers the signed-in person (as ``POST /tournaments/{id}/registrations`` does)."""
-    me = _signed_in()
+    me = signed_in()
 
     def act() -> Response:
         current_platform().tournaments.register(tournament_id, me)
-        return _redirect(url_for("web.tournament_page", tournament_id=tournament_id))
+        return see_other(url_for("web.tournament_page", tournament_id=tournament_id))
 
-    return _acting(act, lambda errors: tournament_page(tournament_id, errors))
+    return acting(act, lambda errors: tournament_page(tournament_id, errors))
 
 
 @web.route("/tournaments", methods=["POST"])
 def new_tournament() -> Response | tuple[str, int]:
     """Announces a tournament from the list's form; its page is shown next."""
-    me = _signed_in()
+    me = signed_in()
     try:
         body = TournamentCreate().load(_tournament_body(request.form))
     except (ValidationError, ValueError) as e:
-        return tournaments_page(_messages(e.messages if isinstance(e, ValidationError) else str(e))), 400
+        return tournaments_page(form_messages(e.messages if isinstance(e, ValidationError) else str(e))), 400
 
     def act() -> Response:
         created = current_platform().tournaments.create(me, body)
-        return _redirect(url_for("web.tournament_page", tournament_id=created["id"]))
+        return see_other(url_for("web.tournament_page", tournament_id=created["id"]))
 
-    return _acting(act, tournaments_page)
+    return acting(act, tournaments_page)
 
 
 def _tournament_body(form: Any) -> dict[str, Any]:
@@ -149,14 +149,14 @@ def _tournament_body(form: Any) -> dict[str, Any]:
         "game": game,
         "variant": variant or None,
         "format": form.get("format", ""),
-        **{k: _number(form.get(k, "")) for k in ("seats", "rounds", "capacity", "round_seconds")},
+        **{k: number(form.get(k, "")) for k in ("seats", "rounds", "capacity", "round_seconds")},
     }
     if form.get("starts_at"):
         body["starts_at"] = datetime.fromisoformat(form["starts_at"]).replace(tzinfo=UTC).isoformat()
     if form.get("clock", "none") == "per_move":
         body["time_control"] = {
             "kind": "per_move",
-            "seconds": _number(form.get("seconds", "")),
+            "seconds": number(form.get("seconds", "")),
             "timeout_policy": form.get("timeout_policy", "auto"),
         }
     return body
