@@ -242,3 +242,15 @@ def test_pages_take_their_own_query_parameters_and_the_api_still_refuses_unknown
     parameter is for the API's operations."""
     assert browser.get("/?game=tarasque&status=open&page=1").status_code == 200
     assert browser.get("/api/v1/catalog?page=1").status_code == 400
+
+
+def test_a_full_tournament_offers_no_registration(browser: Any, platform: Any, fake_clock: FakeClock) -> None:
+    csrf = signed_up(browser, "ann")
+    form = tournament_form(csrf, fake_clock, capacity="2")
+    tid = browser.post("/tournaments", data=form).headers["Location"].rsplit("/", 1)[1]
+    owner, _ = platform.accounts.register("ada", "human")
+    for k in range(2):
+        platform.tournaments.register(tid, owner, platform.accounts.register_bot(owner, f"bot{k}")[0].id)
+    page = html(browser.get(f"/tournaments/{tid}"))
+    assert "This tournament is full." in page and "Register for this tournament" not in page
+    assert browser.post(f"/tournaments/{tid}/register", data={"csrf": csrf}).status_code == 409
