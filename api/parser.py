@@ -228,11 +228,12 @@ def _is_text(s: str) -> bool:
 
 def refuse_undeclared_query() -> None:
     """Before every route: a query parameter the route does not declare, or one given twice, is a
-    400 naming it. Routes without query arguments (most of them) take none."""
+    400 naming it. Routes without query arguments (most of them) take none. The web client's pages
+    (endpoints ``web.*``) are not the API: they read their own filters and pages, and ignore the rest."""
     if not request.query_string:
         return
     endpoint = request.endpoint
-    if endpoint is None:  # no such route: the 404 or 405 comes next
+    if endpoint is None or endpoint.startswith("web."):  # no such route: the 404 or 405 comes next
         return
     declared = declared_query(current_app.view_functions[endpoint])
     refused: dict[str, list[str]] = {}

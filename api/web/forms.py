@@ -33,7 +33,7 @@ def _same_origin() -> None:
         raise session.CsrfRefused("a form may only be posted from this site's own pages")
 
 
-def _signed_in() -> Player:
+def signed_in() -> Player:
     """The signed-in person, whose form carries the session's CSRF token."""
     _same_origin()
     me = viewer()
@@ -46,7 +46,8 @@ def _signed_in() -> Player:
     return me
 
 
-def _redirect(url: str) -> Response:
+def see_other(url: str) -> Response:
+    """A 303 to the page that shows a form's result: reloading that page posts nothing again."""
     response: Response = redirect(url, code=303)  # type: ignore[assignment]
     return response
 
@@ -58,7 +59,7 @@ def sign_up() -> Response | tuple[str, int]:
     try:
         body = schemas.PlayerCreate().load({"name": request.form.get("name", "").strip()})
     except ValidationError as e:
-        return pages.sign_in_page(_messages(e.messages)), 400
+        return pages.sign_in_page(form_messages(e.messages)), 400
     player, token = current_platform().accounts.register(body["name"], "human")
     csrf = session.csrf_token(current_platform().settings.secret_key, token)
     response = Response(pages.render("welcome.html", token=token, me=player, csrf=csrf))
@@ -75,7 +76,7 @@ def sign_in() -> Response | tuple[str, int]:
         current_platform().accounts.authenticate(token)
     except NotAuthenticated:
         return pages.sign_in_page(["That token is not valid (or was revoked)."]), 401
-    response = _redirect(url_for("web.lobby"))
+    response = see_other(url_for("web.lobby"))
     session.remember(response, token, request.is_secure)
     return response
 
@@ -83,7 +84,7 @@ def sign_in() -> Response | tuple[str, int]:
 @web.route("/signout", methods=["POST"])
 def sign_out() -> Response:
     _same_origin()
-    response = _redirect(url_for("web.lobby"))
+    response = see_other(url_for("web.lobby"))
     session.forget(response)
     return response
 
@@ -91,12 +92,12 @@ def sign_out() -> Response:
 @web.route("/games", methods=["POST"])
 def new_game() -> Response | tuple[str, int]:
     """Opens a table from the lobby's form, seats the creator and, if asked, the server's bots."""
-    me = _signed_in()
+    me = signed_in()
     try:
         body = schemas.GameCreate().load(_game_body(request.form))
     except (ValidationError, ValueError) as e:
-        return pages.lobby(_messages(e.messages if isinstance(e, ValidationError) else str(e))), 400
-    return _acting(
+        return pages.lobby(form_messages(e.messages if isinstance(e, ValidationError) else str(e))), 400
+    return acting(
         lambda: _open_and_seat(me, body, request.form),
         lambda errors: pages.lobby(errors),
     )
@@ -112,7 +113,7 @@ def _open_and_seat(me: Player, body: dict[str, Any], form: Any) -> Response:
         bot = _bot_for(body["game"], form.get("bot", ""))
         while len(p.games.load(gid).seats) < body["players"]:
             p.games.add_bot(gid, me.id, bot)
-    return _redirect(url_for("web.game_page", game_id=gid))
+    return see_other(url_for("web.game_page", game_id=gid))
 
 
 def _bot_for(game: str, chosen: str) -> str:
@@ -129,23 +130,23 @@ def _game_body(form: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
         "game": game,
         "variant": variant or None,
-        "players": _number(form.get("players", "")),
+        "players": number(form.get("players", "")),
         "rated": bool(form.get("rated")),
         "invite": [i.strip() for i in form.get("invite", "").split(",") if i.strip()],
         "options": _options(form, f"{game}/{variant}") or None,
     }
     clock = form.get("clock", "none")
     if clock == "per_move":
-        body["time_control"] = {"kind": clock, "seconds": _number(form.get("seconds", ""))}
+        body["time_control"] = {"kind": clock, "seconds": number(form.get("seconds", ""))}
     elif clock == "bank":
-        body["time_control"] = {"kind": clock, **{k: _number(form.get(k, "")) for k in ("initial", "increment", "cap")}}
+        body["time_control"] = {"kind": clock, **{k: number(form.get(k, "")) for k in ("initial", "increment", "cap")}}
     if form.get("starts_at"):
         body["starts_at"] = datetime.fromisoformat(form["starts_at"]).replace(tzinfo=UTC).isoformat()
         body["fill"] = "bot"
     return body
 
 
-def _number(text: str) -> int | str:
+def number(text: str) -> int | str:
     """A form's whole number as the schema's strict integer (anything else left for it to refuse)."""
     return int(text) if text.strip().lstrip("-").isdigit() else text
 
@@ -175,8 +176,8 @@ def _typed(value: str) -> Any:
 
 @web.route("/games/<game_id>/join", methods=["POST"])
 def join_game(game_id: str) -> Response | tuple[str, int]:
-    me = _signed_in()
-    return _acting(
+    me = signed_in()
+    return acting(
         lambda: _then_game(current_platform().games.take_seat(game_id, me.id, me.name, me.kind)),
         lambda errors: pages.game_page(game_id, errors),
     )
@@ -184,8 +185,8 @@ def join_game(game_id: str) -> Response | tuple[str, int]:
 
 @web.route("/games/<game_id>/bots", methods=["POST"])
 def add_bot(game_id: str) -> Response | tuple[str, int]:
-    me = _signed_in()
-    return _acting(
+    me = signed_in()
+    return acting(
         lambda: _then_game(current_platform().games.add_bot(game_id, me.id, request.form.get("bot", ""))),
         lambda errors: pages.game_page(game_id, errors),
     )
@@ -193,8 +194,8 @@ def add_bot(game_id: str) -> Response | tuple[str, int]:
 
 @web.route("/games/<game_id>/start", methods=["POST"])
 def start_game(game_id: str) -> Response | tuple[str, int]:
-    me = _signed_in()
-    return _acting(
+    me = signed_in()
+    return acting(
         lambda: _then_game(current_platform().games.start(game_id, me.id)),
         lambda errors: pages.game_page(game_id, errors),
     )
@@ -203,30 +204,30 @@ def start_game(game_id: str) -> Response | tuple[str, int]:
 @web.route("/games/<game_id>/disputes", methods=["POST"])
 def open_dispute(game_id: str) -> Response | tuple[str, int]:
     """Opens a dispute on a version; its answer shows on the audit page."""
-    me = _signed_in()
+    me = signed_in()
     try:
         move = json.loads(request.form["move"]) if request.form.get("move", "").strip() else None
         body = schemas.DisputeRequest().load(
-            {"version": _number(request.form.get("version", "")), "claim": request.form.get("claim", "")}
+            {"version": number(request.form.get("version", "")), "claim": request.form.get("claim", "")}
             | ({"move": move} if move is not None else {})
         )
     except (ValidationError, ValueError) as e:
-        return pages.audit_page(game_id, _messages(getattr(e, "messages", str(e)))), 400
+        return pages.audit_page(game_id, form_messages(getattr(e, "messages", str(e)))), 400
 
     def act() -> Response:
         dispute = current_platform().disputes.open(
             game_id, me.id, body["version"], body["claim"], body.get("move"), None
         )
-        return _redirect(url_for("web.audit_page", game_id=game_id) + f"#dispute-{dispute['id']}")
+        return see_other(url_for("web.audit_page", game_id=game_id) + f"#dispute-{dispute['id']}")
 
-    return _acting(act, lambda errors: pages.audit_page(game_id, errors))
+    return acting(act, lambda errors: pages.audit_page(game_id, errors))
 
 
 def _then_game(game: Any) -> Response:
-    return _redirect(url_for("web.game_page", game_id=str(game.id)))
+    return see_other(url_for("web.game_page", game_id=str(game.id)))
 
 
-def _acting(act: Callable[[], Response], again: Callable[[list[str]], str]) -> Response | tuple[str, int]:
+def acting(act: Callable[[], Response], again: Callable[[list[str]], str]) -> Response | tuple[str, int]:
     """Runs ``act``; a refusal of the services or the rules shows the page again with it."""
     try:
         return act()
@@ -235,7 +236,7 @@ def _acting(act: Callable[[], Response], again: Callable[[list[str]], str]) -> R
         return again([body["error"]["message"]]), status
 
 
-def _messages(messages: Any) -> list[str]:
+def form_messages(messages: Any) -> list[str]:
     """marshmallow's messages (a dict of lists, nested) as lines for the page."""
     if isinstance(messages, str):
         return [messages]
@@ -243,5 +244,5 @@ def _messages(messages: Any) -> list[str]:
         return [str(m) for m in messages]
     out: list[str] = []
     for field, value in messages.items():
-        out += [f"{field}: {m}" for m in _messages(value)]
+        out += [f"{field}: {m}" for m in form_messages(value)]
     return out

@@ -46,5 +46,10 @@ def base_context() -> dict[str, Any]:
     return {
         "me": person,
         "csrf": csrf(),
-        "nav": [("Lobby", url_for("web.lobby")), *([("Inbox", url_for("web.inbox"))] if person else [])],
+        "nav": [
+            ("Lobby", url_for("web.lobby")),
+            *([("Inbox", url_for("web.inbox"))] if person else []),
+            ("Leaderboards", url_for("web.leaderboards")),
+            ("Tournaments", url_for("web.tournaments_page")),
+        ],
     }

@@ -119,6 +119,12 @@ OTHER_ROUTES = {
     "/api/v1/tournaments",
     "/api/v1/tournaments/<tournament_id>",
     "/api/v1/tournaments/<tournament_id>/registrations",
+    "/players/<player_id>",  # the profile page: GET /api/v1/players/{id}'s ended games and ratings
+    "/leaderboards",  # the list of games, nothing of any game played
+    "/leaderboards/<game>",  # GET /api/v1/leaderboards/{game}: ratings of ended games
+    "/tournaments",  # the list (GET /api/v1/tournaments) and the form that announces one
+    "/tournaments/<tournament_id>",  # GET /api/v1/tournaments/{id}: tables seated, places of ended games
+    "/tournaments/<tournament_id>/register",  # acts before the tournament's games exist, as the API's does
 }
 """Routes that read nothing of a running game, or act only before it starts, when it ends, or once
 it has ended (a sandbox is refused while the game runs: tested in test_audit_api). Profiles, rating

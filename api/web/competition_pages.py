@@ -1,0 +1,169 @@
+"""The competition pages: player profiles, leaderboards and tournaments, and the forms that
+register for a tournament and announce one.
+
+They read the same services as the API's routes (``api.players``, ``api.competition``), which
+read only ended games' results (profiles, ratings, leaderboards) and the tournaments' own
+tables, so they show nothing a running game hides. The forms check the session's CSRF token
+as every form of the pages does (``api.web.forms``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import Response, request, url_for
+from marshmallow import ValidationError
+
+from api.competition_schemas import TournamentCreate
+from api.context import current_platform
+from api.web.forms import acting, form_messages, number, see_other, signed_in
+from api.web.pages import render, titles, web
+from api.web.viewing import viewer
+from domain.kernel import all_games
+
+BOARD_PAGE = 25
+"""Players per leaderboard page."""
+TOURNAMENTS_PAGE = 25
+TOURNAMENT_STATUSES = ("registering", "running", "finished", "cancelled")
+
+
+def catalog() -> list[dict[str, Any]]:
+    """The games people play here (the toy games of the tests left out), with their variants."""
+    return [
+        {
+            "game": g.slug,
+            "title": g.title,
+            "variants": [(v.name, v.title, v.min_seats, v.max_seats) for v in g.variants],
+        }
+        for g in all_games()
+        if not g.slug.startswith("dice-")
+    ]
+
+
+@web.route("/players/<player_id>", methods=["GET"])
+def player_page(player_id: str) -> str:
+    """A profile: ratings per game, games finished and won, recent ended games, a bot's owner."""
+    return render("player.html", profile=current_platform().profiles.profile(player_id), titles=titles())
+
+
+@web.route("/leaderboards", methods=["GET"])
+def leaderboards() -> str | Response:
+    """The games to choose a leaderboard from (the chooser's ``?game=`` goes to that board)."""
+    game = request.args.get("game", "").strip()
+    if game:
+        return see_other(url_for("web.leaderboard_page", game=game))
+    return render("leaderboards.html", catalog=catalog())
+
+
+@web.route("/leaderboards/<game>", methods=["GET"])
+def leaderboard_page(game: str) -> str:
+    """A game's players by conservative rating (mu - 3 sigma), a page at a time."""
+    page = max(0, _int_arg("page", 0))
+    provisional = request.args.get("provisional") == "1"
+    board = current_platform().profiles.leaderboard(game, BOARD_PAGE, page * BOARD_PAGE, provisional)
+    return render(
+        "leaderboard.html",
+        board=board,
+        title=titles().get(board["game"], board["game"]),
+        catalog=catalog(),
+        page=page,
+        more=board["total"] > (page + 1) * BOARD_PAGE,
+        filters={"provisional": "1"} if provisional else {},
+    )
+
+
+@web.route("/tournaments", methods=["GET"])
+def tournaments_page(errors: list[str] | None = None) -> str:
+    """Tournaments, latest start first, optionally of one status; the form to announce one."""
+    status = request.args.get("status", "")
+    status = status if status in TOURNAMENT_STATUSES else ""
+    page = max(0, _int_arg("page", 0))
+    found = current_platform().tournaments.listing(status or None, TOURNAMENTS_PAGE + 1, page * TOURNAMENTS_PAGE)
+    return render(
+        "tournaments.html",
+        tournaments=found[:TOURNAMENTS_PAGE],
+        more=len(found) > TOURNAMENTS_PAGE,
+        page=page,
+        filters={"status": status} if status else {},
+        statuses=TOURNAMENT_STATUSES,
+        catalog=catalog(),
+        titles=titles(),
+        errors=errors,
+    )
+
+
+@web.route("/tournaments/<tournament_id>", methods=["GET"])
+def tournament_page(tournament_id: str, errors: list[str] | None = None) -> str:
+    """Standings, rounds with their tables (linking to their games), players; the register form."""
+    t = current_platform().tournaments.get(tournament_id)
+    me = viewer()
+    names = {p["player_id"]: p["name"] for p in t["players"]}
+    return render(
+        "tournament.html",
+        t=t,
+        title=titles().get(t["game"], t["game"]),
+        names=names,
+        registered=me is not None and me.id in names,
+        can_register=me is not None and t["status"] == "registering" and len(names) < t["capacity"],
+        errors=errors,
+    )
+
+
+# ------------------------------------------------------------ forms
+
+
+@web.route("/tournaments/<tournament_id>/register", methods=["POST"])
+def register_for_tournament(tournament_id: str) -> Response | tuple[str, int]:
+    """Registers the signed-in person (as ``POST /tournaments/{id}/registrations`` does)."""
+    me = signed_in()
+
+    def act() -> Response:
+        current_platform().tournaments.register(tournament_id, me)
+        return see_other(url_for("web.tournament_page", tournament_id=tournament_id))
+
+    return acting(act, lambda errors: tournament_page(tournament_id, errors))
+
+
+@web.route("/tournaments", methods=["POST"])
+def new_tournament() -> Response | tuple[str, int]:
+    """Announces a tournament from the list's form; its page is shown next."""
+    me = signed_in()
+    try:
+        body = TournamentCreate().load(_tournament_body(request.form))
+    except (ValidationError, ValueError) as e:
+        return tournaments_page(form_messages(e.messages if isinstance(e, ValidationError) else str(e))), 400
+
+    def act() -> Response:
+        created = current_platform().tournaments.create(me, body)
+        return see_other(url_for("web.tournament_page", tournament_id=created["id"]))
+
+    return acting(act, tournaments_page)
+
+
+def _tournament_body(form: Any) -> dict[str, Any]:
+    """The ``TournamentCreate`` body of the form (its start is UTC, as the lobby's is)."""
+    game, _, variant = form.get("variant", "").partition("/")
+    body: dict[str, Any] = {
+        "name": form.get("name", "").strip(),
+        "game": game,
+        "variant": variant or None,
+        "format": form.get("format", ""),
+        **{k: number(form.get(k, "")) for k in ("seats", "rounds", "capacity", "round_seconds")},
+    }
+    if form.get("starts_at"):
+        body["starts_at"] = datetime.fromisoformat(form["starts_at"]).replace(tzinfo=UTC).isoformat()
+    if form.get("clock", "none") == "per_move":
+        body["time_control"] = {
+            "kind": "per_move",
+            "seconds": number(form.get("seconds", "")),
+            "timeout_policy": form.get("timeout_policy", "auto"),
+        }
+    return body
+
+
+def _int_arg(name: str, default: int) -> int:
+    try:
+        return int(request.args.get(name, default))
+    except ValueError:
+        return default
