@@ -25,7 +25,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -47,13 +46,16 @@ STEP_SHOWN = """async (key) => {
   });
   if (key === "jump") {
     const range = document.getElementById("step");
-    range.value = String(Math.floor(Math.random() * Number(range.max)));
+    let to = Number(range.value);
+    while (to === Number(range.value)) to = Math.floor(Math.random() * Number(range.max));
+    range.value = String(to);
     range.dispatchEvent(new Event("input"));
   } else {
-    document.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+    document.body.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
   }
-  const shown = await changed;
-  return [shown - start, before];
+  const late = new Promise((resolve) => setTimeout(() => resolve(null), 5000));
+  const shown = await Promise.race([changed, late]);
+  return [shown === null ? null : shown - start, before];
 }"""
 """Presses a key (or jumps the slider) and resolves when the board's picture is replaced."""
 
@@ -94,8 +96,15 @@ def html_times(base: str, pages: dict[str, str], token: str, requests: int) -> d
     return times
 
 
-def weights(base: str, pages: dict[str, str], token: str) -> dict[str, int]:
-    """Each page's bytes in the browser once loaded: every answer but the stream, which stays open."""
+PAGE_BYTES = """() => performance.getEntriesByType("navigation").concat(performance.getEntriesByType("resource"))
+  .filter((e) => !e.name.includes("/stream"))
+  .reduce(([sent, read], e) => [sent + e.encodedBodySize, read + e.decodedBodySize], [0, 0])"""
+"""Every answer's bytes the page has read (its HTML, style, scripts, icon, board, data), but the stream's:
+as sent (compressed) and as read."""
+
+
+def weights(base: str, pages: dict[str, str], token: str) -> dict[str, tuple[int, int]]:
+    """Each page's bytes in the browser once loaded and its scripts' first fetches are done."""
     out = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM)
@@ -103,13 +112,10 @@ def weights(base: str, pages: dict[str, str], token: str) -> dict[str, int]:
             context = browser.new_context()
             context.add_cookies([{"name": "dragonhall_session", "value": token, "url": base}])
             page = context.new_page()
-            answers: list[Any] = []
-            page.on("response", lambda a, answers=answers: answers.append(a))
             page.goto(base + path, wait_until="load")
             page.wait_for_timeout(1500)  # the scripts' own fetches (legal moves, steps, board)
-            out[name] = sum(
-                len(a.body()) for a in answers if a.ok and "event-stream" not in a.headers.get("content-type", "")
-            )
+            sent, read = page.evaluate(PAGE_BYTES)
+            out[name] = (int(sent), int(read))
             context.close()
         browser.close()
     return out
@@ -133,6 +139,8 @@ def _timed(page: Page, key: str, steps: int) -> list[float]:
     out = []
     for _ in range(steps):
         ms, _ = page.evaluate(STEP_SHOWN, key)
+        if ms is None:
+            raise RuntimeError(f"{key}: the board did not change within 5 s")
         out.append(ms)
         page.wait_for_timeout(20)  # a person's pace: the next board is fetched ahead meanwhile
     return out
@@ -155,16 +163,20 @@ def main() -> None:
             times = html_times(server.base, pages, token, args.requests)
             console.print({name: f"p99 {pct(t, 99):.1f} ms" for name, t in times.items()})
             sizes = weights(server.base, pages, token)
+            console.print(
+                {name: f"{sent / 1000:.0f} kB sent, {read / 1000:.0f} kB read" for name, (sent, read) in sizes.items()}
+            )
             steps = replay_steps(server.base, pages["replay (2,000 events)"], args.steps)
         finally:
             server.stop()
     table = Table(title=f"pages: HTML over {args.requests} requests each; weight in the browser")
-    for col in ("page", "HTML p50 ms", "HTML p99 ms", "< 50 ms", "weight kB", "< 300 kB"):
+    for col in ("page", "HTML p50 ms", "HTML p99 ms", "< 50 ms", "sent kB", "< 300 kB", "read kB"):
         table.add_column(col)
     for name in pages:
         p99 = pct(times[name], 99)
+        sent, read = sizes[name]
         table.add_row(name, f"{pct(times[name], 50):.1f}", f"{p99:.1f}", _yes(p99 < 50),
-                      f"{sizes[name] / 1000:.0f}", _yes(sizes[name] < 300_000))  # fmt: skip
+                      f"{sent / 1000:.0f}", _yes(sent < 300_000), f"{read / 1000:.0f}")  # fmt: skip
     console.print(table)
     steps_table = Table(title=f"replay of the long game: key press to board shown, {args.steps} steps each")
     for col in ("how", "p50 ms", "p99 ms", "max ms", "< 100 ms (p99)"):

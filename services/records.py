@@ -11,8 +11,14 @@ server's signature over all of it (``services.record_signing``), made at export.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import threading
+import time
+from collections import OrderedDict
 from typing import Any, cast
+
+import orjson
 
 from domain.kernel import Viewer
 from services.aggregate import Game
@@ -99,11 +105,37 @@ def audit_trail(games: Any, game_id: str, player_id: str | None) -> dict[str, An
     """Per step: actor, decision, rules applied and events (redacted while the game runs), with
     the server's verification of every step. The seed is revealed only once the game has ended."""
     game = games.load(game_id)
+    if not games.revealed(game):
+        return _trail(games, game, player_id)
+    key = (str(game.id), game.version)
+    now = time.monotonic()
+    with _REPORTS_LOCK:
+        kept = _ENDED_TRAILS.get(key)
+    if kept is not None and kept[0] > now:
+        return kept[1]
+    trail = _trail(games, game, player_id)
+    with _REPORTS_LOCK:
+        _ENDED_TRAILS[key] = (now + ENDED_TRAIL_SECONDS, trail)
+        while len(_ENDED_TRAILS) > REPORTS_KEPT:
+            _ENDED_TRAILS.popitem(last=False)
+    return trail
+
+
+ENDED_TRAIL_SECONDS = 10.0
+"""An ended game's trail (the same for every reader: all is revealed) is read from the store and
+verified again at most this often: a game's audit page read by many at once costs one reading of
+its events (tens of milliseconds on a long game), and a change to the stored events is still found
+within seconds."""
+_ENDED_TRAILS: OrderedDict[tuple[str, int], tuple[float, dict[str, Any]]] = OrderedDict()
+
+
+def _trail(games: Any, game: Game, player_id: str | None) -> dict[str, Any]:
+    game_id = str(game.id)
     viewer = games.viewer(game, player_id)
     seed = games.seeds.of(game.id)
     full = events_json(games, game_id, Viewer.everyone())
     over = games.revealed(game)
-    report = verify(header(game, seed.hex()), full, seed) if over else _running_report(game, full, seed)
+    report = _verified(game, full, seed, over)
     shown = (
         full
         if viewer.omniscient
@@ -123,6 +155,30 @@ def audit_trail(games: Any, game_id: str, player_id: str | None) -> dict[str, An
         "seed": game.seed,
         "steps": trail,
     }
+
+
+_REPORTS: OrderedDict[tuple[str, int, bool, bytes], dict[str, Any]] = OrderedDict()
+_REPORTS_LOCK = threading.Lock()
+REPORTS_KEPT = 64
+"""Verification reports kept by game, version, whether it has ended and the digest of the stored
+events verified: a report says nothing of any viewer, so re-deriving every step (a second or more
+on a long game) is done once per version and content, not once per read; events changed in the
+store since (a tampering the audit exists to find) have another digest and are verified anew."""
+
+
+def _verified(game: Game, full: list[dict[str, Any]], seed: bytes, over: bool) -> dict[str, Any]:
+    digest = hashlib.sha256(orjson.dumps(full, option=orjson.OPT_SORT_KEYS) + seed).digest()
+    key = (str(game.id), game.version, over, digest)
+    with _REPORTS_LOCK:
+        kept = _REPORTS.get(key)
+    if kept is not None:
+        return kept
+    report = verify(header(game, seed.hex()), full, seed) if over else _running_report(game, full, seed)
+    with _REPORTS_LOCK:
+        _REPORTS[key] = report
+        while len(_REPORTS) > REPORTS_KEPT:
+            _REPORTS.popitem(last=False)
+    return report
 
 
 def _running_report(game: Game, full: list[dict[str, Any]], seed: bytes) -> dict[str, Any]:

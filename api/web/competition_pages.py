@@ -37,7 +37,6 @@ def catalog() -> list[dict[str, Any]]:
             "variants": [(v.name, v.title, v.min_seats, v.max_seats) for v in g.variants],
         }
         for g in all_games()
-        if not g.slug.startswith("dice-")
     ]
 
 

@@ -7,6 +7,7 @@ spectator when signed out), so a page shows exactly what the API would answer th
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request
@@ -33,6 +34,12 @@ def render(template: str, **context: Any) -> str:
     return render_template(template, **{**base_context(), **context})
 
 
+@cache
+def lobby_catalog() -> list[dict[str, Any]]:
+    """The catalogue the lobby's form offers (the games are registered once, at start-up)."""
+    return [describe(g) for g in all_games()]
+
+
 def titles() -> dict[str, str]:
     return {g.slug: g.title for g in all_games()}
 
@@ -51,7 +58,7 @@ def lobby(errors: list[str] | None = None) -> str:
         more=len(games) > PAGE,
         page=page,
         filters={k: v for k, v in filters.items() if v},
-        catalog=[describe(g) for g in all_games() if not g.slug.startswith("dice-")],
+        catalog=lobby_catalog(),
         titles=titles(),
         statuses=STATUSES,
         errors=errors,
