@@ -106,9 +106,11 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     served.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Headless Chromium, the system's, for the whole session."""
+    """Headless Chromium, the system's, for one test module: Playwright's synchronous API holds an
+    event loop in this thread while it runs, which later tests on the same worker (``asyncio.run``)
+    could not start theirs beside."""
     if not CHROMIUM.exists():
         pytest.skip(
             f"Chromium is not installed at {CHROMIUM}: run tests/browser/ensure_chromium.sh (apt-get install chromium)"
