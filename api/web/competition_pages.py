@@ -29,7 +29,7 @@ TOURNAMENT_STATUSES = ("registering", "running", "finished", "cancelled")
 
 
 def catalog() -> list[dict[str, Any]]:
-    """The games people play here (the toy games of the tests left out), with their variants."""
+    """Every registered game, with its variants."""
     return [
         {
             "game": g.slug,
