@@ -56,7 +56,7 @@ def decide(ruleset: Evolves[TarasqueState], state: TarasqueState, seat: int, com
     if turn.phase is Phase.OVER:
         raise GameOver(f"{command.TYPE}: the game is over", GAME_ENDED)
     if seat != turn.seat or turn.phase not in AWAITING or seat in state.left:
-        raise NotYourTurn(f"{command.TYPE}: it is seat {turn.seat}'s turn, not seat {seat}'s", TURN_ORDER)
+        raise NotYourTurn(f"{command.TYPE}: {_why_not_now(state, seat)}", TURN_ORDER)
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise MalformedMove(f"{command.TYPE} is not a Tarasque move", MOVE_SHAPE)
@@ -224,3 +224,12 @@ _HANDLERS: dict[type, Callable[[TarasqueState, int, Any, Out, Rng], None]] = {
     MoveLairTile: _move,
     EndTurn: _end,
 }
+
+
+def _why_not_now(state: TarasqueState, seat: int) -> str:
+    """Why ``seat`` may not decide now, in words that are true in every case."""
+    if seat in state.left:
+        return f"seat {seat} has left the game"
+    if state.turn.phase not in AWAITING:
+        return "no decision is awaited now: the turn is being set up"
+    return f"it is seat {state.turn.seat}'s turn, not seat {seat}'s"
