@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -39,6 +40,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     served.stop()
 
 
+def read_models_caught_up(server: Server, timeout: float = 30) -> None:
+    """Waits until the read models have read every stored event (``/healthz``'s lag is 0)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status, health = server.call("GET", "/healthz")
+        if status == 200 and health["projections"]["lag"] == 0:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the read models still lag after {timeout} s: {health}")
+
+
 def against_greedy(server: Server, name: str = "ann") -> tuple[Client, str]:
     """A new player's client, and a Tarasque game where it holds seat 0 and the server's greedy bot seat 1."""
     client = Client.for_new_player(server.base, name, kind="bot")
@@ -52,6 +64,7 @@ def against_greedy(server: Server, name: str = "ann") -> tuple[Client, str]:
 def finished(server: Server) -> Iterator[tuple[Client, str]]:
     client, game_id = against_greedy(server, "finisher")
     assert GamePlayer(client, RandomStrategy(seed=7)).play(game_id) is not None
+    read_models_caught_up(server)  # the inbox and the lists are read models, a moment behind the end
     yield client, game_id
     client.close()
 
