@@ -18,7 +18,7 @@ from marshmallow import ValidationError
 from api.competition_schemas import TournamentCreate
 from api.context import current_platform
 from api.web.forms import acting, form_messages, number, see_other, signed_in
-from api.web.pages import render, titles, web
+from api.web.pages import int_arg, render, titles, web
 from api.web.viewing import viewer
 from domain.kernel import all_games
 
@@ -58,7 +58,7 @@ def leaderboards() -> str | Response:
 @web.route("/leaderboards/<game>", methods=["GET"])
 def leaderboard_page(game: str) -> str:
     """A game's players by conservative rating (mu - 3 sigma), a page at a time."""
-    page = max(0, _int_arg("page", 0))
+    page = max(0, int_arg("page", 0))
     provisional = request.args.get("provisional") == "1"
     board = current_platform().profiles.leaderboard(game, BOARD_PAGE, page * BOARD_PAGE, provisional)
     return render(
@@ -77,7 +77,7 @@ def tournaments_page(errors: list[str] | None = None) -> str:
     """Tournaments, latest start first, optionally of one status; the form to announce one."""
     status = request.args.get("status", "")
     status = status if status in TOURNAMENT_STATUSES else ""
-    page = max(0, _int_arg("page", 0))
+    page = max(0, int_arg("page", 0))
     found = current_platform().tournaments.listing(status or None, TOURNAMENTS_PAGE + 1, page * TOURNAMENTS_PAGE)
     return render(
         "tournaments.html",
@@ -159,10 +159,3 @@ def _tournament_body(form: Any) -> dict[str, Any]:
             "timeout_policy": form.get("timeout_policy", "auto"),
         }
     return body
-
-
-def _int_arg(name: str, default: int) -> int:
-    try:
-        return int(request.args.get(name, default))
-    except ValueError:
-        return default

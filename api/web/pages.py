@@ -48,7 +48,7 @@ def titles() -> dict[str, str]:
 def lobby(errors: list[str] | None = None) -> str:
     """Games filtered by game and status, a page at a time; sign-up or a new table's form."""
     filters = {k: request.args.get(k, "") for k in ("game", "status")}
-    page = max(0, _int_arg("page", 0))
+    page = max(0, int_arg("page", 0))
     games = current_platform().queries.list_games(
         filters["status"] or None, filters["game"] or None, None, PAGE + 1, page * PAGE
     )
@@ -133,7 +133,7 @@ def audit_page(game_id: str, errors: list[str] | None = None) -> str:
     player_id = me.id if me else None
     doc = _document(game_id, player_id)
     trail = audit_trail(p.games, doc["id"], player_id)
-    page = max(0, _int_arg("page", 0))
+    page = max(0, int_arg("page", 0))
     steps = trail["steps"][page * STEPS_PAGE : (page + 1) * STEPS_PAGE]
     return render(
         "audit.html",
@@ -203,7 +203,8 @@ def _journal(game_id: str, player_id: str | None) -> list[dict[str, Any]] | None
     return entries
 
 
-def _int_arg(name: str, default: int) -> int:
+def int_arg(name: str, default: int) -> int:
+    """A whole-number query argument of a page; ``default`` when absent or not a number."""
     try:
         return int(request.args.get(name, default))
     except ValueError:

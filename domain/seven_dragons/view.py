@@ -16,7 +16,7 @@ from typing import Any
 from domain.kernel import Viewer
 from domain.seven_dragons.cards import CARDS, COLOUR_OF_BIT, COLOURS, SILVER, WILD, Colour, Kind, oriented
 from domain.seven_dragons.checks import board
-from domain.seven_dragons.state import Phase, Placed, SevenDragonsState
+from domain.seven_dragons.state import Phase, Placed, SevenDragonsState, Table
 
 State = SevenDragonsState
 
@@ -78,14 +78,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
 
     return {
         "variant": table.variant,
-        "rules": {
-            "actions": [a.value for a in table.actions],
-            "silver_dragon": table.silver,
-            "rainbow_dragon": table.rainbow,
-            "goals": table.goals,
-            "turn_up": table.turn_up,
-            "strict_edges": table.strict_edges,
-        },
+        "rules": rules_of(table),
         "phase": state.phase.value,
         "turn": state.turn if state.phase is Phase.PLAY else None,
         "silver": silver,
@@ -127,4 +120,16 @@ def _placed(p: Placed, silver: str | None) -> dict[str, Any]:
         "orientation": p.orientation,
         "panels": panels,
         "placed_by": p.by,
+    }
+
+
+def rules_of(table: Table) -> dict[str, Any]:
+    """The variant's rules as every view shows them (the learning environments' encoder too)."""
+    return {
+        "actions": [a.value for a in table.actions],
+        "silver_dragon": table.silver,
+        "rainbow_dragon": table.rainbow,
+        "goals": table.goals,
+        "turn_up": table.turn_up,
+        "strict_edges": table.strict_edges,
     }

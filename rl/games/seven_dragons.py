@@ -47,7 +47,7 @@ from domain.seven_dragons.commands import (
 )
 from domain.seven_dragons.state import Phase, Placed, SevenDragonsState
 from domain.seven_dragons.variants import MAX_SEATS
-from domain.seven_dragons.view import _placed, describe, silver_colour
+from domain.seven_dragons.view import _placed, describe, rules_of, silver_colour
 from rl.actions import Values
 from rl.features import Leaves, path, path_from
 from rl.specs import GameSpec, codec_for, register_spec
@@ -131,17 +131,7 @@ def _row_major(p: Placed) -> tuple[int, int]:
 
 def _rules(state: SevenDragonsState) -> dict[str, Any]:
     table = state.table
-    return {
-        "variant": table.variant,
-        "rules": {
-            "actions": [a.value for a in table.actions],
-            "silver_dragon": table.silver,
-            "rainbow_dragon": table.rainbow,
-            "goals": table.goals,
-            "turn_up": table.turn_up,
-            "strict_edges": table.strict_edges,
-        },
-    }
+    return {"variant": table.variant, "rules": rules_of(table)}
 
 
 def _players(
