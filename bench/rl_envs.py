@@ -12,16 +12,19 @@ For each game (its first variant, two players), in one run and one process:
 
 and OpenSpiel's own ``tic_tac_toe`` and ``kuhn_poker`` (C++) and ``python_tic_tac_toe`` and
 ``python_kuhn_poker`` through the same OpenSpiel loop, as yardsticks. Rates are per CPU second
-of this process (a shared machine moves wall-clock figures). Target: each PettingZoo
+of this process (a shared machine moves wall-clock figures). The engine and the environment
+are measured in turn over ``--rounds`` rounds (which goes first alternates); the ratio printed is
+the median of the rounds' ratios, beside the lowest and highest. Target: each PettingZoo
 environment at least half its engine's rate.
 
-Usage: ``.venv/bin/python bench/rl_envs.py [--seconds 3] [--games tarasque,mekong]``
+Usage: ``.venv/bin/python bench/rl_envs.py [--seconds 3] [--rounds 6] [--games tarasque,mekong]``
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -43,9 +46,9 @@ from rl.specs import codec_for
 PLAYERS = 2
 
 
-def timed(seconds: float, one: Callable[[int], int]) -> tuple[int, float]:
+def timed(seconds: float, one: Callable[[int], int], first_seed: int = 0) -> tuple[int, float]:
     """Runs ``one(seed)`` (a game; returns its steps) until ``seconds`` of CPU have passed."""
-    steps, seed = 0, 0
+    steps, seed = 0, first_seed
     start = time.process_time()
     while time.process_time() - start < seconds:
         steps += one(seed)
@@ -133,6 +136,26 @@ def openspiel_game(game: pyspiel.Game) -> Callable[[int], int]:
     return one
 
 
+def interleaved(ruleset: Ruleset[Any], seconds: float, rounds: int) -> tuple[tuple[float, float], list[float]]:
+    """The engine's and the environment's rates over ``rounds`` rounds of ``seconds / rounds`` each,
+    the two measured in turn (which goes first alternates), and the ratio of each round: a shared
+    machine's speed drifts over seconds, and a ratio taken within one round sees less of it."""
+    engine, env = engine_game(ruleset), pettingzoo_game(ruleset)
+    totals = [[0, 0.0], [0, 0.0]]
+    ratios = []
+    for r in range(rounds):
+        rates = [0.0, 0.0]
+        for which in (0, 1) if r % 2 == 0 else (1, 0):
+            policy.spent = 0.0
+            n, t = timed(seconds / rounds, (engine, env)[which], first_seed=r * 1000)
+            t -= policy.spent if which == 1 else 0.0
+            totals[which][0] += n
+            totals[which][1] += t
+            rates[which] = n / t
+        ratios.append(rates[1] / rates[0])
+    return (totals[0][0] / totals[0][1], totals[1][0] / totals[1][1]), ratios
+
+
 def breakdown(ruleset: Ruleset[Any], seconds: float) -> list[float]:
     """CPU microseconds per position of the parts of an observation, over random games'
     positions: the generic way (the engine's ``view`` of the seat, ``featurize`` of it, the action
@@ -174,21 +197,20 @@ def breakdown(ruleset: Ruleset[Any], seconds: float) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement")
+    parser.add_argument("--rounds", type=int, default=6, help="rounds the engine and environment alternate in")
     parser.add_argument("--games", default=",".join(g.slug for g in GAMES))
     args = parser.parse_args()
     slugs = args.games.split(",")
     parts: dict[str, tuple[float, ...]] = {}
     print(f"rl environments, random play, {PLAYERS} players, first variant; rates per CPU second")
-    print(f"{'game':16} {'engine dec/s':>13} {'PettingZoo steps/s':>19} {'ratio':>6} {'OpenSpiel steps/s':>18}")
+    columns = f"{'engine dec/s':>13} {'PettingZoo steps/s':>19} {'ratio':>6} {'rounds':>10} {'OpenSpiel steps/s':>18}"
+    print(f"{'game':16} {columns}")
     for ruleset in (g for g in GAMES if g.slug in slugs):
-        engine = timed(args.seconds, engine_game(ruleset))
-        policy.spent = 0.0
-        steps, spent = timed(args.seconds, pettingzoo_game(ruleset))
-        zoo = (steps, spent - policy.spent)
+        (e, z), ratios = interleaved(ruleset, args.seconds, args.rounds)
         spiel_game = pyspiel.load_game(game_name(ruleset.slug), {"players": PLAYERS})
-        spiel = timed(args.seconds, openspiel_game(spiel_game))
-        e, z, s = (n / t for n, t in (engine, zoo, spiel))
-        print(f"{ruleset.slug:16} {e:13,.0f} {z:19,.0f} {z / e:6.2f} {s:18,.0f}")
+        n, t = timed(args.seconds, openspiel_game(spiel_game))
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+        print(f"{ruleset.slug:16} {e:13,.0f} {z:19,.0f} {statistics.median(ratios):6.2f} {spread:>10} {n / t:18,.0f}")
         parts[ruleset.slug] = (1e6 / e, *breakdown(ruleset, args.seconds))
     for name in ("tic_tac_toe", "kuhn_poker", "python_tic_tac_toe", "python_kuhn_poker"):
         n, t = timed(args.seconds, openspiel_game(pyspiel.load_game(name)))

@@ -256,13 +256,19 @@ class ActionCodec:
         of the legal moves, and the move of each legal action."""
         chosen: dict[int, Command] = {}
         ordinals: dict[type[Command], int] = {}
+        known, blocks = self._known, self.blocks_by_type
         for move in moves:
-            kind = type(move)
-            k = ordinals.get(kind, 0)
-            ordinals[kind] = k + 1
-            a = self.index(move, k)
-            if a is not None and a not in chosen:
-                chosen[a] = move
+            a = known.get(move, -1)  # the common case, inlined: a command met before
+            if a == -1:
+                block = blocks[type(move)]
+                if block.listed is not None:  # numbered by its place among its type's moves
+                    k = ordinals.get(block.cls, 0)
+                    ordinals[block.cls] = k + 1
+                    a = block.index(move, k)
+                else:
+                    a = self.index(move)
+            if a is not None:
+                chosen.setdefault(a, move)
         return _mask(self.size, np.fromiter(chosen, dtype=np.int64, count=len(chosen))), chosen
 
     def block_of(self, action: int) -> CommandBlock:

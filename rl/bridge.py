@@ -2,7 +2,7 @@
 
 ``PolicyStrategy(policy)`` is a strategy of ``dragonhall bot`` (``(view, legal_moves, game)
 -> move``, docs/bots.md). It turns what the server sends into what the environments give a
-policy, with the same code: the seat's view into the observation vector (``rl.features``),
+policy, with the same code: the seat's view into the observation vector (``rl.hooks.of_view``),
 the legal moves (parsed by the game's own ``Ruleset.parse_move``) into the action mask of
 the game's action space (``rl.actions``). It sends back the legal move the chosen action
 stands for, in the server's own wire form.
@@ -18,7 +18,8 @@ import random
 from typing import Any
 
 from rl.agents import Policy, RandomPolicy
-from rl.features import OBSERVATION_SIZE, featurize
+from rl.features import OBSERVATION_SIZE
+from rl.hooks import of_view
 from rl.specs import codec_for, game
 
 log = logging.getLogger("dragonhall.rl")
@@ -42,7 +43,7 @@ class PolicyStrategy:
             log.warning("game %s: no legal move has an action; playing a random one", game_doc.get("id"))
             return random.choice(legal_moves)
         seat = int(game_doc["seat"])
-        action = self.policy(featurize(view, seat, self.observation_size), mask)
+        action = self.policy(of_view(ruleset.slug, view, seat, self.observation_size), mask)
         command = chosen[action]
         return legal_moves[commands.index(command)]
 

@@ -92,6 +92,18 @@ class Leaves:
         self.buckets = array("I", (_seat_crc(seat),))
         self.weights = array("d", (1.0,))
 
+    @classmethod
+    def empty(cls) -> Leaves:
+        """No leaves, not even the seat's: a part to add to a seat's leaves later (``extend``)."""
+        leaves = cls.__new__(cls)
+        leaves.buckets, leaves.weights = array("I"), array("d")
+        return leaves
+
+    def extend(self, buckets: array[int], weights: array[float]) -> None:
+        """Leaves already hashed (a part kept by an encoder), in their order."""
+        self.buckets.extend(buckets)
+        self.weights.extend(weights)
+
     def add(self, at: int, node: Any) -> None:
         """The leaves of ``node`` (JSON: dicts, lists or tuples, numbers, strings, bools, None) at path ``at``."""
         t = type(node)
@@ -144,8 +156,7 @@ class Leaves:
         ``build`` may itself use the caches for what it adds."""
         found = _KEPT.get((-1, id(part), also))
         if found is None or found[0] is not part:
-            leaves = Leaves.__new__(Leaves)
-            leaves.buckets, leaves.weights = array("I"), array("d")
+            leaves = Leaves.empty()
             build(leaves)
             if len(_KEPT) >= CHUNKS_LIMIT:
                 _KEPT.clear()
@@ -154,8 +165,37 @@ class Leaves:
         self.buckets.extend(chunk[0])
         self.weights.extend(chunk[1])
 
+    def sequence(self, at: int, items: tuple[Any, ...]) -> None:
+        """The leaves of the list ``items`` (numbers, strings, bools or None) at path ``at``, kept
+        by content. A list that grows at its end (tiles removed one by one) costs one leaf more
+        than the list before it, whose leaves are kept too: no pass over the whole list."""
+        chunk = _SEQUENCES.get((at, items))
+        if chunk is None:
+            chunk = _sequence(at, items)
+        self.buckets.extend(chunk[0])
+        self.weights.extend(chunk[1])
+
+    def listed(self, at: int, items: tuple[Any, ...], render: Callable[[Any], Any]) -> None:
+        """The leaves of the list ``[render(item) for item in items]`` at path ``at``, for items the
+        state keeps from step to step (immutable, shared by the next state while they stay): each
+        item's leaves kept by its identity (``kept``), and the whole list's too. A list that is
+        the last one met at ``at`` with items added at its end (a stone placed) costs those items;
+        any other change, a pass over its items."""
+        last = _LISTED.get(at)
+        if last is None or last[0] is not items:
+            grown = last is not None and len(items) > len(last[0]) and items[: len(last[0])] == last[0]
+            part = Leaves.empty()
+            if grown:
+                assert last is not None
+                part.extend(*last[1])
+            for i in range(len(last[0]) if grown and last is not None else 0, len(items)):
+                part.kept(_list_item(at, i), items[i], render, items[i])
+            last = _LISTED[at] = (items, (part.buckets, part.weights))
+        self.extend(*last[1])
+
     def vector(self, size: int = OBSERVATION_SIZE) -> np.ndarray:
-        buckets = np.frombuffer(self.buckets, dtype=np.uint32) % size
+        crcs = np.frombuffer(self.buckets, dtype=np.uint32)
+        buckets = crcs & np.uint32(size - 1) if size & (size - 1) == 0 else crcs % np.uint32(size)  # & is cheaper
         out = np.bincount(buckets, np.frombuffer(self.weights, dtype=np.float64), minlength=size)
         return out.astype(np.float32)
 
@@ -169,6 +209,36 @@ _CHUNKS: dict[tuple[int, Hashable], tuple[array[int], array[float]]] = {}
 
 _KEPT: dict[tuple[Any, ...], tuple[Any, tuple[array[int], array[float]]]] = {}
 """``Leaves.kept``: by path and the part's id, the part itself (so the id stays its own) and its leaves."""
+
+_LISTED: dict[int, tuple[tuple[Any, ...], tuple[array[int], array[float]]]] = {}
+"""``Leaves.listed``: per path, the last list met there and its leaves."""
+
+
+@cache
+def _list_item(at: int, i: int) -> int:
+    return crc32(_key(i), at)
+
+
+_SEQUENCES: dict[tuple[int, tuple[Any, ...]], tuple[array[int], array[float]]] = {}
+"""``Leaves.sequence``: by path and content, a list's leaves."""
+
+
+def _sequence(at: int, items: tuple[Any, ...]) -> tuple[array[int], array[float]]:
+    """The leaves of ``items`` at ``at``: those of ``items[:-1]`` if kept, and the last item's."""
+    if len(_SEQUENCES) >= CHUNKS_LIMIT:
+        _SEQUENCES.clear()
+    n = len(items)
+    parent = _SEQUENCES.get((at, items[:-1])) if n else None
+    leaves = Leaves.empty()
+    if parent is not None:
+        leaves.extend(*parent)
+        leaves.add(crc32(_key(n - 1), at), items[-1])
+    else:
+        for i, item in enumerate(items):
+            leaves.add(crc32(_key(i), at), item)
+    chunk = _SEQUENCES[(at, items)] = (leaves.buckets, leaves.weights)
+    return chunk
+
 
 _SHAPES: dict[tuple[Any, Hashable], tuple[list[bytes], array[float]]] = {}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.kernel import Command, Outcome, Rng, Ruleset, Viewer
+from domain.kernel import Command, Outcome, Rng, Ruleset, Viewer, state_after
 
 
 def seed_bytes(seed: int) -> bytes:
@@ -28,13 +28,17 @@ class Match:
         self.state, _ = ruleset.new_game(self.config, Rng(self.seed, "setup"))
         self.decisions = 0
         self._legal: tuple[int, Sequence[Command]] | None = None
+        self._awaiting: tuple[Any, tuple[int, ...]] = (None, ())
 
     @property
     def players(self) -> int:
         return self.config.seats
 
     def awaiting(self) -> tuple[int, ...]:
-        return self.ruleset.awaiting(self.state)
+        """The seats awaited now (kept until the next decision: an environment step asks twice)."""
+        if self._awaiting[0] is not self.state:
+            self._awaiting = (self.state, self.ruleset.awaiting(self.state))
+        return self._awaiting[1]
 
     def legal_moves(self, seat: int) -> Sequence[Command]:
         """The legal moves of ``seat`` now (kept until the next decision)."""
@@ -44,9 +48,8 @@ class Match:
 
     def play(self, seat: int, command: Command) -> None:
         """``seat`` plays ``command`` (a legal move: the engine still checks it)."""
-        rng = Rng(self.seed, f"v{self.decisions}")
-        for event in self.ruleset.decide(self.state, seat, command, rng):
-            self.state = self.ruleset.evolve(self.state, event)
+        events = self.ruleset.decide(self.state, seat, command, Rng(self.seed, f"v{self.decisions}"))
+        self.state = state_after(self.ruleset, self.state, events)  # folded once, by the decider, as the platform does
         self.decisions += 1
         self._legal = None
 

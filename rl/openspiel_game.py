@@ -26,7 +26,7 @@ import numpy as np
 import pyspiel
 
 from domain.catalog import GAMES
-from domain.kernel import Command, Event, Rng, Ruleset, Viewer
+from domain.kernel import Command, Event, Rng, Ruleset, Viewer, state_after
 from rl import hooks
 from rl.actions import ActionCodec, Legal
 from rl.features import OBSERVATION_SIZE, describe
@@ -172,10 +172,7 @@ class DragonhallState(pyspiel.State):
         except NeedChance as need:
             self._chance = need.n
             return
-        state = self.engine_state
-        for e in events:
-            state = self.ruleset.evolve(state, e)
-        self._engine = Shared(state)
+        self._engine = Shared(state_after(self.ruleset, self.engine_state, events))
         self._opened, self._pending, self._draws, self._chance, self._legal = True, None, [], 0, None
 
     def _step(self, rng: Rng) -> list[Event]:

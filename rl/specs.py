@@ -33,9 +33,14 @@ class GameSpec:
     """Command wire name to its numbering; command types left out are inferred."""
     max_chance_outcomes: int = 256
     """The largest ``Rng.below(n)`` the game draws (a shuffle of n items draws up to n)."""
+    observed_view: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """What the observation hashes of a seat's view, where that is not the view as sent: a pure
+    function of the view (a bot on a server applies it too, ``rl.hooks.of_view``). Seven Dragons
+    keys its grid by cell rather than by place in the list, so that a card keeps its features
+    when another is placed before it. None: the view itself."""
     observation: Encoder | None = None
-    """The leaves of a seat's view straight from the state, in the view's order: the same vector
-    as ``featurize(view)``, faster (``rl.hooks.observation``). None: the view is featurized."""
+    """The leaves of a seat's observed view straight from the state, in the view's order: the same
+    vector as ``rl.hooks.of_view``, faster (``rl.hooks.observation``). None: the view is featurized."""
     legal_actions: LegalActions | None = None
     """A seat's legal actions straight from the state, without building every command, or None
     where the listing is cheap enough (``rl.hooks.legal``): distinct, in increasing order, and

@@ -1,7 +1,7 @@
 """The domain kernel: what every game plug-in is built from."""
 
 from domain.kernel.bots import RandomBot, choose_move
-from domain.kernel.emitter import Emitter, Evolves, Folded, states_after
+from domain.kernel.emitter import Emitter, Evolves, Folded, state_after, states_after
 from domain.kernel.jsonable import DecodeError, canonical_json, decode, encode, state_hash
 from domain.kernel.outcome import Outcome
 from domain.kernel.records import Codec, Command, Event
@@ -65,5 +65,6 @@ __all__ = [
     "replacer",
     "seed_commitment",
     "state_hash",
+    "state_after",
     "states_after",
 ]

@@ -68,3 +68,13 @@ def states_after(ruleset: Evolves[S], state: S, events: Sequence[Event]) -> list
         state = ruleset.evolve(state, e)
         out.append(state)
     return out
+
+
+def state_after(ruleset: Evolves[S], state: S, events: Sequence[Event]) -> S:
+    """The state after all of ``events`` from ``state``: the one a decider folded last, if it built
+    ``events`` with an ``Emitter``, else folded now. What an offline player (``rl.match``) keeps."""
+    if isinstance(events, Folded) and len(events.states) == len(events):
+        return events.states[-1] if events.states else state
+    for e in events:
+        state = ruleset.evolve(state, e)
+    return state

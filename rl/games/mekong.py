@@ -16,14 +16,14 @@ other phases list a few dozen moves, indexed as usual.
 
 The observation encoder adds the view's leaves straight from the state, key by key in the
 view's order, and renders once what recurs: the fixed board, the stones, the planks, the
-task, and each seat (keyed by all the view shows of it: its programme only as far as the
-viewer may see it, ``revealed_count``).
+task, and each seat's parts (its programme card by card, and only as far as the viewer may see it,
+``revealed_count``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache, partial
+from itertools import permutations
 from typing import Any
 
 import numpy as np
@@ -32,14 +32,14 @@ from domain import mekong
 from domain.kernel import Viewer
 from domain.mekong.board import BOARD_RADIUS, ISLANDS, SIZES, Site
 from domain.mekong.building import DROP_GRID
-from domain.mekong.cards import Card, Programmes
+from domain.mekong.cards import PROGRAMME_LENGTH, Card
 from domain.mekong.commands import Program
 from domain.mekong.decide import awaiting
 from domain.mekong.state import Bridge, MekongState, Phase, plank_colour, plank_name, plank_size
 from domain.mekong.turns import current_actor
 from domain.mekong.view import board_view, revealed_count
 from rl.actions import Grid, Path, Seq, Values
-from rl.features import Leaves, path, path_from
+from rl.features import Leaves, path
 from rl.specs import GameSpec, codec_for, register_spec
 
 DROPS = 40
@@ -57,17 +57,41 @@ PROGRAMME = Seq(Values(Card), 5)
 
 def legal_actions(state: MekongState, seat: int) -> np.ndarray | None:
     """The programmes of ``seat``'s hand while it programmes; None (list the moves) otherwise."""
-    if state.phase is not Phase.PROGRAMMING or seat not in awaiting(state):
+    if state.phase is not Phase.PROGRAMMING or seat not in _awaiting(state):
         return None
     return _programmes(state.hand(seat))
 
 
+def _awaiting(state: MekongState) -> tuple[int, ...]:
+    """``awaiting(state)``, kept for the last state asked about: the encoder and the mask hook
+    both ask it of each position, and it walks the turn order."""
+    global _LAST_AWAITING
+    last = _LAST_AWAITING  # one tuple, read and replaced whole: safe for environments in threads
+    if last[0] is not state:
+        last = _LAST_AWAITING = (state, awaiting(state))
+    return last[1]
+
+
+_LAST_AWAITING: tuple[MekongState | None, tuple[int, ...]] = (None, ())
+
+
 @lru_cache(maxsize=64)
 def _programmes(held: tuple[Card, ...]) -> np.ndarray:
-    """The actions of every programme of ``held``, in increasing order (read-only: shared)."""
+    """The actions of every programme of ``held``, in increasing order (read-only: shared).
+
+    The programmes of ``cards.Programmes``: the orders of five of the hand's actions, and of
+    four with one dragon at any place. Built by ``itertools.permutations`` over the cards'
+    numbers and numbered in one product, a fresh hand costs milliseconds rather than a
+    ``Programmes`` item and a ``Seq.index`` per programme."""
+    number = {card: PROGRAMME.item.index(card) for card in held}
+    actions = [number[c] for c in held if c.dragon is None]
+    dragons = [number[c] for c in held if c.dragon is not None]
+    rows = list(permutations(actions, PROGRAMME_LENGTH))
+    for four in permutations(actions, PROGRAMME_LENGTH - 1):
+        rows.extend((*four[:at], d, *four[at:]) for d in dragons for at in range(PROGRAMME_LENGTH))
+    places = PROGRAMME.item.size ** np.arange(PROGRAMME_LENGTH - 1, -1, -1, dtype=np.int64)
     offset = codec_for(mekong.RULESET).blocks_by_type[Program].offset
-    local = [PROGRAMME.index(cards) for cards in Programmes(held)]
-    out = np.array(sorted(offset + i for i in local if i is not None), dtype=np.int64)
+    out = np.sort(offset + np.array(rows, dtype=np.int64).reshape(-1, PROGRAMME_LENGTH) @ places)
     out.flags.writeable = False
     return out
 
@@ -84,13 +108,9 @@ def observation(state: MekongState, seat: int) -> Leaves:
     card = state.card(actor) if actor is not None else None
     out = Leaves(seat)
     add = out.add
-    add(_VARIANT, state.variant)
-    add(_PHASE, state.phase.value)
-    add(_ROUND, state.round)
-    add(_LIMIT, state.round_limit)
-    add(_FIRST, state.first)
-    add(_POSITION, state.position)
-    add(_AWAITING, awaiting(state))
+    head = (state.variant, state.phase, state.round, state.round_limit, state.first, state.position)
+    out.cached(0, ("head", *head), _head, *head)
+    out.sequence(_AWAITING, _awaiting(state))
     add(_CARD, None if card is None else card.value)
     task = state.task
     out.kept(_TASK, task, lambda: {"done": task.done, "retry": task.retry, "tried": task.tried})
@@ -98,30 +118,40 @@ def observation(state: MekongState, seat: int) -> Leaves:
     for s in range(state.seats):
         _add_seat(out, state, s, len(state.programmes[s]) if viewer.sees(s) and state.programmes else revealed)
     out.cached(_BOARD, state.variant, lambda: board_view(state))
-    out.grouped(state.stones, partial(_add_items, _STONES, state.stones, _stone))
+    out.listed(_STONES, state.stones, _stone)
     add(_RESERVE, state.stone_reserve)
-    out.grouped(state.bridges, partial(_add_items, _PLANKS, state.bridges, _plank))
+    out.listed(_PLANKS, state.bridges, _plank)
     add(_LOST, state.lost)
     add(_WINNER, state.winner)
     add(_ENDING, state.ending)
     return out
 
 
+def _head(variant: str, phase: Phase, round_: int, limit: int, first: int, position: int) -> dict[str, Any]:
+    return {
+        "variant": variant,
+        "phase": phase.value,
+        "round": round_,
+        "round_limit": limit,
+        "first": first,
+        "position": position,
+    }
+
+
 @lru_cache(maxsize=256)
-def _seat_paths(s: int) -> tuple[int, int, int, int, int]:
-    return (
-        path("seats", s),
-        path("seats", s, "pawn"),
-        path("seats", s, "reserve"),
-        path("seats", s, "left"),
-        path("seats", s, "hand"),
-    )
+def _seat_paths(s: int) -> tuple[int, ...]:
+    return tuple(path("seats", s, *key) for key in ((), ("pawn",), ("reserve",), ("left",), ("hand",), ("programmed",)))
+
+
+@lru_cache(maxsize=4096)
+def _programme_path(s: int, i: int) -> int:
+    return path("seats", s, "programme", i)
 
 
 def _add_seat(out: Leaves, state: MekongState, s: int, shown: int) -> None:
     """``view._seat``: its parts apart, as they change apart (a pawn moves, a reserve shrinks),
     and of the programme only its first ``shown`` cards."""
-    at, pawn, reserve, left, hand = _seat_paths(s)
+    at, pawn, reserve, left, hand, _ = _seat_paths(s)
     colours = state.colours
     out.cached(
         at,
@@ -129,24 +159,18 @@ def _add_seat(out: Leaves, state: MekongState, s: int, shown: int) -> None:
         lambda: {"colour": colours[s], "start": state.start(s), "destination": state.destination(s)},
     )
     out.add(pawn, state.pawns[s] if state.pawns else None)
-    out.add(reserve, state.reserves[s] if state.reserves else ())
+    out.sequence(reserve, state.reserves[s] if state.reserves else ())
     out.add(left, not state.in_play(s))
     out.cached(hand, (colours, s), lambda: [c.value for c in state.hand(s)])
     programme = state.programmes[s] if state.programmes else ()
-    visible = tuple(c.value if i < shown else None for i, c in enumerate(programme))
-    out.cached(at, ("programme", visible), lambda: {"programmed": len(visible), "programme": visible})
+    out.grouped(programme, partial(_add_programme, s, programme, shown), also=(s, shown))
 
 
-def _add_items(at: int, items: tuple[Any, ...], render: Callable[[Any], Any], out: Leaves) -> None:
-    """A list of the view whose items the state keeps from step to step (a stone placed, a plank
-    laid or taken): item by item, each found by identity."""
-    for i, item in enumerate(items):
-        out.kept(_item_path(at, i), item, render, item)
-
-
-@lru_cache(maxsize=4096)
-def _item_path(at: int, i: int) -> int:
-    return path_from(at, i)
+def _add_programme(s: int, programme: tuple[Card, ...], shown: int, out: Leaves) -> None:
+    """A seat's ``programmed`` and ``programme``, its first ``shown`` cards showing."""
+    out.add(_seat_paths(s)[-1], len(programme))
+    for i, card in enumerate(programme):
+        out.add(_programme_path(s, i), card.value if i < shown else None)
 
 
 def _stone(s: Site) -> dict[str, Any]:

@@ -5,8 +5,11 @@ stretched in one line beyond 12 cards from the centre) is legal but has no actio
 is left out of the mask. An action card's command numbers only the copies of that action
 (three cards each), which keeps Move a Card's block to 3 x 67 x 25 x 25 x 2 x 2 actions.
 
-The observation encoder adds the view's leaves straight from the state, key by key in the
-view's order (``domain.seven_dragons.view``). What a seat may see is decided first, as the view
+The observation reads the view with its grid keyed by cell (``"x,y"``, in the view's row-major
+order) instead of by place in the list (``observed_view``): a card placed before another in that
+order would otherwise shift every later card's features, for the learner and for the encoder's
+caches alike. The observation encoder adds the observed view's leaves straight from the state, key
+by key in the view's order (``domain.seven_dragons.view``). What a seat may see is decided first, as the view
 decides it (its hand, its goal, the goals and cards it knows of, the turned-up hands), and
 the visible content is the key of each cached part: a placed card, a hand, a player's entry,
 the goal ring. A placed card is rendered by the view's own ``_placed``.
@@ -14,7 +17,7 @@ the goal ring. A placed card is rendered by the view's own ``_placed``.
 
 from __future__ import annotations
 
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -50,6 +53,7 @@ from domain.seven_dragons.variants import MAX_SEATS
 from domain.seven_dragons.view import _placed, describe, rules_of, silver_colour
 from rl.actions import Values
 from rl.features import Leaves, path, path_from
+from rl.games.seven_dragons_grid import Grids
 from rl.specs import GameSpec, codec_for, register_spec
 
 REACH = 12
@@ -85,7 +89,8 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
     add(_PHASE, state.phase.value)
     add(_TURN, state.turn if state.phase is Phase.PLAY else None)
     add(_SILVER, silver)
-    out.grouped(state.layout, partial(_add_grid, state.layout, silver), also=silver)
+    grid = _GRIDS.leaves(state.layout, silver)
+    out.extend(grid.buckets, grid.weights)
     out.cached(_LARGEST, largest, lambda: {c.value: n for c, n in zip(COLOURS, largest, strict=True)})
     add(_DECK, len(state.deck))
     out.grouped(state.discard, lambda leaves: _add_cards(leaves, _DISCARD, state.discard))
@@ -116,17 +121,34 @@ def observation(state: SevenDragonsState, seat: int) -> Leaves:
     return out
 
 
-def _add_grid(layout: tuple[Placed, ...], silver: str | None, out: Leaves) -> None:
-    """The view's ``grid``, card by card (a placement shifts the cards after it one place on)."""
-    for i, p in enumerate(sorted(layout, key=_row_major)):
-        if p.card == SILVER:  # the only card whose panels show the Silver Dragon's colour
-            out.cached(_grid_path(i), (p, silver), _placed, p, silver)
-        else:
-            out.kept(_grid_path(i), p, _placed, p, silver)
+def observed_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with its ``grid`` a mapping from ``"x,y"`` to the card there, in the same order."""
+    return {**view, "grid": {f"{c['x']},{c['y']}": c for c in view["grid"]}}
 
 
-def _row_major(p: Placed) -> tuple[int, int]:
-    return (p.y, p.x)
+def _add_placed(p: Placed, silver: str | None, out: Leaves) -> None:
+    """The leaves of ``_placed(p, silver)`` at its cell, in its order: the card's own and its
+    panels' parts cached apart from its cell and who placed it, so that a card newly placed costs
+    a few lookups, not a render (a placed card is seldom met twice at one cell by one seat)."""
+    at = _cell_path(p.x, p.y)
+    out.cached(at, p.card, _card_head, p.card)
+    out.add(path_from(at, "x"), p.x)
+    out.add(path_from(at, "y"), p.y)
+    out.add(path_from(at, "orientation"), p.orientation)
+    out.cached(at, (p.card, p.orientation, silver), _panels, p.card, p.orientation, silver)
+    out.add(path_from(at, "placed_by"), p.by)
+
+
+_GRIDS = Grids(_add_placed)
+
+
+def _card_head(card: int) -> dict[str, Any]:
+    c = CARDS[card]
+    return {"card": card, "kind": c.kind.value, "name": c.name}
+
+
+def _panels(card: int, orientation: int, silver: str | None) -> dict[str, Any]:
+    return {"panels": _placed(Placed(card, 0, 0, orientation, 0), silver)["panels"]}
 
 
 def _rules(state: SevenDragonsState) -> dict[str, Any]:
@@ -177,15 +199,15 @@ def _item_path(at: int, i: int) -> int:
     return path_from(at, i)
 
 
-def _grid_path(i: int) -> int:
-    return _GRID[i] if i < len(_GRID) else path("grid", i)
+@cache
+def _cell_path(x: int, y: int) -> int:
+    return path("grid", f"{x},{y}")
 
 
 def _player_path(s: int) -> int:
     return _PLAYERS[s] if s < len(_PLAYERS) else path("players", s)
 
 
-_GRID = tuple(path("grid", i) for i in range(len(CARDS)))
 _PLAYERS = tuple(path("players", s) for s in range(MAX_SEATS))
 
 
@@ -330,6 +352,7 @@ register_spec(
             "set_aside": {"card": ANY_CARD},
         },
         max_chance_outcomes=len(CARDS),
+        observed_view=observed_view,
         observation=observation,
         legal_actions=legal_actions,
     )

@@ -4,20 +4,22 @@ Every move is discrete. ``row`` runs 0 to ``ROWS - 1`` or ``None`` (a new row).
 
 The observation encoder adds the view's leaves straight from the state (``domain.tarasque.view``,
 key by key in its order) and renders once what recurs: the deck's description of its 36 tiles
-(two thirds of the view, the same all game), the removed tiles, the bases, the lairs, the turn.
+(two thirds of the view, the same all game), the board (while it stays), each seat's base and
+lair, the removed tiles (kept as the list grows), the parts of the turn.
 The listing is short (a few dozen moves), so the mask needs no hook.
 """
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
 from typing import Any
 
 from domain import tarasque
 from domain.tarasque import lair
-from domain.tarasque.state import AWAITING, Base, Board, Lair, TarasqueState, Turn
+from domain.tarasque.state import AWAITING, Base, Board, Phase, TarasqueState, Turn
 from domain.tarasque.tiles import COLOURS, DECKS, DICE, LANDSCAPES, NUMBERS, SIDES
 from rl.actions import Values
-from rl.features import Leaves, path
+from rl.features import Leaves, path, path_from
 from rl.specs import GameSpec, register_spec
 
 ROWS = 12
@@ -30,11 +32,10 @@ DICE_COUNT = Values(range(1, DICE + 1))
 TAKE_DICE = Values(range(1, DICE + 2))
 """A tile may be taken with every die of its symbol set aside, the die on the egg counting 2."""
 
-_VARIANT, _PHASE, _ACTIVE, _ROUND = (path(k) for k in ("variant", "phase", "active", "round"))
 _PILE, _MIDDLE = path("pile"), path("middle")
-_REMOVED, _BASES, _EGGS, _SUPPLY, _SCORES = (path(k) for k in ("removed", "bases", "eggs", "supply", "scores"))
-_LAIRS = 0
-_LEFT, _RESULT, _TURN, _SHOWING = path("left"), path("result"), path("turn"), path("turn", "showing")
+_REMOVED, _BASES, _LAIRS = path("removed"), path("bases"), path("lairs")
+_LEFT, _RESULT, _TURN = path("left"), path("result"), path("turn")
+_SHOWING = path("turn", "showing")
 
 
 def observation(state: TarasqueState, seat: int) -> Leaves:
@@ -42,63 +43,80 @@ def observation(state: TarasqueState, seat: int) -> Leaves:
     seat's view never shows) is public, so this reads the state as the view does."""
     board, turn = state.board, state.turn
     out = Leaves(seat)
-    add = out.add
-    add(_VARIANT, state.variant)
-    add(_PHASE, turn.phase.value)
-    add(_ACTIVE, turn.seat if turn.phase in AWAITING else None)
-    add(_ROUND, turn.round)
+    active = turn.seat if turn.phase in AWAITING else None
+    out.cached(
+        0, ("head", state.variant, turn.phase, active, turn.round), _head, state.variant, turn.phase, active, turn.round
+    )
     out.grouped(board, lambda part: _add_board(part, board))
-    add(_LEFT, state.left)
+    out.sequence(_LEFT, state.left)
     _add_turn(out, state.variant, turn)
-    out.cached(0, ("deck", state.variant), lambda: _deck(state.variant))
-    add(_RESULT, state.result or None)
+    out.cached(0, ("deck", state.variant), _deck, state.variant)
+    out.add(_RESULT, state.result or None)
     return out
 
 
+def _head(variant: str, phase: Phase, active: int | None, round_: int) -> dict[str, Any]:
+    return {"variant": variant, "phase": phase.value, "active": active, "round": round_}
+
+
 def _add_board(out: Leaves, board: Board) -> None:
-    """The view's keys from ``pile`` to ``scores``: all the board shows (the pile only its size)."""
-    out.add(_PILE, len(board.pile))
-    out.add(_MIDDLE, board.middle)
-    out.kept(_REMOVED, board.removed, tuple, board.removed)
-    out.kept(_BASES, board.bases, _bases, board.bases)
-    out.kept(_LAIRS, board.lairs, _lairs, board.lairs)
-    out.add(_EGGS, board.eggs)
-    out.add(_SUPPLY, board.supply)
-    out.add(_SCORES, [lair.score(rows) + eggs for rows, eggs in zip(board.lairs, board.eggs, strict=True)])
+    """The view's keys from ``pile`` to ``scores``: all the board shows (the pile only its size).
+    Lists whose items change one at a time (a tile removed, a seat's base or lair) go item by
+    item, so that a change costs the rendering of that item alone."""
+    add = out.add
+    add(_PILE, len(board.pile))
+    out.sequence(_MIDDLE, board.middle)
+    out.sequence(_REMOVED, board.removed)
+    for s, base in enumerate(board.bases):
+        out.kept(_item(_BASES, s), base, _base, base)
+    for s, rows in enumerate(board.lairs):
+        out.kept(_item(_LAIRS, s), rows, tuple, rows)
+    points = tuple(map(_score, board.lairs))
+    out.cached(0, ("points", points, board.eggs, board.supply), _points, points, board.eggs, board.supply)
 
 
-def _bases(bases: tuple[Base, ...]) -> list[dict[str, Any]]:
-    return [{str(side): list(tiles) for side, tiles in zip(SIDES, base, strict=True)} for base in bases]
+_score = lru_cache(maxsize=4096)(lair.score)
+"""A lair's points, kept by its rows: a board change leaves most lairs as they were."""
 
 
-def _lairs(lairs: tuple[Lair, ...]) -> dict[str, Any]:
-    """The view's ``lairs`` and ``lair_points``, added at the root (``_LAIRS``)."""
-    return {"lairs": lairs, "lair_points": [lair.score(rows) for rows in lairs]}
+def _points(points: tuple[int, ...], eggs: tuple[int, ...], supply: int) -> dict[str, Any]:
+    """The view's keys from ``lair_points`` to ``scores``."""
+    scores = [p + e for p, e in zip(points, eggs, strict=True)]
+    return {"lair_points": points, "eggs": eggs, "supply": supply, "scores": scores}
+
+
+@cache
+def _item(at: int, i: int) -> int:
+    return path_from(at, i)
+
+
+def _base(base: Base) -> dict[str, Any]:
+    return {str(side): list(tiles) for side, tiles in zip(SIDES, base, strict=True)}
 
 
 def _add_turn(out: Leaves, variant: str, turn: Turn) -> None:
-    """The view's ``turn``, in four parts cached apart: the turn as a whole seldom recurs (its
-    dice do not), its parts do."""
+    """The view's ``turn``, part by part: the turn as a whole seldom recurs (its dice do not),
+    its parts do."""
+    out.cached(_TURN, (turn.seat, turn.rolls, turn.dice), _hand, turn.seat, turn.rolls, turn.dice)
+    out.sequence(_SHOWING, turn.showing)
+    out.cached(_TURN, (variant, turn.aside, turn.spent), _counts, variant, turn.aside, turn.spent)
+    out.cached(_TURN, (turn.egg, turn.pending, turn.extra), _rest, turn.egg, turn.pending, turn.extra)
+
+
+def _hand(seat: int, rolls: int, dice: int) -> dict[str, Any]:
+    return {"seat": seat, "rolls": rolls, "in_hand": dice}
+
+
+def _counts(variant: str, aside: tuple[int, ...], spent: tuple[int, ...]) -> dict[str, Any]:
     faces = DECKS[variant].faces
-    out.cached(
-        _TURN,
-        (turn.seat, turn.rolls, turn.dice),
-        lambda: {"seat": turn.seat, "rolls": turn.rolls, "in_hand": turn.dice},
-    )
-    out.cached(_SHOWING, turn.showing, lambda: turn.showing)
-    out.cached(
-        _TURN,
-        (variant, turn.aside, turn.spent),
-        lambda: {
-            "set_aside": {f: n for f, n in zip(faces, turn.aside, strict=True) if n},
-            "spent": {f: n for f, n in zip(faces, turn.spent, strict=True) if n},
-        },
-    )
-    out.cached(
-        _TURN,
-        (turn.egg, turn.pending, turn.extra),
-        lambda: {"egg": turn.egg, "pending": turn.pending, "extra_turn": turn.extra},
-    )
+    return {
+        "set_aside": {f: n for f, n in zip(faces, aside, strict=True) if n},
+        "spent": {f: n for f, n in zip(faces, spent, strict=True) if n},
+    }
+
+
+def _rest(egg: bool, pending: str | None, extra: bool) -> dict[str, Any]:
+    return {"egg": egg, "pending": pending, "extra_turn": extra}
 
 
 def _deck(variant: str) -> dict[str, Any]:

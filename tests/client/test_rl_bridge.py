@@ -14,7 +14,7 @@ import pytest
 from dragonhall import Client, GamePlayer
 from rl.agents import ActionValues, RandomPolicy
 from rl.bridge import PolicyStrategy
-from rl.features import featurize
+from rl.hooks import of_view
 from rl.pettingzoo_env import env
 from tests.support.processes import BIN, Server
 
@@ -80,7 +80,7 @@ def test_a_policy_trained_offline_plays_a_whole_game_on_the_server(
 
 
 def test_the_bridge_gives_a_policy_the_vector_of_the_seats_own_view(server: Server) -> None:
-    """The vector a policy gets on the server is ``featurize`` of the view the server sent the
+    """The vector a policy gets on the server is ``of_view`` of the view the server sent the
     seat (its own: ``you`` is the seat), the function the environment applies to the engine's view."""
     given: list[np.ndarray] = []
     expected: list[np.ndarray] = []
@@ -93,7 +93,7 @@ def test_the_bridge_gives_a_policy_the_vector_of_the_seats_own_view(server: Serv
 
     def watched(view: dict[str, Any], legal: list[dict[str, Any]], doc: Any) -> dict[str, Any]:
         assert view["you"] == doc["seat"]
-        expected.append(featurize(view, doc["seat"]))
+        expected.append(of_view("seven-dragons", view, doc["seat"]))
         return strategy(view, legal, doc)
 
     client, game_id = against(server, "seven-dragons", "random", "observer")

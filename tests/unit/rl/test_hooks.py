@@ -15,6 +15,7 @@ from domain.kernel import Rng, Ruleset, Viewer
 from rl import hooks
 from rl.actions import Legal, _recycled
 from rl.features import featurize
+from rl.hooks import of_view
 from rl.pettingzoo_env import DragonhallEnv
 from rl.specs import codec_for, spec_for
 from tests.support.toygame import DICE_RACE
@@ -55,7 +56,7 @@ def test_an_encoder_gives_every_seat_the_vector_of_its_view_at_every_step(rulese
     seen = 0
     for state, _ in _steps(ruleset, variant, seats, seed=5):
         for seat in range(seats):
-            generic = featurize(ruleset.view(state, Viewer.of(seat)), seat)
+            generic = of_view(ruleset.slug, ruleset.view(state, Viewer.of(seat)), seat)
             assert np.array_equal(hooks.observation(ruleset, state, seat), generic)
         seen += 1
     assert seen > 20

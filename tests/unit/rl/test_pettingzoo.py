@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, seed_test
 
 from domain.catalog import GAMES
 from domain.kernel import Ruleset, Viewer
-from rl.features import featurize
+from rl.hooks import of_view
 from rl.match import returns
 from rl.pettingzoo_env import DragonhallEnv, env
 from tests.support.toygame import DICE_RACE
@@ -83,8 +83,8 @@ def test_an_observation_is_the_same_in_every_state_the_seat_cannot_tell_apart(ru
         for seat in range(3):
             twin = ruleset.observe(state, seat, random.Random(seat))
             differed += twin != state
-            mine = featurize(ruleset.view(state, Viewer.of(seat)), seat)
-            assert np.array_equal(featurize(ruleset.view(twin, Viewer.of(seat)), seat), mine)
+            mine = of_view(ruleset.slug, ruleset.view(state, Viewer.of(seat)), seat)
+            assert np.array_equal(of_view(ruleset.slug, ruleset.view(twin, Viewer.of(seat)), seat), mine)
     assert differed
 
 
@@ -96,7 +96,7 @@ def test_the_env_observes_a_seat_through_its_view_and_masks_the_seats_not_to_act
     for agent in e.agents:
         seat = int(agent.split("_")[1])
         obs = e.observe(agent)
-        assert np.array_equal(obs["observation"], featurize(e.match.view(seat), seat))
+        assert np.array_equal(obs["observation"], of_view("seven-dragons", e.match.view(seat), seat))
         assert obs["action_mask"].any() == (agent == acting)
 
 
