@@ -237,6 +237,9 @@ class ActionCodec:
         self.size = offset
         self._names: dict[int, str] = {}
         self._known: dict[Command, int | None] = {}
+        self._same: dict[int, tuple[Command, int | None]] = {}
+        """By identity: the commands games list as shared instances (``functools.cache``d
+        constructors), whose hashing, a dataclass's in Python, would cost more than the lookup."""
 
     def index(self, command: Command, ordinal: int = 0) -> int | None:
         """The action of ``command``; ``ordinal`` is its place among the listed commands of its type."""
@@ -256,10 +259,12 @@ class ActionCodec:
         of the legal moves, and the move of each legal action."""
         chosen: dict[int, Command] = {}
         ordinals: dict[type[Command], int] = {}
-        known, blocks = self._known, self.blocks_by_type
+        same, blocks = self._same, self.blocks_by_type
         for move in moves:
-            a = known.get(move, -1)  # the common case, inlined: a command met before
-            if a == -1:
+            hit = same.get(id(move))  # a listing's shared instance: found without hashing it
+            if hit is not None and hit[0] is move:
+                a = hit[1]
+            else:
                 block = blocks[type(move)]
                 if block.listed is not None:  # numbered by its place among its type's moves
                     k = ordinals.get(block.cls, 0)
@@ -267,6 +272,9 @@ class ActionCodec:
                     a = block.index(move, k)
                 else:
                     a = self.index(move)
+                    if len(same) >= KNOWN_LIMIT:
+                        same.clear()
+                    same[id(move)] = (move, a)  # the move is kept, so its id stays its own
             if a is not None:
                 chosen.setdefault(a, move)
         return _mask(self.size, np.fromiter(chosen, dtype=np.int64, count=len(chosen))), chosen

@@ -175,23 +175,19 @@ class Leaves:
         self.buckets.extend(chunk[0])
         self.weights.extend(chunk[1])
 
-    def listed(self, at: int, items: tuple[Any, ...], render: Callable[[Any], Any]) -> None:
-        """The leaves of the list ``[render(item) for item in items]`` at path ``at``, for items the
-        state keeps from step to step (immutable, shared by the next state while they stay): each
-        item's leaves kept by its identity (``kept``), and the whole list's too. A list that is
-        the last one met at ``at`` with items added at its end (a stone placed) costs those items;
-        any other change, a pass over its items."""
-        last = _LISTED.get(at)
-        if last is None or last[0] is not items:
-            grown = last is not None and len(items) > len(last[0]) and items[: len(last[0])] == last[0]
-            part = Leaves.empty()
-            if grown:
-                assert last is not None
-                part.extend(*last[1])
-            for i in range(len(last[0]) if grown and last is not None else 0, len(items)):
-                part.kept(_list_item(at, i), items[i], render, items[i])
-            last = _LISTED[at] = (items, (part.buckets, part.weights))
-        self.extend(*last[1])
+    def keyed(self, at: int, items: tuple[Any, ...], name: Name, render: Render) -> None:
+        """The leaves of ``{name(item): render(item) for item in items}`` at path ``at``: a list
+        of the view that an observed view keys by name (``GameSpec.observed_view``), for items
+        the state keeps from step to step. Keyed, an item's leaves do not depend on its place, so
+        a list that is the last met at ``at`` with one item put in or taken out anywhere is
+        spliced (a stone placed in its sorted place); any other change, a pass over its items."""
+        last = _KEYED.get(at)
+        if last is None or last.items is not items:
+            grown = (
+                Keyed.spliced(last, items) if last is not None and last.name is name and last.render is render else None
+            )
+            last = _KEYED[at] = grown or Keyed.built(at, items, name, render)
+        self.extend(last.buckets, last.weights)
 
     def vector(self, size: int = OBSERVATION_SIZE) -> np.ndarray:
         crcs = np.frombuffer(self.buckets, dtype=np.uint32)
@@ -210,13 +206,73 @@ _CHUNKS: dict[tuple[int, Hashable], tuple[array[int], array[float]]] = {}
 _KEPT: dict[tuple[Any, ...], tuple[Any, tuple[array[int], array[float]]]] = {}
 """``Leaves.kept``: by path and the part's id, the part itself (so the id stays its own) and its leaves."""
 
-_LISTED: dict[int, tuple[tuple[Any, ...], tuple[array[int], array[float]]]] = {}
-"""``Leaves.listed``: per path, the last list met there and its leaves."""
+
+Name = Callable[[Any], str]
+Render = Callable[[Any], Any]
+
+
+class Keyed:
+    """One keyed list's leaves, with each item's (``Leaves.keyed``)."""
+
+    __slots__ = ("at", "buckets", "items", "name", "parts", "render", "weights")
+
+    def __init__(
+        self, at: int, items: tuple[Any, ...], name: Callable[[Any], str], render: Callable[[Any], Any]
+    ) -> None:
+        self.at, self.items, self.name, self.render = at, items, name, render
+        self.parts: list[tuple[array[int], array[float]]] = []
+        self.buckets: array[int] = array("I")
+        self.weights: array[float] = array("d")
+
+    def part(self, item: Any) -> tuple[array[int], array[float]]:
+        leaves = Leaves.empty()
+        leaves.kept(_named(self.at, self.name(item)), item, self.render, item)
+        return leaves.buckets, leaves.weights
+
+    @classmethod
+    def built(cls, at: int, items: tuple[Any, ...], name: Name, render: Render) -> Keyed:
+        out = cls(at, items, name, render)
+        out.parts = [out.part(item) for item in items]
+        for buckets, weights in out.parts:
+            out.buckets.extend(buckets)
+            out.weights.extend(weights)
+        return out
+
+    @classmethod
+    def spliced(cls, last: Keyed, items: tuple[Any, ...]) -> Keyed | None:
+        """``last`` with the one item ``items`` puts in or takes out, or None if it is not so."""
+        if abs(len(items) - len(last.items)) != 1:
+            return None
+        before = last.items
+        i = next(
+            (j for j, (a, b) in enumerate(zip(items, before, strict=False)) if a is not b), min(len(items), len(before))
+        )
+        out = cls(last.at, items, last.name, last.render)
+        at = sum(len(b) for b, _ in last.parts[:i])
+        if len(items) > len(before):
+            if items[i + 1 :] != before[i:]:
+                return None
+            part = out.part(items[i])
+            out.parts = [*last.parts[:i], part, *last.parts[i:]]
+            out.buckets = last.buckets[:at] + part[0] + last.buckets[at:]
+            out.weights = last.weights[:at] + part[1] + last.weights[at:]
+        else:
+            if items[i:] != before[i + 1 :]:
+                return None
+            end = at + len(last.parts[i][0])
+            out.parts = [*last.parts[:i], *last.parts[i + 1 :]]
+            out.buckets = last.buckets[:at] + last.buckets[end:]
+            out.weights = last.weights[:at] + last.weights[end:]
+        return out
+
+
+_KEYED: dict[int, Keyed] = {}
+"""``Leaves.keyed``: per path, the last list met there."""
 
 
 @cache
-def _list_item(at: int, i: int) -> int:
-    return crc32(_key(i), at)
+def _named(at: int, name: str) -> int:
+    return crc32(_key(name), at)
 
 
 _SEQUENCES: dict[tuple[int, tuple[Any, ...]], tuple[array[int], array[float]]] = {}

@@ -65,6 +65,16 @@ def _drop_move(x: float, y: float) -> PlaceStoneAt:
     return PlaceStoneAt(x, y)
 
 
+# Commands are immutable values: listing hands out shared instances instead of building the
+# same few thousand objects again at every decision (``lru_cache`` is thread-safe).
+_place_stone = lru_cache(maxsize=4096)(PlaceStone)
+_place_plank = lru_cache(maxsize=4096)(PlacePlank)
+_remove_plank = lru_cache(maxsize=4096)(RemovePlank)
+_remove_stone = lru_cache(maxsize=4096)(RemoveStone)
+_jump = lru_cache(maxsize=4096)(Jump)
+_move = lru_cache(maxsize=4096)(Move)
+
+
 def legal_moves(state: MekongState, seat: int) -> Sequence[Command]:
     """The commands ``seat`` may submit now; empty when it is not awaited."""
     if seat not in awaiting(state):
@@ -74,13 +84,13 @@ def legal_moves(state: MekongState, seat: int) -> Sequence[Command]:
     card = state.card(seat)
     if card in STONE_CARDS:
         if state.edition.islands:
-            return [PlaceStone(island) for island in stone_spots(state)]
+            return [_place_stone(island) for island in stone_spots(state)]
         return [_drop_move(x, y) for x, y in drop_spots(state)]
     if card in PLANK_CARDS:
-        return [PlacePlank(plank, ends) for plank, ends in plank_choices(state, seat)]
+        return [_place_plank(plank, ends) for plank, ends in plank_choices(state, seat)]
     if card is Card.REMOVE:
-        return [RemovePlank(p) for p in takeable_planks(state, seat)] + [RemoveStone(s) for s in bare_stones(state)]
+        return [_remove_plank(p) for p in takeable_planks(state, seat)] + [_remove_stone(s) for s in bare_stones(state)]
     if card is Card.JUMP:
-        return [Jump(over, to) for over, to in jumps(state, seat)]
+        return [_jump(over, to) for over, to in jumps(state, seat)]
     assert card is not None
-    return [Move(path) for path in move_paths(state, seat, card)]
+    return [_move(path) for path in move_paths(state, seat, card)]

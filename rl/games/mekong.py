@@ -14,8 +14,10 @@ few: a hand is the 8 actions and the dragons of the other colours in play) inste
 listing and indexing up to 48,720 ``Program`` commands at every programming step. The
 other phases list a few dozen moves, indexed as usual.
 
-The observation encoder adds the view's leaves straight from the state, key by key in the
-view's order, and renders once what recurs: the fixed board, the stones, the planks, the
+The observation reads the view with its stones keyed by name and its planks by plank
+(``observed_view``), so that an item's features stay where they are when another is put in
+before it. The observation encoder adds the observed view's leaves straight from the state, key
+by key in the view's order, and renders once what recurs: the fixed board, the stones, the planks, the
 task, and each seat's parts (its programme card by card, and only as far as the viewer may see it,
 ``revealed_count``).
 """
@@ -118,9 +120,9 @@ def observation(state: MekongState, seat: int) -> Leaves:
     for s in range(state.seats):
         _add_seat(out, state, s, len(state.programmes[s]) if viewer.sees(s) and state.programmes else revealed)
     out.cached(_BOARD, state.variant, lambda: board_view(state))
-    out.listed(_STONES, state.stones, _stone)
+    out.keyed(_STONES, state.stones, _stone_name, _stone)
     add(_RESERVE, state.stone_reserve)
-    out.listed(_PLANKS, state.bridges, _plank)
+    out.keyed(_PLANKS, state.bridges, _plank_name, _plank)
     add(_LOST, state.lost)
     add(_WINNER, state.winner)
     add(_ENDING, state.ending)
@@ -173,6 +175,24 @@ def _add_programme(s: int, programme: tuple[Card, ...], shown: int, out: Leaves)
         out.add(_programme_path(s, i), card.value if i < shown else None)
 
 
+def observed_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The view with its ``stones`` keyed by name and its ``planks`` by plank, in the same order:
+    a stone placed in its sorted place would otherwise shift every later stone's features."""
+    return {
+        **view,
+        "stones": {s["name"]: s for s in view["stones"]},
+        "planks": {p["plank"]: p for p in view["planks"]},
+    }
+
+
+def _stone_name(s: Site) -> str:
+    return s.name
+
+
+def _plank_name(b: Bridge) -> str:
+    return b.plank
+
+
 def _stone(s: Site) -> dict[str, Any]:
     return {"name": s.name, "x": s.x, "y": s.y}
 
@@ -195,6 +215,7 @@ register_spec(
             "jump": {"over": PLANKS, "to": SPOTS},
         },
         max_chance_outcomes=256,
+        observed_view=observed_view,
         legal_actions=legal_actions,
         observation=observation,
     )

@@ -55,21 +55,28 @@ def _render(item: _Item) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_a_listed_part_grown_spliced_or_rebuilt_has_the_leaves_of_the_list(seed: int) -> None:
-    """Items added at the end (the part grows from the last list met), or anywhere, or taken away."""
+def test_a_keyed_part_spliced_or_rebuilt_has_the_leaves_of_the_keyed_list(seed: int) -> None:
+    """Items put in anywhere (spliced into the last list's leaves), taken out, or several changed
+    at once (rebuilt): always the leaves of the list keyed by name."""
     rng = random.Random(seed)
     items: tuple[_Item, ...] = ()
     at = path("stones")
-    for n in range(40):
-        if items and rng.random() < 0.2:
-            items = tuple(x for x in items if x is not rng.choice(items))
-        elif rng.random() < 0.5:
-            items = (*items, _Item(f"s{n}", rng.randrange(-50, 50)))
+    for n in range(60):
+        roll = rng.random()
+        if items and roll < 0.25:
+            gone = rng.choice(items)
+            items = tuple(x for x in items if x is not gone)
+        elif roll < 0.35:
+            items = tuple(rng.sample(items, len(items)))
         else:
             i = rng.randrange(len(items) + 1)
             items = (*items[:i], _Item(f"s{n}", rng.randrange(-50, 50)), *items[i:])
-        vector = _leaves_vector(lambda leaves, items=items: leaves.listed(at, items, _render))
-        assert np.array_equal(vector, featurize({"stones": [_render(x) for x in items]}, 0))
+        vector = _leaves_vector(lambda leaves, items=items: leaves.keyed(at, items, _name, _render))
+        assert np.array_equal(vector, featurize({"stones": {x.name: _render(x) for x in items}}, 0))
+
+
+def _name(item: _Item) -> str:
+    return item.name
 
 
 def test_a_mekong_hands_programme_actions_are_those_of_its_listed_programmes() -> None:
