@@ -35,7 +35,14 @@ def pytest_addoption(parser: Any) -> None:
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
-    """Tests marked ``thorough`` run only with ``--thorough``: ``make test`` runs their fixed sample."""
+    """Tests marked ``thorough`` run only with ``--thorough``: ``make test`` runs their fixed sample.
+
+    Tests on PostgreSQL run on one xdist worker (``--dist loadgroup``), one at a time: a test's
+    platforms open several connection pools each, and two such tests side by side have passed the
+    server's 100 connections ("too many clients")."""
+    for item in items:
+        if "pg_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("postgres"))
     if config.getoption("--thorough"):
         return
     skip = pytest.mark.skip(reason="a long property run: pass --thorough to run it")

@@ -64,7 +64,7 @@ __all__ = [
     "register",
     "replacer",
     "seed_commitment",
-    "state_hash",
     "state_after",
+    "state_hash",
     "states_after",
 ]
