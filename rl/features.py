@@ -180,7 +180,9 @@ class Leaves:
         of the view that an observed view keys by name (``GameSpec.observed_view``), for items
         the state keeps from step to step. Keyed, an item's leaves do not depend on its place, so
         a list that is the last met at ``at`` with one item put in or taken out anywhere is
-        spliced (a stone placed in its sorted place); any other change, a pass over its items."""
+        spliced (a stone placed in its sorted place); any other change, a pass over its items.
+        ``render`` must depend on the item alone, one function per path: an item's leaves are kept
+        by its identity (``kept``), whatever renders it."""
         last = _KEYED.get(at)
         if last is None or last.items is not items:
             grown = (
