@@ -7,9 +7,11 @@ is a ``Feed`` with a queue of frames, and one task per stream writes them.
 
 When a game changes (a wake-up of ``game:<id>``, or the poll every
 ``POLL_FALLBACK`` seconds that catches a lost one), the hub reads the game's head
-once, builds each distinct line once (one per viewer and version: every spectator
-shares one, each seat has its own) on the worker threads, and queues it to every
-feed that waits for it. Before, each of a game's streams woke its own thread,
+and builds each distinct line once (one per viewer and version: every spectator
+shares one, each seat has its own), all in one call on a worker thread, and queues
+it to every feed that waits for it; an account's streams that wait from one cursor
+share one read of the feed, and the streams of one token one check of it. A writer
+sends what was queued while it was sending in one piece. Before, each of a game's streams woke its own thread,
 which read and built for itself (``services.streams``, still what a plain WSGI
 server runs): with a thousand streams open, the threads' wake-ups and their fight
 for the GIL cost more than the moves themselves.
@@ -24,10 +26,10 @@ import asyncio
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from services.errors import STORE_UNAVAILABLE
 from services.streams import KEEPALIVE, RECHECK, AccountFollower, GameFollower, Line, StillValid, Streams
@@ -58,13 +60,15 @@ HANDOFF_KEY = "dragonhall.stream_handoff"
 @dataclass(eq=False)
 class Handoff:
     """A stream opened by the Flask route, for the hub to follow on with: what to follow, from
-    where, how to frame a line, whether its token still holds, and its slot to give back."""
+    where, how to frame a line, whether its token still holds, its slot to give back, and the id
+    of the token it was opened with (None without one): the streams of one token share its checks."""
 
     follower: GameFollower | AccountFollower
     position: int
     frame: Callable[[Line | None], bytes]
     still_valid: StillValid
     release: Callable[[], None]
+    token: str | None = None
 
 
 @dataclass(eq=False)
@@ -163,7 +167,7 @@ class StreamHub:
         self._owners[owner].add(feed)
         gone = asyncio.ensure_future(_disconnected(receive))
         gone.add_done_callback(lambda _: feed.end())  # a writer waiting for a frame stops when its client goes
-        self._check(feed)  # at once: a token revoked before the hand-over ends the stream
+        self._check([feed])  # at once: a token revoked before the hand-over ends the stream
         try:
             await self._write(feed, send, gone)
         finally:
@@ -172,29 +176,40 @@ class StreamHub:
             handoff.release()
 
     async def _write(self, feed: Feed, send: Send, gone: asyncio.Future[None]) -> None:
+        """Sends the feed's frames as they come; the frames queued while a send was under way go
+        out together in the next, so a stream that fell behind catches up in one write."""
+        outbox = feed.outbox
         while not gone.done():
-            frame = await feed.outbox.get()
-            if frame == _END:
+            frames = [await outbox.get()]
+            while not outbox.empty() and frames[-1] != _END:
+                frames.append(outbox.get_nowait())
+            ending = frames[-1] == _END
+            body = b"".join(frames)
+            if body:
+                try:
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                except Exception:  # the client went while we wrote
+                    return
+                feed.last_sent = time.monotonic()
+            if ending:
                 return
-            try:
-                await send({"type": "http.response.body", "body": frame, "more_body": True})
-            except Exception:  # the client went while we wrote
-                return
-            feed.last_sent = time.monotonic()
 
-    def _check(self, feed: Feed) -> None:
-        """Ends the stream if its token no longer holds (checked on the worker threads)."""
-        feed.last_checked = time.monotonic()
-        task = asyncio.ensure_future(self._end_if_revoked(feed))
+    def _check(self, feeds: Iterable[Feed]) -> None:
+        """Ends the streams whose token no longer holds (checked on the worker threads, in one go)."""
+        due = list(feeds)
+        now = time.monotonic()
+        for feed in due:
+            feed.last_checked = now
+        task = asyncio.ensure_future(self._end_if_revoked(due))
         self._checks.add(task)  # held until done: the loop keeps only a weak reference
         task.add_done_callback(self._checks.discard)
 
-    async def _end_if_revoked(self, feed: Feed) -> None:
+    async def _end_if_revoked(self, feeds: list[Feed]) -> None:
         try:
-            valid = await self._run(feed.handoff.still_valid)
+            revoked = await self._run(_revoked, feeds)
         except STORE_UNAVAILABLE:
             return  # checked again within ``RECHECK`` seconds
-        if not valid:
+        for feed in revoked:
             feed.end()
 
     def _forget(self, feed: Feed, owner: str) -> None:
@@ -215,8 +230,7 @@ class StreamHub:
         if (kind == "game" and name in self._games) or (kind == "account" and name in self._accounts):
             self._refresh(key)
         elif kind == "tokens":
-            for feed in list(self._owners.get(name, ())):
-                self._check(feed)
+            self._check(self._owners.get(name, ()))
 
     async def _poll(self) -> None:
         """Every ``POLL_FALLBACK`` seconds: every followed game and account is read again (a
@@ -230,12 +244,15 @@ class StreamHub:
             for player_id in list(self._accounts):
                 self._refresh(account_key(player_id))
             now = time.monotonic()
+            due = []
             for feeds in list(self._owners.values()):
                 for feed in list(feeds):
                     if now - feed.last_sent >= KEEPALIVE - POLL_FALLBACK / 2 and feed.outbox.empty():
                         feed.push(feed.handoff.frame(None))
                     if now - feed.last_checked >= RECHECK:
-                        self._check(feed)
+                        due.append(feed)
+            if due:
+                self._check(due)
 
     def _refresh(self, key: str) -> None:
         """One refresh of a game or account at a time; a wake-up during it runs it once more."""
@@ -276,20 +293,17 @@ class StreamHub:
         feeds = self._games.get(gid)
         if not feeds:
             return False
-        head = await self._run(self.streams.heads.head, gid)
         groups: dict[tuple[int, str | None, int | None], list[Feed]] = defaultdict(list)
         for feed in list(feeds):
             follower = feed.follower
             assert isinstance(follower, GameFollower)
-            if feed.position < head:
-                groups[(feed.position, follower.viewer, follower.seat)].append(feed)
+            groups[(feed.position, follower.viewer, follower.seat)].append(feed)
+        wanted = [(cast(GameFollower, waiting[0].follower), version) for (version, _, _), waiting in groups.items()]
+        head, lines = await self._run(self._game_lines, gid, wanted)
         behind = False
-        for (version, _, _), waiting in groups.items():
-            follower = waiting[0].follower
-            assert isinstance(follower, GameFollower)
-            line = await self._run(follower.line_after, version)
+        for waiting, line in zip(groups.values(), lines, strict=True):
             if line is None:
-                behind = True
+                behind = behind or waiting[0].position < head
                 continue
             framed, ended = Framed(line), has_ended(line["status"])
             behind = behind or (line["version"] < head and not ended)
@@ -300,17 +314,48 @@ class StreamHub:
                     feed.end()
         return behind
 
+    def _game_lines(self, gid: str, wanted: list[tuple[GameFollower, int]]) -> tuple[int, list[Line | None]]:
+        """On a worker thread, in one go: the game's head, and for each (follower, version) the
+        line after that version (None when the follower is not behind, or this process's copy of
+        the game has not caught up yet)."""
+        head = self.streams.heads.head(gid)
+        return head, [follower.line_after(version) if version < head else None for follower, version in wanted]
+
     async def _refresh_account(self, player_id: str) -> None:
-        for feed in list(self._accounts.get(player_id, ())):
-            follower = feed.follower
-            assert isinstance(follower, AccountFollower)
-            for line in await self._run(follower.since, feed.position):
-                feed.push(feed.handoff.frame(line))
-                feed.position = line["cursor"]
+        feeds = list(self._accounts.get(player_id, ()))
+        if not feeds:
+            return
+        groups: dict[int, list[Feed]] = defaultdict(list)
+        for feed in feeds:
+            groups[feed.position].append(feed)
+        follower = cast(AccountFollower, feeds[0].follower)
+        found = await self._run(lambda: [follower.since(cursor) for cursor in groups])
+        for waiting, lines in zip(groups.values(), found, strict=True):
+            for line in lines:
+                framed = Framed(line)
+                for feed in waiting:
+                    feed.push(framed.to(feed))
+                    feed.position = line["cursor"]
 
     async def _run(self, call: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, call, *args)
+
+
+def _revoked(feeds: list[Feed]) -> list[Feed]:
+    """The feeds whose token no longer holds, each token checked once however many streams it opened."""
+    verdicts: dict[str | None, bool] = {}
+    revoked = []
+    for feed in feeds:
+        token = feed.handoff.token
+        valid = verdicts.get(token) if token is not None else None
+        if valid is None:
+            valid = feed.handoff.still_valid()
+            if token is not None:
+                verdicts[token] = valid
+        if not valid:
+            revoked.append(feed)
+    return revoked
 
 
 async def _disconnected(receive: Receive) -> None:

@@ -153,7 +153,9 @@ def _respond(follower: GameFollower | AccountFollower, still_valid: Callable[[],
         if position is None:
             release()
         else:
-            request.environ[HANDOFF_KEY] = Handoff(follower, position, frame, still_valid, release)
+            player = optional_player()
+            token = player.token_id if player is not None else None
+            request.environ[HANDOFF_KEY] = Handoff(follower, position, frame, still_valid, release, token)
         first = b"".join(frame(line) for line in opening)
         # a body of unknown length when the hub follows on: the stream is not over with these lines
         response = Response(first if position is None else iter([first]), mimetype=SSE if sse else NDJSON)

@@ -11,11 +11,11 @@ the streams know which games to follow. Then, in each round:
   ``http_client.py``, in ``--processes`` client processes): post a random legal move, take the next from
   the answer's legal moves;
 * **with streams**: ``--game-streams`` game streams (1,000) and ``--account-streams`` account streams
-  (200) are opened first, from ``--stream-processes`` client processes (asyncio and ``httpx``), then the
-  next games of the same slots are played for as long. Each slot's game streams are its two players'
-  own seats (``?seat=``) and spectators, half of them anonymous and half signed in as players of other
-  slots; the account streams are the playing players' own (three or four each). A game stream that sees
-  its game end opens the slot's next game (``?after=`` its first version).
+  (200) are opened first, from ``--stream-processes`` client processes (asyncio, reading raw HTTP with
+  ``raw_streams.py``), then the next games of the same slots are played for as long. Each slot's game
+  streams are its two players' own seats (``?seat=``) and spectators, half of them anonymous and half
+  signed in as players of other slots; the account streams are the playing players' own (three or four
+  each). A game stream that sees its game end opens the slot's next game (``?after=`` its first version).
 
 Every 201 is timed where the client that posted it reads it (``time.monotonic``, one clock for every
 process of the machine), and every stream line where its client reads it. For each move the bench takes,
@@ -60,7 +60,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import httpx
 import orjson
 from rich.console import Console
 from rich.table import Table
@@ -68,6 +67,7 @@ from rich.table import Table
 from bench.game_driver import play_script
 from bench.http_client import Play, drive
 from bench.http_load import _tree_cpu_seconds, _wait_for_listeners, drop_schema
+from bench.raw_streams import Record, lines, open_stream
 from tests.support.processes import Proc, Server
 
 console = Console(width=200)
@@ -231,12 +231,14 @@ def hold_streams(
 async def _hold(
     port: int, games: list[GameWatch], accounts: list[AccountWatch], ready: Any, stop: Any, last: Any
 ) -> dict[str, Any]:
+    """Holds the streams with ``raw_streams``' lean readers: while play goes on each read is only
+    recorded (and ``last`` set), so the clients take as little of the shared cores as they can;
+    the lines are taken apart once ``stop`` is set."""
     total = len(games) + len(accounts)
     state = {"open": 0, "refused": 0, "errors": 0, "signalled": False}
-    opened: list[tuple[int, str, float]] = []  # (stream, game id, when its answer's head arrived)
-    lines: list[tuple[int, str, int, float]] = []  # (stream, game id, version, when)
-    turns: list[tuple[str, str, int, int, float]] = []  # (player, game id, seat, version, when)
     cpu = [0.0, 0.0]
+    game_records: list[tuple[int, str, Record]] = []
+    account_records: list[tuple[str, Record]] = []
     kinds: dict[str, int] = {}
 
     def counted(ok: bool) -> None:
@@ -246,48 +248,34 @@ async def _hold(
             cpu[0] = time.process_time()
             ready.put((state["open"], state["refused"]))
 
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
-    timeout = httpx.Timeout(60.0, read=30.0)
+    def first_only() -> Any:
+        seen = [False]
+
+        def on_head(ok: bool) -> None:
+            last.value = time.monotonic()
+            if not seen[0]:
+                seen[0] = True
+                counted(ok)
+
+        return on_head
 
     async def follow_games(i: int, watch: GameWatch) -> None:
-        headers = {"Authorization": f"Bearer {watch.token}"} if watch.token else {}
-        first = True
+        on_head = first_only()
         for gid, after in watch.games:
-            params: dict[str, Any] = {"after": after}
+            params: dict[str, object] = {"after": after}
             if watch.seat is not None:
                 params["seat"] = watch.seat
-            async with client.stream("GET", f"/api/v1/games/{gid}/stream", params=params, headers=headers) as r:
-                if first:
-                    counted(r.status_code == 200)
-                    first = False
-                if r.status_code != 200:
-                    state["errors"] += 1
-                    return
-                opened.append((i, gid, time.monotonic()))
-                async for text in r.aiter_lines():
-                    if not text:
-                        continue
-                    when = time.monotonic()
-                    line = orjson.loads(text)
-                    lines.append((i, gid, line["version"], when))
-                    last.value = when
-                    if line.get("status") in ENDED:
-                        break
+            stream, record = await open_stream(port, f"/api/v1/games/{gid}/stream", params, watch.token, on_head)
+            game_records.append((i, gid, record))
+            await stream.done
+            if record.lost or not record.reads[0][1].startswith(b"HTTP/1.1 200"):
+                state["errors"] += 1
+                return
 
     async def follow_account(watch: AccountWatch) -> None:
-        headers = {"Authorization": f"Bearer {watch.token}"}
-        async with client.stream("GET", "/api/v1/stream/events", headers=headers) as r:
-            counted(r.status_code == 200)
-            if r.status_code != 200:
-                return
-            async for text in r.aiter_lines():
-                if not text:
-                    continue
-                when = time.monotonic()
-                line = orjson.loads(text)
-                if line["type"] == "your_turn":
-                    turns.append((watch.player, line["game_id"], line["seat"], line["version"], when))
-                    last.value = when
+        stream, record = await open_stream(port, "/api/v1/stream/events", {}, watch.token, first_only())
+        account_records.append((watch.player, record))
+        await stream.done
 
     async def guarded(coro: Any) -> None:
         try:
@@ -300,24 +288,40 @@ async def _hold(
             if not state["signalled"]:
                 counted(False)
 
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", limits=limits, timeout=timeout) as client:
-        tasks = [asyncio.create_task(guarded(follow_games(i, w))) for i, w in enumerate(games)]
-        tasks += [asyncio.create_task(guarded(follow_account(w))) for w in accounts]
-        while not stop.is_set():
-            await asyncio.sleep(0.05)
-        cpu[1] = time.process_time()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-    return {
-        "opened": opened,
-        "lines": lines,
-        "turns": turns,
-        "refused": state["refused"],
-        "errors": state["errors"],
-        "error_kinds": kinds,
-        "cpu": cpu[1] - cpu[0],
-    }
+    tasks = [asyncio.create_task(guarded(follow_games(i, w))) for i, w in enumerate(games)]
+    tasks += [asyncio.create_task(guarded(follow_account(w))) for w in accounts]
+    while not stop.is_set():
+        await asyncio.sleep(0.05)
+    cpu[1] = time.process_time()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    taken = _taken_apart(game_records, account_records)
+    counts = {"refused": state["refused"], "errors": state["errors"], "error_kinds": kinds}
+    return {**taken, **counts, "cpu": cpu[1] - cpu[0]}
+
+
+def _taken_apart(
+    game_records: list[tuple[int, str, Record]], account_records: list[tuple[str, Record]]
+) -> dict[str, Any]:
+    """The recorded reads as the bench's figures want them: when each game stream's head came,
+    each game line's version and time, and each ``your_turn``."""
+    opened: list[tuple[int, str, float]] = []  # (stream, game id, when its answer's head arrived)
+    found: list[tuple[int, str, int, float]] = []  # (stream, game id, version, when)
+    turns: list[tuple[str, str, int, int, float]] = []  # (player, game id, seat, version, when)
+    for i, gid, record in game_records:
+        status, head_at, got = lines(record)
+        if status != 200 or head_at is None:
+            continue
+        opened.append((i, gid, head_at))
+        found += [(i, gid, orjson.loads(text)["version"], when) for text, when in got]
+    for player, record in account_records:
+        status, _, got = lines(record)
+        for text, when in got if status == 200 else []:
+            line = orjson.loads(text)
+            if line["type"] == "your_turn":
+                turns.append((player, line["game_id"], line["seat"], line["version"], when))
+    return {"opened": opened, "lines": found, "turns": turns}
 
 
 class StreamClients:

@@ -57,6 +57,15 @@ class VersionBoard:
         slot, mark = _place(game_id)
         return self._words[slot] == mark | (version & _VERSION)
 
+    def version(self, game_id: uuid.UUID) -> int | None:
+        """The version the board shows ``game_id`` at; None when its slot shows another game or
+        none (the store then knows)."""
+        slot, mark = _place(game_id)
+        word = self._words[slot]
+        if word & ~_VERSION != mark or not word & _VERSION:
+            return None
+        return int(word & _VERSION)
+
     def close(self) -> None:
         self._words.release()
         self._map.close()

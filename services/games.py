@@ -316,6 +316,12 @@ class GameService:
     def stored_events(self, game_id: uuid.UUID | str, after: int = 0) -> Iterable[Any]:
         return self.store.stored_events(game_uuid(game_id), after)
 
+    def known_version(self, game_id: uuid.UUID | str) -> int | None:
+        return self.uow.known_version(game_id)
+
+    def recent_events(self, game_id: uuid.UUID | str, after: int, upto: int) -> list[Any] | None:
+        return self.uow.recent_events(game_id, after, upto)
+
     def last_decision(self, game_id: uuid.UUID | str, version: int) -> Any | None:
         """The stored event of the last seat decision up to ``version`` (one of ``ACTS``), if any."""
         latest = self.store.latest_events(game_uuid(game_id), version)

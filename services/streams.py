@@ -260,7 +260,7 @@ class Streams:
         self._lines: OrderedDict[tuple[Any, ...], Line] = OrderedDict()
         self._lock = threading.Lock()
         self._stored_events: OrderedDict[tuple[str, int, int], list[Any]] = OrderedDict()
-        self.heads = Heads(queries.head_version)
+        self.heads = Heads(self._head)
         wakeups.observers.append(self.heads.observe)
 
     def open_game(self, game_id: str, player_id: str | None, seat: int | None, after: int | None) -> GameFollower:
@@ -282,11 +282,17 @@ class Streams:
         gid = str(self.games.load(game_id).id)
         deadline = time.monotonic() + seconds
         with self.wakeups.subscribe(game_key(gid)) as woken:
-            while self.queries.head_version(gid) <= after:
+            while self._head(gid) <= after:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return
                 woken.wait(min(POLL_FALLBACK, left))
+
+    def _head(self, gid: str) -> int:
+        """The game's last stored version: as the processes writing the store have posted it
+        when they share a version board (or this process is the only writer), else read."""
+        known = self.games.known_version(gid)
+        return known if known is not None else self.queries.head_version(gid)
 
     # ------------------------------------------------------------ lines
 
@@ -333,6 +339,8 @@ class Streams:
         key = (str(game.id), after, game.version)
         with self._lock:
             held = self._stored_events.get(key)
+        if held is None:
+            held = self.games.recent_events(key[0], after, game.version)
         if held is None:
             held = [e for e in self.games.stored_events(key[0], after=after) if e.originator_version <= game.version]
             with self._lock:

@@ -43,6 +43,8 @@ from services.ports import NullWork, Work
 T = TypeVar("T")
 RETRIES = 5
 """Saves lost to other writers before a change gives up with ``StaleVersion``."""
+RECENT = 16
+"""Events kept per cached game, the last this process saved or read (``recent_events``)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,7 @@ class GameUnitOfWork:
         show it: whoever it wakes (a stream) and loads the game sees the saved version."""
         self.work: Work = NullWork()
         self._cache: OrderedDict[uuid.UUID, Game] = OrderedDict()
+        self._recent: dict[uuid.UUID, list[Any]] = {}
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
         self._locks: dict[uuid.UUID, threading.RLock] = {}
@@ -86,10 +89,44 @@ class GameUnitOfWork:
             return cached
         else:
             game = cached
-            for event in self.store.stored_events(gid, after=cached.version):
+            caught_up = list(self.store.stored_events(gid, after=cached.version))
+            for event in caught_up:
                 event.mutate(game)
+            self._keep_recent(gid, caught_up)
         self._remember(game)
         return copy(game)
+
+    def known_version(self, game_id: uuid.UUID | str) -> int | None:
+        """The game's last version as known without asking the store: the cached copy's when
+        this process is the store's only writer, the version board's when one is shared; None
+        when unknown."""
+        gid = game_uuid(game_id)
+        if self.single_writer:
+            with self._cache_lock:
+                cached = self._cache.get(gid)
+            return None if cached is None else cached.version
+        return None if self.versions is None else self.versions.version(gid)
+
+    def recent_events(self, game_id: uuid.UUID | str, after: int, upto: int) -> list[Any] | None:
+        """The game's events from ``after`` (exclusive) to ``upto`` when they are among the last
+        this process saved or read (a change's events, read once for its streams by every
+        viewer's line); None when they are not."""
+        with self._cache_lock:
+            held = self._recent.get(game_uuid(game_id))
+            if not held or held[0].originator_version > after + 1 or held[-1].originator_version < upto:
+                return None
+            start = after + 1 - held[0].originator_version
+            return held[start : start + upto - after]
+
+    def _keep_recent(self, gid: uuid.UUID, events: list[Any]) -> None:
+        """Adds events to the game's recent ones; a gap before them starts the list afresh."""
+        if not events:
+            return
+        with self._cache_lock:
+            held = self._recent.get(gid)
+            if held and held[-1].originator_version + 1 == events[0].originator_version:
+                events = held + events
+            self._recent[gid] = events[-RECENT:]
 
     def load_at(self, game_id: uuid.UUID | str, version: int) -> Game:
         """The game as it stood at ``version`` (snapshots make this cheap)."""
@@ -123,11 +160,13 @@ class GameUnitOfWork:
                 self._cache[game.id] = game
                 self._cache.move_to_end(game.id)
             while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
+                gone, _ = self._cache.popitem(last=False)
+                self._recent.pop(gone, None)
 
     def _forget(self, gid: uuid.UUID) -> None:
         with self._cache_lock:
             self._cache.pop(gid, None)
+            self._recent.pop(gid, None)
 
     # ------------------------------------------------------------ changing
 
@@ -186,6 +225,7 @@ class GameUnitOfWork:
             return None
         if self.versions is not None:
             self.versions.post(game.id, game.version)
+        self._keep_recent(game.id, saved)
         self._remember(game)
         for announce in self.on_saved:
             announce(str(game.id))

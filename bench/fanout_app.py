@@ -1,0 +1,55 @@
+"""The least an ASGI stream line can cost under Granian: an app that only fans frames out.
+
+``fanout_floor.py`` serves it. Every stream it answers is a queue and a task that sends what
+is queued, as ``api.stream_hub`` holds a stream; a producer task puts one frame on ``GROUP``
+streams at a time (the streams of one game, 1,000 over 32 games), ``FANOUT_RATE`` frames a
+second in all, and builds nothing: what the server's CPU does is the sends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+GROUP = 31
+FRAME = (
+    b'{"type":"events","version":123,"events":[{"version":123,"at":"2026-11-27T23:00:00+00:00",'
+    b'"type":"dice_rolled","source":"rules","data":{"seat":0,"dice":[1,2,3,4,5,6]},"awaiting":[1]}],'
+    b'"awaiting":[1],"status":"active","legal_moves":null,"clocks":null}\n'
+)
+_queues: list[asyncio.Queue[bytes]] = []
+_producer: list[asyncio.Task[None]] = []
+
+
+async def _produce(rate: float) -> None:
+    period = GROUP / rate
+    due = time.monotonic()
+    turn = 0
+    while True:
+        due += period
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        held = len(_queues)
+        if held < GROUP:
+            continue
+        for k in range(GROUP):
+            _queues[(turn * GROUP + k) % held].put_nowait(FRAME)
+        turn += 1
+
+
+async def app(
+    scope: dict[str, Any],
+    receive: Callable[[], Awaitable[dict[str, Any]]],
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+) -> None:
+    if scope["type"] != "http":
+        return
+    if not _producer:
+        _producer.append(asyncio.ensure_future(_produce(float(os.environ.get("FANOUT_RATE", "10000")))))
+    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/x-ndjson")]})
+    queue: asyncio.Queue[bytes] = asyncio.Queue()
+    _queues.append(queue)
+    while True:
+        await send({"type": "http.response.body", "body": await queue.get(), "more_body": True})

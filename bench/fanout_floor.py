@@ -1,0 +1,120 @@
+"""The floor of a stream line's cost in this server stack: Granian, ASGI, asyncio, one Python process.
+
+Serves ``fanout_app.py`` (one Granian HTTP process), opens ``--streams`` streams on it from a
+client process of raw sockets, lets its producer fan ``--rate`` lines a second out to them, and
+prints the server's CPU per line delivered, which is what ``api.stream_hub`` can at best reach:
+the hub also reads and builds the lines, and shares its process's GIL with the requests.
+
+It gives ``streams.py``'s throughput target its ceiling. A move costs the server about 2 ms of
+CPU without streams; with 1,000 game streams over 32 games each move is sent to 31 streams, so
+at this floor the sends alone cost 31 x floor per move, and the throughput with the streams can
+be at most 2 / (2 + 0.031 x floor in µs / 1000) of the throughput without them.
+
+    python bench/fanout_floor.py                      # 1,000 streams, 10,000 and 20,000 lines/s
+    python bench/fanout_floor.py --rates 5000 30000 --seconds 8
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing as mp
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.http_load import _tree_cpu_seconds
+from tests.support.processes import free_port
+
+console = Console()
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _clients(port: int, streams: int, seconds: float, out: Any) -> None:
+    """A client process: opens the streams, counts lines for ``seconds`` once all are open."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    out.put(asyncio.run(_hold(port, streams, seconds)))
+
+
+async def _hold(port: int, streams: int, seconds: float) -> tuple[int, float]:
+    seen = [0]
+
+    class Counting(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            assert isinstance(transport, asyncio.Transport)
+            transport.write(b"GET /s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+
+        def data_received(self, data: bytes) -> None:
+            seen[0] += data.count(b"}\n")
+
+    loop = asyncio.get_running_loop()
+    for _ in range(streams):
+        await loop.create_connection(Counting, "127.0.0.1", port)
+    await asyncio.sleep(2)  # every stream open and served before the count starts
+    before, cpu = seen[0], time.process_time()
+    await asyncio.sleep(seconds)
+    return seen[0] - before, time.process_time() - cpu
+
+
+def measure(rate: int, streams: int, seconds: float) -> dict[str, float]:
+    port = free_port()
+    env = {**os.environ, "FANOUT_RATE": str(rate), "PYTHONPATH": str(ROOT)}
+    granian = str(Path(sys.executable).parent / "granian")
+    options = ["--interface", "asgi", "--workers", "1", "--port", str(port), "--backpressure", str(streams + 64)]
+    server = subprocess.Popen([granian, *options, "--log-level", "warning", "bench.fanout_app:app"], env=env, cwd=ROOT)
+    try:
+        time.sleep(2)
+        out: Any = mp.Queue()
+        client = mp.Process(target=_clients, args=(port, streams, seconds, out))
+        client.start()
+        time.sleep(2 + 0.5)
+        cpu_before = _tree_cpu_seconds(server.pid)
+        lines, client_cpu = out.get(timeout=seconds + 120)
+        server_cpu = _tree_cpu_seconds(server.pid) - cpu_before
+        client.join()
+    finally:
+        server.terminate()
+        server.wait(10)
+    return {
+        "rate": rate,
+        "lines_per_s": lines / seconds,
+        "server_us_per_line": 1e6 * server_cpu / max(1, lines),
+        "client_us_per_line": 1e6 * client_cpu / max(1, lines),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--streams", type=int, default=1000)
+    parser.add_argument("--rates", type=int, nargs="+", default=[10000, 20000], help="lines a second, in all")
+    parser.add_argument("--seconds", type=float, default=6.0)
+    args = parser.parse_args()
+    table = Table(title=f"A line's CPU with nothing but sends ({args.streams} streams, one Granian process)")
+    for col in ("lines/s asked", "lines/s read", "server µs/line", "raw client µs/line", "ceiling at 2 ms/move"):
+        table.add_column(col, justify="right")
+    for rate in args.rates:
+        m = measure(rate, args.streams, args.seconds)
+        ceiling = 2.0 / (2.0 + 31 * m["server_us_per_line"] / 1000)
+        table.add_row(
+            str(rate),
+            f"{m['lines_per_s']:.0f}",
+            f"{m['server_us_per_line']:.1f}",
+            f"{m['client_us_per_line']:.1f}",
+            f"{ceiling:.0%}",
+        )
+        print(m, flush=True)
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()

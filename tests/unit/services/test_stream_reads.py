@@ -1,0 +1,98 @@
+"""What a change's streams read without asking the store, on two processes writing one SQLite file.
+
+A stream's head comes from the version board the writers post to, and a change's events from
+the ones the process just saved or read while catching its copy up. Each must equal what the
+store answers, for every viewer of every game: the lines are the REST reads at that version.
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.catalog import GAMES
+from infra.version_board import SLOTS, VersionBoard
+from services.ports import NullWork
+from tests.conftest import make_settings
+from tests.support.rated_games import BUDGET
+from workers.bot_turns import bot_choice
+
+MOVES = 40
+"""Decisions played in each game: enough to pass hidden draws, secret choices and a snapshot."""
+
+
+def test_the_board_tells_a_game_version_only_when_its_slot_shows_that_game(tmp_path: Path) -> None:
+    board = VersionBoard(tmp_path / "v.board")
+    a = uuid.UUID(int=(1 << 64) | 7)
+    b = uuid.UUID(int=(2 << 64) | 7 | SLOTS)  # same slot, another fingerprint
+    assert board.version(a) is None
+    board.post(a, 12)
+    assert board.version(a) == 12 and board.version(b) is None
+    board.post(b, 3)
+    assert board.version(a) is None and board.version(b) == 3
+
+
+@pytest.fixture
+def two_writers(tmp_path: Path) -> Iterator[list[Any]]:
+    """Two platforms on one SQLite store, as two server processes would have."""
+    from wiring import bootstrap
+
+    made = [
+        bootstrap(make_settings("sqlite", tmp_path, http_workers=2), projections=False, work=NullWork())
+        for _ in range(2)
+    ]
+    yield made
+    for p in made:
+        p.close()
+
+
+@pytest.mark.parametrize("slug", [ruleset.slug for ruleset in GAMES])
+def test_a_change_reads_as_the_store_answers_it_for_every_viewer(two_writers: list[Any], slug: str) -> None:
+    one, two = two_writers
+    ids = [one.accounts.register(f"p{i}", "bot")[0].id for i in range(2)]
+    gid = str(one.games.create_game(ids[0], slug, None, None, 2).id)
+    for pid in ids:
+        one.games.take_seat(gid, pid, pid[:4], "bot", bot="random")
+    rng = random.Random(slug)
+    played = 0
+    for _ in range(MOVES):
+        game = one.games.load(gid)
+        if game.status != "active":
+            break
+        played += 1
+        before = two.games.load(gid).version
+        mover = rng.choice((one, two))  # each process saves some changes and catches up on the others'
+        seat = game.awaiting[0]
+        seed = one.seeds.of(game.id)
+        mover.games.play_for(gid, seat, game.version, lambda g, s=seat, k=seed: bot_choice(g, s, "random", BUDGET, k))
+        head = mover.games.load(gid).version
+        for platform in (one, two):
+            assert platform.games.known_version(gid) == head
+            current = platform.games.load(gid)
+            recent = platform.games.recent_events(gid, before, head)
+            assert recent is not None, "the change's events were saved or read by this process"
+            stored = list(platform.games.stored_events(gid, after=before))
+            for player_id, seat_of in [(None, None), (ids[0], 0), (ids[1], 1)]:
+                as_read = [
+                    platform.queries.events_of(current, player_id, before, seat=seat_of, stored_events=events)
+                    for events in (recent, stored)
+                ]
+                assert as_read[0] == as_read[1]
+    assert played >= 10
+
+
+def test_events_not_among_the_recent_ones_are_read_from_the_store(two_writers: list[Any]) -> None:
+    one, _ = two_writers
+    ids = [one.accounts.register(f"p{i}", "bot")[0].id for i in range(2)]
+    gid = str(one.games.create_game(ids[0], "tarasque", None, None, 2).id)
+    for pid in ids:
+        one.games.take_seat(gid, pid, pid[:4], "bot", bot="random")
+    head = one.games.load(gid).version
+    assert one.games.recent_events(gid, head - 1, head) is not None
+    assert one.games.recent_events(gid, head, head + 1) is None  # not saved yet
+    assert one.games.recent_events(gid, 0, head) is None or head <= 16
