@@ -18,6 +18,7 @@ next request opens a new one, and its time counts in that request's latency.
 
 from __future__ import annotations
 
+import heapq
 import selectors
 import socket
 import time
@@ -36,6 +37,8 @@ class Client:
         self.port = port
         self.reconnects = 0
         self.started = 0.0
+        self.next_move = 0.0
+        """When this client may post its next move (``drive``'s ``pace``; ``time.monotonic``)."""
         self._connect()
 
     def _connect(self) -> None:
@@ -98,22 +101,44 @@ class Client:
 Play = Generator[Request, Reply, Any]
 
 
-def drive(port: int, plays: list[Play]) -> list[Client]:
+def drive(port: int, plays: list[Play], pace: float = 0.0) -> list[Client]:
     """Runs ``plays`` to their ends, each on a connection of its own, all from this thread;
-    returns their clients (for their reconnection counts)."""
+    returns their clients (for their reconnection counts). With ``pace``, a client posts a move
+    at most once every ``pace`` seconds (an offered load, rather than as fast as answered)."""
     selector = selectors.DefaultSelector()
     watched: dict[Client, socket.socket] = {}
+    held: list[tuple[float, int, Client, Play, Request]] = []  # moves due later, by when
     clients = [Client(port) for _ in plays]
+
+    def go(client: Client, play: Play, request: Request | None) -> None:
+        if pace and request is not None and _is_move(request):
+            now = time.monotonic()
+            if now < client.next_move:
+                if client.closing and client in watched:  # the server closes it meanwhile: not a reply
+                    selector.unregister(watched.pop(client))
+                heapq.heappush(held, (client.next_move, id(client), client, play, request))
+                return
+            client.next_move = (client.next_move or now) + pace
+        _next(selector, watched, client, play, request)
+
     for client, play in zip(clients, plays, strict=True):
-        _next(selector, watched, client, play, next(play, None))
-    while watched:
-        for key, _ in selector.select():
+        go(client, play, next(play, None))
+    while watched or held:
+        timeout = max(0.0, held[0][0] - time.monotonic()) if held else None
+        for key, _ in selector.select(timeout):
             client, play = key.data
             reply = client.receive()
             if reply is not None:
-                _next(selector, watched, client, play, _send(play, reply))
+                go(client, play, _send(play, reply))
+        while held and held[0][0] <= time.monotonic():
+            _, _, client, play, request = heapq.heappop(held)
+            go(client, play, request)
     selector.close()
     return clients
+
+
+def _is_move(request: Request) -> bool:
+    return request[0] == "POST" and request[1].endswith("/moves")
 
 
 def _send(play: Play, reply: Reply) -> Request | None:

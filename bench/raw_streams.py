@@ -33,10 +33,13 @@ class Record:
 class RawStream(asyncio.Protocol):
     """One streaming GET: records each read; ``done`` resolves when the response or connection ends."""
 
-    def __init__(self, request: bytes, record: Record, on_head: Callable[[bool], None]) -> None:
+    def __init__(
+        self, request: bytes, record: Record, on_head: Callable[[bool], None], on_read: Callable[[float], None]
+    ) -> None:
         self.request = request
         self.record = record
         self.on_head = on_head
+        self.on_read = on_read
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.transport: asyncio.Transport | None = None
         self.tail = b""
@@ -50,7 +53,9 @@ class RawStream(asyncio.Protocol):
         reads = self.record.reads
         if not reads:
             self.on_head(data.startswith(b"HTTP/1.1 200"))
-        reads.append((time.monotonic(), data))
+        now = time.monotonic()
+        reads.append((now, data))
+        self.on_read(now)
         self.tail = (self.tail + data)[-len(LAST_CHUNK) :]
         refused = len(reads) == 1 and not data.startswith(b"HTTP/1.1 200")
         if refused or self.tail == LAST_CHUNK:
@@ -78,12 +83,19 @@ def request_bytes(port: int, path: str, params: dict[str, object], token: str | 
 
 
 async def open_stream(
-    port: int, path: str, params: dict[str, object], token: str | None, on_head: Callable[[bool], None]
+    port: int,
+    path: str,
+    params: dict[str, object],
+    token: str | None,
+    on_head: Callable[[bool], None],
+    on_read: Callable[[float], None],
 ) -> tuple[RawStream, Record]:
+    """Opens one streaming GET; ``on_head`` is told whether it answered 200, ``on_read`` the time
+    of every read."""
     record = Record()
     loop = asyncio.get_running_loop()
     _, protocol = await loop.create_connection(
-        lambda: RawStream(request_bytes(port, path, params, token), record, on_head), "127.0.0.1", port
+        lambda: RawStream(request_bytes(port, path, params, token), record, on_head, on_read), "127.0.0.1", port
     )
     return protocol, record
 

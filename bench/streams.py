@@ -134,9 +134,12 @@ def _new_game(tokens: list[str]) -> Any:
 # ------------------------------------------------------------------ the movers
 
 
-def move(port: int, plan: list[tuple[list[str], list[str]]], seconds: float, seed: int, out: Any) -> None:
+def move(
+    port: int, plan: list[tuple[list[str], list[str]]], seconds: float, seed: int, out: Any, pace: float = 0.0
+) -> None:
     """A client process: plays each slot's games (``plan``: (tokens, game ids)) one after the other
-    until time is up; reports every acknowledged move with the time its 201 was read."""
+    until time is up, a move every ``pace`` seconds at most per slot (0: as fast as answered);
+    reports every acknowledged move with the time its 201 was read."""
     acks: list[tuple[str, int, float, list[int]]] = []
     posts: list[float] = []
     refused = [0]
@@ -161,7 +164,7 @@ def move(port: int, plan: list[tuple[list[str], list[str]]], seconds: float, see
 
     reconnects = 0
     try:
-        clients = drive(port, [slot_play(k, tokens, games) for k, (tokens, games) in enumerate(plan)])
+        clients = drive(port, [slot_play(k, tokens, games) for k, (tokens, games) in enumerate(plan)], pace)
         reconnects = sum(c.reconnects for c in clients)
     finally:
         out.put(
@@ -177,13 +180,17 @@ def move(port: int, plan: list[tuple[list[str], list[str]]], seconds: float, see
         )
 
 
-def play_round(port: int, slots: list[Slot], first: int, count: int, seconds: float, processes: int) -> dict[str, Any]:
-    """Plays games ``first .. first+count-1`` of every slot for ``seconds``; merges the movers' reports."""
+def play_round(
+    port: int, slots: list[Slot], first: int, count: int, seconds: float, processes: int, rate: float = 0.0
+) -> dict[str, Any]:
+    """Plays games ``first .. first+count-1`` of every slot for ``seconds`` (at ``rate`` moves a second
+    in all, or as fast as answered); merges the movers' reports."""
+    pace = len(slots) / rate if rate else 0.0
     queue: Any = mp.Queue()
     plans: list[list[tuple[list[str], list[str]]]] = [[] for _ in range(processes)]
     for k, s in enumerate(slots):
         plans[k % processes].append((s.tokens, [g for g, _ in s.games[first : first + count]]))
-    procs = [mp.Process(target=move, args=(port, plan, seconds, i, queue)) for i, plan in enumerate(plans)]
+    procs = [mp.Process(target=move, args=(port, plan, seconds, i, queue, pace)) for i, plan in enumerate(plans)]
     for p in procs:
         p.start()
     reports = [queue.get() for _ in procs]
@@ -248,11 +255,13 @@ async def _hold(
             cpu[0] = time.process_time()
             ready.put((state["open"], state["refused"]))
 
+    def touch(when: float) -> None:
+        last.value = when
+
     def first_only() -> Any:
         seen = [False]
 
         def on_head(ok: bool) -> None:
-            last.value = time.monotonic()
             if not seen[0]:
                 seen[0] = True
                 counted(ok)
@@ -265,7 +274,8 @@ async def _hold(
             params: dict[str, object] = {"after": after}
             if watch.seat is not None:
                 params["seat"] = watch.seat
-            stream, record = await open_stream(port, f"/api/v1/games/{gid}/stream", params, watch.token, on_head)
+            path = f"/api/v1/games/{gid}/stream"
+            stream, record = await open_stream(port, path, params, watch.token, on_head, touch)
             game_records.append((i, gid, record))
             await stream.done
             if record.lost or not record.reads[0][1].startswith(b"HTTP/1.1 200"):
@@ -273,7 +283,7 @@ async def _hold(
                 return
 
     async def follow_account(watch: AccountWatch) -> None:
-        stream, record = await open_stream(port, "/api/v1/stream/events", {}, watch.token, first_only())
+        stream, record = await open_stream(port, "/api/v1/stream/events", {}, watch.token, first_only(), touch)
         account_records.append((watch.player, record))
         await stream.done
 
@@ -587,7 +597,7 @@ def half(
         clients = StreamClients(server.port, games, accounts, args.stream_processes)
         opened, refused = clients.open()
     cpu_before = _tree_cpu_seconds(server.popen.pid)
-    played = play_round(server.port, slots, first, count, args.seconds, args.processes)
+    played = play_round(server.port, slots, first, count, args.seconds, args.processes, args.rate)
     server_cpu = _tree_cpu_seconds(server.popen.pid) - cpu_before
     out: dict[str, Any] = {
         "streams": streams,
@@ -678,9 +688,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def report(result: dict[str, Any], args: argparse.Namespace) -> None:
+    offered = f"{args.rate:.0f} moves/s offered" if args.rate else "as fast as answered"
     title = (
         f"Streams: {args.game_streams} game and {args.account_streams} account streams, "
-        f"{args.games} games in flight ({result['store']}, {result['broker']} broker, "
+        f"{args.games} games in flight, {offered} ({result['store']}, {result['broker']} broker, "
         f"{result['http_processes']} HTTP processes)"
     )
     delivery = Table(title=title)
@@ -728,7 +739,9 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
                 "yes" if f["p99_ms"] < TARGET_P99_MS else "no",
             )
         ratio = w["moves_per_s"] / pair["without"]["moves_per_s"]
+        judged = not args.rate  # at an offered load both halves play the same moves/s: no ratio to judge
         for h in (pair["without"], w):
+            shown = h["streams"] and judged
             through.add_row(
                 str(r),
                 f"{h.get('streams_open', 0)} open" if h["streams"] else "none",
@@ -738,8 +751,8 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
                 f"{h['server_cpu_ms_per_move']:.2f}",
                 f"{h['movers_cpu_cores']:.2f}",
                 f"{h['stream_clients_cpu_cores']:.2f}" if h["streams"] else "-",
-                f"{ratio:.0%}" if h["streams"] else "",
-                ("yes" if ratio >= TARGET_RATIO else "no") if h["streams"] else "",
+                f"{ratio:.0%}" if shown else "",
+                ("yes" if ratio >= TARGET_RATIO else "no") if shown else "",
             )
     console.print(delivery)
     console.print(through)
@@ -778,6 +791,9 @@ def main() -> None:
     parser.add_argument("--redis-url", default=None, help="Redis as the broker and the wake-ups' carrier")
     parser.add_argument("--games", type=int, default=32, help="games in flight")
     parser.add_argument("--seconds", type=float, default=20, help="of play in each half of a round")
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="moves a second in all, offered (0: each slot as fast as answered)"
+    )
     parser.add_argument("--rounds", type=int, default=1, help="each a half without streams and one with")
     parser.add_argument("--game-streams", type=int, default=1000)
     parser.add_argument("--account-streams", type=int, default=200)

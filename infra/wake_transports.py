@@ -182,10 +182,24 @@ class PostgresBroadcast(_Reconnecting):
 
 class UnixBroadcast:
     """One datagram socket per process in ``directory``; a key is sent to every other socket
-    there. A socket whose process has died refuses the datagram and is removed."""
+    there. A socket whose process has died refuses the datagram and is removed.
+
+    A receiving socket queues ``net.unix.max_dgram_qlen`` datagrams (10 by default), and its
+    listener thread takes them only when it gets the GIL: under load the queue fills, and a
+    datagram sent then is refused. Measured with ``bench/streams.py``, some 460 wake-ups in ten
+    seconds were refused, and each left its streams waiting for their poll (up to 2.5 s). So
+    a refused key is held for its peer and sent again ``RESEND`` seconds later, with the keys
+    refused since, in one datagram: keys only say "read again", so any number of them coalesce.
+    """
 
     REFRESH = 1.0
     """Seconds the list of the other processes' sockets is trusted before it is read again."""
+    RESEND = 0.002
+    """Seconds before keys a peer's full queue refused are sent to it again."""
+    MOST_KEYS = 64
+    """Keys in one datagram at most (about 3 KB)."""
+    LARGEST = 65536
+    """Bytes the listener reads of one datagram."""
 
     def __init__(self, directory: Path, deliver: Deliver) -> None:
         self.directory = directory
@@ -202,6 +216,9 @@ class UnixBroadcast:
         self._peers: list[str] = []
         self._peers_read = 0.0
         self._lock = threading.Lock()
+        self._held: dict[str, dict[str, None]] = {}
+        """Keys refused by each peer's full queue, in order, to send again."""
+        self._resend: threading.Timer | None = None
         self._stopping = False
         self._thread = threading.Thread(target=self._listen, name="unix-wake-listener", daemon=True)
         self._thread.start()
@@ -209,14 +226,17 @@ class UnixBroadcast:
     def _listen(self) -> None:
         while not self._stopping:
             try:
-                data = self._socket.recv(4096)
+                data = self._socket.recv(self.LARGEST)
             except TimeoutError:
                 continue
             except OSError:
                 return
-            key = _split(data.decode(errors="replace"), self.origin)
-            if key is not None:
-                self._deliver(key)
+            sender, _, keys = data.decode(errors="replace").partition("|")
+            if sender == self.origin:
+                continue
+            for key in keys.split("\n"):
+                if key:
+                    self._deliver(key)
 
     def _others(self) -> list[str]:
         now = time.monotonic()
@@ -228,25 +248,58 @@ class UnixBroadcast:
             return list(self._peers)
 
     def send(self, key: str) -> None:
-        message = f"{self.origin}|{key}".encode()
         for peer in self._others():
+            self._send_to(peer, key)
+
+    def _send_to(self, peer: str, key: str | None) -> None:
+        """Sends ``key`` to ``peer`` with the keys it refused before; holds them all if it refuses again."""
+        with self._lock:
+            held = self._held.pop(peer, {})
+        if key is not None:
+            held[key] = None
+        keys = list(held)
+        while keys:
+            batch, keys = keys[: self.MOST_KEYS], keys[self.MOST_KEYS :]
+            message = self.origin + "|" + "\n".join(batch)
             try:
-                self._sender.sendto(message, peer)
+                self._sender.sendto(message.encode(), peer)
             except (ConnectionRefusedError, FileNotFoundError):
                 self._drop(peer)
-            except OSError as e:  # a full queue (BlockingIOError): that process will poll
-                log.debug("wake-up to %s not sent: %s", peer, e)
+                return
+            except OSError:  # its queue is full (BlockingIOError): send again shortly
+                self._hold(peer, batch + keys)
+                return
+
+    def _hold(self, peer: str, keys: list[str]) -> None:
+        with self._lock:
+            held = self._held.setdefault(peer, {})
+            held.update(dict.fromkeys(keys))
+            if self._resend is None and not self._stopping:
+                self._resend = threading.Timer(self.RESEND, self._send_held)
+                self._resend.daemon = True
+                self._resend.start()
+
+    def _send_held(self) -> None:
+        with self._lock:
+            self._resend = None
+            peers = list(self._held)
+        for peer in peers:
+            self._send_to(peer, None)
 
     def _drop(self, peer: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(peer)
         with self._lock:
             self._peers_read = 0.0
+            self._held.pop(peer, None)
 
     def close(self) -> None:
         """Wakes the listener with an empty datagram of its own, so a stopping process does not
         wait out the receive timeout (a second of every HTTP process's shutdown)."""
         self._stopping = True
+        with self._lock:
+            if self._resend is not None:
+                self._resend.cancel()
         with contextlib.suppress(OSError):
             self._sender.sendto(b"", str(self.path))
         with contextlib.suppress(OSError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -78,6 +79,33 @@ def test_unix_datagrams_carry_wake_ups_and_forget_dead_processes(tmp_path: Path)
         _crosses(a, b)
         _crosses(b, a)
         assert not dead.exists()
+
+
+def test_unix_wake_ups_a_full_queue_refused_are_sent_again(tmp_path: Path) -> None:
+    """A listener that does not read (its thread waits for the GIL under load) lets its socket's
+    queue fill (``net.unix.max_dgram_qlen``, 10 by default); the keys it refused meanwhile still
+    reach it once it reads again."""
+    directory = tmp_path / "wake"
+    reading = threading.Event()
+    got: list[str] = []
+
+    def deliver(key: str) -> None:
+        reading.wait(WAIT)
+        got.append(key)
+
+    receiver, sender = UnixBroadcast(directory, deliver), UnixBroadcast(directory, lambda key: None)
+    try:
+        keys = [f"game:{i}" for i in range(200)]
+        for key in keys:
+            sender.send(key)
+        reading.set()
+        deadline = time.monotonic() + WAIT
+        while set(got) != set(keys) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert set(got) == set(keys)
+    finally:
+        sender.close()
+        receiver.close()
 
 
 def _stream_first_line(api: ApiClient, path: str, got: list[dict[str, Any]]) -> threading.Thread:
