@@ -315,11 +315,12 @@ class StreamHub:
         return behind
 
     def _game_lines(self, gid: str, wanted: list[tuple[GameFollower, int]]) -> tuple[int, list[Line | None]]:
-        """On a worker thread, in one go: the game's head, and for each (follower, version) the
-        line after that version (None when the follower is not behind, or this process's copy of
-        the game has not caught up yet)."""
-        head = self.streams.heads.head(gid)
-        return head, [follower.line_after(version) if version < head else None for follower, version in wanted]
+        """On a worker thread, in one go: the game as stored now (one load for all its streams: no
+        read of the store when this process's copy is known current), and for each (follower,
+        version) the line from that version to the game's, None when the follower has it."""
+        game = self.streams.games.load(gid)
+        head = game.version
+        return head, [follower.line_to(game, version) if version < head else None for follower, version in wanted]
 
     async def _refresh_account(self, player_id: str) -> None:
         feeds = list(self._accounts.get(player_id, ()))

@@ -115,6 +115,10 @@ class GameFollower:
         line = self.streams.events_line_to(self.gid, version, self.viewer, self.seat)
         return line if line["version"] > version else None
 
+    def line_to(self, game: Game, version: int) -> Line:
+        """The change from ``version`` to ``game``'s (this game, loaded once for all its streams)."""
+        return self.streams.events_line(game, version, self.viewer, self.seat)
+
 
 def _retrying(woken: Subscription, read: Callable[[], T]) -> T:
     """``read()``, tried again while the store cannot be reached for now (a connection pool
