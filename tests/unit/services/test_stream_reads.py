@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +16,7 @@ import pytest
 
 from domain.catalog import GAMES
 from infra.version_board import SLOTS, VersionBoard
-from services.ports import NullWork
-from tests.conftest import make_settings
+from services.unit_of_work import RECENT
 from tests.support.rated_games import BUDGET
 from workers.bot_turns import bot_choice
 
@@ -35,20 +33,6 @@ def test_the_board_tells_a_game_version_only_when_its_slot_shows_that_game(tmp_p
     assert board.version(a) == 12 and board.version(b) is None
     board.post(b, 3)
     assert board.version(a) is None and board.version(b) == 3
-
-
-@pytest.fixture
-def two_writers(tmp_path: Path) -> Iterator[list[Any]]:
-    """Two platforms on one SQLite store, as two server processes would have."""
-    from wiring import bootstrap
-
-    made = [
-        bootstrap(make_settings("sqlite", tmp_path, http_workers=2), projections=False, work=NullWork())
-        for _ in range(2)
-    ]
-    yield made
-    for p in made:
-        p.close()
 
 
 @pytest.mark.parametrize("slug", [ruleset.slug for ruleset in GAMES])
@@ -86,13 +70,18 @@ def test_a_change_reads_as_the_store_answers_it_for_every_viewer(two_writers: li
     assert played >= 10
 
 
-def test_events_not_among_the_recent_ones_are_read_from_the_store(two_writers: list[Any]) -> None:
+def test_only_the_last_events_saved_or_read_are_kept(two_writers: list[Any]) -> None:
     one, _ = two_writers
     ids = [one.accounts.register(f"p{i}", "bot")[0].id for i in range(2)]
     gid = str(one.games.create_game(ids[0], "tarasque", None, None, 2).id)
     for pid in ids:
         one.games.take_seat(gid, pid, pid[:4], "bot", bot="random")
+    for _ in range(RECENT):  # more changes than are kept
+        game = one.games.load(gid)
+        seat, seed = game.awaiting[0], one.seeds.of(game.id)
+        one.games.play_for(gid, seat, game.version, lambda g, s=seat, k=seed: bot_choice(g, s, "random", BUDGET, k))
     head = one.games.load(gid).version
-    assert one.games.recent_events(gid, head - 1, head) is not None
+    last = one.games.recent_events(gid, head - 1, head)
+    assert last is not None and [e.originator_version for e in last] == [head]
     assert one.games.recent_events(gid, head, head + 1) is None  # not saved yet
-    assert one.games.recent_events(gid, 0, head) is None or head <= 16
+    assert one.games.recent_events(gid, head - RECENT - 1, head) is None  # no longer kept

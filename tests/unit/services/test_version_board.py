@@ -11,9 +11,7 @@ import pytest
 
 from domain.kernel import NotYourTurn
 from infra.version_board import SLOTS, VersionBoard
-from services.ports import NullWork
 from services.unit_of_work import game_uuid
-from tests.conftest import make_settings
 
 
 def test_a_posted_version_is_current_and_no_other_is(tmp_path: Path) -> None:
@@ -42,20 +40,6 @@ def test_two_boards_on_one_file_share_their_posts(tmp_path: Path) -> None:
     assert two.is_current(gid, 9)
     one.close()
     assert two.is_current(gid, 9)
-
-
-@pytest.fixture
-def two_writers(tmp_path: Path) -> Any:
-    """Two platforms on one SQLite store, as two server processes would have."""
-    from wiring import bootstrap
-
-    made = [
-        bootstrap(make_settings("sqlite", tmp_path, http_workers=2), projections=False, work=NullWork())
-        for _ in range(2)
-    ]
-    yield made
-    for p in made:
-        p.close()
 
 
 def _table(platform: Any) -> tuple[str, list[str]]:
