@@ -315,12 +315,15 @@ class StreamHub:
         return behind
 
     def _game_lines(self, gid: str, wanted: list[tuple[GameFollower, int]]) -> tuple[int, list[Line | None]]:
-        """On a worker thread, in one go: the game as stored now (one load for all its streams: no
-        read of the store when this process's copy is known current), and for each (follower,
-        version) the line from that version to the game's, None when the follower has it."""
+        """On a worker thread, in one go: the game's head, and for each (follower, version) the line
+        from that version to the game as stored now (one load for all its streams: no read of the
+        store when this process's copy is known current), None when the follower has it. The head
+        is the later of the loaded game's version and the one the version board shows (read first):
+        a load that somehow came back older makes the followers "behind", and they are read again."""
+        known = self.streams.games.known_version(gid)
         game = self.streams.games.load(gid)
-        head = game.version
-        return head, [follower.line_to(game, version) if version < head else None for follower, version in wanted]
+        lines = [follower.line_to(game, version) if version < game.version else None for follower, version in wanted]
+        return max(game.version, known or 0), lines
 
     async def _refresh_account(self, player_id: str) -> None:
         feeds = list(self._accounts.get(player_id, ()))

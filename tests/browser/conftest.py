@@ -73,11 +73,15 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
 
 
 def explain(item: pytest.Item, error: Exception, with_problems: bool) -> None:
-    """Adds the page's problems and a screenshot's path to the error of a test that used ``page``;
-    none for an expected failure (``xfail``), which would only leave a screenshot behind each run."""
+    """Adds the page's problems, a screenshot's path and the end of the server's log to the error of
+    a test that used ``page``; none for an expected failure (``xfail``), which would only leave a
+    screenshot behind each run."""
     guarded = item.stash.get(GUARDED, None)
     if guarded is None or item.get_closest_marker("xfail") is not None:
         return
+    server = getattr(item, "funcargs", {}).get("web_server")
+    if isinstance(server, Server):
+        error.add_note("the end of the server's log:\n" + server.tail(4000))
     page, guard = guarded
     if with_problems and guard.problems:
         error.add_note(guard.report())
