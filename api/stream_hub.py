@@ -11,10 +11,10 @@ and builds each distinct line once (one per viewer and version: every spectator
 shares one, each seat has its own), all in one call on a worker thread, and queues
 it to every feed that waits for it; an account's streams that wait from one cursor
 share one read of the feed, and the streams of one token one check of it. A writer
-sends what was queued while it was sending in one piece. Before, each of a game's streams woke its own thread,
-which read and built for itself (``services.streams``, still what a plain WSGI
-server runs): with a thousand streams open, the threads' wake-ups and their fight
-for the GIL cost more than the moves themselves.
+sends what was queued while it was sending in one piece. Before, each of a game's
+streams woke its own thread, which read and built for itself (``services.streams``,
+still what a plain WSGI server runs): with a thousand streams open, the threads'
+wake-ups and their fight for the GIL cost more than the moves themselves.
 
 The lines are the ones ``services.streams`` builds, so what a caller receives is
 the same whichever way its stream is held.

@@ -41,9 +41,10 @@ def _origin() -> str:
     return uuid.uuid4().hex[:12]
 
 
-def _split(message: str, origin: str) -> str | None:
-    sender, _, key = message.partition("|")
-    return None if sender == origin or not key else key
+def _split(message: str, origin: str) -> list[str]:
+    """The keys of ``<origin>|<key>[\\n<key>...]`` sent by another process (none of this one's)."""
+    sender, _, keys = message.partition("|")
+    return [] if sender == origin else [key for key in keys.split("\n") if key]
 
 
 # ------------------------------------------------------------------ Redis
@@ -108,8 +109,7 @@ class RedisBroadcast(_Reconnecting):
     def _received(self, message: dict[str, Any]) -> None:
         data = message.get("data")
         text = data.decode() if isinstance(data, bytes) else str(data)
-        key = _split(text, self.origin)
-        if key is not None:
+        for key in _split(text, self.origin):
             self._deliver(key)
 
     def send(self, key: str) -> None:
@@ -151,8 +151,7 @@ class PostgresBroadcast(_Reconnecting):
             self._listening.set()
             while not self._stopping.is_set():
                 for notice in conn.notifies(timeout=1.0):
-                    key = _split(notice.payload, self.origin)
-                    if key is not None:
+                    for key in _split(notice.payload, self.origin):
                         self._deliver(key)
 
     def send(self, key: str) -> None:
@@ -231,12 +230,8 @@ class UnixBroadcast:
                 continue
             except OSError:
                 return
-            sender, _, keys = data.decode(errors="replace").partition("|")
-            if sender == self.origin:
-                continue
-            for key in keys.split("\n"):
-                if key:
-                    self._deliver(key)
+            for key in _split(data.decode(errors="replace"), self.origin):
+                self._deliver(key)
 
     def _others(self) -> list[str]:
         now = time.monotonic()
