@@ -13,12 +13,13 @@ import pytest
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 
 CHILD = """
-import signal, sys, time
+import os, signal, sys, time
 from pathlib import Path
 from api.processes import die_with_parent
 
 def stopped(*_):
-    Path(sys.argv[1]).write_text("SIGTERM")
+    Path(sys.argv[1] + ".part").write_text("SIGTERM")
+    os.replace(sys.argv[1] + ".part", sys.argv[1])  # the test reads the file once it exists: whole
     sys.exit(0)
 
 signal.signal(signal.SIGTERM, stopped)
