@@ -1,4 +1,4 @@
-"""The ``dragonhall`` command: serve, worker, projections, rebuild-projections, new, bot, verify."""
+"""The ``dragonhall`` command: serve, worker, projections, rebuild-projections, init, ready, new, bot, verify."""
 
 from __future__ import annotations
 
@@ -58,9 +58,22 @@ def command_line() -> argparse.ArgumentParser:
         action="store_true",
         help="run the Celery worker in this process, not restarted when it fails (it is by default)",
     )
+    _metrics_options(worker)
 
-    sub.add_parser("projections", help="run the projection runners as their own process")
-    sub.add_parser("rebuild-projections", help="drop every read model and rebuild it from the events")
+    projections = sub.add_parser("projections", help="run the projection runners as their own process")
+    _metrics_options(projections)
+    sub.add_parser(
+        "rebuild-projections",
+        help="rebuild every read model from the events beside the live ones and swap them in; refuses while "
+        "another process runs the projections (stop every `dragonhall projections`, leader and standbys)",
+    )
+    sub.add_parser(
+        "init",
+        help="create the tables that are missing and exit: before the other processes start, and after an upgrade",
+    )
+    ready = sub.add_parser("ready", help="exit 0 if a local process answers its /readyz (a container's healthcheck)")
+    ready.add_argument("--port", type=int, required=True, help="the port of serve, or the --metrics-port")
+    ready.add_argument("--host", default="127.0.0.1")
 
     new = sub.add_parser("new", help="create a game of server bots on a running server; print its id and URL")
     new.add_argument("game")
@@ -86,17 +99,47 @@ def command_line() -> argparse.ArgumentParser:
     return parser
 
 
+def _metrics_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--metrics-port",
+        type=int,
+        default=int(os.environ.get("DRAGONHALL_METRICS_PORT") or 0) or None,
+        help="serve /metrics and /readyz on this port (DRAGONHALL_METRICS_PORT; default: none)",
+    )
+    parser.add_argument(
+        "--metrics-host",
+        default=os.environ.get("DRAGONHALL_METRICS_HOST") or "127.0.0.1",
+        help="the address of --metrics-port (DRAGONHALL_METRICS_HOST; 127.0.0.1)",
+    )
+
+
+SERVER_COMMANDS = ("serve", "worker", "projections", "rebuild-projections", "init")
+"""The commands that run a part of a deployment: their files are private, their connections named."""
+
+
+def role_of(args: argparse.Namespace) -> str:
+    """The process's role: its PostgreSQL ``application_name`` (``dragonhall-<role>``) and metrics directory."""
+    if args.command == "worker":
+        return "beat" if args.beat else "worker"
+    return {"serve": "web", "rebuild-projections": "rebuild"}.get(args.command, args.command)
+
+
 def _run(args: argparse.Namespace) -> int:
     from infra import log_lines
 
-    log_lines.configure(os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"))  # JSON lines; readable on a terminal
+    log_lines.configure(log_level())  # JSON lines; readable on a terminal
+    if args.command in SERVER_COMMANDS:
+        os.umask(0o077)  # every file it makes is its user's alone: metrics, keys, sockets, SQLite files
+        name_connections(role_of(args))
     if args.command in ("serve", "worker", "projections"):
-        _share_metrics()
+        _share_metrics(role_of(args))
     handler = {
         "serve": _serve,
         "worker": _worker,
         "projections": _projections,
         "rebuild-projections": _rebuild,
+        "init": _init,
+        "ready": _ready,
         "new": _new,
         "bot": _bot,
         "verify": verify_command.run,
@@ -104,13 +147,36 @@ def _run(args: argparse.Namespace) -> int:
     return int(handler(args) or 0)
 
 
-def _share_metrics() -> None:
-    """Has this process and its children write their metrics where ``GET /metrics`` adds them up
-    (``infra.metrics_dir``): before anything imports the metrics' client."""
+def log_level() -> str:
+    return os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING").upper()
+
+
+def name_connections(role: str) -> None:
+    """Names every PostgreSQL connection this process and its children open ``dragonhall-<role>``
+    (libpq's ``PGAPPNAME``, the default ``application_name``): ``pg_stat_activity`` then tells
+    which process holds which connection, and the rebuild's refusal names the leader's kind."""
+    os.environ["PGAPPNAME"] = f"dragonhall-{role}"
+
+
+def _share_metrics(role: str) -> None:
+    """Has this process and its children write their metrics in a directory of their own, which
+    the process answering a scrape adds up (``infra.metrics_dir``): before anything imports the
+    metrics' client."""
     from infra.metrics_dir import setup
     from services.config import Settings
 
-    setup(Settings.from_env().data_dir)
+    setup(Settings.from_env().data_dir, role)
+
+
+def say(message: str, level: int = logging.INFO) -> None:
+    """Tells the operator ``message`` (rich markup): on a terminal as it reads, otherwise as a log
+    line like every other line of the process (``infra.log_lines``)."""
+    if console.is_terminal:
+        console.print(message)
+        return
+    from rich.text import Text
+
+    logging.getLogger("dragonhall.cli").log(level, Text.from_markup(message).plain)
 
 
 def _default_workers() -> int:
@@ -135,22 +201,22 @@ def _serve(args: argparse.Namespace) -> int:
     Rust, outside the GIL; a worker thread answers each request with the Flask app, and the streams
     wait on the event loop, not on threads."""
     from granian.constants import Interfaces
-    from granian.log import LogLevels
 
     from api.processes import HttpServer
+    from infra import log_lines
     from services.config import Settings
 
     settings = Settings.from_env()
     workers = max(1, args.workers)
     if workers > 1 and settings.store == "memory":
-        console.print("[yellow]the in-memory store lives in one process; serving with one[/]")
+        say("[yellow]the in-memory store lives in one process; serving with one[/]", logging.WARNING)
         workers = 1
     os.environ["DRAGONHALL_HTTP_WORKERS"] = str(workers)  # each process knows it is not alone
     os.environ["DRAGONHALL_HTTP_PORT"] = str(args.port)  # and whose connections to count (infra.connection_balance)
     _prepare_store()
     where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
-    console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
-    console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
+    say(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
+    say(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
     threads = max(1, args.threads or default_threads(settings.store))
     os.environ["DRAGONHALL_HTTP_THREADS"] = str(threads)  # the worker threads of ``api.app.serving_gateway``
     projector = _start_projector() if workers > 1 and settings.embedded_projections else None
@@ -164,7 +230,8 @@ def _serve(args: argparse.Namespace) -> int:
             backpressure=threads + settings.max_streams,
             backlog=max(2048, 2 * settings.max_streams),
             factory=True,
-            log_level=LogLevels.warning,
+            log_level=_granian_level(),
+            log_dictconfig=log_lines.dict_config(log_level()),  # Granian's lines, in each process, are ours
             log_access=False,  # the app writes the access log, as JSON lines (``api.app``, DRAGONHALL_ACCESS_LOG)
             respawn_failed_workers=True,
             workers_kill_timeout=10,
@@ -173,6 +240,16 @@ def _serve(args: argparse.Namespace) -> int:
         if projector is not None:
             _stop_projector(projector)
     return 0
+
+
+def _granian_level() -> Any:
+    """Granian's own level: ``DRAGONHALL_LOG_LEVEL``'s."""
+    from granian.log import LogLevels
+
+    try:
+        return LogLevels(log_level().lower())
+    except ValueError:
+        return LogLevels.warning
 
 
 def _start_projector() -> BaseProcess:
@@ -201,7 +278,7 @@ def _start_projector() -> BaseProcess:
         leads = False
     reader.close()
     if not leads:
-        console.print("[yellow]the projection process did not take the lead; an HTTP process will[/]")
+        say("[yellow]the projection process did not take the lead; an HTTP process will[/]", logging.WARNING)
     return process
 
 
@@ -225,6 +302,10 @@ def _run_projector(lead: Connection) -> None:
     from api.processes import die_with_multiprocessing_parent
 
     die_with_multiprocessing_parent()  # a serve killed outright takes its projection process along
+    from infra import log_lines
+
+    log_lines.configure(log_level())  # a spawned process starts without the command's logging
+    name_connections("projections")
     with contextlib.suppress(OSError):  # shown by ps and top (Linux)
         Path("/proc/self/comm").write_text("dh-projections")
     with contextlib.suppress(OSError):
@@ -238,10 +319,11 @@ def _run_projector(lead: Connection) -> None:
     _lead_projections(tell)
 
 
-def _lead_projections(on_lead: Callable[[], None]) -> None:
+def _lead_projections(on_lead: Callable[[], None], args: argparse.Namespace | None = None) -> None:
     """Runs the read models in this process until SIGTERM or SIGINT: its projections' leader
     (``projections.leader``) starts the runner once it holds the lock, calls ``on_lead``, and
-    replaces the runner if it fails; without the lock it stands by to take over."""
+    replaces the runner if it fails; without the lock it stands by to take over. With
+    ``--metrics-port`` in ``args``, serves its metrics and readiness there."""
     import signal
     import threading
 
@@ -253,6 +335,7 @@ def _lead_projections(on_lead: Callable[[], None]) -> None:
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     platform = bootstrap(projections=True, work=NullWork())
     leader = platform.leader
+    server = _serve_metrics(args, lambda: _projections_readiness(platform), platform) if args else None
     if leader is not None and leader.runner is None:
         logging.getLogger("dragonhall.projections").warning(
             "another process runs the projections; this one stands by to take over"
@@ -263,7 +346,22 @@ def _lead_projections(on_lead: Callable[[], None]) -> None:
         on_lead()
         stop.wait()
     finally:
+        if server is not None:
+            server.shutdown()
         platform.close()
+
+
+def _projections_readiness(platform: Any) -> dict[str, Any]:
+    """A projections process is ready when it leads with a live runner, or stands by to take over."""
+    leader = platform.leader
+    runner = leader.runner if leader is not None else None
+    if runner is None:
+        check = {"name": "leader", "status": "ok", "message": "stands by: another process leads", "role": "standby"}
+    elif runner.is_interrupted.is_set():
+        check = {"name": "leader", "status": "degraded", "message": "leads, its runner stopped", "role": "leader"}
+    else:
+        check = {"name": "leader", "status": "ok", "message": "leads: runs the projections", "role": "leader"}
+    return {"status": "ready" if check["status"] == "ok" else "not ready", "checks": [check]}
 
 
 def _stop_projector(process: BaseProcess) -> None:
@@ -291,6 +389,8 @@ def _worker(args: argparse.Namespace) -> int:
         from workers.supervisor import Supervisor
 
         child = ["worker", "--queues", args.queues, "--concurrency", str(args.concurrency), "--once"]
+        if args.metrics_port:
+            child += ["--metrics-port", str(args.metrics_port), "--metrics-host", args.metrics_host]
         env = {**os.environ, SUPERVISOR_PID: str(os.getpid())}
         supervisor = Supervisor(
             [sys.executable, "-m", "api.cli", *child, *(["--beat"] if args.beat else [])],
@@ -308,6 +408,7 @@ def _worker(args: argparse.Namespace) -> int:
     celery = platform.extras["celery"]
     queues = ",".join(platform.settings.queue_prefix + q for q in args.queues.split(","))
     argv = [
+        "--quiet",  # no banner: what it says is logged as a line of ours
         "worker",
         "-Q",
         queues,
@@ -316,16 +417,52 @@ def _worker(args: argparse.Namespace) -> int:
         "--pool",
         "threads",
         "-l",
-        "INFO",
+        log_level(),
         "--without-gossip",
         "--without-mingle",
     ]
-    if args.beat:
-        argv.append("-B")
+    if args.beat:  # its schedule in the data directory, wherever the process runs (a unit's cwd may be /)
+        argv += ["-B", "-s", str(platform.settings.data_dir.resolve() / "celerybeat-schedule")]
+    server = _serve_metrics(args, lambda: _worker_readiness(platform, args.beat), platform)
+    logging.getLogger("dragonhall.workers").info(
+        "worker starting: queues %s, concurrency %d%s", queues, args.concurrency, ", with the beat" if args.beat else ""
+    )
     try:
         return _run_celery_worker(celery, argv)
     finally:
+        if server is not None:
+            server.shutdown()
         platform.close()
+
+
+def _serve_metrics(args: argparse.Namespace, readiness: Callable[[], dict[str, Any]], platform: Any) -> Any:
+    """Serves ``/metrics`` and ``/readyz`` on ``--metrics-port`` (``infra.metrics_server``), if given."""
+    if not args.metrics_port:
+        return None
+    from infra import metrics_server
+    from services.health import publish
+
+    return metrics_server.start(
+        args.metrics_host, args.metrics_port, readiness, lambda: publish(platform.health.report())
+    )
+
+
+def _worker_readiness(platform: Any, beat: bool) -> dict[str, Any]:
+    """A worker is ready while its consumer beats (``workers.heartbeat``); the beat's worker also
+    while the deadline sweep runs."""
+    from workers.heartbeat import PULSE
+
+    consuming = PULSE.ready()
+    checks = [
+        {
+            "name": "consumer",
+            "status": "ok" if consuming else "degraded",
+            "message": "consuming" if consuming else "not consuming: starting, or its broker or database is away",
+        }
+    ]
+    if beat:
+        checks += [c.dump() for c in platform.health.checks(("sweep",))]
+    return {"status": "ready" if all(c["status"] == "ok" for c in checks) else "not ready", "checks": checks}
 
 
 SUPERVISOR_PID = "DRAGONHALL_SUPERVISOR_PID"
@@ -351,18 +488,23 @@ def _run_celery_worker(celery: Celery, argv: list[str]) -> int:
     def beat_forked(sender: Any, **_: Any) -> None:  # in the process ``--beat`` forks: it ends with this one
         die_with_parent(here)
 
+    def own_logging(**_: Any) -> None:  # Celery leaves logging as ``infra.log_lines`` set it up
+        return None
+
     signals.worker_init.connect(found, weak=False)
     signals.beat_embedded_init.connect(beat_forked, weak=False)
+    signals.setup_logging.connect(own_logging, weak=False)
     try:
         celery.start(argv)
     finally:
         signals.worker_init.disconnect(found)
         signals.beat_embedded_init.disconnect(beat_forked)
+        signals.setup_logging.disconnect(own_logging)
     return int(workers[-1].exitcode or 0) if workers else 1
 
 
 def _projections(args: argparse.Namespace) -> int:
-    _lead_projections(lambda: console.print("projection runner started; Ctrl-C to stop"))
+    _lead_projections(lambda: say("projection runner started; Ctrl-C to stop"), args)
     return 0
 
 
@@ -376,7 +518,7 @@ def _rebuild(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     if settings.store == "memory":
-        console.print("[red]the in-memory store keeps no read models between processes: nothing to rebuild[/]")
+        say("[red]the in-memory store keeps no read models between processes: nothing to rebuild[/]", logging.ERROR)
         return 2
     columns = (TextColumn("rebuilding the read models"), BarColumn(), MofNCompleteColumn(), TextColumn("events"))
     try:
@@ -384,13 +526,53 @@ def _rebuild(args: argparse.Namespace) -> int:
             task = bar.add_task("rebuild", total=None)
             done = rebuild_projections(settings, lambda n, total: bar.update(task, completed=n, total=total))
     except ProjectionsLed as led:
-        console.print(
-            f"[red]refused: {led}.[/] A rebuild must be the only process that runs the projections: stop "
-            "`dragonhall projections` (and `serve`, whose processes take the lead over from it), then run it again."
-        )
+        say(f"[red]refused: {led}.[/] {rebuild_advice(settings.embedded_projections)}", logging.ERROR)
         return 3
-    console.print(f"rebuilt the read models from {done.events} events ({done.games} games) in {done.seconds:.1f} s")
+    say(f"rebuilt the read models from {done.events} events ({done.games} games) in {done.seconds:.1f} s")
     return 0
+
+
+def rebuild_advice(embedded_projections: bool) -> str:
+    """What to stop before a rebuild, for this deployment: every process that may take the lead."""
+    servers = (
+        " and every `dragonhall serve` (with DRAGONHALL_EMBEDDED_PROJECTIONS=1, the default, its processes run "
+        "the projections too)"
+        if embedded_projections
+        else ""
+    )
+    return (
+        "A rebuild must be the only process that may run the projections: stop every `dragonhall projections`, "
+        f"the leader and every standby (a standby left running takes the lead as soon as the leader stops){servers}; "
+        "run the rebuild again, then start them."
+    )
+
+
+def _init(args: argparse.Namespace) -> int:
+    """Creates every missing table (the events', the read models', the services'), then exits:
+    the deployment's schema job, run before the other processes and after each upgrade."""
+    from services.config import Settings
+
+    settings = Settings.from_env()
+    _prepare_store()
+    say(f"the tables of the {settings.store} store are in place")
+    return 0
+
+
+def _ready(args: argparse.Namespace) -> int:
+    """Exits 0 when ``http://host:port/readyz`` answers 200, 1 otherwise; prints its answer."""
+    import urllib.error
+    import urllib.request
+
+    url = f"http://{args.host}:{args.port}/readyz"
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            print(answer.read().decode())
+            return 0
+    except urllib.error.HTTPError as e:
+        print(e.read().decode())
+    except OSError as e:
+        print(json.dumps({"status": "unreachable", "url": url, "error": str(e)}))
+    return 1
 
 
 def _new(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ import secrets
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import quote, unquote, urlparse
 
 from infra.private_files import private_dir
 from services.webhook_targets import Network, parse_networks
@@ -111,7 +111,9 @@ class Settings:
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Settings:
         e = dict(os.environ if env is None else env)
-        url = e.get("DRAGONHALL_DATABASE_URL") or None
+        url = _with_password(
+            e.get("DRAGONHALL_DATABASE_URL") or None, _read_file(e, "DRAGONHALL_DATABASE_PASSWORD_FILE")
+        )
         store = e.get("DRAGONHALL_STORE") or ("postgres" if url else "sqlite")
         if store not in ("sqlite", "postgres", "memory"):
             raise ValueError(f"DRAGONHALL_STORE must be sqlite, postgres or memory, not {store!r}")
@@ -155,16 +157,42 @@ def _flag(value: str | None, *, default: bool) -> bool:
     return value.strip().lower() in ("1", "y", "yes", "true", "on")
 
 
+def _read_file(e: dict[str, str], variable: str) -> str | None:
+    """The content of the file ``variable`` names (a secret kept in a file: compose's secrets), stripped."""
+    path = e.get(variable)
+    if not path:
+        return None
+    try:
+        return Path(path).read_text().strip()
+    except OSError as error:
+        raise ValueError(f"{variable}={path}: cannot read it ({error.strerror})") from error
+
+
+def _with_password(url: str | None, password: str | None) -> str | None:
+    """``url`` with ``password`` in place of the one it holds, if any is given."""
+    if url is None or password is None:
+        return url
+    u = urlparse(url)
+    user = u.username or os.environ.get("USER", "postgres")
+    host = u.hostname or "127.0.0.1"
+    netloc = f"{quote(user, safe='')}:{quote(password, safe='')}@{host}" + (f":{u.port}" if u.port else "")
+    return u._replace(netloc=netloc).geturl()
+
+
 def _secret_key(e: dict[str, str], data_dir: Path, store: str) -> bytes:
     """The server's master key, from which every game's secret seed is derived.
 
-    ``DRAGONHALL_SECRET_KEY`` (hex) wins. Otherwise the embedded store keeps one
+    ``DRAGONHALL_SECRET_KEY`` (hex) wins, then the file ``DRAGONHALL_SECRET_KEY_FILE`` names
+    (compose's secret, made once by ``deploy/make-secrets.sh``). Otherwise the embedded store keeps one
     in ``DATA_DIR/secret.key``, created on first use; the memory store makes a
     fresh one per process. Production must set the variable, shared by the
     server and its workers.
     """
     if e.get("DRAGONHALL_SECRET_KEY"):
         return bytes.fromhex(e["DRAGONHALL_SECRET_KEY"])
+    from_file = _read_file(e, "DRAGONHALL_SECRET_KEY_FILE")
+    if from_file is not None:
+        return bytes.fromhex(from_file)
     if store == "memory":
         return secrets.token_bytes(32)
     path = data_dir / "secret.key"

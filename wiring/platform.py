@@ -33,6 +33,8 @@ from services.config import Settings
 from services.disputes import Disputes
 from services.event_store import EventStore
 from services.games import GameService
+from services.health import HealthModel, ProjectionProgress, Sweep, Workers
+from services.heartbeats import Heartbeats
 from services.inbox import Inbox
 from services.journal import Journal
 from services.locks import Leases
@@ -158,6 +160,8 @@ class Platform:
     advice: Advisor = field(init=False)
     profiles: Profiles = field(init=False)
     tournaments: Tournaments = field(init=False)
+    heartbeats: Heartbeats = field(init=False)
+    health: HealthModel = field(init=False)
     runner: BatchingProjectionRunner | None = None
     extras: dict[str, Any] = field(default_factory=dict)
     _closers: list[Callable[[], object]] = field(default_factory=list)
@@ -180,7 +184,20 @@ class Platform:
         self.profiles = Profiles(self.accounts, self.views)
         self.tournaments = Tournaments(self.db, self.games, self.accounts)
         self.timers.tournaments = self.tournaments
+        self.heartbeats = Heartbeats(self.db)
+        self.health = HealthModel()
+        self.health.add("projections", ProjectionProgress(self.head, self.tracked))
+        self.health.add("workers", Workers(self.settings, self.heartbeats))
+        self.health.add("sweep", Sweep(self.settings, self.heartbeats))
         self._closers.append(self.advice.close)
+
+    def head(self) -> int:
+        """The position of the last event saved."""
+        return self.store.recorder.max_notification_id() or 0
+
+    def tracked(self) -> int:
+        """The position of the last event the read models have processed."""
+        return self.views.max_tracking_id(self.store.name) or 0
 
     @property
     def leader(self) -> ProjectionLeader[BatchingProjectionRunner] | None:
