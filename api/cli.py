@@ -491,6 +491,10 @@ def _run_celery_worker(celery: Celery, argv: list[str]) -> int:
     def own_logging(**_: Any) -> None:  # Celery leaves logging as ``infra.log_lines`` set it up
         return None
 
+    from celery.apps import worker as celery_worker
+
+    celery_worker.safe_say = _say_as_log  # its shutdown messages, written straight to stdout otherwise
+
     signals.worker_init.connect(found, weak=False)
     signals.beat_embedded_init.connect(beat_forked, weak=False)
     signals.setup_logging.connect(own_logging, weak=False)
@@ -501,6 +505,11 @@ def _run_celery_worker(celery: Celery, argv: list[str]) -> int:
         signals.beat_embedded_init.disconnect(beat_forked)
         signals.setup_logging.disconnect(own_logging)
     return int(workers[-1].exitcode or 0) if workers else 1
+
+
+def _say_as_log(message: str, *_: Any) -> None:
+    """What Celery says on a signal ("worker: Warm shutdown"), as a log line of the worker's."""
+    logging.getLogger("celery.worker").warning(message.strip())
 
 
 def _projections(args: argparse.Namespace) -> int:
