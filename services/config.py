@@ -18,7 +18,7 @@ import contextlib
 import os
 import secrets
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import quote, unquote, urlparse
 
@@ -53,6 +53,9 @@ class Settings:
     store: str = "sqlite"
     data_dir: Path = Path("var")
     database_url: str | None = None
+    database_direct_url: str | None = None
+    """The database without a pooler (``DRAGONHALL_DATABASE_DIRECT_URL``), where ``database_url`` goes
+    through PgBouncer in transaction mode: for what needs a session of its own (``session_url``)."""
     postgres_schema: str | None = None
     broker_url: str | None = None
     secret_key: bytes = b""
@@ -96,6 +99,22 @@ class Settings:
         return PostgresParams.from_url(self.database_url)
 
     @property
+    def pooled(self) -> bool:
+        """Whether ``database_url`` leads to a transaction pooler: no session state may outlive a
+        transaction there (no prepared statement, no ``search_path`` at connection, no lock, no LISTEN)."""
+        return bool(self.database_direct_url)
+
+    @property
+    def session_url(self) -> str:
+        """The URL of connections that hold a session: the leader lock, the tables' lock, LISTEN/NOTIFY
+        and the projection runner's subscription. The direct URL when there is one."""
+        return self.database_direct_url or self.database_url or ""
+
+    def direct(self) -> Settings:
+        """These settings with every connection made directly: for processes that hold sessions."""
+        return replace(self, database_url=self.session_url or None, database_direct_url=None)
+
+    @property
     def rate_limit_storage(self) -> str:
         """Where the rate limits count: the Redis broker when one is configured, shared by every
         process; otherwise this process's memory."""
@@ -123,6 +142,9 @@ class Settings:
             "store": store,
             "data_dir": data_dir,
             "database_url": url,
+            "database_direct_url": _with_password(
+                e.get("DRAGONHALL_DATABASE_DIRECT_URL") or None, _read_file(e, "DRAGONHALL_DATABASE_PASSWORD_FILE")
+            ),
             "postgres_schema": e.get("DRAGONHALL_POSTGRES_SCHEMA") or None,
             "broker_url": broker,
             "secret_key": _secret_key(e, data_dir, store),

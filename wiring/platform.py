@@ -66,9 +66,10 @@ shrinks after ten idle minutes. Opening 8 of each at start took 80 of PostgreSQL
 connections for two HTTP processes, a projection process and one worker, before any load."""
 
 
-def eventsourcing_env(settings: Settings) -> dict[str, str]:
-    """The ``eventsourcing`` environment of the application and of its read models."""
-    env = _store_env(settings)
+def eventsourcing_env(settings: Settings, session: bool = False) -> dict[str, str]:
+    """The ``eventsourcing`` environment of the application and of its read models; with ``session``,
+    on direct connections (a projection runner's, which listens for saves)."""
+    env = _store_env(settings.direct() if session else settings)
     if not settings.create_tables:
         env["CREATE_TABLE"] = "n"
     return env
@@ -106,6 +107,8 @@ def _store_env(settings: Settings) -> dict[str, str]:
     }
     if settings.postgres_schema:
         env["POSTGRES_SCHEMA"] = settings.postgres_schema
+    if settings.pooled:
+        env[postgres_events.POOLED] = "y"  # no prepared statement outlives its transaction's server connection
     return env
 
 
@@ -118,7 +121,10 @@ def sql_store(settings: Settings) -> SqlStore:
         store = SQLiteStore(settings.data_dir / "service.db")
     else:
         store = PostgresStore(
-            settings.database_url or "", schema=settings.postgres_schema, create_schema=settings.create_tables
+            settings.database_url or "",
+            schema=settings.postgres_schema,
+            create_schema=settings.create_tables,
+            pooled=settings.pooled,
         )
     store.create_tables = settings.create_tables
     return store
@@ -275,7 +281,7 @@ def creating_tables(settings: Settings) -> AbstractContextManager[None]:
         return nullcontext()
     if settings.store == "sqlite":
         return file_lock(settings.data_dir / "tables.lock")
-    return postgres_ddl_lock(settings.database_url or "", settings.postgres_schema)
+    return postgres_ddl_lock(settings.session_url, settings.postgres_schema)
 
 
 def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Platform:
@@ -286,6 +292,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     undo.callback(wakeups.close)
     feed = AccountFeed(db, wakeups)
     env = eventsourcing_env(settings)
+    runner_env = eventsourcing_env(settings, session=True)
     run_projections = settings.embedded_projections if projections is None else projections
     if settings.store == "memory":
         run_projections = True  # the in-memory store lives in the runner's application
@@ -294,7 +301,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     led = run_projections and settings.store != "memory"
     if run_projections and not led:
-        runner = start_runner(env, vclass, feed)
+        runner = start_runner(runner_env, vclass, feed)
         undo.callback(runner.__exit__, None, None, None)
         store = runner.app
         view = runner.view
@@ -304,7 +311,9 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
         view = factory.tracking_recorder(vclass)
         if led:
-            leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: start_runner(env, vclass, feed)))
+            leader = ProjectionLeader(
+                leader_lock(settings), _locked(settings, lambda: start_runner(runner_env, vclass, feed))
+            )
             undo.callback(leader.stop)
     store.configure(snapshot_interval=settings.snapshot_interval)
     uow = GameUnitOfWork(store, cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
@@ -336,7 +345,7 @@ def leader_lock(settings: Settings) -> LeaderLock:
     """The lock that elects the projections' leader: in the database for PostgreSQL, whose
     processes may run on several machines; in the data directory for SQLite."""
     if settings.store == "postgres":
-        return PostgresLeaderLock(settings.database_url or "", settings.postgres_schema)
+        return PostgresLeaderLock(settings.session_url, settings.postgres_schema)
     return FileLeaderLock(private_file(settings.data_dir / "projections.lock"))
 
 
