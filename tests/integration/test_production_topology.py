@@ -150,6 +150,8 @@ def test_the_compose_topology_runs_as_shipped_and_one_bot_turn_is_traced_to_the_
         assert {e.get("account") for e in traced} == {owner["id"]}
         assert any(e["logger"] == "celery.app.trace" and "succeeded" in e["message"] for e in traced)
 
+        _a_crashed_http_process_leaves_its_streams_out_and_its_counts_in(web[0], owner["token"])
+
         rebuild = subprocess.run(
             [str(BIN), "rebuild-projections"], env=env("init"), cwd=tmp_path, capture_output=True, text=True, timeout=99
         )
@@ -185,6 +187,58 @@ def test_the_compose_topology_runs_as_shipped_and_one_bot_turn_is_traced_to_the_
     for proc in procs.values():
         for entry in json_lines(proc.log):
             assert key not in str(entry), f"{proc.log.name} logs the server key"
+
+
+def _samples(web: Web) -> dict[str, float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = urllib.request.urlopen(web.base + "/metrics", timeout=30).read().decode()
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            out[sample.name] = out.get(sample.name, 0.0) + sample.value  # summed over labels
+    return out
+
+
+def _a_crashed_http_process_leaves_its_streams_out_and_its_counts_in(web: Web, token: str) -> None:
+    """Streams held by an HTTP process that is killed are no longer counted as open once Granian has
+    started another; the requests it counted stay counted (no drop, which Prometheus reads as a reset)."""
+
+    def stream() -> Any:
+        req = urllib.request.Request(web.base + "/api/v1/stream/events", headers={"Authorization": f"Bearer {token}"})
+        return urllib.request.urlopen(req, timeout=30)
+
+    held = [stream(), stream()]
+    before = _samples(web)
+    assert before["dragonhall_open_streams"] == 2
+    (child,) = _http_processes(web.popen.pid)
+    os.kill(child, signal.SIGKILL)
+    for response in held:
+        response.close()
+    deadline = time.time() + 60
+    while _http_processes(web.popen.pid) in ([], [child]) or ready(web.port)[0] != 0:  # Granian starts another
+        assert time.time() < deadline, web.tail()
+        time.sleep(0.2)
+    again = stream()
+    after = _samples(web)
+    again.close()
+    assert after["dragonhall_open_streams"] == 1, after["dragonhall_open_streams"]
+    assert after["dragonhall_request_seconds_count"] >= before["dragonhall_request_seconds_count"]
+
+
+def _http_processes(serve: int) -> list[int]:
+    """The live HTTP processes Granian runs for ``serve``: its children (but multiprocessing's resource tracker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, NotADirectoryError):
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[1] == str(serve) and fields[0] != "Z" and b"resource_tracker" not in command:
+            found.append(int(entry.name))
+    return found
 
 
 def _application_names(pg_url: str) -> list[str]:

@@ -107,14 +107,11 @@ def machine() -> Iterator[Path]:
     root = Path(tempfile.mkdtemp(prefix="dh-units-"))
     root.chmod(0o755)
     venv = root / "opt" / "dragonhall" / ".venv"
+    readable = {"check": True, "capture_output": True, "preexec_fn": lambda: os.umask(0o022)}  # as root installs it
     try:
-        subprocess.run([SYSTEM_PYTHON, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=120)
-        subprocess.run(
-            [str(venv / "bin" / "pip"), "install", "-q", "--constraint", str(DEPLOY / "requirements.lock"), str(ROOT)],
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
+        subprocess.run([SYSTEM_PYTHON, "-m", "venv", str(venv)], timeout=120, **readable)
+        constraint = ["--constraint", str(DEPLOY / "requirements.lock")]
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", *constraint, str(ROOT)], timeout=600, **readable)
         yield root
     finally:
         shutil.rmtree(root, ignore_errors=True)
