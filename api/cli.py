@@ -10,17 +10,29 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
 from api import verify_command
+from api.operations import (
+    SERVER_COMMANDS,
+    console,
+    log_level,
+    metrics_options,
+    name_connections,
+    projections_readiness,
+    rebuild_advice,
+    role_of,
+    run_ready,
+    say,
+    say_as_log,
+    serve_metrics,
+    share_metrics,
+    worker_readiness,
+)
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
     from celery import Celery
-
-console = Console(stderr=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,10 +70,10 @@ def command_line() -> argparse.ArgumentParser:
         action="store_true",
         help="run the Celery worker in this process, not restarted when it fails (it is by default)",
     )
-    _metrics_options(worker)
+    metrics_options(worker)
 
     projections = sub.add_parser("projections", help="run the projection runners as their own process")
-    _metrics_options(projections)
+    metrics_options(projections)
     sub.add_parser(
         "rebuild-projections",
         help="rebuild every read model from the events beside the live ones and swap them in; refuses while "
@@ -99,31 +111,6 @@ def command_line() -> argparse.ArgumentParser:
     return parser
 
 
-def _metrics_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--metrics-port",
-        type=int,
-        default=int(os.environ.get("DRAGONHALL_METRICS_PORT") or 0) or None,
-        help="serve /metrics and /readyz on this port (DRAGONHALL_METRICS_PORT; default: none)",
-    )
-    parser.add_argument(
-        "--metrics-host",
-        default=os.environ.get("DRAGONHALL_METRICS_HOST") or "127.0.0.1",
-        help="the address of --metrics-port (DRAGONHALL_METRICS_HOST; 127.0.0.1)",
-    )
-
-
-SERVER_COMMANDS = ("serve", "worker", "projections", "rebuild-projections", "init")
-"""The commands that run a part of a deployment: their files are private, their connections named."""
-
-
-def role_of(args: argparse.Namespace) -> str:
-    """The process's role: its PostgreSQL ``application_name`` (``dragonhall-<role>``) and metrics directory."""
-    if args.command == "worker":
-        return "beat" if args.beat else "worker"
-    return {"serve": "web", "rebuild-projections": "rebuild"}.get(args.command, args.command)
-
-
 def _run(args: argparse.Namespace) -> int:
     from infra import log_lines
 
@@ -132,51 +119,19 @@ def _run(args: argparse.Namespace) -> int:
         os.umask(0o077)  # every file it makes is its user's alone: metrics, keys, sockets, SQLite files
         name_connections(role_of(args))
     if args.command in ("serve", "worker", "projections"):
-        _share_metrics(role_of(args))
+        share_metrics(role_of(args))
     handler = {
         "serve": _serve,
         "worker": _worker,
         "projections": _projections,
         "rebuild-projections": _rebuild,
         "init": _init,
-        "ready": _ready,
+        "ready": run_ready,
         "new": _new,
         "bot": _bot,
         "verify": verify_command.run,
     }[args.command]
     return int(handler(args) or 0)
-
-
-def log_level() -> str:
-    return os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING").upper()
-
-
-def name_connections(role: str) -> None:
-    """Names every PostgreSQL connection this process and its children open ``dragonhall-<role>``
-    (libpq's ``PGAPPNAME``, the default ``application_name``): ``pg_stat_activity`` then tells
-    which process holds which connection, and the rebuild's refusal names the leader's kind."""
-    os.environ["PGAPPNAME"] = f"dragonhall-{role}"
-
-
-def _share_metrics(role: str) -> None:
-    """Has this process and its children write their metrics in a directory of their own, which
-    the process answering a scrape adds up (``infra.metrics_dir``): before anything imports the
-    metrics' client."""
-    from infra.metrics_dir import setup
-    from services.config import Settings
-
-    setup(Settings.from_env().data_dir, role)
-
-
-def say(message: str, level: int = logging.INFO) -> None:
-    """Tells the operator ``message`` (rich markup): on a terminal as it reads, otherwise as a log
-    line like every other line of the process (``infra.log_lines``)."""
-    if console.is_terminal:
-        console.print(message)
-        return
-    from rich.text import Text
-
-    logging.getLogger("dragonhall.cli").log(level, Text.from_markup(message).plain)
 
 
 def _default_workers() -> int:
@@ -335,7 +290,7 @@ def _lead_projections(on_lead: Callable[[], None], args: argparse.Namespace | No
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     platform = bootstrap(projections=True, work=NullWork())
     leader = platform.leader
-    server = _serve_metrics(args, lambda: _projections_readiness(platform), platform) if args else None
+    server = serve_metrics(args, lambda: projections_readiness(platform), platform) if args else None
     if leader is not None and leader.runner is None:
         logging.getLogger("dragonhall.projections").warning(
             "another process runs the projections; this one stands by to take over"
@@ -349,19 +304,6 @@ def _lead_projections(on_lead: Callable[[], None], args: argparse.Namespace | No
         if server is not None:
             server.shutdown()
         platform.close()
-
-
-def _projections_readiness(platform: Any) -> dict[str, Any]:
-    """A projections process is ready when it leads with a live runner, or stands by to take over."""
-    leader = platform.leader
-    runner = leader.runner if leader is not None else None
-    if runner is None:
-        check = {"name": "leader", "status": "ok", "message": "stands by: another process leads", "role": "standby"}
-    elif runner.is_interrupted.is_set():
-        check = {"name": "leader", "status": "degraded", "message": "leads, its runner stopped", "role": "leader"}
-    else:
-        check = {"name": "leader", "status": "ok", "message": "leads: runs the projections", "role": "leader"}
-    return {"status": "ready" if check["status"] == "ok" else "not ready", "checks": [check]}
 
 
 def _stop_projector(process: BaseProcess) -> None:
@@ -423,7 +365,7 @@ def _worker(args: argparse.Namespace) -> int:
     ]
     if args.beat:  # its schedule in the data directory, wherever the process runs (a unit's cwd may be /)
         argv += ["-B", "-s", str(platform.settings.data_dir.resolve() / "celerybeat-schedule")]
-    server = _serve_metrics(args, lambda: _worker_readiness(platform, args.beat), platform)
+    server = serve_metrics(args, lambda: worker_readiness(platform, args.beat), platform)
     logging.getLogger("dragonhall.workers").info(
         "worker starting: queues %s, concurrency %d%s", queues, args.concurrency, ", with the beat" if args.beat else ""
     )
@@ -433,36 +375,6 @@ def _worker(args: argparse.Namespace) -> int:
         if server is not None:
             server.shutdown()
         platform.close()
-
-
-def _serve_metrics(args: argparse.Namespace, readiness: Callable[[], dict[str, Any]], platform: Any) -> Any:
-    """Serves ``/metrics`` and ``/readyz`` on ``--metrics-port`` (``infra.metrics_server``), if given."""
-    if not args.metrics_port:
-        return None
-    from infra import metrics_server
-    from services.health import publish
-
-    return metrics_server.start(
-        args.metrics_host, args.metrics_port, readiness, lambda: publish(platform.health.report())
-    )
-
-
-def _worker_readiness(platform: Any, beat: bool) -> dict[str, Any]:
-    """A worker is ready while its consumer beats (``workers.heartbeat``); the beat's worker also
-    while the deadline sweep runs."""
-    from workers.heartbeat import PULSE
-
-    consuming = PULSE.ready()
-    checks = [
-        {
-            "name": "consumer",
-            "status": "ok" if consuming else "degraded",
-            "message": "consuming" if consuming else "not consuming: starting, or its broker or database is away",
-        }
-    ]
-    if beat:
-        checks += [c.dump() for c in platform.health.checks(("sweep",))]
-    return {"status": "ready" if all(c["status"] == "ok" for c in checks) else "not ready", "checks": checks}
 
 
 SUPERVISOR_PID = "DRAGONHALL_SUPERVISOR_PID"
@@ -493,7 +405,7 @@ def _run_celery_worker(celery: Celery, argv: list[str]) -> int:
 
     from celery.apps import worker as celery_worker
 
-    celery_worker.safe_say = _say_as_log  # its shutdown messages, written straight to stdout otherwise
+    celery_worker.safe_say = say_as_log  # its shutdown messages, written straight to stdout otherwise
 
     signals.worker_init.connect(found, weak=False)
     signals.beat_embedded_init.connect(beat_forked, weak=False)
@@ -505,11 +417,6 @@ def _run_celery_worker(celery: Celery, argv: list[str]) -> int:
         signals.beat_embedded_init.disconnect(beat_forked)
         signals.setup_logging.disconnect(own_logging)
     return int(workers[-1].exitcode or 0) if workers else 1
-
-
-def _say_as_log(message: str, *_: Any) -> None:
-    """What Celery says on a signal ("worker: Warm shutdown"), as a log line of the worker's."""
-    logging.getLogger("celery.worker").warning(message.strip())
 
 
 def _projections(args: argparse.Namespace) -> int:
@@ -541,21 +448,6 @@ def _rebuild(args: argparse.Namespace) -> int:
     return 0
 
 
-def rebuild_advice(embedded_projections: bool) -> str:
-    """What to stop before a rebuild, for this deployment: every process that may take the lead."""
-    servers = (
-        " and every `dragonhall serve` (with DRAGONHALL_EMBEDDED_PROJECTIONS=1, the default, its processes run "
-        "the projections too)"
-        if embedded_projections
-        else ""
-    )
-    return (
-        "A rebuild must be the only process that may run the projections: stop every `dragonhall projections`, "
-        f"the leader and every standby (a standby left running takes the lead as soon as the leader stops){servers}; "
-        "run the rebuild again, then start them."
-    )
-
-
 def _init(args: argparse.Namespace) -> int:
     """Creates every missing table (the events', the read models', the services'), then exits:
     the deployment's schema job, run before the other processes and after each upgrade."""
@@ -565,23 +457,6 @@ def _init(args: argparse.Namespace) -> int:
     _prepare_store()
     say(f"the tables of the {settings.store} store are in place")
     return 0
-
-
-def _ready(args: argparse.Namespace) -> int:
-    """Exits 0 when ``http://host:port/readyz`` answers 200, 1 otherwise; prints its answer."""
-    import urllib.error
-    import urllib.request
-
-    url = f"http://{args.host}:{args.port}/readyz"
-    try:
-        with urllib.request.urlopen(url, timeout=5) as answer:
-            print(answer.read().decode())
-            return 0
-    except urllib.error.HTTPError as e:
-        print(e.read().decode())
-    except OSError as e:
-        print(json.dumps({"status": "unreachable", "url": url, "error": str(e)}))
-    return 1
 
 
 def _new(args: argparse.Namespace) -> int:

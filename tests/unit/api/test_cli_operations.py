@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from api.cli import command_line, rebuild_advice, role_of
+from api.cli import command_line
+from api.operations import rebuild_advice, role_of
 
 
 def test_the_rebuild_s_help_says_what_it_does() -> None:
