@@ -69,6 +69,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     for blp in (players.blp, games.blp, advice.blp, streams.blp, audit.blp, meta.blp, keys.blp, competition.blp):
         api.register_blueprint(blp)
     app.add_url_rule("/healthz", "healthz", meta.health)
+    app.add_url_rule("/readyz", "readyz", meta.ready)
     app.add_url_rule("/metrics", "metrics", meta.metrics)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
     site.install(app)
@@ -110,7 +111,9 @@ def _start_clock() -> None:
 
 def _time_request(response: Response) -> Response:
     """Observes the request's time by route (its URL rule: a few dozen values, not one per game),
-    and writes the access log's line when it is on (``DRAGONHALL_ACCESS_LOG``)."""
+    writes the access log's line when it is on (``DRAGONHALL_ACCESS_LOG``), and returns the
+    request's id as ``X-Request-Id``: the id its log lines and the tasks it caused carry."""
+    response.headers["X-Request-Id"] = request_id()
     started = g.get("started")
     if started is not None:
         route = request.url_rule.rule if request.url_rule is not None else "unmatched"
@@ -130,16 +133,22 @@ ACCESS = logging.getLogger("dragonhall.access")
 _request_ids = itertools.count(1)
 
 
+def request_id() -> str:
+    """The request's id: the client's ``X-Request-Id`` (up to 64 printable characters), else one
+    made here (``<pid>-<n>``, hexadecimal); the same for every line and task of the request."""
+    rid: str | None = g.get("request_id")
+    if rid is None:
+        given = request.headers.get("X-Request-Id", "")
+        rid = g.request_id = given[:64] if given.isprintable() and given else f"{os.getpid():x}-{next(_request_ids):x}"
+    return rid
+
+
 def request_context() -> dict[str, Any]:
     """The request id (the client's ``X-Request-Id``, else one made here), the game id and the
     account of the request being served: the fields of its log lines (``infra.log_lines``)."""
     if not has_request_context():
         return {}
-    rid = g.get("request_id")
-    if rid is None:
-        given = request.headers.get("X-Request-Id", "")
-        rid = g.request_id = given[:64] if given.isprintable() and given else f"{os.getpid():x}-{next(_request_ids):x}"
-    fields: dict[str, Any] = {"request_id": rid}
+    fields: dict[str, Any] = {"request_id": request_id()}
     game_id = (request.view_args or {}).get("game_id")
     if game_id:
         fields["game_id"] = game_id
@@ -164,8 +173,9 @@ def serving_app() -> Flask:
     collection had to walk them all, and stopped every request for about 45 ms.
     """
     app = create_app()
-    if os.environ.get("DRAGONHALL_ACCESS_LOG"):
-        ACCESS.setLevel(logging.INFO)  # its lines go through the command's handler (``infra.log_lines``)
+    # its lines go through the command's handler (``infra.log_lines``), at INFO only when asked for,
+    # whatever DRAGONHALL_LOG_LEVEL says
+    ACCESS.setLevel(logging.INFO if os.environ.get(log_lines.ACCESS_LOG) else logging.WARNING)
     multiprocessing.util.Finalize(app, platform_of(app).close, exitpriority=10)
     balancer = connection_balance.from_environment()
     if balancer is not None:

@@ -1,4 +1,4 @@
-"""The ``dragonhall`` command: serve, worker, projections, rebuild-projections, new, bot, verify."""
+"""The ``dragonhall`` command: serve, worker, projections, rebuild-projections, init, ready, new, bot, verify."""
 
 from __future__ import annotations
 
@@ -10,17 +10,29 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
 from api import verify_command
+from api.operations import (
+    SERVER_COMMANDS,
+    console,
+    log_level,
+    metrics_options,
+    name_connections,
+    projections_readiness,
+    rebuild_advice,
+    role_of,
+    run_ready,
+    say,
+    say_as_log,
+    serve_metrics,
+    share_metrics,
+    worker_readiness,
+)
 
 if TYPE_CHECKING:
     from multiprocessing.connection import Connection
     from multiprocessing.process import BaseProcess
 
     from celery import Celery
-
-console = Console(stderr=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,9 +70,22 @@ def command_line() -> argparse.ArgumentParser:
         action="store_true",
         help="run the Celery worker in this process, not restarted when it fails (it is by default)",
     )
+    metrics_options(worker)
 
-    sub.add_parser("projections", help="run the projection runners as their own process")
-    sub.add_parser("rebuild-projections", help="drop every read model and rebuild it from the events")
+    projections = sub.add_parser("projections", help="run the projection runners as their own process")
+    metrics_options(projections)
+    sub.add_parser(
+        "rebuild-projections",
+        help="rebuild every read model from the events beside the live ones and swap them in; refuses while "
+        "another process runs the projections (stop every `dragonhall projections`, leader and standbys)",
+    )
+    sub.add_parser(
+        "init",
+        help="create the tables that are missing and exit: before the other processes start, and after an upgrade",
+    )
+    ready = sub.add_parser("ready", help="exit 0 if a local process answers its /readyz (a container's healthcheck)")
+    ready.add_argument("--port", type=int, required=True, help="the port of serve, or the --metrics-port")
+    ready.add_argument("--host", default="127.0.0.1")
 
     new = sub.add_parser("new", help="create a game of server bots on a running server; print its id and URL")
     new.add_argument("game")
@@ -89,28 +114,24 @@ def command_line() -> argparse.ArgumentParser:
 def _run(args: argparse.Namespace) -> int:
     from infra import log_lines
 
-    log_lines.configure(os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING"))  # JSON lines; readable on a terminal
+    log_lines.configure(log_level())  # JSON lines; readable on a terminal
+    if args.command in SERVER_COMMANDS:
+        os.umask(0o077)  # every file it makes is its user's alone: metrics, keys, sockets, SQLite files
+        name_connections(role_of(args))
     if args.command in ("serve", "worker", "projections"):
-        _share_metrics()
+        share_metrics(role_of(args))
     handler = {
         "serve": _serve,
         "worker": _worker,
         "projections": _projections,
         "rebuild-projections": _rebuild,
+        "init": _init,
+        "ready": run_ready,
         "new": _new,
         "bot": _bot,
         "verify": verify_command.run,
     }[args.command]
     return int(handler(args) or 0)
-
-
-def _share_metrics() -> None:
-    """Has this process and its children write their metrics where ``GET /metrics`` adds them up
-    (``infra.metrics_dir``): before anything imports the metrics' client."""
-    from infra.metrics_dir import setup
-    from services.config import Settings
-
-    setup(Settings.from_env().data_dir)
 
 
 def _default_workers() -> int:
@@ -135,22 +156,22 @@ def _serve(args: argparse.Namespace) -> int:
     Rust, outside the GIL; a worker thread answers each request with the Flask app, and the streams
     wait on the event loop, not on threads."""
     from granian.constants import Interfaces
-    from granian.log import LogLevels
 
     from api.processes import HttpServer
+    from infra import log_lines
     from services.config import Settings
 
     settings = Settings.from_env()
     workers = max(1, args.workers)
     if workers > 1 and settings.store == "memory":
-        console.print("[yellow]the in-memory store lives in one process; serving with one[/]")
+        say("[yellow]the in-memory store lives in one process; serving with one[/]", logging.WARNING)
         workers = 1
     os.environ["DRAGONHALL_HTTP_WORKERS"] = str(workers)  # each process knows it is not alone
     os.environ["DRAGONHALL_HTTP_PORT"] = str(args.port)  # and whose connections to count (infra.connection_balance)
     _prepare_store()
     where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
-    console.print(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
-    console.print(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
+    say(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
+    say(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
     threads = max(1, args.threads or default_threads(settings.store))
     os.environ["DRAGONHALL_HTTP_THREADS"] = str(threads)  # the worker threads of ``api.app.serving_gateway``
     projector = _start_projector() if workers > 1 and settings.embedded_projections else None
@@ -164,7 +185,8 @@ def _serve(args: argparse.Namespace) -> int:
             backpressure=threads + settings.max_streams,
             backlog=max(2048, 2 * settings.max_streams),
             factory=True,
-            log_level=LogLevels.warning,
+            log_level=_granian_level(),
+            log_dictconfig=log_lines.dict_config(log_level()),  # Granian's lines, in each process, are ours
             log_access=False,  # the app writes the access log, as JSON lines (``api.app``, DRAGONHALL_ACCESS_LOG)
             respawn_failed_workers=True,
             workers_kill_timeout=10,
@@ -173,6 +195,16 @@ def _serve(args: argparse.Namespace) -> int:
         if projector is not None:
             _stop_projector(projector)
     return 0
+
+
+def _granian_level() -> Any:
+    """Granian's own level: ``DRAGONHALL_LOG_LEVEL``'s."""
+    from granian.log import LogLevels
+
+    try:
+        return LogLevels(log_level().lower())
+    except ValueError:
+        return LogLevels.warning
 
 
 def _start_projector() -> BaseProcess:
@@ -201,7 +233,7 @@ def _start_projector() -> BaseProcess:
         leads = False
     reader.close()
     if not leads:
-        console.print("[yellow]the projection process did not take the lead; an HTTP process will[/]")
+        say("[yellow]the projection process did not take the lead; an HTTP process will[/]", logging.WARNING)
     return process
 
 
@@ -225,6 +257,10 @@ def _run_projector(lead: Connection) -> None:
     from api.processes import die_with_multiprocessing_parent
 
     die_with_multiprocessing_parent()  # a serve killed outright takes its projection process along
+    from infra import log_lines
+
+    log_lines.configure(log_level())  # a spawned process starts without the command's logging
+    name_connections("projections")
     with contextlib.suppress(OSError):  # shown by ps and top (Linux)
         Path("/proc/self/comm").write_text("dh-projections")
     with contextlib.suppress(OSError):
@@ -238,10 +274,11 @@ def _run_projector(lead: Connection) -> None:
     _lead_projections(tell)
 
 
-def _lead_projections(on_lead: Callable[[], None]) -> None:
+def _lead_projections(on_lead: Callable[[], None], args: argparse.Namespace | None = None) -> None:
     """Runs the read models in this process until SIGTERM or SIGINT: its projections' leader
     (``projections.leader``) starts the runner once it holds the lock, calls ``on_lead``, and
-    replaces the runner if it fails; without the lock it stands by to take over."""
+    replaces the runner if it fails; without the lock it stands by to take over. With
+    ``--metrics-port`` in ``args``, serves its metrics and readiness there."""
     import signal
     import threading
 
@@ -253,6 +290,7 @@ def _lead_projections(on_lead: Callable[[], None]) -> None:
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     platform = bootstrap(projections=True, work=NullWork())
     leader = platform.leader
+    server = serve_metrics(args, lambda: projections_readiness(platform), platform) if args else None
     if leader is not None and leader.runner is None:
         logging.getLogger("dragonhall.projections").warning(
             "another process runs the projections; this one stands by to take over"
@@ -263,6 +301,8 @@ def _lead_projections(on_lead: Callable[[], None]) -> None:
         on_lead()
         stop.wait()
     finally:
+        if server is not None:
+            server.shutdown()
         platform.close()
 
 
@@ -291,6 +331,8 @@ def _worker(args: argparse.Namespace) -> int:
         from workers.supervisor import Supervisor
 
         child = ["worker", "--queues", args.queues, "--concurrency", str(args.concurrency), "--once"]
+        if args.metrics_port:
+            child += ["--metrics-port", str(args.metrics_port), "--metrics-host", args.metrics_host]
         env = {**os.environ, SUPERVISOR_PID: str(os.getpid())}
         supervisor = Supervisor(
             [sys.executable, "-m", "api.cli", *child, *(["--beat"] if args.beat else [])],
@@ -308,6 +350,7 @@ def _worker(args: argparse.Namespace) -> int:
     celery = platform.extras["celery"]
     queues = ",".join(platform.settings.queue_prefix + q for q in args.queues.split(","))
     argv = [
+        "--quiet",  # no banner: what it says is logged as a line of ours
         "worker",
         "-Q",
         queues,
@@ -316,15 +359,21 @@ def _worker(args: argparse.Namespace) -> int:
         "--pool",
         "threads",
         "-l",
-        "INFO",
+        log_level(),
         "--without-gossip",
         "--without-mingle",
     ]
-    if args.beat:
-        argv.append("-B")
+    if args.beat:  # its schedule in the data directory, wherever the process runs (a unit's cwd may be /)
+        argv += ["-B", "-s", str(platform.settings.data_dir.resolve() / "celerybeat-schedule")]
+    server = serve_metrics(args, lambda: worker_readiness(platform, args.beat), platform)
+    logging.getLogger("dragonhall.workers").info(
+        "worker starting: queues %s, concurrency %d%s", queues, args.concurrency, ", with the beat" if args.beat else ""
+    )
     try:
         return _run_celery_worker(celery, argv)
     finally:
+        if server is not None:
+            server.shutdown()
         platform.close()
 
 
@@ -351,18 +400,27 @@ def _run_celery_worker(celery: Celery, argv: list[str]) -> int:
     def beat_forked(sender: Any, **_: Any) -> None:  # in the process ``--beat`` forks: it ends with this one
         die_with_parent(here)
 
+    def own_logging(**_: Any) -> None:  # Celery leaves logging as ``infra.log_lines`` set it up
+        return None
+
+    from celery.apps import worker as celery_worker
+
+    celery_worker.safe_say = say_as_log  # its shutdown messages, written straight to stdout otherwise
+
     signals.worker_init.connect(found, weak=False)
     signals.beat_embedded_init.connect(beat_forked, weak=False)
+    signals.setup_logging.connect(own_logging, weak=False)
     try:
         celery.start(argv)
     finally:
         signals.worker_init.disconnect(found)
         signals.beat_embedded_init.disconnect(beat_forked)
+        signals.setup_logging.disconnect(own_logging)
     return int(workers[-1].exitcode or 0) if workers else 1
 
 
 def _projections(args: argparse.Namespace) -> int:
-    _lead_projections(lambda: console.print("projection runner started; Ctrl-C to stop"))
+    _lead_projections(lambda: say("projection runner started; Ctrl-C to stop"), args)
     return 0
 
 
@@ -376,7 +434,7 @@ def _rebuild(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     if settings.store == "memory":
-        console.print("[red]the in-memory store keeps no read models between processes: nothing to rebuild[/]")
+        say("[red]the in-memory store keeps no read models between processes: nothing to rebuild[/]", logging.ERROR)
         return 2
     columns = (TextColumn("rebuilding the read models"), BarColumn(), MofNCompleteColumn(), TextColumn("events"))
     try:
@@ -384,12 +442,20 @@ def _rebuild(args: argparse.Namespace) -> int:
             task = bar.add_task("rebuild", total=None)
             done = rebuild_projections(settings, lambda n, total: bar.update(task, completed=n, total=total))
     except ProjectionsLed as led:
-        console.print(
-            f"[red]refused: {led}.[/] A rebuild must be the only process that runs the projections: stop "
-            "`dragonhall projections` (and `serve`, whose processes take the lead over from it), then run it again."
-        )
+        say(f"[red]refused: {led}.[/] {rebuild_advice(settings.embedded_projections)}", logging.ERROR)
         return 3
-    console.print(f"rebuilt the read models from {done.events} events ({done.games} games) in {done.seconds:.1f} s")
+    say(f"rebuilt the read models from {done.events} events ({done.games} games) in {done.seconds:.1f} s")
+    return 0
+
+
+def _init(args: argparse.Namespace) -> int:
+    """Creates every missing table (the events', the read models', the services'), then exits:
+    the deployment's schema job, run before the other processes and after each upgrade."""
+    from services.config import Settings
+
+    settings = Settings.from_env()
+    _prepare_store()
+    say(f"the tables of the {settings.store} store are in place")
     return 0
 
 

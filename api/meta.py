@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import html
+import json
 import re
 import typing
 from typing import Any
@@ -15,6 +16,7 @@ from api.context import current_platform
 from api.parser import blueprint
 from domain.kernel import Ruleset, all_games
 from infra import metrics as measured
+from services.health import publish
 
 blp = blueprint("meta", "Health, the catalogue of games, and these docs.")
 
@@ -64,27 +66,37 @@ def _type_name(tp: object) -> str:
 
 
 def health() -> dict[str, Any]:
-    """Liveness, the store in use and how far the read models lag behind the events."""
+    """The deployment's health (``services.health``): ``ok``, or ``degraded`` naming each failing
+    check (the read models, the workers, the sweep), the store in use and the read models' lag.
+    Always 200: a degraded deployment still serves, and ``/readyz`` says whether this process does."""
     p = current_platform()
-    head = p.store.recorder.max_notification_id() or 0
-    tracked = p.views.max_tracking_id(p.store.name) or 0
+    report = p.health.report()
+    lag = next((c for c in report["checks"] if c["name"] == "projections"), None)
     body = {
-        "status": "ok",
+        **report,
         "store": p.settings.store,
-        "projections": {"head": head, "tracked": tracked, "lag": max(0, head - tracked)},
+        "projections": {k: lag[k] for k in ("head", "tracked", "lag")} if lag and "lag" in lag else {},
         "games": [g.slug for g in all_games()],
     }
     return schemas.Health().dump(body)
 
 
+def ready() -> Response:
+    """Whether this HTTP process can answer now: 200 when its store answers, 503 otherwise."""
+    try:
+        current_platform().head()
+    except Exception as e:
+        body = {"status": "not ready", "checks": [{"name": "store", "status": "degraded", "message": str(e)}]}
+        return Response(json.dumps(body), status=503, mimetype="application/json")
+    body = {"status": "ready", "checks": [{"name": "store", "status": "ok", "message": "the store answers"}]}
+    return Response(json.dumps(body), mimetype="application/json")
+
+
 def metrics() -> Response:
-    """Every metric of this machine's Dragonhall processes, in Prometheus's text format
-    (``infra.metrics``; ``docs/metrics.md`` lists them). The read models' lag is read now."""
+    """Every metric of this command's processes, in Prometheus's text format (``infra.metrics``;
+    ``docs/metrics.md`` lists them). The health model's figures (lag, workers, sweep) are read now."""
     p = current_platform()
-    head = p.store.recorder.max_notification_id() or 0
-    tracked = p.views.max_tracking_id(p.store.name) or 0
-    measured.PROJECTION_LAG.set(max(0, head - tracked))
-    body, content_type = measured.exposition()
+    body, content_type = measured.exposition(lambda: publish(p.health.report()))
     return Response(body, content_type=content_type)
 
 

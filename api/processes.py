@@ -66,9 +66,17 @@ def die_with_multiprocessing_parent() -> None:
 def http_process_app() -> Gateway:
     """The app of one HTTP process of ``serve`` (Granian's factory): tied to its parent first."""
     die_with_multiprocessing_parent()
+    _configure_logging()
     from api.app import serving_gateway
 
     return serving_gateway()
+
+
+def _configure_logging() -> None:
+    """The command's logging in a child it spawned (a spawned process starts with none): JSON lines."""
+    from infra import log_lines
+
+    log_lines.configure(os.environ.get("DRAGONHALL_LOG_LEVEL", "WARNING").upper())
 
 
 # granian binds Server at import to MPServer or MTServer (a variable, not a class, to mypy).

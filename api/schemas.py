@@ -471,7 +471,11 @@ class EventList(Schema):
 
 
 class Health(Schema):
-    status = fields.String(required=True)
+    status = fields.String(required=True, metadata={"description": "ok, or degraded when any check fails."})
+    checks = fields.List(
+        fields.Dict(),
+        metadata={"description": "Each check: name, status (ok or degraded), message, and its figures."},
+    )
     store = fields.String()
     projections = fields.Raw()
     games = fields.List(fields.String())

@@ -12,9 +12,12 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import logging
+import os
 import sys
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
+from types import TracebackType
 from typing import Any, TextIO
 
 import orjson
@@ -41,21 +44,76 @@ class JsonLines(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        if context_source is not None:
-            with contextlib.suppress(Exception):  # outside a request, or half torn down: the line goes without
-                entry.update(context_source())
-        entry.update(CONTEXT.get())
+        entry.update(fields())  # outside a request, or half torn down: the line goes without
         entry.update(getattr(record, "fields", None) or {})
         if record.exc_info:
             entry["error"] = self.formatException(record.exc_info)
         return orjson.dumps(entry, default=str).decode()
 
 
+def fields() -> dict[str, Any]:
+    """The request id, game id and account of the lines written here now (``{}`` outside any)."""
+    entry: dict[str, Any] = {}
+    if context_source is not None:
+        with contextlib.suppress(Exception):
+            entry.update(context_source())
+    entry.update(CONTEXT.get())
+    return entry
+
+
+ACCESS_LOG = "DRAGONHALL_ACCESS_LOG"
+
+
 def configure(level: str, stream: TextIO | None = None) -> None:
-    """Sends the root logger's records to ``stream`` (stderr): JSON lines, readable on a terminal."""
+    """Sends every record to ``stream`` (stderr), JSON lines, or readable on a terminal, at
+    ``level``; and everything else a process could write there too: uncaught exceptions (of any
+    thread), warnings. The access log (logger ``dragonhall.access``) writes at INFO only when
+    ``DRAGONHALL_ACCESS_LOG`` is set, whatever ``level`` says."""
     stream = stream or sys.stderr
     handler = logging.StreamHandler(stream)
     handler.setFormatter(logging.Formatter(HUMAN) if stream.isatty() else JsonLines())
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
+    logging.getLogger("dragonhall.access").setLevel(logging.INFO if os.environ.get(ACCESS_LOG) else logging.WARNING)
+    logging.captureWarnings(True)
+    sys.excepthook = _uncaught
+    threading.excepthook = _uncaught_in_thread
+
+
+def dict_config(level: str) -> dict[str, Any]:
+    """The same, as a ``logging.config`` dictionary: for a library that configures logging in the
+    processes it starts (Granian, in each HTTP process), so that its lines are ours too."""
+    human = sys.stderr.isatty()
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"dragonhall": {"format": HUMAN} if human else {"()": f"{__name__}.JsonLines"}},
+        "handlers": {
+            "stderr": {"class": "logging.StreamHandler", "formatter": "dragonhall", "stream": "ext://sys.stderr"}
+        },
+        "root": {"handlers": ["stderr"], "level": level},
+        "loggers": {
+            "_granian": {"handlers": [], "propagate": True},
+            "granian.access": {"handlers": [], "propagate": False},  # the app writes the access log
+            "dragonhall.access": {"level": "INFO" if os.environ.get(ACCESS_LOG) else "WARNING"},
+            "py.warnings": {"handlers": [], "propagate": True},
+        },
+    }
+
+
+def _uncaught(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, error, tb)
+        return
+    logging.getLogger("dragonhall").critical("uncaught %s: %s", kind.__name__, error, exc_info=(kind, error, tb))
+
+
+def _uncaught_in_thread(args: threading.ExceptHookArgs) -> None:
+    if args.exc_value is None or issubclass(args.exc_type, SystemExit):
+        return
+    name = args.thread.name if args.thread is not None else "a thread"
+    logging.getLogger("dragonhall").error(
+        "uncaught %s in %s: %s", args.exc_type.__name__, name, args.exc_value,
+        exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+    )  # fmt: skip

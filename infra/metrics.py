@@ -1,10 +1,13 @@
-"""Prometheus metrics of every Dragonhall process, served by ``GET /metrics``.
+"""Prometheus metrics of every Dragonhall process, served by ``GET /metrics`` and ``--metrics-port``.
 
-``dragonhall serve`` runs several HTTP processes, beside a projection process and
-workers, so the official client runs in its multiprocess mode: each process writes
-its samples to files in ``PROMETHEUS_MULTIPROC_DIR`` (``DATA_DIR/metrics``, set by
-the ``dragonhall`` command before anything imports the client, ``infra.metrics_dir``), and the
-HTTP process that answers a scrape adds up every process's files (``exposition``).
+Each ``dragonhall`` command runs several processes (``serve``: HTTP processes and a
+projection process; ``worker``: a supervised Celery worker and its beat), so the
+official client runs in its multiprocess mode: each process writes its samples to
+files in the command's own directory (``PROMETHEUS_MULTIPROC_DIR``, set by the command
+before anything imports the client, ``infra.metrics_dir``), and the process that
+answers a scrape adds up that directory's files (``exposition``): an HTTP process of
+``serve`` on ``/metrics``, the others on their metrics port (``infra.metrics_server``).
+Gauges count only live processes; a dead process's counters stay in the sums.
 Without the variable (tests, a process built by hand) each process keeps its own.
 
 The metrics are listed, with their labels, in ``docs/metrics.md``.
@@ -12,7 +15,10 @@ The metrics are listed, with their labels, in ``docs/metrics.md``.
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from prometheus_client import (
@@ -25,7 +31,7 @@ from prometheus_client import (
     generate_latest,
 )
 
-from infra.metrics_dir import MULTIPROC
+from infra.metrics_dir import MULTIPROC, forget_dead
 
 MOVES = Counter(
     "dragonhall_moves", "Moves submitted through the API, by game and outcome (accepted, or the refusal's code)",
@@ -37,7 +43,7 @@ REQUEST_SECONDS = Histogram(
 )  # fmt: skip
 PROJECTION_LAG = Gauge(
     "dragonhall_projection_lag_events", "Events saved that the read models have not yet processed (at the scrape)",
-    multiprocess_mode="mostrecent",
+    multiprocess_mode="livemostrecent",
 )  # fmt: skip
 TIMER_LATENESS = Histogram(
     "dragonhall_timer_lateness_seconds", "How late a deadline fired after it passed",
@@ -51,6 +57,18 @@ REMINDERS = Counter("dragonhall_reminders", "Reminders recorded for players whos
 WEBHOOKS = Counter("dragonhall_webhook_deliveries", "Webhook delivery attempts, by result", ["result"])
 OPEN_STREAMS = Gauge(
     "dragonhall_open_streams", "Streams and long polls held open now", multiprocess_mode="livesum",
+)  # fmt: skip
+WORKERS_LIVE = Gauge(
+    "dragonhall_workers_live", "Celery workers whose heartbeat is recent (at the scrape; 1 in the embedded default)",
+    multiprocess_mode="livemostrecent",
+)  # fmt: skip
+SWEEP_AGE = Gauge(
+    "dragonhall_sweep_age_seconds", "Seconds since the deadline sweep last ran (at the scrape)",
+    multiprocess_mode="livemostrecent",
+)  # fmt: skip
+HEALTH_CHECK = Gauge(
+    "dragonhall_health_check_ok", "1 while a check of /healthz passes, 0 while it says degraded (at the scrape)",
+    ["check"], multiprocess_mode="livemostrecent",
 )  # fmt: skip
 
 
@@ -75,13 +93,21 @@ BOT_TURNS_BY = Children(BOT_TURNS)
 WEBHOOKS_BY = Children(WEBHOOKS)
 
 
-def exposition() -> tuple[bytes, str]:
-    """The text of every metric of the deployment's processes on this machine, and its content type."""
+def exposition(update: Callable[[], object] | None = None) -> tuple[bytes, str]:
+    """The text of every metric of this command's processes, and its content type: ``update``
+    first sets the gauges read at the scrape, then the live gauges of processes that died are
+    dropped, their counters kept (``infra.metrics_dir``)."""
+    if update is not None:
+        try:
+            update()
+        except Exception as e:  # the store is down, say: the scrape still answers, without that news
+            logging.getLogger("dragonhall.metrics").warning("the gauges read at the scrape could not be read: %s", e)
     path = os.environ.get(MULTIPROC)
     if not path:
         return generate_latest(REGISTRY), CONTENT_TYPE_LATEST
     from prometheus_client import multiprocess
 
+    forget_dead(Path(path))
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry, path=path)
     return generate_latest(registry), CONTENT_TYPE_LATEST

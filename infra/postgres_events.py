@@ -237,10 +237,24 @@ class CoalescingPostgresSubscription(BatchedPull, PostgresSubscription):
     GATHER = COALESCE
 
 
+POOLED = "POSTGRES_POOLED"
+"""An environment key of this factory: set (``y``), its connections go through a transaction pooler
+(PgBouncer's transaction mode), where a statement prepared on one server connection is gone by the
+next transaction; so none is prepared."""
+
+
 class OneTripPostgresFactory(PostgresFactory):
-    """eventsourcing's PostgreSQL factory with the one-trip application recorder."""
+    """eventsourcing's PostgreSQL factory with the one-trip application recorder; with ``POOLED``,
+    its connections prepare no statement."""
 
     application_recorder_class = OneTripPostgresApplicationRecorder
 
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        if (self.env.get(POOLED) or "").lower() in ("y", "yes", "1", "true"):
+            kwargs = self.datastore.pool.kwargs
+            assert isinstance(kwargs, dict)
+            kwargs["prepare_threshold"] = None  # the pool opens later: every connection is made so
 
-__all__ = ["FACTORY_TOPIC", "OneTripPostgresApplicationRecorder", "OneTripPostgresFactory"]
+
+__all__ = ["FACTORY_TOPIC", "POOLED", "OneTripPostgresApplicationRecorder", "OneTripPostgresFactory"]

@@ -18,9 +18,9 @@ import contextlib
 import os
 import secrets
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from urllib.parse import unquote, urlparse
+from urllib.parse import quote, unquote, urlparse
 
 from infra.private_files import private_dir
 from services.webhook_targets import Network, parse_networks
@@ -53,6 +53,9 @@ class Settings:
     store: str = "sqlite"
     data_dir: Path = Path("var")
     database_url: str | None = None
+    database_direct_url: str | None = None
+    """The database without a pooler (``DRAGONHALL_DATABASE_DIRECT_URL``), where ``database_url`` goes
+    through PgBouncer in transaction mode: for what needs a session of its own (``session_url``)."""
     postgres_schema: str | None = None
     broker_url: str | None = None
     secret_key: bytes = b""
@@ -96,6 +99,22 @@ class Settings:
         return PostgresParams.from_url(self.database_url)
 
     @property
+    def pooled(self) -> bool:
+        """Whether ``database_url`` leads to a transaction pooler: no session state may outlive a
+        transaction there (no prepared statement, no ``search_path`` at connection, no lock, no LISTEN)."""
+        return bool(self.database_direct_url)
+
+    @property
+    def session_url(self) -> str:
+        """The URL of connections that hold a session: the leader lock, the tables' lock, LISTEN/NOTIFY
+        and the projection runner's subscription. The direct URL when there is one."""
+        return self.database_direct_url or self.database_url or ""
+
+    def direct(self) -> Settings:
+        """These settings with every connection made directly: for processes that hold sessions."""
+        return replace(self, database_url=self.session_url or None, database_direct_url=None)
+
+    @property
     def rate_limit_storage(self) -> str:
         """Where the rate limits count: the Redis broker when one is configured, shared by every
         process; otherwise this process's memory."""
@@ -111,7 +130,9 @@ class Settings:
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, **overrides: object) -> Settings:
         e = dict(os.environ if env is None else env)
-        url = e.get("DRAGONHALL_DATABASE_URL") or None
+        url = _with_password(
+            e.get("DRAGONHALL_DATABASE_URL") or None, _read_file(e, "DRAGONHALL_DATABASE_PASSWORD_FILE")
+        )
         store = e.get("DRAGONHALL_STORE") or ("postgres" if url else "sqlite")
         if store not in ("sqlite", "postgres", "memory"):
             raise ValueError(f"DRAGONHALL_STORE must be sqlite, postgres or memory, not {store!r}")
@@ -121,6 +142,9 @@ class Settings:
             "store": store,
             "data_dir": data_dir,
             "database_url": url,
+            "database_direct_url": _with_password(
+                e.get("DRAGONHALL_DATABASE_DIRECT_URL") or None, _read_file(e, "DRAGONHALL_DATABASE_PASSWORD_FILE")
+            ),
             "postgres_schema": e.get("DRAGONHALL_POSTGRES_SCHEMA") or None,
             "broker_url": broker,
             "secret_key": _secret_key(e, data_dir, store),
@@ -155,16 +179,42 @@ def _flag(value: str | None, *, default: bool) -> bool:
     return value.strip().lower() in ("1", "y", "yes", "true", "on")
 
 
+def _read_file(e: dict[str, str], variable: str) -> str | None:
+    """The content of the file ``variable`` names (a secret kept in a file: compose's secrets), stripped."""
+    path = e.get(variable)
+    if not path:
+        return None
+    try:
+        return Path(path).read_text().strip()
+    except OSError as error:
+        raise ValueError(f"{variable}={path}: cannot read it ({error.strerror})") from error
+
+
+def _with_password(url: str | None, password: str | None) -> str | None:
+    """``url`` with ``password`` in place of the one it holds, if any is given."""
+    if url is None or password is None:
+        return url
+    u = urlparse(url)
+    user = u.username or os.environ.get("USER", "postgres")
+    host = u.hostname or "127.0.0.1"
+    netloc = f"{quote(user, safe='')}:{quote(password, safe='')}@{host}" + (f":{u.port}" if u.port else "")
+    return u._replace(netloc=netloc).geturl()
+
+
 def _secret_key(e: dict[str, str], data_dir: Path, store: str) -> bytes:
     """The server's master key, from which every game's secret seed is derived.
 
-    ``DRAGONHALL_SECRET_KEY`` (hex) wins. Otherwise the embedded store keeps one
+    ``DRAGONHALL_SECRET_KEY`` (hex) wins, then the file ``DRAGONHALL_SECRET_KEY_FILE`` names
+    (compose's secret, made once by ``deploy/make-secrets.sh``). Otherwise the embedded store keeps one
     in ``DATA_DIR/secret.key``, created on first use; the memory store makes a
     fresh one per process. Production must set the variable, shared by the
     server and its workers.
     """
     if e.get("DRAGONHALL_SECRET_KEY"):
         return bytes.fromhex(e["DRAGONHALL_SECRET_KEY"])
+    from_file = _read_file(e, "DRAGONHALL_SECRET_KEY_FILE")
+    if from_file is not None:
+        return bytes.fromhex(from_file)
     if store == "memory":
         return secrets.token_bytes(32)
     path = data_dir / "secret.key"

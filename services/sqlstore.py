@@ -138,13 +138,28 @@ class PostgresStore(SqlStore):
 
     dialect = "postgres"
 
-    def __init__(self, conninfo: str, schema: str | None = None, max_size: int = 8, create_schema: bool = True) -> None:
+    def __init__(
+        self,
+        conninfo: str,
+        schema: str | None = None,
+        max_size: int = 8,
+        create_schema: bool = True,
+        pooled: bool = False,
+    ) -> None:
+        """``pooled``: the connections go through a transaction pooler (PgBouncer), which refuses
+        a ``search_path`` given at connection and shares server connections between transactions;
+        each transaction then sets its ``search_path`` itself, and no statement is prepared."""
         from psycopg.rows import dict_row
         from psycopg_pool import ConnectionPool
 
         self.schema = schema
         kwargs: dict[str, Any] = {"row_factory": dict_row}
-        if schema:
+        self._set_path: bytes | None = None
+        if pooled:
+            kwargs["prepare_threshold"] = None
+            if schema:
+                self._set_path = f'SET LOCAL search_path TO "{schema}"'.encode()
+        elif schema:
             kwargs["options"] = f"-c search_path={schema}"
         self._pool = ConnectionPool(conninfo, min_size=1, max_size=max_size, kwargs=kwargs, open=True)
         if schema and create_schema:
@@ -160,7 +175,10 @@ class PostgresStore(SqlStore):
 
         try:
             with self._pool.connection() as conn, conn.transaction():
-                yield Tx(conn.cursor(), self.dialect)
+                cursor = conn.cursor()
+                if self._set_path is not None:
+                    cursor.execute(self._set_path)
+                yield Tx(cursor, self.dialect)
         except psycopg.OperationalError as e:
             raise OperationalError(str(e)) from e
         except psycopg.InterfaceError as e:

@@ -51,6 +51,16 @@ def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _keeps_the_umask() -> Iterator[None]:
+    """A test that runs a server command in this process (``api.cli``) sets its umask to 077, as
+    the command does for itself: put it back, so that later tests make files as they expect."""
+    before = os.umask(0o022)
+    os.umask(before)
+    yield
+    os.umask(before)
+
+
 def _reachable(url: str, default_port: int) -> bool:
     from urllib.parse import urlparse
 

@@ -33,6 +33,8 @@ from services.config import Settings
 from services.disputes import Disputes
 from services.event_store import EventStore
 from services.games import GameService
+from services.health import HealthModel, ProjectionProgress, Sweep, Workers
+from services.heartbeats import Heartbeats
 from services.inbox import Inbox
 from services.journal import Journal
 from services.locks import Leases
@@ -64,9 +66,10 @@ shrinks after ten idle minutes. Opening 8 of each at start took 80 of PostgreSQL
 connections for two HTTP processes, a projection process and one worker, before any load."""
 
 
-def eventsourcing_env(settings: Settings) -> dict[str, str]:
-    """The ``eventsourcing`` environment of the application and of its read models."""
-    env = _store_env(settings)
+def eventsourcing_env(settings: Settings, session: bool = False) -> dict[str, str]:
+    """The ``eventsourcing`` environment of the application and of its read models; with ``session``,
+    on direct connections (a projection runner's, which listens for saves)."""
+    env = _store_env(settings.direct() if session else settings)
     if not settings.create_tables:
         env["CREATE_TABLE"] = "n"
     return env
@@ -104,6 +107,8 @@ def _store_env(settings: Settings) -> dict[str, str]:
     }
     if settings.postgres_schema:
         env["POSTGRES_SCHEMA"] = settings.postgres_schema
+    if settings.pooled:
+        env[postgres_events.POOLED] = "y"  # no prepared statement outlives its transaction's server connection
     return env
 
 
@@ -116,7 +121,10 @@ def sql_store(settings: Settings) -> SqlStore:
         store = SQLiteStore(settings.data_dir / "service.db")
     else:
         store = PostgresStore(
-            settings.database_url or "", schema=settings.postgres_schema, create_schema=settings.create_tables
+            settings.database_url or "",
+            schema=settings.postgres_schema,
+            create_schema=settings.create_tables,
+            pooled=settings.pooled,
         )
     store.create_tables = settings.create_tables
     return store
@@ -158,6 +166,8 @@ class Platform:
     advice: Advisor = field(init=False)
     profiles: Profiles = field(init=False)
     tournaments: Tournaments = field(init=False)
+    heartbeats: Heartbeats = field(init=False)
+    health: HealthModel = field(init=False)
     runner: BatchingProjectionRunner | None = None
     extras: dict[str, Any] = field(default_factory=dict)
     _closers: list[Callable[[], object]] = field(default_factory=list)
@@ -180,7 +190,20 @@ class Platform:
         self.profiles = Profiles(self.accounts, self.views)
         self.tournaments = Tournaments(self.db, self.games, self.accounts)
         self.timers.tournaments = self.tournaments
+        self.heartbeats = Heartbeats(self.db)
+        self.health = HealthModel()
+        self.health.add("projections", ProjectionProgress(self.head, self.tracked))
+        self.health.add("workers", Workers(self.settings, self.heartbeats))
+        self.health.add("sweep", Sweep(self.settings, self.heartbeats))
         self._closers.append(self.advice.close)
+
+    def head(self) -> int:
+        """The position of the last event saved."""
+        return self.store.recorder.max_notification_id() or 0
+
+    def tracked(self) -> int:
+        """The position of the last event the read models have processed."""
+        return self.views.max_tracking_id(self.store.name) or 0
 
     @property
     def leader(self) -> ProjectionLeader[BatchingProjectionRunner] | None:
@@ -258,7 +281,7 @@ def creating_tables(settings: Settings) -> AbstractContextManager[None]:
         return nullcontext()
     if settings.store == "sqlite":
         return file_lock(settings.data_dir / "tables.lock")
-    return postgres_ddl_lock(settings.database_url or "", settings.postgres_schema)
+    return postgres_ddl_lock(settings.session_url, settings.postgres_schema)
 
 
 def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Platform:
@@ -269,6 +292,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     undo.callback(wakeups.close)
     feed = AccountFeed(db, wakeups)
     env = eventsourcing_env(settings)
+    runner_env = eventsourcing_env(settings, session=True)
     run_projections = settings.embedded_projections if projections is None else projections
     if settings.store == "memory":
         run_projections = True  # the in-memory store lives in the runner's application
@@ -277,7 +301,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     led = run_projections and settings.store != "memory"
     if run_projections and not led:
-        runner = start_runner(env, vclass, feed)
+        runner = start_runner(runner_env, vclass, feed)
         undo.callback(runner.__exit__, None, None, None)
         store = runner.app
         view = runner.view
@@ -287,7 +311,9 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
         view = factory.tracking_recorder(vclass)
         if led:
-            leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: start_runner(env, vclass, feed)))
+            leader = ProjectionLeader(
+                leader_lock(settings), _locked(settings, lambda: start_runner(runner_env, vclass, feed))
+            )
             undo.callback(leader.stop)
     store.configure(snapshot_interval=settings.snapshot_interval)
     uow = GameUnitOfWork(store, cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
@@ -319,7 +345,7 @@ def leader_lock(settings: Settings) -> LeaderLock:
     """The lock that elects the projections' leader: in the database for PostgreSQL, whose
     processes may run on several machines; in the data directory for SQLite."""
     if settings.store == "postgres":
-        return PostgresLeaderLock(settings.database_url or "", settings.postgres_schema)
+        return PostgresLeaderLock(settings.session_url, settings.postgres_schema)
     return FileLeaderLock(private_file(settings.data_dir / "projections.lock"))
 
 

@@ -59,6 +59,7 @@ class Rebuilt:
 def rebuild_projections(settings: Settings, progress: Progress | None = None) -> Rebuilt:
     """Rebuilds every read model beside the live ones and swaps them in; raises
     ``ProjectionsLed`` (having changed nothing) while another process leads."""
+    settings = settings.direct()  # it listens and locks: sessions of its own, never through a pooler
     lock = leader_lock(settings)
     if not lock.take():
         raise ProjectionsLed(lock.holder())

@@ -20,7 +20,7 @@ def wake_broadcast(settings: Settings, deliver: Callable[[str], None]) -> Broadc
     if broker.startswith(("redis://", "rediss://")):
         return RedisBroadcast(broker, deliver, channel=f"dragonhall:wake:{_deployment(settings)}")
     if settings.store == "postgres":
-        return PostgresBroadcast(settings.database_url or "", deliver, settings.postgres_schema)
+        return PostgresBroadcast(settings.session_url, deliver, settings.postgres_schema)
     if settings.store == "sqlite":
         return UnixBroadcast(wake_dir(settings.data_dir), _also_waking_projections(deliver))
     return NoBroadcast()

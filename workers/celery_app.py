@@ -15,6 +15,7 @@ from kombu import Queue
 
 from services.config import Settings
 from services.timers import Action
+from workers.heartbeat import heartbeat_step
 from workers.leases import lease_step, transport_options
 from workers.platform import JobPlatform
 
@@ -61,6 +62,8 @@ def make_celery(
     from workers.tasks import register_tasks
 
     register_tasks(app, platform, send)
+    if not settings.embedded:
+        app.steps["consumer"].add(heartbeat_step(platform))  # the health model's workers check
     if settings.broker_url and settings.broker_url.startswith(("redis://", "rediss://")):
         app.steps["consumer"].add(lease_step(settings))  # a killed worker's tasks go on within seconds
     return app

@@ -13,6 +13,7 @@ from kombu.exceptions import OperationalError as BrokerUnreachable
 from services import clock
 from services.aggregate import Game
 from services.config import Settings
+from services.heartbeats import SWEEP
 from services.timers import (
     Action,
     AdvanceTournament,
@@ -27,6 +28,7 @@ from workers import bot_claims
 from workers.celery_app import make_celery, queue
 from workers.local import LocalExecutor
 from workers.platform import JobPlatform, WorkPlatform
+from workers.tasks import trace_headers
 
 log = logging.getLogger("dragonhall.work")
 
@@ -55,7 +57,7 @@ class CeleryWork:
                 continue
             if isinstance(action, PlayBot) and not bot_claims.take(self.settings, *args):
                 continue  # a task for this seat's decision is queued or running
-            options: dict[str, Any] = {"queue": queue(self.settings, q)}
+            options: dict[str, Any] = {"queue": queue(self.settings, q), "headers": trace_headers()}
             if eta is not None and eta > clock.now():
                 options["countdown"] = (eta - clock.now()).total_seconds()
             try:
@@ -97,6 +99,7 @@ class EmbeddedSweep:
         while not self._stop.wait(self.interval):
             try:
                 self.work.send(self.platform.timers.sweep())
+                self.platform.heartbeats.beat(SWEEP, SWEEP)
             except Exception:
                 log.exception("sweep failed")
 

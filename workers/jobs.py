@@ -16,6 +16,7 @@ from infra import metrics
 from services import clock
 from services.aggregate import Game
 from services.games import awaits
+from services.heartbeats import SWEEP
 from services.timers import BOT_NUDGE, Action, FireDeadline, PlayBot
 from workers import bot_claims, broker_memory
 from workers.bot_turns import bot_choice, play_bot_turn
@@ -97,6 +98,7 @@ def sweep(platform: JobPlatform, send: Send) -> int:
     send(actions)
     if lost:
         broker_memory.remember(platform.settings)
+    platform.heartbeats.beat(SWEEP, SWEEP)  # the health model's sweep check (``services.health``)
     return len(actions)
 
 

@@ -14,11 +14,14 @@ import itertools
 import logging
 import threading
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
+from infra import log_lines
 from services import clock
 from workers.jobs import JOBS, MAX_RETRIES, TRANSIENT, RetryLater, Send
 from workers.platform import JobPlatform
+from workers.tasks import task_fields, trace_headers
 
 log = logging.getLogger("dragonhall.local")
 
@@ -39,13 +42,15 @@ class LocalExecutor:
         if self._stopped:
             return
         if eta is None or eta <= clock.now():
-            self.pool.submit(self._run, name, args, attempt)
+            self.pool.submit(self._run, name, args, attempt, trace_headers())
             return
         with self._wake:
             heapq.heappush(self._heap, (eta, next(self._order), name, args, attempt))
             self._wake.notify()
 
-    def _run(self, name: str, args: tuple[Any, ...], attempt: int) -> None:
+    def _run(self, name: str, args: tuple[Any, ...], attempt: int, cause: dict[str, str] | None = None) -> None:
+        """Runs one job, its log lines carrying its game and its cause (``workers.tasks.task_fields``)."""
+        bound = log_lines.bind(**task_fields(name, args, SimpleNamespace(headers=cause or {})))
         try:
             JOBS[name](self.platform, self.send, *args)
         except RetryLater as later:
@@ -55,6 +60,8 @@ class LocalExecutor:
             self._again(name, args, attempt, min(60.0, 2.0**attempt))
         except Exception:
             log.exception("job %s%s failed", name, args)
+        finally:
+            log_lines.CONTEXT.reset(bound)
 
     def _again(self, name: str, args: tuple[Any, ...], attempt: int, seconds: float) -> None:
         if attempt >= MAX_RETRIES:

@@ -14,6 +14,7 @@ from services.account_feed import AccountFeed
 from services.accounts import Accounts
 from services.config import Settings
 from services.games import GameService
+from services.heartbeats import Heartbeats
 from services.inbox import Inbox
 from services.seeds import Seeds
 from services.timers import Timers
@@ -45,6 +46,9 @@ class JobPlatform(Protocol):
 
     @property
     def tournaments(self) -> Tournaments: ...
+
+    @property
+    def heartbeats(self) -> Heartbeats: ...
 
     def sweep_lock(self) -> bool:
         """Whether this process may sweep now (one sweep per interval across all processes)."""

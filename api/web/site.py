@@ -42,7 +42,7 @@ def _protect(response: Response) -> Response:
 def is_page_request() -> bool:
     """Whether the current request is for a page (not the API, not a file): its errors are pages."""
     path = request.path
-    return not path.startswith(("/api/", "/assets/", "/healthz", "/metrics"))
+    return not path.startswith(("/api/", "/assets/", "/healthz", "/readyz", "/metrics"))
 
 
 def error_page(status: int, code: str, message: str) -> Response:

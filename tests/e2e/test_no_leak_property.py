@@ -87,6 +87,7 @@ OTHER_ROUTES = {
     "/api/v1/docs",
     "/api/v1/openapi.json",
     "/healthz",
+    "/readyz",  # whether this process's store answers: nothing of any game
     "/metrics",
     "/static/<path:filename>",
     "/assets/<path:filename>",

@@ -211,7 +211,14 @@ def test_every_route_declares_its_scope_and_the_openapi_document_names_it(client
                 assert "403" in operation["responses"] and "429" in operation["responses"], (method, path)
             checked += 1
     assert checked > 30
-    assert outside == {"/static/<path:filename>", "/healthz", "/metrics", "/api/v1/docs", "/api/v1/openapi.json"}
+    assert outside == {
+        "/static/<path:filename>",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/api/v1/docs",
+        "/api/v1/openapi.json",
+    }
 
 
 def test_a_route_with_a_token_declares_a_scope() -> None:

@@ -1,15 +1,18 @@
 """A backup of the SQLite store taken while the server runs, restored into a fresh data directory.
 
-The procedure of docs/operations.md (Backups): SQLite's online backup API for each database
-(a plain copy of a file in WAL mode can miss its log), and the server key beside them. The
-copies must hold every game, read model and record as the running server does.
+The procedure of docs/operations.md (Backups), its lines run as they are written: SQLite's online
+backup for each database (a plain copy of a file in WAL mode can miss its log), and the server key
+beside them, under ``umask 077``. The copies must be private, and hold every game, read model and
+record as the running server does.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sqlite3
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,27 +33,33 @@ def _env(data: Path) -> dict[str, str]:
     return env
 
 
+def documented_backup() -> str:
+    """The SQLite backup's shell lines of docs/operations.md."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "operations.md").read_text()
+    block = re.search(r"\*\*SQLite\*\* \(the embedded default\).*?```sh\n(.*?)```", text, re.DOTALL)
+    assert block, "docs/operations.md shows no SQLite backup"
+    return block.group(1)
+
+
 def back_up(source: Path, target: Path) -> None:
-    """Copies each database with SQLite's backup API (consistent while others write), and the key."""
-    target.mkdir(parents=True)
-    for name in DATABASES:
-        src, dst = sqlite3.connect(source / name), sqlite3.connect(target / name)
-        try:
-            src.backup(dst)
-        finally:
-            dst.close()
-            src.close()
-    shutil.copy2(source / "secret.key", target / "secret.key")
+    """Runs the documented lines, into ``target`` in place of ``/backups/today``."""
+    if not shutil.which("sqlite3"):
+        pytest.skip("the sqlite3 command is not installed (apt-get install sqlite3)")
+    script = documented_backup().replace("/backups/today", str(target))
+    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(source)}
+    subprocess.run(["sh", "-c", script], env=env, check=True, timeout=120, capture_output=True)
 
 
 def _contents(data: Path) -> dict[str, list[str]]:
-    """Every row of every table of each database, as SQL; but the sweep's lease, which the running
-    server takes every few seconds (a row that is no game, read model or record)."""
+    """Every row of every table of each database, as SQL; but the sweep's lease and its heartbeat,
+    which the running server writes every few seconds (rows that are no game, read model or record)."""
     out = {}
     for name in DATABASES:
         conn = sqlite3.connect(data / name)
         try:
-            out[name] = [line for line in conn.iterdump() if '"dh_leases"' not in line]
+            out[name] = [
+                line for line in conn.iterdump() if not any(t in line for t in ('"dh_leases"', '"dh_heartbeats"'))
+            ]
         finally:
             conn.close()
     return out
@@ -81,6 +90,10 @@ def test_a_backup_taken_while_the_server_runs_restores_every_game_read_model_and
     before = {gid: _read(running, gid) for gid in games}
     back_up(live, tmp_path / "restored")  # the server still runs, its files open
     assert _contents(tmp_path / "restored") == _contents(live)
+    assert (tmp_path / "restored").stat().st_mode & 0o777 == 0o700
+    assert {p.name: p.stat().st_mode & 0o777 for p in (tmp_path / "restored").iterdir()} == dict.fromkeys(
+        [*DATABASES, "secret.key"], 0o600
+    )
     running.stop()
 
     restored = Server(_env(tmp_path / "restored"), tmp_path)

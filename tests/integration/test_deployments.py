@@ -263,6 +263,7 @@ def test_on_postgres_a_standby_projection_process_on_another_machine_takes_over_
         "DRAGONHALL_EMBEDDED_PROJECTIONS": "0",
         "DRAGONHALL_DATA_DIR": str(tmp_path / "web"),
         "DRAGONHALL_SECRET_KEY": "33" * 32,
+        "DRAGONHALL_LOG_LEVEL": "INFO",  # "projection runner started" is an INFO line
     }
     env.pop("DRAGONHALL_BROKER_URL", None)
     server = Server(env, tmp_path)

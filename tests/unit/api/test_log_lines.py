@@ -80,3 +80,56 @@ def test_the_log_is_json_off_a_terminal_and_readable_on_one() -> None:
     finally:
         root.handlers[:], level = saved
         root.setLevel(level)
+
+
+@pytest.fixture
+def configured(monkeypatch: pytest.MonkeyPatch) -> Iterator[io.StringIO]:
+    """The command's logging, configured at INFO (compose's old default) into a buffer, then undone."""
+    import sys
+    import threading
+
+    root = logging.getLogger()
+    access = logging.getLogger("dragonhall.access")
+    saved = (root.handlers[:], root.level, access.level, sys.excepthook, threading.excepthook)
+    monkeypatch.delenv("DRAGONHALL_ACCESS_LOG", raising=False)
+    out = io.StringIO()
+    log_lines.configure("INFO", out)
+    yield out
+    root.handlers[:], level, access_level, sys.excepthook, threading.excepthook = saved
+    root.setLevel(level)
+    access.setLevel(access_level)
+    logging.captureWarnings(False)
+
+
+def test_info_does_not_turn_the_access_log_on_unless_it_is_asked_for(
+    client: Any, configured: io.StringIO, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert client.http.get("/api/v1/catalog").status_code == 200
+    assert "dragonhall.access" not in configured.getvalue()
+    monkeypatch.setenv("DRAGONHALL_ACCESS_LOG", "1")
+    log_lines.configure("WARNING", configured)  # asked for: at INFO whatever the level
+    assert client.http.get("/api/v1/catalog").status_code == 200
+    assert json.loads(configured.getvalue().splitlines()[-1])["logger"] == "dragonhall.access"
+
+
+def test_an_uncaught_error_of_a_thread_is_one_json_line_with_its_traceback(configured: io.StringIO) -> None:
+    import threading
+
+    def fail() -> None:
+        raise RuntimeError("the worker's thread broke")
+
+    thread = threading.Thread(target=fail, name="doomed")
+    thread.start()
+    thread.join()
+    (line,) = configured.getvalue().splitlines()
+    entry = json.loads(line)
+    assert entry["level"] == "ERROR" and "doomed" in entry["message"]
+    assert "RuntimeError: the worker's thread broke" in entry["error"]
+
+
+def test_every_answer_returns_its_request_id(client: Any) -> None:
+    given = client.http.get("/api/v1/catalog", headers={"X-Request-Id": "trace-7"})
+    assert given.headers["X-Request-Id"] == "trace-7"
+    made = client.http.get("/api/v1/nowhere")
+    assert made.status_code == 404 and made.headers["X-Request-Id"]
+    assert made.headers["X-Request-Id"] != client.http.get("/healthz").headers["X-Request-Id"]

@@ -1,4 +1,5 @@
-"""The sample Grafana dashboard (deploy/) charts only metrics the code defines (infra/metrics.py)."""
+"""The sample Grafana dashboard and the alert rules (deploy/prometheus/) read only metrics the code defines
+(infra/metrics.py)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def _series() -> set[str]:
 
 
 def test_every_panel_queries_metrics_the_code_defines() -> None:
-    dashboard = json.loads((ROOT / "deploy" / "grafana-dashboard.json").read_text())
+    dashboard = json.loads((ROOT / "deploy" / "prometheus" / "grafana-dashboard.json").read_text())
     exprs = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
     used = {name for expr in exprs for name in re.findall(r"\bdragonhall_\w+", expr)}
     assert used and used <= _series(), used - _series()
@@ -39,3 +40,12 @@ def test_every_metric_is_documented() -> None:
         if isinstance(value, Counter | Gauge | Histogram):
             name = value._name + ("_total" if isinstance(value, Counter) else "")
             assert f"`{name}`" in documented, name
+
+
+def test_every_alert_rule_reads_metrics_the_code_defines() -> None:
+    import yaml
+
+    rules = yaml.safe_load((ROOT / "deploy" / "prometheus" / "alerts.yml").read_text())
+    exprs = [rule["expr"] for group in rules["groups"] for rule in group["rules"]]
+    used = {name for expr in exprs for name in re.findall(r"\bdragonhall_\w+", expr)}
+    assert used and used <= _series(), used - _series()
