@@ -21,6 +21,7 @@ from api.web.forms import acting, form_messages, number, see_other, signed_in
 from api.web.pages import int_arg, render, titles, web
 from api.web.viewing import viewer
 from domain.kernel import all_games
+from services.profiles import PROVISIONAL_GAMES
 
 BOARD_PAGE = 25
 """Players per leaderboard page."""
@@ -41,9 +42,21 @@ def catalog() -> list[dict[str, Any]]:
 
 
 @web.route("/players/<player_id>", methods=["GET"])
-def player_page(player_id: str) -> str:
-    """A profile: ratings per game, games finished and won, recent ended games, a bot's owner."""
-    return render("player.html", profile=current_platform().profiles.profile(player_id), titles=titles())
+def player_page(player_id: str, errors: list[str] | None = None) -> str:
+    """A profile: ratings per game, games finished and won, recent ended games, a bot's owner;
+    on one's own, the account's forms (password, recovery codes, bots)."""
+    p = current_platform()
+    me = viewer()
+    own = me is not None and me.id == player_id
+    account = None
+    if own and me is not None:
+        account = {
+            "bots": p.accounts.bots_of(me.id),
+            "has_password": p.credentials.has_password(me.id),
+            "codes_left": p.credentials.codes_left(me.id),
+            "saved": request.args.get("saved") == "password",
+        }
+    return render("player.html", profile=p.profiles.profile(player_id), titles=titles(), account=account, errors=errors)
 
 
 @web.route("/leaderboards", methods=["GET"])
@@ -57,18 +70,24 @@ def leaderboards() -> str | Response:
 
 @web.route("/leaderboards/<game>", methods=["GET"])
 def leaderboard_page(game: str) -> str:
-    """A game's players by conservative rating (mu - 3 sigma), a page at a time."""
+    """A game's people and bots apart, each by the rating people read: settled ratings first,
+    then provisional ones (marked), so a young server's board shows everyone who has played."""
     page = max(0, int_arg("page", 0))
-    provisional = request.args.get("provisional") == "1"
-    board = current_platform().profiles.leaderboard(game, BOARD_PAGE, page * BOARD_PAGE, provisional)
+    profiles = current_platform().profiles
+    boards = {
+        kind: profiles.leaderboard(game, BOARD_PAGE, page * BOARD_PAGE, True, kind, "rating")
+        for kind in ("human", "bot")
+    }
+    slug = boards["human"]["game"]
     return render(
         "leaderboard.html",
-        board=board,
-        title=titles().get(board["game"], board["game"]),
+        boards=[("people", "People", boards["human"]), ("bots", "Bots", boards["bot"])],
+        game=slug,
+        title=titles().get(slug, slug),
         catalog=catalog(),
         page=page,
-        more=board["total"] > (page + 1) * BOARD_PAGE,
-        filters={"provisional": "1"} if provisional else {},
+        more=any(b["total"] > (page + 1) * BOARD_PAGE for b in boards.values()),
+        settled_games=PROVISIONAL_GAMES,
     )
 
 

@@ -109,7 +109,7 @@ def test_a_person_plays_tarasque_against_a_bot_replays_and_disputes_it(
 def test_a_decision_of_each_other_game_is_played_through_the_page(
     page: Page, web_server: Server, variant: str, shoot: Shoot, check_a11y: A11y
 ) -> None:
-    sign_up(page, web_server.base, "bea")
+    sign_up(page, web_server.base, f"bea {variant.replace('/', ' ')}")  # names are unique
     open_table(page, variant, 2)
     expect(page.locator("#board svg")).to_be_visible()
     assert wait_for_turn_or_end(page), "the game ended before the person's first decision"
@@ -193,8 +193,9 @@ def test_sign_in_with_a_token_and_sign_out(
     try:
         page.goto(f"{web_server.base}/signin")
         check_page(page, "signin", shoot, check_a11y)
+        page.get_by_text("Sign in with a token (for bots and scripts)").click()  # opens the disclosure
         page.get_by_label("Token", exact=True).fill(eve["token"])
-        page.get_by_role("button", name="Sign in").click()
+        page.get_by_role("button", name="Sign in with the token").click()
         expect(page.get_by_text("Signed in as eve")).to_be_visible()
         cookie = next(c for c in page.context.cookies() if c["name"] == "dragonhall_session")
         assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"

@@ -204,7 +204,7 @@ def _twins(
         return None
     viewer = Viewer.of(kind) if isinstance(kind, int) else Viewer.spectator()
     twin = resampled(ruleset, state, viewer, seats, rng)
-    spectator = client.player("spectator") if kind == "spectator" else None
+    spectator = client.player() if kind == "spectator" else None
     tc = (
         {"kind": "per_move", "seconds": 3600, "timeout_policy": rng.choice(["auto", "skip", "forfeit"])}
         if timed
@@ -213,7 +213,7 @@ def _twins(
     seed = rng.randbytes(32)
     worlds = []
     for position in (state, twin):
-        players = [client.player(f"p{i}") for i in range(seats)]
+        players = [client.player(f"p{i}{uuid.uuid4().hex[:6]}") for i in range(seats)]
         game_id = uuid.uuid4()
         _same_seed(client.platform, game_id, seed)
         worlds.append(World(fork(client.platform, game_id, ruleset.slug, variant, position, players, tc), players))
@@ -223,6 +223,7 @@ def _twins(
     twins.renames[str(b.game_id)[:8]] = str(a.game_id)[:8]  # the pages name a game by its id's head
     for pa, pb in zip(a.players, b.players, strict=True):
         twins.renames[pb["id"]] = pa["id"]
+        twins.renames[pb["name"]] = pa["name"]  # names are unique: the twins' players are named apart
     _compare_reads(twins)
     return twins
 
