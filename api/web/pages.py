@@ -168,6 +168,11 @@ def inbox(errors: list[str] | None = None) -> str:
         "inbox.html",
         inbox=p.timers.inbox_of(me.id),
         received=p.invitations.received(me.id),
+        tournament_notices=sorted(
+            p.inbox.items(me.id, "tournament_round") + p.inbox.items(me.id, "tournament_cancelled"),
+            key=lambda i: i["at"],
+            reverse=True,
+        ),
         sent=p.invitations.sent(me.id),
         mine=p.queries.list_games(None, None, me.id, 50, 0),
         titles=titles(),

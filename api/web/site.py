@@ -10,6 +10,7 @@ from api.web import (  # noqa: F401  (register their routes on the blueprint)
     competition_pages,
     forms,
     invitation_forms,
+    tournament_forms,
 )
 from api.web.pages import web
 from api.web.viewing import base_context
