@@ -70,10 +70,17 @@ def folded(name: str) -> str:
 
 
 def skeleton(text: str) -> str:
-    """UTS #39's skeleton of ``text``: NFD, each character replaced by its prototype, NFD again."""
+    """UTS #39's skeleton of ``text``: NFD, each character replaced by its prototype, NFD again;
+    repeated until nothing changes (a prototype's decomposition may hold a character that maps
+    on), so that the skeleton of a skeleton is itself."""
     table = _prototypes()
-    mapped = "".join(table.get(ch, ch) for ch in unicodedata.normalize("NFD", text))
-    return unicodedata.normalize("NFD", mapped)
+    current = unicodedata.normalize("NFD", text)
+    for _ in range(8):
+        mapped = unicodedata.normalize("NFD", "".join(table.get(ch, ch) for ch in current))
+        if mapped == current:
+            break
+        current = mapped
+    return current
 
 
 @cache
