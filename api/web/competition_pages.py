@@ -124,7 +124,6 @@ def tournament_page(tournament_id: str, errors: list[str] | None = None) -> str:
     me = viewer()
     names = {e["player_id"]: e["name"] for e in t["players"]}
     bots = p.accounts.bots_of(me.id) if me is not None else []
-    mine = {me.id} | {b.id for b in bots} if me is not None else set()
     open_ = t["status"] == "registering"
     return render(
         "tournament.html",
@@ -140,23 +139,27 @@ def tournament_page(tournament_id: str, errors: list[str] | None = None) -> str:
         my_entered_bots=[b for b in bots if b.id in names],
         server_bots=sorted(find_game(t["game"]).bots),
         organiser=me is not None and me.id == t["creator"],
-        my_tables=_tables_of(t, mine),
-        my_ids=mine,
+        my_tables=_tables_of(t, me.id if me else None, {b.id for b in bots}),
         errors=errors,
     )
 
 
-def _tables_of(t: dict[str, Any], mine: set[str]) -> list[dict[str, Any]]:
-    """The current round's tables where the reader (or a bot of theirs) sits, with their start."""
-    if t["status"] != "running" or not t["round_deadline"]:
+def _tables_of(t: dict[str, Any], me: str | None, bots: set[str]) -> list[dict[str, Any]]:
+    """The current round's tables where the reader or a bot of theirs sits: whose table it is,
+    whom they meet, and when its game starts."""
+    if me is None or t["status"] != "running" or not t["round_deadline"]:
         return []
     starts = datetime.fromisoformat(t["round_deadline"]) - timedelta(seconds=t["round_seconds"])
     current: dict[str, Any] = next((r for r in t["rounds"] if r["round"] == t["round"]), {"tables": []})
-    return [
-        {**table, "starts_at": starts.isoformat(), "started": starts <= clock.now()}
-        for table in current["tables"]
-        if mine & set(table["players"]) and table["game_id"]
-    ]
+    found = []
+    for table in current["tables"]:
+        players, seated = table["players"], ({me} | bots) & set(table["players"])
+        if not seated or not table["game_id"]:
+            continue
+        whose = me if me in seated else sorted(seated)[0]
+        found.append({**table, "whose": whose, "against": [p for p in players if p != whose],
+                      "starts_at": starts.isoformat(), "started": starts <= clock.now()})  # fmt: skip
+    return found
 
 
 # ------------------------------------------------------------ forms
