@@ -8,6 +8,32 @@ from typing import Any
 from services import pairing
 
 
+def tournament_view(
+    t: dict[str, Any], players: list[dict[str, Any]], tables: list[dict[str, Any]], notice: int
+) -> dict[str, Any]:
+    """The tournament as ``GET /tournaments/{id}`` shows it: its facts, players, rounds and standings."""
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for r in tables:
+        rounds.setdefault(r["round"], []).append(table_json(r))
+    return {
+        **tournament_json(t),
+        "notice_seconds": notice,
+        "players": [{k: p[k] for k in ("player_id", "name", "kind", "bot")} for p in players],
+        "rounds": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],
+        "standings": standings(players, tables),
+    }
+
+
+def table_result(game: Any, seats: int, late: bool) -> dict[str, Any] | None:
+    """A table's result from its game: its places once finished; a tie for every seat when it was
+    abandoned, or is still running past the round's deadline (``late``); None while it plays on."""
+    if game.status == "finished" and game.outcome is not None:
+        return {"places": list(game.outcome["places"])}
+    if game.status == "abandoned" or late:
+        return {"places": [1] * seats, "unfinished": True}
+    return None
+
+
 def standings(players: list[dict[str, Any]], tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Players ranked by points, then by the tie-breaks, in this order:
 

@@ -30,7 +30,7 @@ from services.games import GameService
 from services.inbox import Inbox
 from services.sqlstore import SqlStore
 from services.tournament_notices import DEFAULT_NOTICE, TournamentNotices
-from services.tournament_standings import standings, table_json, tournament_json
+from services.tournament_standings import standings, table_result, tournament_json, tournament_view
 
 TABLES = [
     """CREATE TABLE IF NOT EXISTS dh_tournaments (
@@ -342,13 +342,8 @@ class Tournaments:
         for row in self._tables(t["tournament_id"], t["round"]):
             if row["result"] is not None:
                 continue
-            game = self.games.load(row["game_id"])
-            seats = len(json.loads(row["players"]))
-            if game.status == "finished" and game.outcome is not None:
-                result: dict[str, Any] = {"places": list(game.outcome["places"])}
-            elif game.status == "abandoned" or late:
-                result = {"places": [1] * seats, "unfinished": True}
-            else:
+            result = table_result(self.games.load(row["game_id"]), len(json.loads(row["players"])), late)
+            if result is None:
                 done = False
                 continue
             self.db.execute(
@@ -367,19 +362,7 @@ class Tournaments:
 
     def get(self, tid: str) -> dict[str, Any]:
         """The tournament, its players, its rounds' tables and its standings."""
-        t = self._row(tid)
-        players = self._players(tid)
-        tables = self._tables(tid)
-        rounds: dict[int, list[dict[str, Any]]] = {}
-        for r in tables:
-            rounds.setdefault(r["round"], []).append(table_json(r))
-        return {
-            **tournament_json(t),
-            "notice_seconds": self.notices.notice(tid),
-            "players": [{k: p[k] for k in ("player_id", "name", "kind", "bot")} for p in players],
-            "rounds": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],
-            "standings": standings(players, tables),
-        }
+        return tournament_view(self._row(tid), self._players(tid), self._tables(tid), self.notices.notice(tid))
 
     def listing(self, status: str | None, limit: int, offset: int) -> list[dict[str, Any]]:
         where, params = ("WHERE status = ?", [status]) if status else ("", [])
