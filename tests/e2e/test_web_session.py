@@ -172,3 +172,50 @@ def test_a_page_error_is_a_page_and_an_api_error_stays_json(browser: Any) -> Non
     assert page.status_code == 404 and "text/html" in page.content_type
     api = browser.get("/api/v1/games/no-such-game")
     assert api.status_code == 404 and api.get_json()["error"]["code"] == "game_not_found"
+
+
+def test_a_server_bot_of_another_game_is_refused_in_words_and_opens_nothing(browser: Any, platform: Any) -> None:
+    csrf = signed_up(browser)
+    form = {"csrf": csrf, "variant": "mekong/classic", "players": "2", "sit": "1", "others": "bots",
+            "bot": "tarasque/greedy", "clock": "none"}  # fmt: skip
+    answer = browser.post("/games", data=form)
+    assert answer.status_code == 400
+    assert "plays Tarasque, not Les Dragons du Mékong" in answer.get_data(as_text=True)
+    assert platform.views.list_games(status=None, game=None, player=None, limit=10, offset=0) == []
+
+
+def test_the_lobbys_form_reads_checkboxes_and_one_value_per_seat(browser: Any) -> None:
+    csrf = signed_up(browser)
+    prefix = "option:seven-dragons/single-action:"
+    form = {"csrf": csrf, "variant": "seven-dragons/single-action", "players": "2", "sit": "1", "others": "bots",
+            "clock": "none", f"{prefix}action": "zap_card", f"{prefix}strict_edges": "true"}  # fmt: skip
+    game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    options = browser.get(f"/api/v1/games/{game_id}").get_json()["options"]
+    assert options == {"action": "zap_card", "silver": False, "strict_edges": True}, "an unchecked box is no"
+    basic = "option:seven-dragons/basic:targets"
+    form = {"csrf": csrf, "variant": "seven-dragons/basic", "players": "2", "sit": "1", "others": "bots",
+            "clock": "none", f"{basic}:1": "7", f"{basic}:2": "7", f"{basic}:3": "3"}  # fmt: skip
+    game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    assert browser.get(f"/api/v1/games/{game_id}").get_json()["options"]["targets"] == []  # every seat the usual
+
+
+def test_the_lobbys_form_invites_by_name_and_leaves_the_invited_seat_open(browser: Any, platform: Any) -> None:
+    bruno, _ = platform.accounts.register("Bruno", "human")
+    csrf = signed_up(browser)
+    form = {"csrf": csrf, "variant": "tarasque/dragon-dice", "players": "3", "sit": "1", "others": "bots",
+            "clock": "none", "invite": "bruno, "}  # fmt: skip
+    game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    doc = browser.get(f"/api/v1/games/{game_id}").get_json()
+    assert [s["kind"] for s in doc["seats"]] == ["human", "bot"] and doc["status"] == "open"
+    [invitation] = platform.invitations.received(bruno.id)
+    assert invitation["game_id"] == game_id and invitation["inviter"]["name"] == "ann"
+
+
+def test_a_start_time_is_read_in_the_browsers_time_zone(browser: Any, platform: Any) -> None:
+    csrf = signed_up(browser)
+    form = {"csrf": csrf, "variant": "tarasque/dragon-dice", "players": "2", "sit": "1", "others": "open",
+            "clock": "none", "starts_at": "2099-01-01T09:30", "tz": "Asia/Tokyo"}  # fmt: skip
+    game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    assert browser.get(f"/api/v1/games/{game_id}").get_json()["starts_at"].startswith("2099-01-01T00:30:00")
+    refused = browser.post("/games", data={**form, "tz": "Mars/Olympus"})
+    assert refused.status_code == 400 and "unknown time zone" in refused.get_data(as_text=True)
