@@ -72,7 +72,10 @@ class NameBook:
     def find(self, name: str) -> str | None:
         """The id of the account whose name is ``name`` as a person reads it (case and letters
         that look alike ignored): the account whose name folds to the same letters if there is
-        one, else the one account sharing a key with it; None when there is none, or several."""
+        one, else the one account sharing a key with it; None when there is none, or several (or
+        ``name`` could not be one: control characters, which no store need be asked about)."""
+        if not names.printable(name):
+            return None
         found = sorted(names.keys(name))
         marks = ", ".join("?" for _ in found)
         rows = self.db.query(
@@ -89,7 +92,7 @@ class NameBook:
         """Accounts whose name holds ``text`` (case ignored): names that start with it first,
         then shorter names, then alphabetically."""
         needle = names.folded(text.strip())
-        if not needle:
+        if not needle or not names.printable(needle):
             return []
         pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         rows = self.db.query(

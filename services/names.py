@@ -57,6 +57,12 @@ def clean(name: str) -> str:
     return text
 
 
+def printable(text: str) -> bool:
+    """Whether ``text`` holds no control, format or unassigned character (a NUL, say, which a
+    name never holds and PostgreSQL refuses in text)."""
+    return all(unicodedata.category(ch)[0] != "C" for ch in text)
+
+
 def keys(name: str) -> frozenset[str]:
     """The keys under which ``name`` is taken: any other name with one of them looks the same."""
     base = unicodedata.normalize("NFKC", name)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from services.aggregate import Game
+from tests.support.names import fresh
 from tests.support.processes import Proc, Server
 
 pytestmark = pytest.mark.slow
@@ -148,8 +149,8 @@ def test_many_games_timing_out_together_each_time_out_exactly_once(live_client: 
     platform = live_client.platform
     games = []
     for i in range(40):
-        a = platform.accounts.register(f"a{i}", "human")[0].id
-        b = platform.accounts.register(f"b{i}", "human")[0].id
+        a = platform.accounts.register(fresh(f"a{i}"), "human")[0].id
+        b = platform.accounts.register(fresh(f"b{i}"), "human")[0].id
         g = platform.games.create_game(
             a, "dice-race", None, None, 2, time_control={"kind": "per_move", "seconds": 1, "timeout_policy": "forfeit"}
         )

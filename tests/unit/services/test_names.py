@@ -82,3 +82,9 @@ def test_an_account_is_found_by_its_name_as_a_person_types_it(platform: Any) -> 
     assert [p["name"] for p in found] == ["Bruno", "Brunhilde"]  # shorter first
     assert platform.accounts.names.search("hild") == [{"id": found[1]["id"], "name": "Brunhilde", "kind": "bot"}]
     assert platform.accounts.names.search("%") == []  # a wildcard is a letter like any other
+
+
+def test_a_name_with_control_characters_is_nobody_and_matches_nothing(platform: Any) -> None:
+    platform.accounts.register("Bruno", "human")
+    assert platform.accounts.names.find("Bru\x00no") is None
+    assert platform.accounts.names.search("bru\x00") == []
