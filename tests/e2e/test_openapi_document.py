@@ -205,6 +205,10 @@ def _world(client: Any) -> dict[str, Any]:
     for who in ("a", "b"):
         client.call("POST", f"/api/v1/tournaments/{full}/registrations", {}, w[who])
     w["full_cup"] = full
+    w["cup_to_start"] = client.call("POST", "/api/v1/tournaments", TOURNAMENT, w["a"]).body["id"]
+    for who in ("a", "b"):
+        client.call("POST", f"/api/v1/tournaments/{w['cup_to_start']}/registrations", {}, w[who])
+    w["cup_to_cancel"] = client.call("POST", "/api/v1/tournaments", TOURNAMENT, w["a"]).body["id"]
     erin = client.call("POST", "/api/v1/players", {"name": "erin", "password": "erin's password"}).body
     w["erin_code"] = erin["recovery_codes"][0]
     for name in ("to_accept", "to_decline"):
@@ -474,6 +478,38 @@ def _competition_asks(w: dict[str, Any]) -> list[Ask]:
         Ask("POST", entries, f"/api/v1/tournaments/{nope}/registrations", 404, body={}, token=c),
         Ask("POST", entries, f"/api/v1/tournaments/{full}/registrations", 409, body={}, token=c),
         Ask("POST", entries, f"/api/v1/tournaments/{cup}/registrations", 413, raw=BIG.encode(), token=c),
+        *_organiser_asks(w),
+    ]
+
+
+def _organiser_asks(w: dict[str, Any]) -> list[Ask]:
+    """Withdrawal, and the organiser's start-now and cancel."""
+    a, b, c, nope = w["a"], w["b"], w["c"], NO_ID
+    out, start, cancel = (
+        "/api/v1/tournaments/{tournament_id}/registrations/{player_id}",
+        "/api/v1/tournaments/{tournament_id}/start",
+        "/api/v1/tournaments/{tournament_id}/cancel",
+    )
+    cup, ready, doomed = w["cup"], w["cup_to_start"], w["cup_to_cancel"]
+    return [
+        Ask("DELETE", out, f"/api/v1/tournaments/{cup}/registrations/{w['b_id']}?x=1", 400, token=b),
+        Ask("DELETE", out, f"/api/v1/tournaments/{cup}/registrations/{w['b_id']}", 401),
+        Ask("DELETE", out, f"/api/v1/tournaments/{cup}/registrations/{w['b_id']}", 403, token=c),  # not c's
+        Ask("DELETE", out, f"/api/v1/tournaments/{nope}/registrations/{w['b_id']}", 404, token=b),
+        Ask("DELETE", out, f"/api/v1/tournaments/{cup}/registrations/{w['b_id']}", 200, token=b),
+        Ask("POST", start, f"/api/v1/tournaments/{ready}/start?x=1", 400, token=a),
+        Ask("POST", start, f"/api/v1/tournaments/{ready}/start", 401),
+        Ask("POST", start, f"/api/v1/tournaments/{ready}/start", 403, token=b),  # not its organiser
+        Ask("POST", start, f"/api/v1/tournaments/{nope}/start", 404, token=a),
+        Ask("POST", start, f"/api/v1/tournaments/{doomed}/start", 409, token=a),  # nobody registered
+        Ask("POST", start, f"/api/v1/tournaments/{ready}/start", 200, token=a),
+        Ask("DELETE", out, f"/api/v1/tournaments/{ready}/registrations/{w['b_id']}", 409, token=b),  # started
+        Ask("POST", cancel, f"/api/v1/tournaments/{doomed}/cancel?x=1", 400, token=a),
+        Ask("POST", cancel, f"/api/v1/tournaments/{doomed}/cancel", 401),
+        Ask("POST", cancel, f"/api/v1/tournaments/{doomed}/cancel", 403, token=b),
+        Ask("POST", cancel, f"/api/v1/tournaments/{nope}/cancel", 404, token=a),
+        Ask("POST", cancel, f"/api/v1/tournaments/{doomed}/cancel", 200, token=a),
+        Ask("POST", cancel, f"/api/v1/tournaments/{doomed}/cancel", 409, token=a),  # cancelled already
     ]
 
 
