@@ -63,11 +63,11 @@ class NameBook:
         """Records ``name``'s keys for ``player_id`` in the registration's transaction;
         ``NameTaken`` (which rolls it back) when another account holds one of them."""
         if not _record(t, player_id, name):
-            raise NameTaken(
+            message = (
                 f"the name {name!r} is taken, or looks too much like one that is "
-                "(names ignore case and letters that look alike): choose another",
-                field="name",
+                "(names ignore case and letters that look alike): choose another"
             )
+            raise NameTaken(message, fields={"name": [message]})
 
     def find(self, name: str) -> str | None:
         """The id of the account whose name is ``name`` as a person reads it (case and letters
