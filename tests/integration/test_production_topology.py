@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.names import fresh
 from tests.support.processes import Proc, Server
 
 pytestmark = pytest.mark.slow
@@ -67,7 +68,7 @@ def test_bot_games_and_a_scheduled_game_end_on_the_production_topology(
         leader.kill(signal.SIGKILL)  # the standby leads from here
 
         at = (datetime.now(UTC) + timedelta(seconds=3)).isoformat()
-        _st, owner = web[1].call("POST", "/api/v1/players", {"name": "owner"})
+        _st, owner = web[1].call("POST", "/api/v1/players", {"name": fresh("owner")})
         st, scheduled = web[1].call(
             "POST", "/api/v1/games", {"game": "tarasque", "players": 2, "starts_at": at}, owner["token"]
         )

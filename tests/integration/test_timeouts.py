@@ -59,7 +59,7 @@ def _env(tmp: Path, redis_url: str) -> dict[str, str]:
 
 
 def _human_and_bots(server: Server, tc: dict[str, Any], bots: int) -> tuple[str, str]:
-    st, me = server.call("POST", "/api/v1/players", {"name": "sleeper"})
+    st, me = server.call("POST", "/api/v1/players", {"name": fresh("sleeper")})
     st, game = server.call(
         "POST", "/api/v1/games", {"game": "tarasque", "players": bots + 1, "time_control": tc}, me["token"]
     )
