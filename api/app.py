@@ -25,6 +25,7 @@ from api import (
     competition,
     errors,
     games,
+    invitations,
     keys,
     limits,
     meta,
@@ -32,6 +33,7 @@ from api import (
     parser,
     players,
     schemas,
+    sessions,
     streams,
 )
 from api.asgi import Gateway
@@ -66,7 +68,9 @@ def create_app(platform: Platform | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.ma_plugin.converter.add_attribute_function(schemas.move_property)
     move_docs.register(api)
-    for blp in (players.blp, games.blp, advice.blp, streams.blp, audit.blp, meta.blp, keys.blp, competition.blp):
+    blueprints = (players.blp, sessions.blp, invitations.blp, games.blp, advice.blp, streams.blp, audit.blp,
+                  meta.blp, keys.blp, competition.blp)  # fmt: skip
+    for blp in blueprints:
         api.register_blueprint(blp)
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/readyz", "readyz", meta.ready)

@@ -6,6 +6,7 @@ import argparse
 import json
 import logging
 import os
+import secrets
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -466,7 +467,7 @@ def _new(args: argparse.Namespace) -> int:
 
     bots = args.bot.split(",")
     try:
-        with Client.for_new_player(args.server, "dragonhall-cli") as client:
+        with Client.for_new_player(args.server, f"dragonhall-cli-{secrets.token_hex(4)}") as client:  # names are unique
             game = client.create_game(
                 args.game,
                 args.players,

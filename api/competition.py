@@ -17,10 +17,14 @@ blp = blueprint("competition", "Leaderboards of rated games, and tournaments of 
 @blp.arguments(competition_schemas.LeaderboardArgs(), location="query")
 @blp.response(200, competition_schemas.Leaderboard())
 def leaderboard(args: dict[str, Any], game: str) -> dict[str, Any]:
-    """The players of a game by conservative rating (mu - 3 sigma), best first, a page at a time.
-    Provisional ratings (fewer than 10 rated games) are listed only with ``provisional=true``."""
+    """The players of a game by conservative rating (mu - 3 sigma), best first, a page at a time;
+    with ``order=rating``, settled players first, each part by the rating people read. Provisional
+    ratings (fewer than 10 rated games) are listed only with ``provisional=true``; ``kind`` keeps
+    only people or only bots."""
     optional_player()
-    return current_platform().profiles.leaderboard(game, args["limit"], args["offset"], args["provisional"])
+    return current_platform().profiles.leaderboard(
+        game, args["limit"], args["offset"], args["provisional"], args.get("kind"), args["order"]
+    )
 
 
 @blp.route("/tournaments", methods=["POST"])
@@ -64,3 +68,31 @@ def register(body: dict[str, Any], tournament_id: str) -> dict[str, Any]:
     return current_platform().tournaments.register(
         tournament_id, required_player(), body.get("player_id"), body.get("bot")
     )
+
+
+@blp.route("/tournaments/<tournament_id>/registrations/<player_id>", methods=["DELETE"])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
+@blp.response(200, competition_schemas.Tournament())
+def withdraw(tournament_id: str, player_id: str) -> dict[str, Any]:
+    """Withdraw yourself, or a bot account you own, before the tournament starts (409 after);
+    withdrawing someone not registered changes nothing."""
+    return current_platform().tournaments.withdraw(tournament_id, required_player(), player_id)
+
+
+@blp.route("/tournaments/<tournament_id>/start", methods=["POST"])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
+@blp.response(200, competition_schemas.Tournament())
+def start_tournament(tournament_id: str) -> dict[str, Any]:
+    """The organiser starts the tournament now: registration closes and round 1 is paired, its
+    games starting after the tournament's notice. 409 when it has started, or fewer players are
+    registered than the game's fewest seats."""
+    return current_platform().tournaments.start_now(tournament_id, required_player())
+
+
+@blp.route("/tournaments/<tournament_id>/cancel", methods=["POST"])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
+@blp.response(200, competition_schemas.Tournament())
+def cancel_tournament(tournament_id: str) -> dict[str, Any]:
+    """The organiser cancels the tournament, before or while it runs: no further round is paired,
+    games already made play on, and every entrant is told (``tournament_cancelled``)."""
+    return current_platform().tournaments.cancel(tournament_id, required_player())

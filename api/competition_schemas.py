@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.schemas import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, TimeControl
+from services.tournament_notices import DEFAULT_NOTICE, LEAST_NOTICE, MOST_NOTICE
 
 
 class Rating(Schema):
@@ -13,6 +14,17 @@ class Rating(Schema):
     sigma = fields.Float(required=True, metadata={"description": "The uncertainty of mu (one standard deviation)."})
     rating = fields.Float(
         required=True, metadata={"description": "The conservative rating, mu - 3 sigma, that leaderboards sort by."}
+    )
+    display_rating = fields.Integer(
+        required=True,
+        metadata={
+            "description": "The rating as people read it: 1500 + 29.48 (mu - 25), never below 0; a newcomer's is "
+            "1500, and 400 points apart the stronger of two settled players wins ten games in eleven "
+            "(docs/ratings.md)."
+        },
+    )
+    display_uncertainty = fields.Integer(
+        required=True, metadata={"description": "sigma on the same scale: how far display_rating may be off."}
     )
     games = fields.Integer(required=True, metadata={"description": "Rated games of this game played."})
     wins = fields.Integer(required=True)
@@ -88,6 +100,18 @@ class LeaderboardArgs(Schema):
     provisional = fields.Boolean(
         load_default=False, metadata={"description": "Also list players whose rating is still provisional."}
     )
+    kind = fields.String(
+        validate=validate.OneOf(("human", "bot")),
+        metadata={"description": "Only people (human) or only bots (server bots and bot accounts)."},
+    )
+    order = fields.String(
+        load_default="conservative",
+        validate=validate.OneOf(("conservative", "rating")),
+        metadata={
+            "description": "conservative: by mu - 3 sigma; rating: settled players (10 rated games or more) "
+            "first, each part by display_rating."
+        },
+    )
 
 
 class LeaderboardEntry(Rating):
@@ -123,6 +147,14 @@ class TournamentCreate(Schema):
         validate=validate.Range(5, MAX_SECONDS),
         metadata={
             "description": "Each round's deadline, from its games' start: tables still running then score as ties."
+        },
+    )
+    notice_seconds = fields.Integer(
+        load_default=DEFAULT_NOTICE,
+        validate=validate.Range(LEAST_NOTICE, MOST_NOTICE),
+        metadata={
+            "description": "From a round's pairing to its games' start: each player is told their table then "
+            f"(a tournament_round account event) and has this long to arrive. Default {DEFAULT_NOTICE}."
         },
     )
 
@@ -186,6 +218,7 @@ class TournamentSummary(Schema):
 
 
 class Tournament(TournamentSummary):
+    notice_seconds = fields.Integer(required=True, metadata={"description": "From a round's pairing to its games."})
     players = fields.List(fields.Nested(Entrant), required=True)
     rounds = fields.List(fields.Nested(TournamentRound), required=True)
     standings = fields.List(fields.Nested(Standing), required=True)

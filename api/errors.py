@@ -23,7 +23,9 @@ from api.web.session import CsrfRefused
 from domain.kernel import MalformedMove, RuleError
 from services import errors as svc
 from services.disputes import DisputeNotFound
-from services.tournaments import NotOwner, RegistrationClosed, TournamentNotFound
+from services.invitations import InvitationClosed, InvitationNotFound
+from services.name_book import NameTaken
+from services.tournaments import NotOrganiser, NotOwner, RegistrationClosed, TooFewPlayers, TournamentNotFound
 
 log = logging.getLogger("dragonhall.api")
 
@@ -59,18 +61,23 @@ STATUS: list[tuple[type[Exception], int]] = [
     (svc.NotArbiter, 403),
     (svc.NotInvited, 403),
     (NotOwner, 403),
+    (NotOrganiser, 403),
     (svc.GameNotFound, 404),
     (svc.PlayerNotFound, 404),
     (svc.TokenNotFound, 404),
     (svc.NoPicture, 404),
     (DisputeNotFound, 404),
     (TournamentNotFound, 404),
+    (InvitationNotFound, 404),
     (svc.StaleVersion, 409),
     (svc.NotAcceptingMoves, 409),
     (svc.NotAwaited, 409),
     (svc.SeatUnavailable, 409),
     (svc.CommandReused, 409),
     (RegistrationClosed, 409),
+    (TooFewPlayers, 409),
+    (NameTaken, 409),
+    (InvitationClosed, 409),
     (RuleError, 422),
     (svc.StreamsBusy, 503),
     *((cls, 503) for cls in svc.STORE_UNAVAILABLE),

@@ -32,8 +32,10 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def open_table(creator: str, body: dict[str, Any]) -> Game:
-    """A new game from a loaded ``GameCreate`` body (the API's and the web lobby's)."""
-    settings = {"fill": body["fill"], "fill_bot": body["fill_bot"], "invite": body["invite"], "rated": body["rated"]}
+    """A new game from a loaded ``GameCreate`` body (the API's and the web lobby's); the players
+    it invites, named or by id, are found first, so a name that is nobody's opens nothing."""
+    invited = current_platform().invitations.resolve(creator, body["invite"])
+    settings = {"fill": body["fill"], "fill_bot": body["fill_bot"], "invite": invited, "rated": body["rated"]}
     return current_platform().games.create_game(
         creator,
         body["game"],

@@ -4,23 +4,51 @@ from __future__ import annotations
 
 from typing import Any
 
-from api import competition_schemas, schemas
+from api import competition_schemas, people_schemas, schemas
 from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
+from services.credentials import check_password
 
 blp = blueprint("players", "Register players and manage your account.")
 
 
 @blp.route("/players", methods=["POST"])
-@blp.contract(auth="none", scope=None, rate_limit="register")
+@blp.contract(auth="none", scope=None, rate_limit="register", errors=[409])
 @blp.arguments(schemas.PlayerCreate())
-@blp.response(201, schemas.PlayerWithToken())
+@blp.response(201, people_schemas.PlayerWithCodes())
 def create_player(body: dict[str, Any]) -> dict[str, Any]:
     """Register a human or a bot; the response's token is shown only once. It holds every scope
-    (``read``, ``play``, ``bot``, ``account``): make narrower tokens with POST /me/tokens."""
-    player, token = current_platform().accounts.register(body["name"], body["kind"])
-    return {**player.to_json(), "token": token}
+    (``read``, ``play``, ``bot``, ``account``): make narrower tokens with POST /me/tokens. With a
+    ``password``, the account can also sign in by name (POST /sessions), and the response holds
+    its recovery codes, shown only once. 409 ``name_taken`` for a name another account holds, or
+    one that differs from it only in case or in letters that look alike."""
+    return register_person(body["name"], body["kind"], body.get("password"))
+
+
+def register_person(name: str, kind: str, password: str | None, token_name: str = "registration") -> dict[str, Any]:
+    """Registers an account (with a password and recovery codes when one is given): the API's
+    registration and the pages' sign-up. A password refused refuses the account: nothing is made."""
+    p = current_platform()
+    if password is not None:
+        check_password(password)
+    player, token = p.accounts.register(name, kind, token_name=token_name)
+    body: dict[str, Any] = {**player.to_json(), "token": token}
+    if password is not None:
+        p.credentials.set_password(player.id, password)
+        body["recovery_codes"] = p.credentials.new_recovery_codes(player.id)
+    return body
+
+
+@blp.route("/players", methods=["GET"])
+@blp.contract(auth="optional", scope="read")
+@blp.arguments(people_schemas.NameSearchArgs(), location="query")
+@blp.response(200, people_schemas.PlayerList())
+def search_players(args: dict[str, Any]) -> dict[str, Any]:
+    """Accounts whose name holds ``q`` (case ignored), names starting with it first: the
+    suggestions of a form that invites players by name."""
+    optional_player()
+    return {"players": current_platform().accounts.names.search(args["q"], args["limit"])}
 
 
 @blp.route("/players/<player_id>", methods=["GET"])
@@ -45,7 +73,7 @@ def rating_history(args: dict[str, Any], player_id: str, game: str) -> dict[str,
 
 
 @blp.route("/me/bots", methods=["POST"])
-@blp.contract(auth="required", scope="account")
+@blp.contract(auth="required", scope="account", errors=[409])
 @blp.arguments(competition_schemas.BotCreate())
 @blp.response(201, schemas.PlayerWithToken())
 def create_bot(body: dict[str, Any]) -> dict[str, Any]:
@@ -53,6 +81,15 @@ def create_bot(body: dict[str, Any]) -> dict[str, Any]:
     token (every scope) is shown only once."""
     bot, token = current_platform().accounts.register_bot(required_player(), body["name"])
     return {**bot.to_json(), "token": token}
+
+
+@blp.route("/me/bots", methods=["GET"])
+@blp.contract(auth="required", scope="read")
+@blp.response(200, people_schemas.PlayerList())
+def my_bots() -> dict[str, Any]:
+    """The bot accounts you registered (POST /me/bots), by name."""
+    bots = current_platform().accounts.bots_of(required_player().id)
+    return {"players": [{"id": b.id, "name": b.name, "kind": b.kind} for b in bots]}
 
 
 @blp.route("/me", methods=["GET"])

@@ -89,8 +89,24 @@ def move_property(converter: Any, field: fields.Field, ret: dict[str, Any], **kw
 
 
 class PlayerCreate(Schema):
-    name = fields.String(required=True, validate=validate.Length(1, 80))
+    name = fields.String(
+        required=True,
+        validate=validate.Length(1, 80),
+        metadata={
+            "description": "A display name, unique as a person reads it: one that differs from another account's "
+            "only in case or in letters that look alike is refused (409 name_taken). At most 40 characters once "
+            "spaces at the ends are removed."
+        },
+    )
     kind = fields.String(load_default="human", validate=validate.OneOf(("human", "bot")))
+    password = fields.String(
+        validate=validate.Length(1, 256),
+        load_only=True,
+        metadata={
+            "description": "Optional: a password to sign in with by name (POST /sessions), 8 to 256 characters; "
+            "the answer then holds recovery codes."
+        },
+    )
 
 
 class Player(Schema):
@@ -276,7 +292,10 @@ class GameCreate(Schema):
         fields.String(validate=validate.Length(1, MAX_PLAYER_ID)),
         load_default=list,
         validate=validate.Length(max=MAX_INVITES),
-        metadata={"description": f"Player ids to invite (at most {MAX_INVITES})."},
+        metadata={
+            "description": f"Players or bot accounts to invite, by name (case and letters that look alike ignored) "
+            f"or id, at most {MAX_INVITES}: each is sent an invitation to accept or decline (GET /me/invitations)."
+        },
     )
 
     @validates_schema

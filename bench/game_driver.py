@@ -11,6 +11,7 @@ such as the WSGI app in the same process (``request_cost.py``).
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
@@ -107,10 +108,11 @@ def _awaiting(game_id: str, status: int, doc: Any) -> list[int]:
 
 
 def new_game() -> Generator[Request, Reply, tuple[str, list[str]]]:
-    """Registers two players and seats them at a new game, which starts at once."""
+    """Registers two players (names are unique: each game's are new) and seats them at a new game,
+    which starts at once."""
     tokens = []
     for name in ("a", "b"):
-        _, p, _ = yield ("POST", "/api/v1/players", {"name": name}, None)
+        _, p, _ = yield ("POST", "/api/v1/players", {"name": f"{name}-{uuid.uuid4().hex[:10]}"}, None)
         tokens.append(p["token"])
     _, g, _ = yield ("POST", "/api/v1/games", {"game": "tarasque", "players": 2}, tokens[0])
     for t in tokens:

@@ -16,7 +16,7 @@ def choose(view, legal_moves, game):
 
 
 def new_game(client, game):  # registers, opens a two-seat game, takes a seat, seats the server's bot
-    client.token = client.register("random-bot", "bot")["token"]
+    client.token = client.register(f"random-bot-{random.randrange(16**6):06x}", "bot")["token"]  # names are unique
     game_id = client.create_game(game, players=2)["id"]
     client.take_seat(game_id)
     client.add_bot(game_id, next(g["default_bot"] for g in client.catalog() if g["game"] == game))

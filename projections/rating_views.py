@@ -104,17 +104,32 @@ class RatingQueries:
             (player_id, game, limit, offset),
         )
 
-    def leaderboard(self, game: str, min_games: int, limit: int, offset: int) -> list[dict[str, Any]]:
-        """Players of ``game`` with at least ``min_games`` rated games, best ordinal first."""
+    def leaderboard(
+        self, game: str, min_games: int, limit: int, offset: int, kind: str | None = None, settled: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Players of ``game`` with at least ``min_games`` rated games (of ``kind``, human or bot,
+        if given): best ordinal first; or, given ``settled``, those with that many games first,
+        each part by mu, best first (the order people read on the familiar scale)."""
+        where, params = self._board_filter(game, min_games, kind)
+        order = "ordinal DESC"
+        if settled is not None:
+            order, params = "CASE WHEN games >= ? THEN 0 ELSE 1 END, mu DESC", [*params, settled]
         return self._rows(
-            "SELECT * FROM {p}dh_ratings WHERE game = ? AND games >= ? "
-            "ORDER BY ordinal DESC, player_id LIMIT ? OFFSET ?",
-            (game, min_games, limit, offset),
+            f"SELECT * FROM {{p}}dh_ratings WHERE {where} ORDER BY {order}, player_id LIMIT ? OFFSET ?",
+            (*params, limit, offset),
         )
 
-    def leaderboard_size(self, game: str, min_games: int) -> int:
-        rows = self._rows("SELECT COUNT(*) AS n FROM {p}dh_ratings WHERE game = ? AND games >= ?", (game, min_games))
+    def leaderboard_size(self, game: str, min_games: int, kind: str | None = None) -> int:
+        where, params = self._board_filter(game, min_games, kind)
+        rows = self._rows(f"SELECT COUNT(*) AS n FROM {{p}}dh_ratings WHERE {where}", params)
         return int(rows[0]["n"])
+
+    @staticmethod
+    def _board_filter(game: str, min_games: int, kind: str | None) -> tuple[str, list[Any]]:
+        where, params = "game = ? AND games >= ?", [game, min_games]
+        if kind is not None:
+            where, params = where + " AND kind = ?", [*params, kind]
+        return where, params
 
     def results_of(self, player_id: str, limit: int) -> list[dict[str, Any]]:
         """The player's latest ended games, one row per seat, latest first."""

@@ -8,6 +8,11 @@ recorded once. Entry types:
 * ``game_started``, ``your_turn``, ``game_finished``, ``timeout``: written by the
   game projection from the events (``projections.games``);
 * ``invitation``, ``reminder``: written with the inbox item (``services.inbox``);
+* ``invitation_accepted``, ``invitation_declined``: to the inviter, when an invitee answers
+  (``services.invitations``);
+* ``tournament_round``: to each player of a tournament's round, when it is paired: their
+  table and when its game starts; ``tournament_cancelled``: to each entrant
+  (``services.tournaments``);
 * ``dispute_opened``: written when a dispute is opened on one of the account's games.
 
 Entries carry only what every seat of the game may know: game id, seat, version,
@@ -32,7 +37,19 @@ from services.wakeups import Wakeups, account_key
 
 log = logging.getLogger("dragonhall.feed")
 
-TYPES = ("game_started", "your_turn", "game_finished", "timeout", "invitation", "reminder", "dispute_opened")
+TYPES = (
+    "game_started",
+    "your_turn",
+    "game_finished",
+    "timeout",
+    "invitation",
+    "invitation_accepted",
+    "invitation_declined",
+    "reminder",
+    "dispute_opened",
+    "tournament_round",
+    "tournament_cancelled",
+)
 
 _CURSOR = {"sqlite": "INTEGER PRIMARY KEY AUTOINCREMENT", "postgres": "BIGSERIAL PRIMARY KEY"}
 """The one column whose type the two databases spell differently: an increasing cursor."""

@@ -33,6 +33,7 @@ from typing import Any
 from services import scopes as sc
 from services import webhook_keys
 from services.errors import InsufficientScope, InvalidRequest, NotAuthenticated, PlayerNotFound, TokenNotFound
+from services.name_book import NameBook
 from services.sqlstore import SqlStore, Tx
 from services.webhook_targets import WebhookTargets
 
@@ -73,6 +74,11 @@ MIGRATE_REGISTRATION_TOKENS = """
 
 REGISTRATION_TOKEN = "registration"
 """The name of the token an account receives at registration."""
+SESSION_TOKEN = "web session"
+"""The name of the tokens a person's sign-ins make (``open_session``): signing out revokes them."""
+SESSIONS_KEPT = 20
+"""Live session tokens one account keeps: a sign-in past them revokes the oldest (a browser whose
+cookie was lost never signs out)."""
 LAST_USED_GRAIN = timedelta(minutes=1)
 """``last_used_at`` is written when it is older than this, so not on every request."""
 TOKENS_PER_ACCOUNT = 100
@@ -122,24 +128,31 @@ class Accounts:
         self.webhook_targets = webhook_targets or WebhookTargets()
         """Where webhooks may go: checked when a URL is set, and again by each delivery."""
         self.db.script(TABLES)
+        self.names = NameBook(db)
+        """Each account's name keys: no two accounts' names look alike (``services.name_book``)."""
         self.on_revoked: list[Callable[[str], None]] = []
         """Called with the account's id after one of its tokens is revoked: ``wiring`` wakes the
         account's streams in every process, which then check their token at once."""
         if self.db.create_tables:  # the process that makes the tables brings their rows up to date
             self.db.execute(MIGRATE_REGISTRATION_TOKENS, (sc.encode(sc.SCOPES),))
 
-    def register(self, name: str, kind: str, owner: str | None = None) -> tuple[Player, str]:
-        """A new player and its registration token, holding every scope (returned once, never
-        stored in clear); a bot registered by its ``owner`` is recorded as theirs."""
+    def register(
+        self, name: str, kind: str, owner: str | None = None, token_name: str = REGISTRATION_TOKEN
+    ) -> tuple[Player, str]:
+        """A new player and its first token (``token_name``), holding every scope (returned once,
+        never stored in clear); a bot registered by its ``owner`` is recorded as theirs.
+        ``InvalidRequest`` for a name that cannot be one, ``NameTaken`` for a name another
+        account holds or that looks like it (``services.names``)."""
         token = new_secret()
         now = _now()
-        player = Player(str(uuid.uuid4()), name, kind, now)
+        player = Player(str(uuid.uuid4()), self.names.check(name), kind, now)
         with self.db.tx() as t:
+            self.names.reserve(t, player.id, player.name)
             t.execute(
                 "INSERT INTO dh_players (player_id, name, kind, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
                 (player.id, player.name, player.kind, _hash(token), player.created_at),
             )
-            self._insert_token(t, player.id, REGISTRATION_TOKEN, sc.SCOPES, token, now)
+            self._insert_token(t, player.id, token_name, sc.SCOPES, token, now)
             if owner is not None:
                 t.execute("INSERT INTO dh_bot_owners (bot_id, owner_id) VALUES (?, ?)", (player.id, owner))
         return player, token
@@ -148,6 +161,41 @@ class Accounts:
         """A new bot account owned by ``owner`` (its profile names the owner), and its token. Only
         the owner can claim a bot this way, so an owner shown is one who made the bot."""
         return self.register(name, "bot", owner=owner.id)
+
+    def bots_of(self, owner_id: str) -> list[Player]:
+        """The bot accounts ``owner_id`` registered (``register_bot``), by name."""
+        rows = self.db.query(
+            "SELECT p.* FROM dh_bot_owners o JOIN dh_players p ON p.player_id = o.bot_id WHERE o.owner_id = ? "
+            "ORDER BY p.name, p.player_id",
+            (owner_id,),
+        )
+        return [_player(r) for r in rows]
+
+    def open_session(self, player_id: str) -> str:
+        """A new session token of the account (every scope), for a person who signed in with a
+        password or a recovery code; the oldest sessions past ``SESSIONS_KEPT`` are revoked."""
+        secret = new_secret()
+        now = _now()
+        with self.db.tx() as t:
+            self._insert_token(t, player_id, SESSION_TOKEN, sc.SCOPES, secret, now)
+            live = t.query(
+                "SELECT token_id FROM dh_tokens WHERE player_id = ? AND name = ? AND revoked_at IS NULL "
+                "ORDER BY created_at DESC, token_id",
+                (player_id, SESSION_TOKEN),
+            )
+            for old in live[SESSIONS_KEPT:]:
+                t.execute("UPDATE dh_tokens SET revoked_at = ? WHERE token_id = ?", (now, old["token_id"]))
+        return secret
+
+    def close_session(self, token: str) -> None:
+        """Revokes ``token`` if it is a session token (signing out); a token made for a bot or a
+        script, used to sign a browser in, stays live."""
+        row = self.db.one(
+            "SELECT token_id, player_id FROM dh_tokens WHERE token_hash = ? AND name = ? AND revoked_at IS NULL",
+            (_hash(token), SESSION_TOKEN),
+        )
+        if row is not None:
+            self.revoke_token(row["player_id"], row["token_id"])
 
     def owner_of(self, bot_id: str) -> Player | None:
         """The account that registered bot ``bot_id`` (``register_bot``); None for any other account."""

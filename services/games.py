@@ -31,7 +31,7 @@ from services.errors import (
     StaleVersion,
 )
 from services.event_store import EventStore
-from services.inbox import Inbox
+from services.invitations import Invitations
 from services.journal import Journal
 from services.results import decision_result, move_result
 from services.seeds import Seeds
@@ -43,12 +43,16 @@ class GameService:
     """Creating, seating, starting and playing games; the time-driven cases are at the end."""
 
     def __init__(
-        self, uow: GameUnitOfWork, seeds: Seeds, journal: Journal | None = None, inbox: Inbox | None = None
+        self,
+        uow: GameUnitOfWork,
+        seeds: Seeds,
+        journal: Journal | None = None,
+        invitations: Invitations | None = None,
     ) -> None:
         self.uow = uow
         self.seeds = seeds
         self.journal = journal
-        self.inbox = inbox
+        self.invitations = invitations
 
     @property
     def store(self) -> EventStore:
@@ -93,7 +97,8 @@ class GameService:
             sandbox_of=None,
         )
         self.uow.add(table)
-        self._invite(table)
+        if self.invitations is not None:
+            self.invitations.send(table)
         return table
 
     def take_seat(
@@ -159,14 +164,6 @@ class GameService:
         game.trigger_event(Game.Started, seats=seats)
         game.record(None, {}, game.ruleset.setup(game.state, self.seeds.rng(game, "setup")))
         game.finish_if_over(self.seeds.revealed(game))
-
-    def _invite(self, game: Game) -> None:
-        if self.inbox is None:
-            return
-        invitation = {"type": "invitation", "game_id": str(game.id), "game": game.game, "variant": game.variant,
-                      "creator": game.creator, "starts_at": game.starts_at}  # fmt: skip
-        for player_id in game.settings.get("invite", []):
-            self.inbox.add(player_id, "invitation", f"invitation:{game.id}:{player_id}", str(game.id), invitation)
 
     # ------------------------------------------------------------ decisions
 

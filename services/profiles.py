@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import ConfigError, all_games, find_game
+from services import rating_scale
 from services.accounts import SERVER_BOT_PREFIX, Accounts
 from services.errors import GameNotFound, PlayerNotFound
 
@@ -78,18 +79,29 @@ class Profiles:
         ]
         return {"player_id": player_id, "game": slug, "offset": offset, "history": entries}
 
-    def leaderboard(self, game: str, limit: int, offset: int, provisional: bool) -> dict[str, Any]:
-        """Players of ``game`` by conservative rating (mu - 3 sigma), best first; provisional
-        ratings only when asked. ``GameNotFound`` for a game not in the catalog."""
+    def leaderboard(
+        self,
+        game: str,
+        limit: int,
+        offset: int,
+        provisional: bool,
+        kind: str | None = None,
+        order: str = "conservative",
+    ) -> dict[str, Any]:
+        """Players of ``game`` (of ``kind``, human or bot, if given), best first: by conservative
+        rating (mu - 3 sigma), or with ``order="rating"`` settled players first, each part by the
+        rating people read (mu); provisional ratings only when asked. ``GameNotFound`` for a
+        game not in the catalog."""
         slug = _slug(game)
         least = 0 if provisional else PROVISIONAL_GAMES
-        rows = self.views.leaderboard(slug, least, limit, offset)
+        settled = PROVISIONAL_GAMES if order == "rating" else None
+        rows = self.views.leaderboard(slug, least, limit, offset, kind, settled)
         players = [
             {"rank": offset + i + 1, "player_id": r["player_id"], "name": r["name"], "kind": r["kind"],
              "bot": r["kind"] == "bot", **rating_json(r)}
             for i, r in enumerate(rows)
         ]  # fmt: skip
-        total = self.views.leaderboard_size(slug, least)
+        total = self.views.leaderboard_size(slug, least, kind)
         return {"game": slug, "total": total, "offset": offset, "players": players}
 
 
@@ -102,12 +114,15 @@ def _slug(game: str) -> str:
 
 def rating_json(row: dict[str, Any]) -> dict[str, Any]:
     """A rating as the API shows it: the estimate (mu), its uncertainty (sigma), the conservative
-    rating leaderboards sort by (mu - 3 sigma), and whether it is still provisional."""
+    rating leaderboards sort by (mu - 3 sigma), both on the familiar scale people read
+    (``services.rating_scale``), and whether it is still provisional."""
     return {
         "game": row["game"],
         "mu": row["mu"],
         "sigma": row["sigma"],
         "rating": row["ordinal"],
+        "display_rating": rating_scale.rating(row["mu"]),
+        "display_uncertainty": rating_scale.uncertainty(row["sigma"]),
         "games": row["games"],
         "wins": row["wins"],
         "provisional": row["games"] < PROVISIONAL_GAMES,

@@ -26,6 +26,7 @@ from services.account_feed import AccountFeed
 from services.aggregate import Game
 from services.errors import STORE_UNAVAILABLE, InvalidRequest, NotAPlayer
 from services.games import GameService
+from services.invitations import Invitations
 from services.queries import GameQueries
 from services.timers import Timers
 from services.visibility import has_ended
@@ -210,10 +211,16 @@ class AccountFollower:
                 pending.clear()
 
     def opening(self) -> tuple[list[Line], int]:
-        """An ``awaiting`` line per game that awaits the account, and the cursor to follow on from."""
+        """An ``awaiting`` line per game that awaits the account, an ``invitation`` line per
+        invitation it may still accept (so a client that connects after being invited hears of
+        it; the same invitation may come again from the feed when resumed: its
+        ``invitation_id`` tells them apart), and the cursor to follow on from."""
         s = self.streams
         cursor = s.feed.last_cursor(self.player_id) if self.after is None else self.after
-        return [{"type": "awaiting", **item} for item in s.timers.inbox_of(self.player_id)["awaiting"]], cursor
+        lines: list[Line] = [{"type": "awaiting", **item} for item in s.timers.inbox_of(self.player_id)["awaiting"]]
+        if s.invitations is not None:
+            lines += [{"type": "invitation", **i} for i in s.invitations.pending(self.player_id)]
+        return lines, cursor
 
     def since(self, cursor: int) -> list[Line]:
         """The account's events after ``cursor``, oldest first."""
@@ -254,9 +261,16 @@ class Streams:
     """Opens game and account streams over the platform's services."""
 
     def __init__(
-        self, games: GameService, queries: GameQueries, timers: Timers, feed: AccountFeed, wakeups: Wakeups
+        self,
+        games: GameService,
+        queries: GameQueries,
+        timers: Timers,
+        feed: AccountFeed,
+        wakeups: Wakeups,
+        invitations: Invitations | None = None,
     ) -> None:
         self.games = games
+        self.invitations = invitations
         self.queries = queries
         self.timers = timers
         self.feed = feed

@@ -27,7 +27,10 @@ from services import clock, pairing
 from services.accounts import Accounts, Player
 from services.errors import InvalidRequest, SeatUnavailable, ServiceError
 from services.games import GameService
+from services.inbox import Inbox
 from services.sqlstore import SqlStore
+from services.tournament_notices import DEFAULT_NOTICE, TournamentNotices
+from services.tournament_standings import standings, table_result, tournament_json, tournament_view
 
 TABLES = [
     """CREATE TABLE IF NOT EXISTS dh_tournaments (
@@ -90,14 +93,27 @@ class NotOwner(ServiceError):
     code = "not_owner"
 
 
+class NotOrganiser(ServiceError):
+    """Only the tournament's organiser (who announced it) starts it early or cancels it."""
+
+    code = "not_organiser"
+
+
+class TooFewPlayers(ServiceError):
+    """A tournament started early needs at least the game's fewest seats registered."""
+
+    code = "too_few_players"
+
+
 class Tournaments:
     """Creating and joining tournaments, and the steps that run them."""
 
-    def __init__(self, db: SqlStore, games: GameService, accounts: Accounts) -> None:
+    def __init__(self, db: SqlStore, games: GameService, accounts: Accounts, inbox: Inbox | None = None) -> None:
         self.db = db
         self.games = games
         self.accounts = accounts
         self.db.script(TABLES)
+        self.notices = TournamentNotices(db, inbox)
 
     # ------------------------------------------------------------ commands
 
@@ -132,6 +148,7 @@ class Tournaments:
         }
         marks = ", ".join("?" for _ in row)
         self.db.execute(f"INSERT INTO dh_tournaments ({', '.join(row)}) VALUES ({marks})", tuple(row.values()))
+        self.notices.set_notice(tid, spec.get("notice_seconds") or DEFAULT_NOTICE)
         return self.get(tid)
 
     def register(
@@ -160,6 +177,57 @@ class Tournaments:
             )
         return self.get(tid)
 
+    def withdraw(self, tid: str, caller: Player, player_id: str | None = None) -> dict[str, Any]:
+        """Takes the caller (or a bot account the caller owns) off the tournament before it starts;
+        withdrawing someone not registered is no error. ``RegistrationClosed`` once it has started."""
+        t = self._row(tid)
+        entrant = player_id or caller.id
+        if entrant != caller.id and getattr(self.accounts.owner_of(entrant), "id", None) != caller.id:
+            raise NotOwner(f"only {entrant} or its owner may withdraw it")
+        with self.db.tx() as tx:
+            status = tx.query("SELECT status FROM dh_tournaments WHERE tournament_id = ?", (tid,))[0]["status"]
+            if status != "registering" or clock.now() >= datetime.fromisoformat(t["starts_at"]):
+                raise RegistrationClosed(f"tournament {tid} has started: its players play it out")
+            tx.execute("DELETE FROM dh_tournament_players WHERE tournament_id = ? AND player_id = ?", (tid, entrant))
+        return self.get(tid)
+
+    def start_now(self, tid: str, caller: Player) -> dict[str, Any]:
+        """The organiser starts the tournament before its time: registration closes and round 1 is
+        paired now (its games start after the notice). ``TooFewPlayers`` below the game's fewest
+        seats; ``RegistrationClosed`` once it has started."""
+        t = self._organised(tid, caller)
+        least = find_game(t["game"]).variant(t["variant"]).min_seats
+        if len(self._players(tid)) < least:
+            raise TooFewPlayers(f"{t['name']} needs at least {least} registered players to start")
+        moved = self.db.execute(
+            "UPDATE dh_tournaments SET starts_at = ? WHERE tournament_id = ? AND status = 'registering' AND round = 0",
+            (clock.now().isoformat(), tid),
+        )
+        if not moved:
+            raise RegistrationClosed(f"tournament {tid} has started already")
+        self.advance(tid)
+        return self.get(tid)
+
+    def cancel(self, tid: str, caller: Player) -> dict[str, Any]:
+        """The organiser cancels the tournament, before or during it: no round is paired any more
+        (games already made play on, as ordinary rated games); every entrant is told."""
+        t = self._organised(tid, caller)
+        moved = self.db.execute(
+            "UPDATE dh_tournaments SET status = 'cancelled' "
+            "WHERE tournament_id = ? AND status IN ('registering', 'running')",
+            (tid,),
+        )
+        if not moved:
+            raise RegistrationClosed(f"tournament {tid} is {t['status']}: it cannot be cancelled")
+        self.notices.cancelled(t, [p["player_id"] for p in self._players(tid)])
+        return self.get(tid)
+
+    def _organised(self, tid: str, caller: Player) -> dict[str, Any]:
+        t = self._row(tid)
+        if t["creator"] != caller.id:
+            raise NotOrganiser("only the tournament's organiser may start it early or cancel it")
+        return t
+
     # ------------------------------------------------------------ the steps
 
     def due(self, now: datetime) -> list[str]:
@@ -183,7 +251,8 @@ class Tournaments:
                 return "cancelled"
             self._pair(t, 1, now)
         elif t["status"] == "running":
-            self._create_games(t, t["round"], now + ROUND_GAP)
+            planned = datetime.fromisoformat(t["round_deadline"]) - timedelta(seconds=t["round_seconds"])
+            self._create_games(t, t["round"], planned)
             self._seat_all(t)
             if self._record_results(t, now):
                 if t["round"] >= t["rounds"]:
@@ -206,7 +275,7 @@ class Tournaments:
         else:
             ranked = [s["player_id"] for s in standings(self._players(tid), past)]
             tables, bye = pairing.swiss(ranked, met, t["seats"], least, byes)
-        starts = now + ROUND_GAP
+        starts = now + max(ROUND_GAP, timedelta(seconds=self.notices.notice(tid)))
         deadline = starts + timedelta(seconds=t["round_seconds"])
         with self.db.tx() as tx:
             moved = tx.execute(
@@ -230,6 +299,8 @@ class Tournaments:
                     (tid, round_no, len(tables) + k, json.dumps([player]), json.dumps({"bye": True, "places": [1]})),
                 )
         self._create_games(t, round_no, starts)
+        games = [str(uuid.uuid5(uuid.UUID(tid), f"round-{round_no}-table-{n}")) for n in range(len(tables))]
+        self.notices.round_paired(t, round_no, tables, games, starts)
 
     def _create_games(self, t: dict[str, Any], round_no: int, starts: datetime) -> None:
         """Creates the round's games, scheduled at ``starts``, where they do not exist yet."""
@@ -271,13 +342,8 @@ class Tournaments:
         for row in self._tables(t["tournament_id"], t["round"]):
             if row["result"] is not None:
                 continue
-            game = self.games.load(row["game_id"])
-            seats = len(json.loads(row["players"]))
-            if game.status == "finished" and game.outcome is not None:
-                result: dict[str, Any] = {"places": list(game.outcome["places"])}
-            elif game.status == "abandoned" or late:
-                result = {"places": [1] * seats, "unfinished": True}
-            else:
+            result = table_result(self.games.load(row["game_id"]), len(json.loads(row["players"])), late)
+            if result is None:
                 done = False
                 continue
             self.db.execute(
@@ -296,18 +362,7 @@ class Tournaments:
 
     def get(self, tid: str) -> dict[str, Any]:
         """The tournament, its players, its rounds' tables and its standings."""
-        t = self._row(tid)
-        players = self._players(tid)
-        tables = self._tables(tid)
-        rounds: dict[int, list[dict[str, Any]]] = {}
-        for r in tables:
-            rounds.setdefault(r["round"], []).append(_table_json(r))
-        return {
-            **_tournament_json(t),
-            "players": [{k: p[k] for k in ("player_id", "name", "kind", "bot")} for p in players],
-            "rounds": [{"round": n, "tables": rounds[n]} for n in sorted(rounds)],
-            "standings": standings(players, tables),
-        }
+        return tournament_view(self._row(tid), self._players(tid), self._tables(tid), self.notices.notice(tid))
 
     def listing(self, status: str | None, limit: int, offset: int) -> list[dict[str, Any]]:
         where, params = ("WHERE status = ?", [status]) if status else ("", [])
@@ -315,7 +370,7 @@ class Tournaments:
             f"SELECT * FROM dh_tournaments {where} ORDER BY starts_at DESC, tournament_id LIMIT ? OFFSET ?",
             (*params, limit, offset),
         )
-        return [_tournament_json(r) for r in rows]
+        return [tournament_json(r) for r in rows]
 
     def _row(self, tid: str) -> dict[str, Any]:
         row = self.db.one("SELECT * FROM dh_tournaments WHERE tournament_id = ?", (tid,))
@@ -337,67 +392,3 @@ class Tournaments:
             "SELECT * FROM dh_tournament_tables WHERE tournament_id = ? AND round = ? ORDER BY table_no",
             (tid, round_no),
         )
-
-
-def standings(players: list[dict[str, Any]], tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Players ranked by points, then by the tie-breaks, in this order:
-
-    1. **points**: the sum of each table's points (``pairing.points``: the share of the table
-       placed below you, ties half; a bye 1, a table unfinished at its round's deadline 0.5 each);
-    2. **Buchholz**: the sum of the points of every opponent, once per table shared with them
-       (who you met counts: the score of your opposition);
-    3. **wins**: tables won outright or shared first (byes not counted);
-    4. registration order (earlier first).
-    """
-    order = {p["player_id"]: i for i, p in enumerate(players)}
-    score = {p: 0.0 for p in order}
-    wins = dict.fromkeys(order, 0)
-    opponents: dict[str, list[str]] = {p: [] for p in order}
-    for row in tables:
-        if row["result"] is None:
-            continue
-        result = json.loads(row["result"])
-        seated = json.loads(row["players"])
-        for pid, got, place in zip(seated, pairing.points(result["places"]), result["places"], strict=True):
-            score[pid] += got
-            if place == 1 and not result.get("bye") and not result.get("unfinished"):
-                wins[pid] += 1
-            opponents[pid].extend(q for q in seated if q != pid)
-    buchholz = {p: sum(score[q] for q in opponents[p]) for p in order}
-    ranked = sorted(order, key=lambda p: (-score[p], -buchholz[p], -wins[p], order[p]))
-    return [
-        {"rank": i + 1, "player_id": p, "points": score[p], "buchholz": buchholz[p], "wins": wins[p]}
-        for i, p in enumerate(ranked)
-    ]
-
-
-def _tournament_json(t: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": t["tournament_id"],
-        "name": t["name"],
-        "game": t["game"],
-        "variant": t["variant"],
-        "seats": t["seats"],
-        "format": t["format"],
-        "rounds_planned": t["rounds"],
-        "capacity": t["capacity"],
-        "time_control": json.loads(t["time_control"]),
-        "starts_at": t["starts_at"],
-        "round_seconds": t["round_seconds"],
-        "creator": t["creator"],
-        "status": t["status"],
-        "round": t["round"],
-        "round_deadline": t["round_deadline"],
-    }
-
-
-def _table_json(row: dict[str, Any]) -> dict[str, Any]:
-    result = json.loads(row["result"]) if row["result"] else None
-    return {
-        "table": row["table_no"],
-        "game_id": row["game_id"],
-        "players": json.loads(row["players"]),
-        "bye": bool(result and result.get("bye")),
-        "places": result["places"] if result else None,
-        "unfinished": bool(result and result.get("unfinished")),
-    }

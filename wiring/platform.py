@@ -30,17 +30,20 @@ from services.account_feed import AccountFeed
 from services.accounts import Accounts
 from services.advice import Advisor
 from services.config import Settings
+from services.credentials import Credentials
 from services.disputes import Disputes
 from services.event_store import EventStore
 from services.games import GameService
 from services.health import HealthModel, ProjectionProgress, Sweep, Workers
 from services.heartbeats import Heartbeats
 from services.inbox import Inbox
+from services.invitations import Invitations
 from services.journal import Journal
 from services.locks import Leases
 from services.ports import Work
 from services.profiles import Profiles
 from services.queries import GameQueries
+from services.seating import Seating
 from services.seeds import Seeds
 from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
 from services.streams import Streams
@@ -157,6 +160,9 @@ class Platform:
     queries: GameQueries = field(init=False)
     vacations: Vacations = field(init=False)
     inbox: Inbox = field(init=False)
+    invitations: Invitations = field(init=False)
+    seating: Seating = field(init=False)
+    credentials: Credentials = field(init=False)
     webhooks: WebhookSubscriptions = field(init=False)
     timers: Timers = field(init=False)
     leases: Leases = field(init=False)
@@ -178,17 +184,20 @@ class Platform:
         self.inbox = Inbox(self.db, self.feed)
         self.journal = Journal(self.db)
         self.uow.before_save.append(ClockSettler(self.vacations.days))
-        self.games = GameService(self.uow, self.seeds, self.journal, self.inbox)
+        self.invitations = Invitations(self.db, self.accounts, self.inbox, self.feed, self.views)
+        self.games = GameService(self.uow, self.seeds, self.journal, self.invitations)
+        self.seating = Seating(self.games, self.invitations, self.views)
+        self.credentials = Credentials(self.db, self.accounts)
         near = NEAR  # a worker renews the broker's lease on the ETA tasks it holds (``workers.leases``)
         self.webhooks = WebhookSubscriptions(self.db, self.feed, self.inbox, webhook_url(self.accounts))
         self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near, self.webhooks)
         self.leases = Leases(self.db)
         self.disputes = Disputes(self.games, self.db, self.settings.arbiters, self.feed)
         self.queries = GameQueries(self.games, self.views, self.timers, self.journal)
-        self.streams = Streams(self.games, self.queries, self.timers, self.feed, self.wakeups)
+        self.streams = Streams(self.games, self.queries, self.timers, self.feed, self.wakeups, self.invitations)
         self.advice = Advisor(self.games, self.settings.bot_budget)
         self.profiles = Profiles(self.accounts, self.views)
-        self.tournaments = Tournaments(self.db, self.games, self.accounts)
+        self.tournaments = Tournaments(self.db, self.games, self.accounts, self.inbox)
         self.timers.tournaments = self.tournaments
         self.heartbeats = Heartbeats(self.db)
         self.health = HealthModel()

@@ -9,7 +9,7 @@ as every form of the pages does (``api.web.forms``).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import Response, request, url_for
@@ -17,10 +17,13 @@ from marshmallow import ValidationError
 
 from api.competition_schemas import TournamentCreate
 from api.context import current_platform
-from api.web.forms import acting, form_messages, number, see_other, signed_in
+from api.web import words
+from api.web.forms import acting, form_messages, local_time, number, see_other, signed_in
 from api.web.pages import int_arg, render, titles, web
 from api.web.viewing import viewer
-from domain.kernel import all_games
+from domain.kernel import all_games, find_game
+from services import clock
+from services.profiles import PROVISIONAL_GAMES
 
 BOARD_PAGE = 25
 """Players per leaderboard page."""
@@ -41,9 +44,21 @@ def catalog() -> list[dict[str, Any]]:
 
 
 @web.route("/players/<player_id>", methods=["GET"])
-def player_page(player_id: str) -> str:
-    """A profile: ratings per game, games finished and won, recent ended games, a bot's owner."""
-    return render("player.html", profile=current_platform().profiles.profile(player_id), titles=titles())
+def player_page(player_id: str, errors: list[str] | None = None) -> str:
+    """A profile: ratings per game, games finished and won, recent ended games, a bot's owner;
+    on one's own, the account's forms (password, recovery codes, bots)."""
+    p = current_platform()
+    me = viewer()
+    own = me is not None and me.id == player_id
+    account = None
+    if own and me is not None:
+        account = {
+            "bots": p.accounts.bots_of(me.id),
+            "has_password": p.credentials.has_password(me.id),
+            "codes_left": p.credentials.codes_left(me.id),
+            "saved": request.args.get("saved") == "password",
+        }
+    return render("player.html", profile=p.profiles.profile(player_id), titles=titles(), account=account, errors=errors)
 
 
 @web.route("/leaderboards", methods=["GET"])
@@ -57,18 +72,24 @@ def leaderboards() -> str | Response:
 
 @web.route("/leaderboards/<game>", methods=["GET"])
 def leaderboard_page(game: str) -> str:
-    """A game's players by conservative rating (mu - 3 sigma), a page at a time."""
+    """A game's people and bots apart, each by the rating people read: settled ratings first,
+    then provisional ones (marked), so a young server's board shows everyone who has played."""
     page = max(0, int_arg("page", 0))
-    provisional = request.args.get("provisional") == "1"
-    board = current_platform().profiles.leaderboard(game, BOARD_PAGE, page * BOARD_PAGE, provisional)
+    profiles = current_platform().profiles
+    boards = {
+        kind: profiles.leaderboard(game, BOARD_PAGE, page * BOARD_PAGE, True, kind, "rating")
+        for kind in ("human", "bot")
+    }
+    slug = boards["human"]["game"]
     return render(
         "leaderboard.html",
-        board=board,
-        title=titles().get(board["game"], board["game"]),
+        boards=[("people", "People", boards["human"]), ("bots", "Bots", boards["bot"])],
+        game=slug,
+        title=titles().get(slug, slug),
         catalog=catalog(),
         page=page,
-        more=board["total"] > (page + 1) * BOARD_PAGE,
-        filters={"provisional": "1"} if provisional else {},
+        more=any(b["total"] > (page + 1) * BOARD_PAGE for b in boards.values()),
+        settled_games=PROVISIONAL_GAMES,
     )
 
 
@@ -88,25 +109,57 @@ def tournaments_page(errors: list[str] | None = None) -> str:
         statuses=TOURNAMENT_STATUSES,
         catalog=catalog(),
         titles=titles(),
+        variant_titles={f"{g['game']}/{v[0]}": v[1] for g in catalog() for v in g["variants"]},
         errors=errors,
     )
 
 
 @web.route("/tournaments/<tournament_id>", methods=["GET"])
 def tournament_page(tournament_id: str, errors: list[str] | None = None) -> str:
-    """Standings, rounds with their tables (linking to their games), players; the register form."""
-    t = current_platform().tournaments.get(tournament_id)
+    """Its facts, with the start counted down in the reader's time zone; for a player, their table
+    in the current round and when its game starts; register, withdraw, enter a bot of one's own;
+    the organiser's start-now and cancel; standings and rounds."""
+    p = current_platform()
+    t = p.tournaments.get(tournament_id)
     me = viewer()
-    names = {p["player_id"]: p["name"] for p in t["players"]}
+    names = {e["player_id"]: e["name"] for e in t["players"]}
+    bots = p.accounts.bots_of(me.id) if me is not None else []
+    open_ = t["status"] == "registering"
     return render(
         "tournament.html",
         t=t,
         title=titles().get(t["game"], t["game"]),
+        variant=words.variant_title(t["game"], t["variant"]),
+        clock=words.clock_text(t["time_control"]),
+        duration=words.duration,
         names=names,
         registered=me is not None and me.id in names,
-        can_register=me is not None and t["status"] == "registering" and len(names) < t["capacity"],
+        can_register=me is not None and open_ and len(names) < t["capacity"],
+        my_bots=[b for b in bots if b.id not in names] if open_ else [],
+        my_entered_bots=[b for b in bots if b.id in names],
+        server_bots=sorted(find_game(t["game"]).bots),
+        organiser=me is not None and me.id == t["creator"],
+        my_tables=_tables_of(t, me.id if me else None, {b.id for b in bots}),
         errors=errors,
     )
+
+
+def _tables_of(t: dict[str, Any], me: str | None, bots: set[str]) -> list[dict[str, Any]]:
+    """The current round's tables where the reader or a bot of theirs sits: whose table it is,
+    whom they meet, and when its game starts."""
+    if me is None or t["status"] != "running" or not t["round_deadline"]:
+        return []
+    starts = datetime.fromisoformat(t["round_deadline"]) - timedelta(seconds=t["round_seconds"])
+    current: dict[str, Any] = next((r for r in t["rounds"] if r["round"] == t["round"]), {"tables": []})
+    found = []
+    for table in current["tables"]:
+        players, seated = table["players"], ({me} | bots) & set(table["players"])
+        if not seated or not table["game_id"]:
+            continue
+        whose = me if me in seated else sorted(seated)[0]
+        found.append({**table, "whose": whose, "against": [p for p in players if p != whose],
+                      "starts_at": starts.isoformat(), "started": starts <= clock.now()})  # fmt: skip
+    return found
 
 
 # ------------------------------------------------------------ forms
@@ -114,11 +167,14 @@ def tournament_page(tournament_id: str, errors: list[str] | None = None) -> str:
 
 @web.route("/tournaments/<tournament_id>/register", methods=["POST"])
 def register_for_tournament(tournament_id: str) -> Response | tuple[str, int]:
-    """Registers the signed-in person (as ``POST /tournaments/{id}/registrations`` does)."""
+    """Registers the signed-in person, or a bot account of theirs (``player_id``, played by a server
+    bot if ``bot`` is chosen), as ``POST /tournaments/{id}/registrations`` does."""
     me = signed_in()
 
     def act() -> Response:
-        current_platform().tournaments.register(tournament_id, me)
+        entrant = request.form.get("player_id") or None
+        bot = request.form.get("bot") or None
+        current_platform().tournaments.register(tournament_id, me, entrant, bot)
         return see_other(url_for("web.tournament_page", tournament_id=tournament_id))
 
     return acting(act, lambda errors: tournament_page(tournament_id, errors))
@@ -141,7 +197,7 @@ def new_tournament() -> Response | tuple[str, int]:
 
 
 def _tournament_body(form: Any) -> dict[str, Any]:
-    """The ``TournamentCreate`` body of the form (its start is UTC, as the lobby's is)."""
+    """The ``TournamentCreate`` body of the form (its start in the browser's time zone, as the lobby's is)."""
     game, _, variant = form.get("variant", "").partition("/")
     body: dict[str, Any] = {
         "name": form.get("name", "").strip(),
@@ -150,8 +206,10 @@ def _tournament_body(form: Any) -> dict[str, Any]:
         "format": form.get("format", ""),
         **{k: number(form.get(k, "")) for k in ("seats", "rounds", "capacity", "round_seconds")},
     }
+    if form.get("notice_seconds"):
+        body["notice_seconds"] = number(form["notice_seconds"])
     if form.get("starts_at"):
-        body["starts_at"] = datetime.fromisoformat(form["starts_at"]).replace(tzinfo=UTC).isoformat()
+        body["starts_at"] = local_time(form["starts_at"], form.get("tz", "UTC")).isoformat()
     if form.get("clock", "none") == "per_move":
         body["time_control"] = {
             "kind": "per_move",

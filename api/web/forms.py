@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Response, redirect, request, url_for
 from marshmallow import ValidationError
@@ -17,12 +18,13 @@ from api import schemas
 from api.context import current_platform
 from api.errors import to_response
 from api.games import open_table
+from api.players import register_person
 from api.web import pages, session
 from api.web.pages import web
 from api.web.viewing import viewer
-from domain.kernel import RuleError, find_game
-from services.accounts import Player
-from services.errors import NotAuthenticated, ServiceError
+from domain.kernel import ConfigError, RuleError, find_game
+from services.accounts import SESSION_TOKEN, Player
+from services.errors import InvalidRequest, NotAuthenticated, ServiceError
 
 
 def _same_origin() -> None:
@@ -54,36 +56,74 @@ def see_other(url: str) -> Response:
 
 @web.route("/signup", methods=["POST"])
 def sign_up() -> Response | tuple[str, int]:
-    """Registers a person and signs this browser in; the token is shown once."""
+    """Registers a person with a name and a password, signs this browser in, and shows the
+    account's recovery codes, once."""
     _same_origin()
+    form = request.form
     try:
-        body = schemas.PlayerCreate().load({"name": request.form.get("name", "").strip()})
+        body = schemas.PlayerCreate().load({"name": form.get("name", ""), "password": form.get("password", "")})
     except ValidationError as e:
         return pages.sign_in_page(form_messages(e.messages)), 400
-    player, token = current_platform().accounts.register(body["name"], "human")
-    csrf = session.csrf_token(current_platform().settings.secret_key, token)
-    response = Response(pages.render("welcome.html", token=token, me=player, csrf=csrf))
-    session.remember(response, token, request.is_secure)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    if form.get("password") != form.get("password_again"):
+        return pages.sign_in_page(["The two passwords differ: type the same password twice."]), 400
+
+    def act() -> Response:
+        made = register_person(body["name"], "human", body["password"], token_name=SESSION_TOKEN)
+        me = current_platform().accounts.get(made["id"])
+        csrf = session.csrf_token(current_platform().settings.secret_key, made["token"])
+        response = Response(pages.render("welcome.html", me=me, csrf=csrf, codes=made["recovery_codes"]))
+        session.remember(response, made["token"], request.is_secure)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    return acting(act, pages.sign_in_page)
 
 
 @web.route("/signin", methods=["POST"])
 def sign_in() -> Response | tuple[str, int]:
+    """Signs this browser in with a name and a password, or with a token (bots, scripts)."""
     _same_origin()
-    token = request.form.get("token", "").strip()
-    try:
-        current_platform().accounts.authenticate(token)
-    except NotAuthenticated:
-        return pages.sign_in_page(["That token is not valid (or was revoked)."]), 401
+    form = request.form
+    if "token" in form:
+        token = form.get("token", "").strip()
+        try:
+            current_platform().accounts.authenticate(token)
+        except NotAuthenticated:
+            return pages.sign_in_page(["That token is not valid (or was revoked)."]), 401
+    else:
+        try:
+            _, token = current_platform().credentials.sign_in(form.get("name", ""), form.get("password", ""))
+        except NotAuthenticated as refused:
+            return pages.sign_in_page([f"Not signed in: {refused.message}."]), 401
     response = see_other(url_for("web.lobby"))
     session.remember(response, token, request.is_secure)
     return response
 
 
+@web.route("/recover", methods=["POST"])
+def recover() -> Response | tuple[str, int]:
+    """Signs this browser in with a recovery code (spent), then asks for a new password."""
+    _same_origin()
+    credentials = current_platform().credentials
+    try:
+        me, token = credentials.recover(request.form.get("name", ""), request.form.get("code", ""))
+    except NotAuthenticated as refused:
+        return pages.sign_in_page([f"Not signed in: {refused.message}."]), 401
+    csrf = session.csrf_token(current_platform().settings.secret_key, token)
+    html = pages.render("recovered.html", me=me, csrf=csrf, left=credentials.codes_left(me.id))
+    response = Response(html)
+    session.remember(response, token, request.is_secure)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @web.route("/signout", methods=["POST"])
 def sign_out() -> Response:
+    """Forgets the session; a token made by signing in with a password is revoked too."""
     _same_origin()
+    token = session.token_of(request)
+    if token is not None:
+        current_platform().accounts.close_session(token)
     response = see_other(url_for("web.lobby"))
     session.forget(response)
     return response
@@ -104,36 +144,59 @@ def new_game() -> Response | tuple[str, int]:
 
 
 def _open_and_seat(me: Player, body: dict[str, Any], form: Any) -> Response:
+    """Opens the table, seats the creator if asked, and fills with the chosen server bot the
+    seats nobody was invited to, if asked: an invited player's seat waits for their answer."""
     p = current_platform()
+    bot = _bot_for(body["game"], form.get("bot", ""))
     game = open_table(me.id, body)
     gid = str(game.id)
     if form.get("sit"):
         p.games.take_seat(gid, me.id, me.name, me.kind)
     if form.get("others", "bots") == "bots":
-        bot = _bot_for(body["game"], form.get("bot", ""))
-        while len(p.games.load(gid).seats) < body["players"]:
+        waiting = len(game.settings.get("invite", []))
+        while len(p.games.load(gid).seats) < body["players"] - waiting:
             p.games.add_bot(gid, me.id, bot)
     return see_other(url_for("web.game_page", game_id=gid))
 
 
 def _bot_for(game: str, chosen: str) -> str:
-    """The bot the form chose for ``game`` (``game/bot``), else the game's default bot."""
+    """The server bot the form chose (``game/bot``), else the game's usual one; ``InvalidRequest``
+    for a bot of another game (the form offers only the chosen game's bots)."""
+    try:
+        ruleset = find_game(game)
+    except ConfigError as e:
+        raise InvalidRequest(e.message, field="game") from None
+    if not chosen:
+        return ruleset.default_bot
     slug, _, bot = chosen.partition("/")
-    if slug == game and bot:
-        return bot
-    return find_game(game).default_bot
+    if slug != game or bot not in ruleset.bots:
+        raise InvalidRequest(
+            f"the server bot {bot!r} plays {_title(slug)}, not {ruleset.title}: choose one of "
+            f"{', '.join(sorted(ruleset.bots))}, or the game's usual bot",
+            field="bot",
+        )
+    return bot
+
+
+def _title(slug: str) -> str:
+    try:
+        return find_game(slug).title
+    except ConfigError:
+        return slug
 
 
 def _game_body(form: Any) -> dict[str, Any]:
-    """The ``GameCreate`` body of the lobby's form."""
+    """The ``GameCreate`` body of the lobby's form; ``ValueError`` for a start time or time zone
+    it cannot read."""
     game, _, variant = form.get("variant", "").partition("/")
+    players = number(form.get("players", ""))
     body: dict[str, Any] = {
         "game": game,
         "variant": variant or None,
-        "players": number(form.get("players", "")),
+        "players": players,
         "rated": bool(form.get("rated")),
         "invite": [i.strip() for i in form.get("invite", "").split(",") if i.strip()],
-        "options": _options(form, f"{game}/{variant}") or None,
+        "options": _options(form, game, variant, players if isinstance(players, int) else 0) or None,
     }
     clock = form.get("clock", "none")
     if clock == "per_move":
@@ -141,9 +204,19 @@ def _game_body(form: Any) -> dict[str, Any]:
     elif clock == "bank":
         body["time_control"] = {"kind": clock, **{k: number(form.get(k, "")) for k in ("initial", "increment", "cap")}}
     if form.get("starts_at"):
-        body["starts_at"] = datetime.fromisoformat(form["starts_at"]).replace(tzinfo=UTC).isoformat()
+        body["starts_at"] = local_time(form["starts_at"], form.get("tz", "UTC")).isoformat()
         body["fill"] = "bot"
     return body
+
+
+def local_time(text: str, zone: str) -> datetime:
+    """A form's ``datetime-local`` value in the browser's time zone (the ``tz`` field the page's
+    script fills; UTC without the script), as UTC; ``ValueError`` for either that cannot be read."""
+    try:
+        where = ZoneInfo(zone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"unknown time zone {zone!r}") from None
+    return datetime.fromisoformat(text).replace(tzinfo=where).astimezone(UTC)
 
 
 def number(text: str) -> int | str:
@@ -151,27 +224,27 @@ def number(text: str) -> int | str:
     return int(text) if text.strip().lstrip("-").isdigit() else text
 
 
-def _options(form: Any, variant: str) -> dict[str, Any]:
-    """The chosen variant's options, typed as the catalogue types them (text stays text)."""
-    prefix = f"option:{variant}:"
-    game, _, name = variant.partition("/")
+def _options(form: Any, game: str, variant: str, players: int) -> dict[str, Any]:
+    """The chosen variant's options from its controls (``api/web/templates/macros_lobby.html``):
+    a checkbox is yes or no; one value per seat is a list, left out when every seat keeps the
+    default; a number is typed; a choice or text stays text. Other variants' fields are ignored."""
+    prefix = f"option:{game}/{variant}:"
     try:
-        types = {o["name"]: o["type"] for o in find_game(game).variant(name or None).options_schema()}
-    except Exception:  # an unknown game or variant: the service names it
+        schema = find_game(game).variant(variant or None).options_schema()
+    except ConfigError:  # an unknown game or variant: the service names it
         return {}
     out: dict[str, Any] = {}
-    for key, value in form.items():
-        option = key[len(prefix) :]
-        if key.startswith(prefix) and value != "" and option in types:
-            out[option] = value if types[option] == "str" else _typed(value)
+    for o in schema:
+        key = prefix + o["name"]
+        if o["type"] == "bool":
+            out[o["name"]] = form.get(key) == "true"
+        elif o.get("per_seat"):
+            values = [number(form.get(f"{key}:{seat}", "")) for seat in range(1, players + 1)]
+            if any(v != o["seat_default"] for v in values):
+                out[o["name"]] = values
+        elif form.get(key, "") != "":
+            out[o["name"]] = number(form[key]) if o["type"] == "int" else form[key]
     return out
-
-
-def _typed(value: str) -> Any:
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value
 
 
 @web.route("/games/<game_id>/join", methods=["POST"])

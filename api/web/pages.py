@@ -14,6 +14,7 @@ from flask import Blueprint, abort, render_template, request
 
 from api.context import current_platform
 from api.meta import describe
+from api.web import words
 from api.web.viewing import base_context, viewer
 from domain.kernel import Ruleset, all_games, find_game
 from services.errors import GameNotFound, NoPicture, NotAPlayer
@@ -60,6 +61,7 @@ def lobby(errors: list[str] | None = None) -> str:
         filters={k: v for k, v in filters.items() if v},
         catalog=lobby_catalog(),
         titles=titles(),
+        variant_titles={f"{g.slug}/{v.name}": v.title for g in all_games() for v in g.variants},
         statuses=STATUSES,
         errors=errors,
     )
@@ -155,8 +157,9 @@ def audit_page(game_id: str, errors: list[str] | None = None) -> str:
 
 
 @web.route("/inbox", methods=["GET"])
-def inbox() -> str:
-    """My games awaiting me (soonest deadline first), invitations, reminders, all my games."""
+def inbox(errors: list[str] | None = None) -> str:
+    """My games awaiting me (soonest deadline first), invitations received (to accept or decline)
+    and sent (with their answers), reminders, all my games."""
     me = viewer()
     if me is None:
         return sign_in_page(["Sign in to read your inbox."])
@@ -164,9 +167,18 @@ def inbox() -> str:
     return render(
         "inbox.html",
         inbox=p.timers.inbox_of(me.id),
+        received=p.invitations.received(me.id),
+        tournament_notices=sorted(
+            p.inbox.items(me.id, "tournament_round") + p.inbox.items(me.id, "tournament_cancelled"),
+            key=lambda i: i["at"],
+            reverse=True,
+        ),
+        sent=p.invitations.sent(me.id),
         mine=p.queries.list_games(None, None, me.id, 50, 0),
         titles=titles(),
         item_text=item_text,
+        words=words,
+        errors=errors,
     )
 
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from flask import Flask, Response, render_template, request, send_from_directory
 
-from api.web import competition_pages, forms  # noqa: F401  (register their routes on the blueprint)
+from api.web import (  # noqa: F401  (register their routes on the blueprint)
+    account_forms,
+    competition_pages,
+    forms,
+    invitation_forms,
+    tournament_forms,
+)
 from api.web.pages import web
 from api.web.viewing import base_context
 

@@ -10,7 +10,14 @@ from domain.kernel import OptionError, Variant
 
 @dataclass(frozen=True, slots=True)
 class RaceOptions:
-    track: str = field(default=DEFAULT_LAYOUT, metadata={"doc": "The layout: " + ", ".join(LAYOUTS)})
+    track: str = field(
+        default=DEFAULT_LAYOUT,
+        metadata={
+            "label": "Track",
+            "doc": "The course the dragons race on.",
+            "choices": {name: layout.title for name, layout in LAYOUTS.items()},
+        },
+    )
 
     def __post_init__(self) -> None:
         if self.track not in LAYOUTS:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from domain.kernel.jsonable import DecodeError, decode, encode
+from domain.kernel.options import describe as describe_option
 from domain.kernel.outcome import Outcome
 from domain.kernel.records import Codec, Command, Event
 from domain.kernel.rng import Rng
@@ -75,18 +76,10 @@ class Variant:
     description: str = ""
 
     def options_schema(self) -> list[dict[str, Any]]:
-        """A JSON description of the options, for clients and the API docs."""
-        out = []
-        for f in fields(self.options):
-            out.append(
-                {
-                    "name": f.name,
-                    "type": str(f.type),
-                    "default": encode(f.default) if f.default is not f.default_factory else None,
-                    "doc": f.metadata.get("doc", ""),
-                }
-            )
-        return out
+        """A JSON description of the options, for clients, forms and the API docs: each with its
+        name, type, default, words and, where it has them, choices and range
+        (``domain.kernel.options``)."""
+        return [describe_option(f) for f in fields(self.options)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,11 @@ EDITIONS = {e.name: e for e in (CLASSIC_EDITION, RIVER_DRAGONS_EDITION, CHALLENG
 class MekongOptions:
     round_limit: int = field(
         default=ROUND_LIMIT,
-        metadata={"doc": "Rounds after which the pawn nearest its destination wins (designed; 1 to 60)."},
+        metadata={
+            "label": "Rounds before the game ends",
+            "doc": "After this many rounds the pawn nearest its destination wins (a designed rule; 1 to 60).",
+            "range": (1, MAX_ROUND_LIMIT),
+        },
     )
 
     def __post_init__(self) -> None:

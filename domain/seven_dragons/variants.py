@@ -27,19 +27,28 @@ TARGET = 7
 MIN_TARGET = 3
 """Designed: the lowest target a young player may have (the rulebook's youngest age is 3)."""
 
-_STRICT_DOC = "Every panel touching another card across an edge must match it (off: one matching panel is enough)."
+_STRICT = {
+    "label": "Every touching edge must match",
+    "doc": "Every panel touching another card across an edge must match it (off: one matching panel is enough).",
+}
 
 
 @dataclass(frozen=True, slots=True)
 class FullOptions:
-    strict_edges: bool = field(default=False, metadata={"doc": _STRICT_DOC})
+    strict_edges: bool = field(default=False, metadata=_STRICT)
 
 
 @dataclass(frozen=True, slots=True)
 class SingleActionOptions:
-    action: Action = field(default=Action.TRADE_GOALS, metadata={"doc": "The one action type in the deck."})
-    silver: bool = field(default=True, metadata={"doc": "Whether the Silver Dragon starts the layout."})
-    strict_edges: bool = field(default=False, metadata={"doc": _STRICT_DOC})
+    action: Action = field(
+        default=Action.TRADE_GOALS,
+        metadata={"label": "The action in the deck", "doc": "The one action type the deck holds."},
+    )
+    silver: bool = field(
+        default=True,
+        metadata={"label": "Start with the Silver Dragon", "doc": "Whether the Silver Dragon starts the layout."},
+    )
+    strict_edges: bool = field(default=False, metadata=_STRICT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +56,15 @@ class BasicOptions:
     targets: tuple[int, ...] = field(
         default=(),
         metadata={
-            "doc": f"Dragons each seat must connect, in seat order ({MIN_TARGET} to {TARGET}); empty: {TARGET} for all."
+            "label": "Dragons to connect, per player",
+            "doc": f"How many dragons each player must connect, {MIN_TARGET} to {TARGET} (a young player may aim "
+            f"for their age); {TARGET} for everyone unless chosen.",
+            "range": (MIN_TARGET, TARGET),
+            "per_seat": True,
+            "seat_default": TARGET,
         },
     )
-    strict_edges: bool = field(default=False, metadata={"doc": _STRICT_DOC})
+    strict_edges: bool = field(default=False, metadata=_STRICT)
 
     def __post_init__(self) -> None:
         for t in self.targets:
@@ -64,7 +78,7 @@ class BasicOptions:
 
 @dataclass(frozen=True, slots=True)
 class ConnectionsOptions:
-    strict_edges: bool = field(default=False, metadata={"doc": _STRICT_DOC})
+    strict_edges: bool = field(default=False, metadata=_STRICT)
 
 
 VARIANTS: tuple[Variant, ...] = (

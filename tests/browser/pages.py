@@ -9,16 +9,23 @@ from playwright.sync_api import Page, expect
 ENDED = re.compile(r"finished|abandoned|cancelled")
 
 
-def sign_up(page: Page, base: str, name: str) -> str:
-    """Signs a new person up from the lobby; returns the token the welcome page shows once."""
-    page.goto(f"{base}/")
-    page.get_by_label("Your name").fill(name)
+PASSWORD = "a dragon's password"
+"""The password every person of the browser tests signs up with."""
+
+
+def sign_up(page: Page, base: str, name: str, password: str = PASSWORD) -> list[str]:
+    """Signs a new person up with a name and a password, as the sign-in page offers; returns the
+    recovery codes the welcome page shows once, and goes on to the lobby."""
+    page.goto(f"{base}/signin")
+    page.get_by_label("Choose a name").fill(name)
+    page.get_by_label("Choose a password").fill(password)
+    page.get_by_label("The same password again").fill(password)
     page.get_by_role("button", name="Sign up").click()
     expect(page.get_by_role("heading", name=f"Welcome, {name}")).to_be_visible()
-    token = page.get_by_label("Your token").input_value()
+    codes = page.locator("#recovery-codes code").all_inner_texts()
     page.get_by_role("link", name="Go to the lobby").click()
     expect(page.get_by_text(f"Signed in as {name}")).to_be_visible()
-    return token
+    return codes
 
 
 def open_table(page: Page, variant: str, players: int = 2, bot: str = "", clock: str = "none") -> str:

@@ -98,7 +98,7 @@ def test_a_person_plays_tarasque_against_a_bot_replays_and_disputes_it(
 
     page.goto(f"{base}/inbox")
     expect(page.get_by_role("heading", name="Your games")).to_be_visible()
-    expect(page.get_by_role("link", name=re.compile(game_id[:8]))).to_be_visible()
+    expect(page.locator(f'a[href="/games/{game_id}"]').first).to_have_text("Tarasque")
     check_page(page, "inbox", shoot, check_a11y)
 
 
@@ -109,7 +109,7 @@ def test_a_person_plays_tarasque_against_a_bot_replays_and_disputes_it(
 def test_a_decision_of_each_other_game_is_played_through_the_page(
     page: Page, web_server: Server, variant: str, shoot: Shoot, check_a11y: A11y
 ) -> None:
-    sign_up(page, web_server.base, "bea")
+    sign_up(page, web_server.base, f"bea {variant.replace('/', ' ')}")  # names are unique
     open_table(page, variant, 2)
     expect(page.locator("#board svg")).to_be_visible()
     assert wait_for_turn_or_end(page), "the game ended before the person's first decision"
@@ -138,7 +138,7 @@ def test_a_spectator_watches_a_running_game_move_without_reloading(
     the stream, or by long polling in a browser that cannot hold one."""
     if transport == "polling":
         page.add_init_script("delete window.EventSource;")
-    st, ann = web_server.call("POST", "/api/v1/players", {"name": "dee"})
+    st, ann = web_server.call("POST", "/api/v1/players", {"name": f"dee {transport}"})  # names are unique
     token = ann["token"]
     st, game = web_server.call("POST", "/api/v1/games", {"game": "seven-dragons", "players": 2}, token)
     gid = game["id"]
@@ -193,8 +193,9 @@ def test_sign_in_with_a_token_and_sign_out(
     try:
         page.goto(f"{web_server.base}/signin")
         check_page(page, "signin", shoot, check_a11y)
+        page.get_by_text("Sign in with a token (for bots and scripts)").click()  # opens the disclosure
         page.get_by_label("Token", exact=True).fill(eve["token"])
-        page.get_by_role("button", name="Sign in").click()
+        page.get_by_role("button", name="Sign in with the token").click()
         expect(page.get_by_text("Signed in as eve")).to_be_visible()
         cookie = next(c for c in page.context.cookies() if c["name"] == "dragonhall_session")
         assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"

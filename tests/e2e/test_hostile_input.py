@@ -226,10 +226,15 @@ def test_invite_lists_are_bounded_in_number_and_length(client: Any) -> None:
         _assert_refused(r)
         assert "invite" in r.body["error"]["fields"]
     assert _stored(client.platform) == before
-    ok = client.call(
-        "POST", "/api/v1/games", {"game": "dice-race", "players": 2, "invite": ["x" * 64] * 100}, me["token"]
-    )
+    guest = client.player("guest")
+    invite = [guest["id"], guest["name"].upper()] * 50  # 100 entries, by id and by name: one invitation
+    ok = client.call("POST", "/api/v1/games", {"game": "dice-race", "players": 2, "invite": invite}, me["token"])
     assert ok.status == 201, ok.body
+    nobody = client.call(
+        "POST", "/api/v1/games", {"game": "dice-race", "players": 2, "invite": ["x" * 64]}, me["token"]
+    )
+    _assert_refused(nobody)
+    assert "nobody is called" in nobody.body["error"]["message"]
 
 
 def test_a_legal_moves_page_holds_at_most_1000_moves(client: Any, world: dict[str, Any]) -> None:

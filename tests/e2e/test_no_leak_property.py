@@ -126,6 +126,33 @@ OTHER_ROUTES = {
     "/tournaments",  # the list (GET /api/v1/tournaments) and the form that announces one
     "/tournaments/<tournament_id>",  # GET /api/v1/tournaments/{id}: tables seated, places of ended games
     "/tournaments/<tournament_id>/register",  # acts before the tournament's games exist, as the API's does
+    "/tournaments/<tournament_id>/withdraw",  # before the start only: no game of it exists yet
+    "/tournaments/<tournament_id>/start",  # the organiser pairs round 1: tables as the list shows them
+    "/tournaments/<tournament_id>/cancel",
+    "/api/v1/tournaments/<tournament_id>/registrations/<player_id>",
+    "/api/v1/tournaments/<tournament_id>/start",
+    "/api/v1/tournaments/<tournament_id>/cancel",
+    # accounts: names, passwords and recovery codes hold nothing of any game
+    "/api/v1/sessions",
+    "/api/v1/sessions/recovery",
+    "/api/v1/me/password",
+    "/api/v1/me/recovery-codes",
+    "/recover",
+    "/account/password",
+    "/account/recovery-codes",
+    "/account/bots",
+    # invitations: a table's settings as it was opened (game, variant, options, seats, clock, rated,
+    # start), which the game list shows anyone, and the answers; nothing of a running game's play
+    # (tests/e2e/test_invitations.py holds an invitation to exactly these facts). The account
+    # stream's invitation lines are under the property with the stream (READS).
+    "/api/v1/me/invitations",
+    "/api/v1/invitations/<invitation_id>",
+    "/api/v1/invitations/<invitation_id>/accept",
+    "/api/v1/invitations/<invitation_id>/decline",
+    "/invitations/<invitation_id>/accept",
+    "/invitations/<invitation_id>/decline",
+    "/api/v1/play-now",  # seats the caller as POST /games/{id}/seats does, before the game starts
+    "/play-now",
 }
 """Routes that read nothing of a running game, or act only before it starts, when it ends, or once
 it has ended (a sandbox is refused while the game runs: tested in test_audit_api). Profiles, rating
@@ -205,7 +232,7 @@ def _twins(
         return None
     viewer = Viewer.of(kind) if isinstance(kind, int) else Viewer.spectator()
     twin = resampled(ruleset, state, viewer, seats, rng)
-    spectator = client.player("spectator") if kind == "spectator" else None
+    spectator = client.player() if kind == "spectator" else None
     tc = (
         {"kind": "per_move", "seconds": 3600, "timeout_policy": rng.choice(["auto", "skip", "forfeit"])}
         if timed
@@ -214,7 +241,7 @@ def _twins(
     seed = rng.randbytes(32)
     worlds = []
     for position in (state, twin):
-        players = [client.player(f"p{i}") for i in range(seats)]
+        players = [client.player(f"p{i}{uuid.uuid4().hex[:6]}") for i in range(seats)]
         game_id = uuid.uuid4()
         _same_seed(client.platform, game_id, seed)
         worlds.append(World(fork(client.platform, game_id, ruleset.slug, variant, position, players, tc), players))
@@ -224,6 +251,7 @@ def _twins(
     twins.renames[str(b.game_id)[:8]] = str(a.game_id)[:8]  # the pages name a game by its id's head
     for pa, pb in zip(a.players, b.players, strict=True):
         twins.renames[pb["id"]] = pa["id"]
+        twins.renames[pb["name"]] = pa["name"]  # names are unique: the twins' players are named apart
     _compare_reads(twins)
     return twins
 

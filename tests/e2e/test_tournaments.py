@@ -40,6 +40,7 @@ def _tournament(client: ApiClient, token: str, **extra: Any) -> dict[str, Any]:
         "time_control": {"kind": "per_move", "seconds": 4, "timeout_policy": "forfeit"},
         "starts_at": (clock.now() + timedelta(seconds=2)).isoformat(),
         "round_seconds": 300,
+        "notice_seconds": 5,  # the least notice before each round's games: this test's bots need none
         **extra,
     }
     r = client.call("POST", "/api/v1/tournaments", body, token)

@@ -89,7 +89,9 @@ def test_a_profile_shows_ratings_record_and_recent_games_linking_to_them(browser
     [rating] = profile["ratings"]
     page = html(browser.get(f"/players/{ada.id}"))
     assert "<h1>ada <small>human</small></h1>" in page
-    assert f"{rating['mu']:.2f}" in page and f"{rating['sigma']:.2f}" in page and f"{rating['rating']:.2f}" in page
+    shown = f"<strong>{rating['display_rating']}</strong> <small>± {rating['display_uncertainty']}</small>"
+    assert shown in page, "the rating on the familiar scale, with its uncertainty"
+    assert 1000 < rating["display_rating"] < 2000 and f"{rating['mu']:.2f}" not in page
     assert "provisional" in page, "one rated game leaves the rating provisional"
     assert "<dt>Games finished</dt><dd>1</dd>" in page
     assert f"<dt>Games won</dt><dd>{profile['games']['won']}</dd>" in page
@@ -112,15 +114,14 @@ def test_the_leaderboard_lists_rated_players_a_page_at_a_time(browser: Any, plat
     ada, _ = platform.accounts.register("ada", "human")
     bob, _ = platform.accounts.register("bob", "human")
     rated_game(platform, ada, bob)
-    settled = html(browser.get("/leaderboards/dice-race"))
-    assert "Nobody on this board yet." in settled, "one game leaves both ratings provisional"
-    page = html(browser.get("/leaderboards/dice-race?provisional=1"))
-    board = platform.profiles.leaderboard("dice-race", 25, 0, True)
+    page = html(browser.get("/leaderboards/dice-race"))
+    board = platform.profiles.leaderboard("dice-race", 25, 0, True, "bot", "rating")  # seated as bots
     ranked = re.findall(r'<td>(\d+)</td>\s*<td><a href="/players/([^"]+)">', page)
-    assert ranked == [(str(p["rank"]), p["player_id"]) for p in board["players"]]
-    assert "2 players, provisional ratings included" in page
+    assert ranked == [(str(p["rank"]), p["player_id"]) for p in board["players"]], "a young server lists everyone"
+    assert len(ranked) == 2 and page.count("provisional</span>") == 2
+    assert "No people have finished a rated game of Dice Race yet." in page
     assert "Lower →" not in page
-    assert html(browser.get("/leaderboards/dice-race?provisional=1&page=1")).count("<tr>") == 0
+    assert html(browser.get("/leaderboards/dice-race?page=1")).count("<tr>") == 0
 
 
 def test_the_leaderboards_page_chooses_a_game(browser: Any) -> None:

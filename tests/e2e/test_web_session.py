@@ -11,6 +11,7 @@ import pytest
 
 from api.app import create_app
 from api.web import session
+from services.errors import NotAuthenticated
 
 PAGES = ["/", "/signin", "/inbox"]
 
@@ -21,9 +22,12 @@ def browser(platform: Any) -> Any:
     return create_app(platform).test_client()
 
 
+PASSWORD = "correct horse battery"
+
+
 def signed_up(browser: Any, name: str = "ann") -> str:
     """Signs up through the form; returns the page's CSRF token."""
-    answer = browser.post("/signup", data={"name": name})
+    answer = browser.post("/signup", data={"name": name, "password": PASSWORD, "password_again": PASSWORD})
     assert answer.status_code == 200, answer.get_data(as_text=True)
     return csrf_of(browser.get("/").get_data(as_text=True))
 
@@ -45,14 +49,23 @@ def events_of(platform: Any, game_id: str) -> int:
     return len(list(platform.games.stored_events(game_id, after=0)))
 
 
-def test_signing_up_sets_an_httponly_samesite_cookie_and_shows_the_token_once(browser: Any) -> None:
-    answer = browser.post("/signup", data={"name": "ann"})
+def test_signing_up_sets_an_httponly_samesite_cookie_and_shows_the_recovery_codes_once(browser: Any) -> None:
+    answer = browser.post("/signup", data={"name": "ann", "password": PASSWORD, "password_again": PASSWORD})
     cookie = answer.headers["Set-Cookie"]
     assert cookie.startswith(f"{session.COOKIE}=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
     token = cookie.split(";")[0].split("=", 1)[1]
-    assert token in answer.get_data(as_text=True)
+    welcome = answer.get_data(as_text=True)
+    codes = re.findall(r"<code>([A-Z0-9]{4}(?:-[A-Z0-9]{4}){3})</code>", welcome)
+    assert len(codes) == 10 and token not in welcome, "a person gets recovery codes, never the token"
     assert answer.headers["Cache-Control"] == "no-store"
-    assert token not in browser.get("/").get_data(as_text=True), "the token is shown on the welcome page only"
+    assert codes[0] not in browser.get("/").get_data(as_text=True), "the codes are shown on the welcome page only"
+
+
+def test_signing_up_refuses_two_different_passwords_and_makes_no_account(browser: Any, platform: Any) -> None:
+    answer = browser.post("/signup", data={"name": "ann", "password": PASSWORD, "password_again": "another one"})
+    assert answer.status_code == 400 and "differ" in answer.get_data(as_text=True)
+    assert "Set-Cookie" not in answer.headers
+    assert platform.accounts.names.find("ann") is None
 
 
 def test_the_api_reads_as_the_cookies_account(browser: Any) -> None:
@@ -116,12 +129,32 @@ def test_a_refused_form_shows_the_page_again_with_why(browser: Any) -> None:
     assert 'role="alert"' in answer.get_data(as_text=True)
 
 
-def test_signing_out_forgets_the_cookie(browser: Any) -> None:
+def test_signing_out_forgets_the_cookie_and_revokes_its_token(browser: Any, platform: Any) -> None:
     csrf = signed_up(browser)
+    token = browser.get_cookie(session.COOKIE).value
     answer = browser.post("/signout", data={"csrf": csrf})
     assert answer.status_code == 303
     assert f"{session.COOKIE}=;" in answer.headers["Set-Cookie"]
     assert 'name="csrf-token"' not in browser.get("/").get_data(as_text=True)
+    with pytest.raises(NotAuthenticated):
+        platform.accounts.authenticate(token)
+
+
+def test_signing_in_by_name_and_password_and_by_recovery_code(browser: Any, platform: Any) -> None:
+    """Back in with the password, then with a code (which works once), as a person whose cookie is gone."""
+    welcome = browser.post("/signup", data={"name": "Ann", "password": PASSWORD, "password_again": PASSWORD})
+    code = re.findall(r"<code>([A-Z0-9-]{19})</code>", welcome.get_data(as_text=True))[0]
+    browser.delete_cookie(session.COOKIE)
+    wrong = browser.post("/signin", data={"name": "ann", "password": "not the password"})
+    assert wrong.status_code == 401 and "Set-Cookie" not in wrong.headers
+    right = browser.post("/signin", data={"name": "ANN", "password": PASSWORD})
+    assert right.status_code == 303 and browser.get("/api/v1/me").get_json()["name"] == "Ann"
+    browser.delete_cookie(session.COOKIE)
+    back = browser.post("/recover", data={"name": "ann", "code": code.lower()})
+    assert back.status_code == 200 and "9 codes left" in back.get_data(as_text=True)
+    assert browser.get("/api/v1/me").get_json()["name"] == "Ann"
+    browser.delete_cookie(session.COOKIE)
+    assert browser.post("/recover", data={"name": "ann", "code": code}).status_code == 401
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -139,3 +172,50 @@ def test_a_page_error_is_a_page_and_an_api_error_stays_json(browser: Any) -> Non
     assert page.status_code == 404 and "text/html" in page.content_type
     api = browser.get("/api/v1/games/no-such-game")
     assert api.status_code == 404 and api.get_json()["error"]["code"] == "game_not_found"
+
+
+def test_a_server_bot_of_another_game_is_refused_in_words_and_opens_nothing(browser: Any, platform: Any) -> None:
+    csrf = signed_up(browser)
+    form = {"csrf": csrf, "variant": "mekong/classic", "players": "2", "sit": "1", "others": "bots",
+            "bot": "tarasque/greedy", "clock": "none"}  # fmt: skip
+    answer = browser.post("/games", data=form)
+    assert answer.status_code == 400
+    assert "plays Tarasque, not Les Dragons du Mékong" in answer.get_data(as_text=True)
+    assert platform.views.list_games(status=None, game=None, player=None, limit=10, offset=0) == []
+
+
+def test_the_lobbys_form_reads_checkboxes_and_one_value_per_seat(browser: Any) -> None:
+    csrf = signed_up(browser)
+    prefix = "option:seven-dragons/single-action:"
+    form = {"csrf": csrf, "variant": "seven-dragons/single-action", "players": "2", "sit": "1", "others": "bots",
+            "clock": "none", f"{prefix}action": "zap_card", f"{prefix}strict_edges": "true"}  # fmt: skip
+    game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    options = browser.get(f"/api/v1/games/{game_id}").get_json()["options"]
+    assert options == {"action": "zap_card", "silver": False, "strict_edges": True}, "an unchecked box is no"
+    basic = "option:seven-dragons/basic:targets"
+    form = {"csrf": csrf, "variant": "seven-dragons/basic", "players": "2", "sit": "1", "others": "bots",
+            "clock": "none", f"{basic}:1": "7", f"{basic}:2": "7", f"{basic}:3": "3"}  # fmt: skip
+    game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    assert browser.get(f"/api/v1/games/{game_id}").get_json()["options"]["targets"] == []  # every seat the usual
+
+
+def test_the_lobbys_form_invites_by_name_and_leaves_the_invited_seat_open(browser: Any, platform: Any) -> None:
+    bruno, _ = platform.accounts.register("Bruno", "human")
+    csrf = signed_up(browser)
+    form = {"csrf": csrf, "variant": "tarasque/dragon-dice", "players": "3", "sit": "1", "others": "bots",
+            "clock": "none", "invite": "bruno, "}  # fmt: skip
+    game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    doc = browser.get(f"/api/v1/games/{game_id}").get_json()
+    assert [s["kind"] for s in doc["seats"]] == ["human", "bot"] and doc["status"] == "open"
+    [invitation] = platform.invitations.received(bruno.id)
+    assert invitation["game_id"] == game_id and invitation["inviter"]["name"] == "ann"
+
+
+def test_a_start_time_is_read_in_the_browsers_time_zone(browser: Any, platform: Any) -> None:
+    csrf = signed_up(browser)
+    form = {"csrf": csrf, "variant": "tarasque/dragon-dice", "players": "2", "sit": "1", "others": "open",
+            "clock": "none", "starts_at": "2099-01-01T09:30", "tz": "Asia/Tokyo"}  # fmt: skip
+    game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
+    assert browser.get(f"/api/v1/games/{game_id}").get_json()["starts_at"].startswith("2099-01-01T00:30:00")
+    refused = browser.post("/games", data={**form, "tz": "Mars/Olympus"})
+    assert refused.status_code == 400 and "unknown time zone" in refused.get_data(as_text=True)

@@ -31,6 +31,7 @@ from tests.support.deployment import (
     served_port,
     wait_ready,
 )
+from tests.support.names import fresh
 from tests.support.processes import BIN, Proc, Server
 
 pytestmark = pytest.mark.slow
@@ -133,7 +134,7 @@ def test_the_compose_topology_runs_as_shipped_and_one_bot_turn_is_traced_to_the_
 
         # One bot turn, from the request that starts the game to the worker's lines and back.
         trace = f"trace-{uuid.uuid4().hex[:12]}"
-        _st, owner = web[0].call("POST", "/api/v1/players", {"name": "owner"})
+        _st, owner = web[0].call("POST", "/api/v1/players", {"name": fresh("owner")})
         _st, game = web[0].call("POST", "/api/v1/games", {"game": "tarasque", "players": 2}, owner["token"])
         web[0].call("POST", f"/api/v1/games/{game['id']}/seats", {"bot": "random"}, owner["token"])
         status, headers = web[0].request(
@@ -161,7 +162,7 @@ def test_the_compose_topology_runs_as_shipped_and_one_bot_turn_is_traced_to_the_
 
         leader.kill(signal.SIGKILL)  # the standby leads from here
         at = (datetime.now(UTC) + timedelta(seconds=3)).isoformat()
-        _st, owner = web[1].call("POST", "/api/v1/players", {"name": "owner"})
+        _st, owner = web[1].call("POST", "/api/v1/players", {"name": fresh("owner")})
         st, scheduled = web[1].call(
             "POST", "/api/v1/games", {"game": "tarasque", "players": 2, "starts_at": at}, owner["token"]
         )

@@ -15,6 +15,7 @@ import pytest
 
 from api.cli import main
 from services.ports import NullWork
+from tests.support.names import fresh
 from wiring import bootstrap
 from wiring import rebuild as rebuilding
 from wiring.rebuild import ProjectionsLed, rebuild_projections
@@ -45,7 +46,7 @@ def _leading(env: dict[str, str]) -> Any:
 
 
 def _play(platform: Any, games: int = 3) -> list[str]:
-    ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(2)]
+    ids = [platform.accounts.register(fresh(f"p{i}"), "human")[0].id for i in range(2)]
     made = []
     for _ in range(games):
         game = platform.games.create_game(ids[0], "dice-race", None, None, 2)

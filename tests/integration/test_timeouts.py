@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from services.aggregate import Game
+from tests.support.names import fresh
 from tests.support.processes import Proc, Server
 
 pytestmark = pytest.mark.slow
@@ -58,7 +59,7 @@ def _env(tmp: Path, redis_url: str) -> dict[str, str]:
 
 
 def _human_and_bots(server: Server, tc: dict[str, Any], bots: int) -> tuple[str, str]:
-    st, me = server.call("POST", "/api/v1/players", {"name": "sleeper"})
+    st, me = server.call("POST", "/api/v1/players", {"name": fresh("sleeper")})
     st, game = server.call(
         "POST", "/api/v1/games", {"game": "tarasque", "players": bots + 1, "time_control": tc}, me["token"]
     )
@@ -148,8 +149,8 @@ def test_many_games_timing_out_together_each_time_out_exactly_once(live_client: 
     platform = live_client.platform
     games = []
     for i in range(40):
-        a = platform.accounts.register(f"a{i}", "human")[0].id
-        b = platform.accounts.register(f"b{i}", "human")[0].id
+        a = platform.accounts.register(fresh(f"a{i}"), "human")[0].id
+        b = platform.accounts.register(fresh(f"b{i}"), "human")[0].id
         g = platform.games.create_game(
             a, "dice-race", None, None, 2, time_control={"kind": "per_move", "seconds": 1, "timeout_policy": "forfeit"}
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,13 +45,19 @@ class ApiClient:
 
     def page(self, path: str, token: str | None = None) -> Reply:
         """A web page as a browser signed in with ``token`` reads it (its session cookie; signed out
-        without one)."""
-        cookie = {"HTTP_COOKIE": f"dragonhall_session={token}"} if token else {}
-        r = self.http.open(path, method="GET", environ_overrides=cookie)
+        without one). The cookie goes through the test client's jar, the only cookies it sends."""
+        if token:
+            self.http.set_cookie("dragonhall_session", token)
+        try:
+            r = self.http.open(path, method="GET")
+        finally:
+            if token:
+                self.http.delete_cookie("dragonhall_session")
         return Reply(r.status_code, r.get_data(as_text=True))
 
-    def player(self, name: str = "p", kind: str = "human") -> dict[str, Any]:
-        r = self.call("POST", "/api/v1/players", {"name": name, "kind": kind})
+    def player(self, name: str | None = None, kind: str = "human") -> dict[str, Any]:
+        """A new account (names are unique: without one, a fresh name)."""
+        r = self.call("POST", "/api/v1/players", {"name": name or f"p-{uuid.uuid4().hex[:8]}", "kind": kind})
         assert r.status == 201, r.body
         return r.body
 

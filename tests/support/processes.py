@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +90,7 @@ class Server(Proc):
             return e.code, json.loads(e.read() or b"null")
 
     def bot_game(self, game: str, players: int, bot: str = "random", **extra: Any) -> tuple[str, str]:
-        st, owner = self.call("POST", "/api/v1/players", {"name": "owner"})
+        st, owner = self.call("POST", "/api/v1/players", {"name": f"owner-{uuid.uuid4().hex[:8]}"})  # unique
         assert st == 201, owner
         st, g = self.call("POST", "/api/v1/games", {"game": game, "players": players, **extra}, owner["token"])
         assert st == 201, g

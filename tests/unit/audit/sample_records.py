@@ -15,6 +15,7 @@ from services.clock import FakeClock
 from services.record_signing import signer_for
 from services.records import game_record
 from services.steps import decisions
+from tests.support.names import fresh
 
 GAMES = ("tarasque", "seven-dragons", "mekong", "drachenreiter")
 BANK = {"kind": "bank", "initial": 90, "increment": 20, "cap": 150, "timeout_policy": "auto"}
@@ -52,7 +53,7 @@ def _timed_record(platform: Any, game: str, number: int, moves: int) -> dict[str
     fake = clock._clock
     assert isinstance(fake, FakeClock)
     rng = random.Random(number)
-    ids = [platform.accounts.register(f"player {i}", "human")[0].id for i in range(3)]
+    ids = [platform.accounts.register(fresh(f"player {i}"), "human")[0].id for i in range(3)]
     g = platform.games.create_game(
         ids[0],
         game,

@@ -17,10 +17,11 @@ from services.errors import (
     SeatUnavailable,
     StaleVersion,
 )
+from tests.support.names import fresh
 
 
 def _table(platform: Any, players: int = 2) -> tuple[str, list[str]]:
-    ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(players)]
+    ids = [platform.accounts.register(fresh(f"p{i}"), "human")[0].id for i in range(players)]
     game = platform.games.create_game(ids[0], "dice-race", None, None, players)
     for pid in ids:
         platform.games.take_seat(str(game.id), pid, pid[:4], "human")

@@ -8,10 +8,11 @@ import pytest
 
 from services.aggregate import Game
 from services.unit_of_work import game_uuid
+from tests.support.names import fresh
 
 
 def _table(platform: Any) -> tuple[str, list[str]]:
-    ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(2)]
+    ids = [platform.accounts.register(fresh(f"p{i}"), "human")[0].id for i in range(2)]
     game = platform.games.create_game(ids[0], "dice-race", None, None, 2)
     for pid in ids:
         platform.games.take_seat(str(game.id), pid, pid[:4], "human")

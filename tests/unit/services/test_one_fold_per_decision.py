@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from domain.kernel import Emitter, all_games, choose_move
+from tests.support.names import fresh
 
 GAMES = [pytest.param(g, id=g.slug) for g in all_games()]
 
@@ -60,7 +61,7 @@ def test_a_decision_evolves_each_of_its_events_once(
 ) -> None:
     rng = random.Random(3)
     seats = ruleset.variants[0].min_seats
-    ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(seats)]
+    ids = [platform.accounts.register(fresh(f"p{i}"), "human")[0].id for i in range(seats)]
     gid = str(platform.games.create_game(ids[0], ruleset.slug, None, None, seats).id)
     counter = EvolveCounter(ruleset, monkeypatch)
     for pid in ids:

@@ -17,6 +17,7 @@ import pytest
 from services import clock
 from services.ports import NullWork
 from tests.conftest import make_settings
+from tests.support.names import fresh
 from wiring import bootstrap
 
 
@@ -30,7 +31,7 @@ def two(tmp_path: Path) -> Iterator[tuple[Any, Any]]:
 
 
 def _table(p: Any) -> tuple[str, list[str]]:
-    ids = [p.accounts.register(f"p{i}", "human")[0].id for i in range(2)]
+    ids = [p.accounts.register(fresh(f"p{i}"), "human")[0].id for i in range(2)]
     game = p.games.create_game(ids[0], "dice-race", None, None, 2)
     for pid in ids:
         p.games.take_seat(str(game.id), pid, pid[:4], "human")

@@ -17,6 +17,7 @@ import pytest
 from domain.catalog import GAMES
 from infra.version_board import SLOTS, VersionBoard
 from services.unit_of_work import RECENT
+from tests.support.names import fresh
 from tests.support.rated_games import BUDGET
 from workers.bot_turns import bot_choice
 
@@ -38,7 +39,7 @@ def test_the_board_tells_a_game_version_only_when_its_slot_shows_that_game(tmp_p
 @pytest.mark.parametrize("slug", [ruleset.slug for ruleset in GAMES])
 def test_a_change_reads_as_the_store_answers_it_for_every_viewer(two_writers: list[Any], slug: str) -> None:
     one, two = two_writers
-    ids = [one.accounts.register(f"p{i}", "bot")[0].id for i in range(2)]
+    ids = [one.accounts.register(fresh(f"p{i}"), "bot")[0].id for i in range(2)]
     gid = str(one.games.create_game(ids[0], slug, None, None, 2).id)
     for pid in ids:
         one.games.take_seat(gid, pid, pid[:4], "bot", bot="random")
@@ -72,7 +73,7 @@ def test_a_change_reads_as_the_store_answers_it_for_every_viewer(two_writers: li
 
 def test_only_the_last_events_saved_or_read_are_kept(two_writers: list[Any]) -> None:
     one, _ = two_writers
-    ids = [one.accounts.register(f"p{i}", "bot")[0].id for i in range(2)]
+    ids = [one.accounts.register(fresh(f"p{i}"), "bot")[0].id for i in range(2)]
     gid = str(one.games.create_game(ids[0], "tarasque", None, None, 2).id)
     for pid in ids:
         one.games.take_seat(gid, pid, pid[:4], "bot", bot="random")

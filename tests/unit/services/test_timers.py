@@ -16,6 +16,7 @@ from services.aggregate import Game
 from services.clock import FakeClock
 from services.errors import InvalidRequest
 from services.timers import BOT_NUDGE, BOT_STALL, LOST_DELIVERY, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
+from tests.support.names import fresh
 
 
 def first_move(game: Any, seat: int) -> Any:
@@ -23,7 +24,7 @@ def first_move(game: Any, seat: int) -> Any:
 
 
 def _game(platform: Any, tc: dict[str, Any], players: int = 2) -> tuple[str, list[str]]:
-    ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(players)]
+    ids = [platform.accounts.register(fresh(f"p{i}"), "human")[0].id for i in range(players)]
     game = platform.games.create_game(ids[0], "dice-race", None, None, players, time_control=tc)
     for pid in ids:
         platform.games.take_seat(str(game.id), pid, "p", "human")

@@ -14,8 +14,11 @@ from services import clock
 from services.clock import FakeClock
 from services.errors import InvalidRequest
 from services.timers import AdvanceTournament
-from services.tournaments import NotOwner, RegistrationClosed, TournamentNotFound
+from services.tournaments import NotOrganiser, NotOwner, RegistrationClosed, TooFewPlayers, TournamentNotFound
 from tests.support.rated_games import play_out
+
+NOTICE = 5
+"""Seconds from a round's pairing to its games' start in these tests (the least allowed)."""
 
 
 def _spec(**extra: Any) -> dict[str, Any]:
@@ -31,6 +34,7 @@ def _spec(**extra: Any) -> dict[str, Any]:
         "time_control": None,
         "starts_at": clock.now() + timedelta(minutes=1),
         "round_seconds": 3600,
+        "notice_seconds": NOTICE,
         **extra,
     }
 
@@ -49,7 +53,7 @@ def _enter(platform: Any, fake_clock: FakeClock, t: dict[str, Any], owner: Any, 
 
 def _play_round(platform: Any, fake_clock: FakeClock, t: dict[str, Any], finish: int | None = None) -> None:
     """Starts the round's games at their time and plays the first ``finish`` tables out (all by default)."""
-    fake_clock.advance(3)
+    fake_clock.advance(NOTICE + 1)
     tables = [tb for tb in t["rounds"][-1]["tables"] if tb["game_id"]]
     for tb in tables[:finish]:
         platform.games.start_scheduled(tb["game_id"], clock.now())
@@ -173,3 +177,81 @@ def test_a_step_run_twice_pairs_a_round_once(platform: Any, fake_clock: FakeCloc
     tours._pair(stale, 1, clock.now())  # a second step that read the tournament before the first paired it
     rows = platform.db.query("SELECT * FROM dh_tournament_tables WHERE tournament_id = ?", (t["id"],))
     assert [json.loads(r["players"]) for r in rows] == [tours.get(t["id"])["rounds"][0]["tables"][0]["players"]]
+
+
+def test_each_player_is_told_their_table_and_its_start_a_notice_before_it(platform: Any, fake_clock: FakeClock) -> None:
+    """The games of a round start ``notice_seconds`` after its pairing; each player hears of it then."""
+    owner, _ = platform.accounts.register("ada", "human")
+    bots = _bots(platform, owner, 4)
+    t = platform.tournaments.create(owner, _spec(seats=2, notice_seconds=120), uuid.UUID(int=7))
+    _enter(platform, fake_clock, t, owner, bots)
+    fake_clock.advance(61)
+    paired_at = clock.now()
+    assert platform.tournaments.advance(t["id"]) == "running"
+    table = platform.tournaments.get(t["id"])["rounds"][0]["tables"][0]
+    game = platform.games.load(table["game_id"])
+    assert game.status == "scheduled" and game.starts_at == (paired_at + timedelta(seconds=120)).isoformat()
+    for pid in table["players"]:
+        [notice] = platform.inbox.items(pid, "tournament_round")
+        assert (notice["round"], notice["game_id"], notice["starts_at"]) == (1, table["game_id"], game.starts_at)
+        assert len(notice["opponents"]) == 1
+    fake_clock.advance(60)
+    assert not platform.games.start_scheduled(table["game_id"], clock.now()), "no game starts before its notice"
+    fake_clock.advance(61)
+    assert platform.games.start_scheduled(table["game_id"], clock.now())
+
+
+def test_a_player_withdraws_before_the_start_and_not_after(platform: Any, fake_clock: FakeClock) -> None:
+    owner, _ = platform.accounts.register("ada", "human")
+    bea, _ = platform.accounts.register("bea", "human")
+    bot = _bots(platform, owner, 1)[0]
+    t = platform.tournaments.create(owner, _spec(seats=2), uuid.UUID(int=8))
+    for entrant in (owner, bea):
+        platform.tournaments.register(t["id"], entrant)
+    platform.tournaments.register(t["id"], owner, bot.id, "random")
+    with pytest.raises(NotOwner):
+        platform.tournaments.withdraw(t["id"], bea, bot.id)
+    after = platform.tournaments.withdraw(t["id"], owner, bot.id)
+    after = platform.tournaments.withdraw(t["id"], bea)
+    assert [p["name"] for p in after["players"]] == ["ada"]
+    platform.tournaments.withdraw(t["id"], bea)  # twice is no error
+    platform.tournaments.register(t["id"], bea)
+    fake_clock.advance(61)
+    platform.tournaments.advance(t["id"])
+    with pytest.raises(RegistrationClosed):
+        platform.tournaments.withdraw(t["id"], bea)
+
+
+def test_the_organiser_starts_a_tournament_early_and_only_with_enough_players(
+    platform: Any, fake_clock: FakeClock
+) -> None:
+    owner, _ = platform.accounts.register("ada", "human")
+    bea, _ = platform.accounts.register("bea", "human")
+    t = platform.tournaments.create(owner, _spec(seats=2, starts_at=clock.now() + timedelta(days=3)), uuid.UUID(int=9))
+    platform.tournaments.register(t["id"], owner)
+    with pytest.raises(TooFewPlayers):
+        platform.tournaments.start_now(t["id"], owner)
+    platform.tournaments.register(t["id"], bea)
+    with pytest.raises(NotOrganiser):
+        platform.tournaments.start_now(t["id"], bea)
+    started = platform.tournaments.start_now(t["id"], owner)
+    assert started["status"] == "running" and started["round"] == 1
+    assert len(started["rounds"][0]["tables"]) == 1
+    with pytest.raises(RegistrationClosed):
+        platform.tournaments.start_now(t["id"], owner)
+
+
+def test_the_organiser_cancels_and_every_entrant_is_told(platform: Any, fake_clock: FakeClock) -> None:
+    owner, _ = platform.accounts.register("ada", "human")
+    bea, _ = platform.accounts.register("bea", "human")
+    t = platform.tournaments.create(owner, _spec(seats=2), uuid.UUID(int=10))
+    platform.tournaments.register(t["id"], bea)
+    with pytest.raises(NotOrganiser):
+        platform.tournaments.cancel(t["id"], bea)
+    assert platform.tournaments.cancel(t["id"], owner)["status"] == "cancelled"
+    [told] = platform.inbox.items(bea.id, "tournament_cancelled")
+    assert told["tournament"] == "spring cup"
+    with pytest.raises(RegistrationClosed):
+        platform.tournaments.cancel(t["id"], owner)
+    fake_clock.advance(61)
+    assert t["id"] not in platform.tournaments.due(clock.now())

@@ -25,6 +25,7 @@ from services.aggregate import Game
 from services.clock import FakeClock
 from services.records import game_record
 from services.verification import verify_record
+from tests.support.names import fresh
 
 GAMES = (("tarasque", 2), ("seven-dragons", 3), ("mekong", 2), ("drachenreiter", 2))
 PER_MOVE = {"kind": "per_move", "seconds": 60}
@@ -86,7 +87,7 @@ def _events(platform: Any, gid: str, after: int = 0) -> list[Any]:
 
 def _table(platform: Any, slug: str, seats: int, tc: dict[str, Any], number: int = 1) -> tuple[str, list[str]]:
     """A game of ``seats`` humans; its id (hence its seed, under the test server key) is fixed by ``number``."""
-    ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(seats)]
+    ids = [platform.accounts.register(fresh(f"p{i}"), "human")[0].id for i in range(seats)]
     game = platform.games.create_game(
         ids[0], slug, None, None, seats, time_control=tc, game_id=uuid.UUID(int=number, version=4)
     )

@@ -12,6 +12,7 @@ import pytest
 from domain.kernel import NotYourTurn
 from infra.version_board import SLOTS, VersionBoard
 from services.unit_of_work import game_uuid
+from tests.support.names import fresh
 
 
 def test_a_posted_version_is_current_and_no_other_is(tmp_path: Path) -> None:
@@ -43,7 +44,7 @@ def test_two_boards_on_one_file_share_their_posts(tmp_path: Path) -> None:
 
 
 def _table(platform: Any) -> tuple[str, list[str]]:
-    ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(2)]
+    ids = [platform.accounts.register(fresh(f"p{i}"), "human")[0].id for i in range(2)]
     game = platform.games.create_game(ids[0], "dice-race", None, None, 2)
     for pid in ids:
         platform.games.take_seat(str(game.id), pid, pid[:4], "human")
