@@ -18,6 +18,7 @@ from services.health import Check, publish
 from services.heartbeats import process_name
 from services.ports import NullWork
 from tests.conftest import make_settings
+from tests.support.names import fresh
 
 ROOT = Path(__file__).resolve().parents[3]
 RULES = {
@@ -54,7 +55,7 @@ def deployment(tmp_path: Path, fake_clock: FakeClock) -> Iterator[Any]:
 
 
 def _game(platform: Any, tc: dict[str, Any] | None = None) -> tuple[str, list[str]]:
-    ids = [platform.accounts.register(f"p{i}", "human")[0].id for i in range(2)]
+    ids = [platform.accounts.register(fresh(f"p{i}"), "human")[0].id for i in range(2)]
     game = platform.games.create_game(ids[0], "dice-race", None, None, 2, time_control=tc)
     for pid in ids:
         platform.games.take_seat(str(game.id), pid, "p", "human")
