@@ -90,6 +90,7 @@ def _store_env(settings: Settings) -> dict[str, str]:
             views + "PERSISTENCE_MODULE": sqlite_events.FACTORY_TOPIC,
             views + "SQLITE_DBNAME": str(settings.data_dir / "views.db"),
             views + "SQLITE_LOCK_TIMEOUT": "30",
+            views + "SQLITE_CHECKPOINT_INTERVAL": "1",  # its log kept bounded too, whoever reads it
         }
     pg = settings.postgres
     env = {
