@@ -160,6 +160,8 @@ class EventWriter:
             _commit_rows(self._conn, statement, rows)
 
     def close(self) -> None:
+        if self._conn is None:  # closed already (the application closes again when it is collected)
+            return
         with self._exclusive():
             if self._conn is not None:
                 self._conn.close()
