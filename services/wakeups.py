@@ -112,6 +112,8 @@ class Wakeups:
         """Wakes the subscribers of ``key`` in this process only (a broadcast received)."""
         for observe in self.observers:
             observe(key)
+        if key not in self._subscribers:  # nobody here waits on it (a lookup, atomic under the GIL)
+            return
         with self._lock:
             held = list(self._subscribers.get(key, ()))
         for subscription in held:
