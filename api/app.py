@@ -201,13 +201,14 @@ def serving_app() -> Flask:
 
 def serving_gateway() -> Gateway:
     """The ASGI app of one server process (``api.asgi``): ``serving_app`` answers each request on
-    one of ``DRAGONHALL_HTTP_THREADS`` worker threads (a long poll on a pool of its own, as many
-    as the streams a process may hold, since each waits on its thread), the streams' lines are
-    read and built on as many more, and the streams wait on the event loop."""
+    one of ``DRAGONHALL_HTTP_THREADS`` worker threads, or with one on the event loop's own thread
+    (a long poll on a pool of its own, as many as the streams a process may hold, since each
+    waits on its thread), the streams' lines are read and built on as many more, and the streams
+    wait on the event loop."""
     app = serving_app()
     platform = platform_of(app)
     threads = int(os.environ.get("DRAGONHALL_HTTP_THREADS") or 1)
-    requests = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-http")
+    requests = None if threads == 1 else ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-http")
     waits = ThreadPoolExecutor(max_workers=platform.settings.max_streams, thread_name_prefix="dragonhall-wait")
     lines = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-lines")
     return Gateway(app, StreamHub(platform.streams, lines), requests, waits)
