@@ -199,6 +199,8 @@ class UnixBroadcast:
     """Keys in one datagram at most (about 3 KB)."""
     LARGEST = 65536
     """Bytes the listener reads of one datagram."""
+    DRAIN = 64
+    """Datagrams the listener reads at most before it delivers their keys."""
 
     def __init__(self, directory: Path, deliver: Deliver) -> None:
         self.directory = directory
@@ -210,6 +212,8 @@ class UnixBroadcast:
         self._socket.bind(str(self.path))
         os.chmod(self.path, 0o600)
         self._socket.settimeout(1.0)  # the listener sees ``close`` within a second
+        self._queued = self._socket.dup()  # the same socket, read without waiting: what has queued
+        self._queued.setblocking(False)
         self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._sender.setblocking(False)
         self._peers: list[str] = []
@@ -223,14 +227,24 @@ class UnixBroadcast:
         self._thread.start()
 
     def _listen(self) -> None:
+        """Delivers each key once per wake of this thread: the datagrams that queued while it waited
+        for the GIL are read together, and a key sent by several of them is delivered once (a key only
+        says "read again"). Under load every move sent one, and the thread took the GIL for each."""
         while not self._stopping:
             try:
-                data = self._socket.recv(self.LARGEST)
+                data = [self._socket.recv(self.LARGEST)]
+                while len(data) < self.DRAIN:
+                    data.append(self._queued.recv(self.LARGEST))
             except TimeoutError:
                 continue
+            except BlockingIOError:  # nothing more queued
+                pass
             except OSError:
                 return
-            for key in _split(data.decode(errors="replace"), self.origin):
+            keys: dict[str, None] = {}
+            for datagram in data:
+                keys.update(dict.fromkeys(_split(datagram.decode(errors="replace"), self.origin)))
+            for key in keys:
                 self._deliver(key)
 
     def _others(self) -> list[str]:
@@ -301,4 +315,5 @@ class UnixBroadcast:
             os.unlink(self.path)
         self._thread.join(timeout=3)
         self._socket.close()
+        self._queued.close()
         self._sender.close()
