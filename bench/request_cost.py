@@ -117,10 +117,6 @@ def _serving_app() -> tuple[Any, Any]:
     else:  # a checkout from before the composition root moved to wiring/ (0e4cf93)
         from services.bootstrap import bootstrap
 
-    if (ROOT / "infra" / "log_lines.py").exists():  # the JSON log lines ``dragonhall`` configures
-        from infra import log_lines
-
-        log_lines.configure("WARNING")
     platform = bootstrap(projections=False)
     app = create_app(platform)
     gc.collect()
@@ -241,6 +237,10 @@ def main() -> None:
     parser.add_argument("--counted", action="store_true", help=argparse.SUPPRESS)  # run by --instructions
     args = parser.parse_args()
     url = args.database_url if args.store == "postgres" else None
+    if (ROOT / "infra" / "log_lines.py").exists():  # the JSON log lines ``dragonhall`` configures
+        from infra import log_lines
+
+        log_lines.configure("WARNING")
     if args.instructions:
         result = instructions_per_move(args.moves or 150, args.store, url)
     else:
