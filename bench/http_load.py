@@ -29,6 +29,16 @@ that one, and the p99 bound scaled the other way (``--no-yardsticks`` skips them
 
 One run moves by 10-20% from one minute to the next on a shared machine, so
 ``--rounds`` repeats it and counts the rounds that met the targets.
+
+The server runs as ``dragonhall serve`` runs it, with its default rate limits on (the
+registrations' raised: every client registers from one address). ``--baseline DIR``
+runs another checkout's server beside this one's in every round, so that two versions
+compare in one sitting (issue 39 compares with ``be2e552``); each row gives the share of
+the run's ceiling, the SQLite write-ahead logs' high-water mark and their size once the
+load has ended, and the server's RSS.
+
+    git worktree add /tmp/dh-be2e552 be2e552
+    python bench/http_load.py --rounds 3 --baseline /tmp/dh-be2e552
 """
 
 from __future__ import annotations
