@@ -127,6 +127,7 @@ def run(
         procs = [mp.Process(target=play_games, args=(server.port, seconds, n, i, queue)) for i, n in enumerate(per)]
         started = time.perf_counter()
         cpu_before = _tree_cpu_seconds(server.popen.pid)
+        split_before = _cpu_by_process(server.popen.pid)
         for p in procs:
             p.start()
         time.sleep(min(2.0, seconds / 4))
@@ -137,6 +138,7 @@ def run(
         results = [r for _ in procs for r in queue.get()]
         elapsed = time.perf_counter() - started
         server_cpu = _tree_cpu_seconds(server.popen.pid) - cpu_before
+        split_after = _cpu_by_process(server.popen.pid)
         rss_after = _tree_rss_mb(server.popen.pid)
         for p in procs:
             p.join()
@@ -164,6 +166,7 @@ def run(
         "errors": sum(r["errors"] for r in results),
         "acknowledged_but_not_stored": unstored,
         "server_cpu_ms_per_move": 1000 * server_cpu / max(1, len(moves)),
+        "server_cpu_ms_per_move_by_process": _cpu_split(split_before, split_after, len(moves)),
         "connections_per_process": split,
         "connections_per_process_at_end": split_at_end,
         "reconnects": sum(r["reconnects"] for r in results),
@@ -379,6 +382,40 @@ def _lag_figures(samples: list[tuple[float, int, int]]) -> dict[str, Any]:
     rate = (samples[-1][1] - samples[0][1]) / (samples[-1][0] - samples[0][0])
     worst = max(lag for _, _, lag in samples)
     return {"read_model_lag_max_events": worst, "read_model_lag_max_s": worst / rate if rate else None}
+
+
+def _cpu_by_process(pid: int) -> dict[int, tuple[str, float]]:
+    """CPU seconds so far of a process and each of its descendants, with what each is: ``serve`` (the
+    parent), ``http`` (a Granian worker), ``projections`` or ``other`` (Linux ``/proc``)."""
+    found: dict[int, tuple[str, float]] = {}
+
+    def visit(p: int, depth: int) -> None:
+        try:
+            children = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            cmdline = Path(f"/proc/{p}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            return
+        kind = "serve" if depth == 0 else "http" if " serve " in cmdline else "other"
+        if "spawn_main" in cmdline and "resource_tracker" not in cmdline:
+            kind = "projections"
+        found[p] = (kind, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+        for child in children:
+            visit(int(child), depth + 1)
+
+    visit(pid, 0)
+    return found
+
+
+def _cpu_split(
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]], moves: int
+) -> dict[str, float]:
+    """Server CPU ms per move by kind of process, between two ``_cpu_by_process``."""
+    split: dict[str, float] = {}
+    for p, (kind, seconds) in after.items():
+        spent = seconds - before.get(p, (kind, 0.0))[1]
+        split[kind] = split.get(kind, 0.0) + 1000 * spent / max(1, moves)
+    return {kind: round(ms, 3) for kind, ms in sorted(split.items())}
 
 
 def _tree_cpu_seconds(pid: int) -> float:
