@@ -69,3 +69,26 @@ def test_heads_count_only_the_games_their_streams_asked_for() -> None:
     heads.observe("game:g1")  # a change: the next ask reads again
     assert heads.head("g1") == 7
     assert reads == ["g1", "g1"]
+
+
+class _Sent:
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def send(self, key: str) -> None:
+        self.messages.append(key)
+
+    def close(self) -> None:
+        return None
+
+
+def test_a_batchs_keys_wake_here_once_each_and_travel_together() -> None:
+    sent = _Sent()
+    wakeups = Wakeups(sent)
+    woken: list[str] = []
+    wakeups.observers.append(woken.append)
+    keys = [f"account:p{n}" for n in range(70)]
+    wakeups.publish_all([*keys, "account:p1"])
+    assert woken == keys
+    assert [len(m.split("\n")) for m in sent.messages] == [64, 6]
+    assert "\n".join(sent.messages).split("\n") == keys
