@@ -69,13 +69,16 @@ def fold(platform: Any, gid: str, version: int) -> Any:
     return game
 
 
-def timed(fn: Any, versions: list[int]) -> list[float]:
-    out = []
+def timed(fn: Any, versions: list[int]) -> tuple[list[float], list[float]]:
+    """Each call's wall-clock seconds, and this thread's CPU seconds in it: on a shared machine
+    the first also counts the time the thread waited for a core, the second does not."""
+    wall, cpu = [], []
     for v in versions:
-        start = time.perf_counter()
+        start, started = time.perf_counter(), time.thread_time()
         fn(v)
-        out.append(time.perf_counter() - start)
-    return out
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - started)
+    return wall, cpu
 
 
 def main() -> None:
@@ -99,22 +102,33 @@ def main() -> None:
     versions = [rng.randint(1, head) for _ in range(args.samples)]
     for v in versions[:20]:  # both ways give the same state
         assert platform.games.load_at(gid, v).state == fold(platform, gid, v).state
-    snap = timed(lambda v: platform.games.load_at(gid, v), versions)
-    plain = timed(lambda v: fold(platform, gid, v), versions)
+    snap, snap_cpu = timed(lambda v: platform.games.load_at(gid, v), versions)
+    plain, plain_cpu = timed(lambda v: fold(platform, gid, v), versions)
     platform.close()
 
     table = Table(title=f"State at a random version of a {head}-event game ({args.samples} samples, SQLite)")
-    for col in ("method", "p50 ms", "p99 ms", "max ms"):
+    for col in ("method", "p50 ms", "p99 ms", "max ms", "CPU p50 ms", "CPU p99 ms"):
         table.add_column(col, justify="right")
-    for name, xs in ((f"snapshots every {args.interval}", snap), ("plain fold from event 1", plain)):
-        q = statistics.quantiles(xs, n=100)
-        table.add_row(name, f"{1000 * statistics.median(xs):.2f}", f"{1000 * q[98]:.2f}", f"{1000 * max(xs):.2f}")
+    rows = ((f"snapshots every {args.interval}", snap, snap_cpu), ("plain fold from event 1", plain, plain_cpu))
+    for name, xs, cpu in rows:
+        q, qc = statistics.quantiles(xs, n=100), statistics.quantiles(cpu, n=100)
+        table.add_row(
+            name,
+            f"{1000 * statistics.median(xs):.2f}",
+            f"{1000 * q[98]:.2f}",
+            f"{1000 * max(xs):.2f}",
+            f"{1000 * statistics.median(cpu):.2f}",
+            f"{1000 * qc[98]:.2f}",
+        )
     console.print(table)
-    p99 = statistics.quantiles(snap, n=100)[98]
+    p99, p99_cpu = statistics.quantiles(snap, n=100)[98], statistics.quantiles(snap_cpu, n=100)[98]
     ratio = statistics.quantiles(plain, n=100)[98] / p99
     console.print(f"p99 speed-up from snapshots: {ratio:.1f}x")
     verdict = "met" if p99 < P2_MS / 1000 else "NOT met"
-    console.print(f"P2, the state at any version in under {P2_MS:.0f} ms at p99: {1000 * p99:.2f} ms, {verdict}")
+    console.print(
+        f"P2, the state at any version in under {P2_MS:.0f} ms at p99: {1000 * p99:.2f} ms, {verdict} "
+        f"({1000 * p99_cpu:.2f} ms of CPU: the rest is waiting for a core)"
+    )
 
 
 if __name__ == "__main__":
