@@ -221,7 +221,8 @@ class UnixBroadcast:
         self._lock = threading.Lock()
         self._held: dict[str, dict[str, None]] = {}
         """Keys refused by each peer's full queue, in order, to send again."""
-        self._resend: threading.Timer | None = None
+        self._resend: threading.Thread | None = None
+        self._refused = threading.Event()
         self._stopping = False
         self._thread = threading.Thread(target=self._listen, name="unix-wake-listener", daemon=True)
         self._thread.start()
@@ -280,17 +281,30 @@ class UnixBroadcast:
                 return
 
     def _hold(self, peer: str, keys: list[str]) -> None:
+        """Keeps ``keys`` for ``peer``, for the resending thread (started at the first refusal, and
+        kept: under load a peer's queue fills many times a second, and a timer thread started for
+        each cost a thread's creation every time)."""
         with self._lock:
             held = self._held.setdefault(peer, {})
             held.update(dict.fromkeys(keys))
             if self._resend is None and not self._stopping:
-                self._resend = threading.Timer(self.RESEND, self._send_held)
-                self._resend.daemon = True
+                self._resend = threading.Thread(target=self._resending, name="unix-wake-resend", daemon=True)
                 self._resend.start()
+        self._refused.set()
+
+    def _resending(self) -> None:
+        while not self._stopping:
+            self._refused.wait(timeout=1.0)
+            if self._stopping:
+                return
+            if not self._refused.is_set():
+                continue
+            self._refused.clear()
+            time.sleep(self.RESEND)
+            self._send_held()
 
     def _send_held(self) -> None:
         with self._lock:
-            self._resend = None
             peers = list(self._held)
         for peer in peers:
             self._send_to(peer, None)
@@ -306,9 +320,7 @@ class UnixBroadcast:
         """Wakes the listener with an empty datagram of its own, so a stopping process does not
         wait out the receive timeout (a second of every HTTP process's shutdown)."""
         self._stopping = True
-        with self._lock:
-            if self._resend is not None:
-                self._resend.cancel()
+        self._refused.set()  # the resending thread sees ``_stopping`` at once
         with contextlib.suppress(OSError):
             self._sender.sendto(b"", str(self.path))
         with contextlib.suppress(OSError):
