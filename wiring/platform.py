@@ -90,7 +90,6 @@ def _store_env(settings: Settings) -> dict[str, str]:
             views + "PERSISTENCE_MODULE": sqlite_events.FACTORY_TOPIC,
             views + "SQLITE_DBNAME": str(settings.data_dir / "views.db"),
             views + "SQLITE_LOCK_TIMEOUT": "30",
-            views + "SQLITE_CHECKPOINT_INTERVAL": "1",  # its log kept bounded too, whoever reads it
         }
     pg = settings.postgres
     env = {
@@ -274,6 +273,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     if settings.store == "memory":
         run_projections = True  # the in-memory store lives in the runner's application
     vclass = views_class(settings)
+    closers: list[Callable[[], object]] = []
     runner: BatchingProjectionRunner | None = None
     leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     led = run_projections and settings.store != "memory"
@@ -286,6 +286,8 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         store = EventStore(env)
         undo.callback(store.close)
         factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
+        undo.callback(factory.close)  # its checkpointer's thread (``sqlite_events.WalCheckpointer``) too
+        closers.append(factory.close)
         view = factory.tracking_recorder(vclass)
         if led:
             leader = ProjectionLeader(leader_lock(settings), _locked(settings, lambda: start_runner(env, vclass, feed)))
@@ -302,6 +304,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     accounts.on_revoked.append(lambda player_id: wakeups.publish(tokens_key(player_id)))
     seeds = Seeds(settings.secret_key, keep=4 * settings.cache_size)
     platform = Platform(settings, store, uow, seeds, accounts, view, db, wakeups, feed, runner=runner)
+    platform._closers.extend(closers)
     if runner is None:
         platform._closers.append(store.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:
