@@ -41,7 +41,7 @@ from api.context import install, platform_of
 from api.stream_hub import StreamHub
 from api.web import site
 from infra import connection_balance, log_lines, metrics
-from infra.http_responses import FastJSON, WholeBodyResponse
+from infra.http_responses import DefaultHeaders, FastJSON, WholeBodyResponse
 from wiring import Platform, bootstrap
 
 
@@ -96,17 +96,40 @@ game's steps, a Mékong seat's 15,120 legal moves, a board and a page shrink fiv
 Streams are never compressed (each line must leave at once), nor are the small answers of moves."""
 
 
+COMPRESS_MIN_SIZE = 2048
+
+
 def compress(app: Flask) -> None:
-    """gzip or Brotli for the answers above, with flask-compress (run first of the after-request hooks)."""
+    """gzip or Brotli for the answers above, with flask-compress (run first of the after-request hooks).
+
+    flask-compress's own hook looks through the answer's headers and the request's on every
+    answer, a handful of misses each raising and catching an exception, before it finds that a
+    move's small answer is not for it: so it is asked only of answers that could be compressed
+    (a client that accepts gzip or Brotli, a body of at least ``COMPRESS_MIN_SIZE`` bytes, not a
+    stream). Every answer still says ``Vary: Accept-Encoding``, as it did (``DefaultHeaders``)."""
     app.config.update(
         COMPRESS_MIMETYPES=COMPRESSED_TYPES,
-        COMPRESS_MIN_SIZE=2048,
+        COMPRESS_MIN_SIZE=COMPRESS_MIN_SIZE,
         COMPRESS_STREAMS=False,
         COMPRESS_ALGORITHM=["br", "gzip"],
         COMPRESS_LEVEL=6,
         COMPRESS_BR_LEVEL=4,
+        COMPRESS_REGISTER=False,
     )
-    Compress(app)
+    compressor = Compress(app)
+
+    def compress_if_worth_it(response: Response) -> Response:
+        accepted = request.environ.get("HTTP_ACCEPT_ENCODING", "")
+        if ("br" not in accepted and "gzip" not in accepted) or response.is_streamed:
+            return response
+        length = response.content_length
+        if length is not None and length < COMPRESS_MIN_SIZE:
+            return response
+        compressed: Response = compressor.after_request(response)
+        return compressed
+
+    app.after_request(compress_if_worth_it)
+    app.wsgi_app = DefaultHeaders(app.wsgi_app, [("Vary", "Accept-Encoding")])  # type: ignore[method-assign]
 
 
 def _start_clock() -> None:
@@ -192,13 +215,14 @@ def serving_app() -> Flask:
 
 def serving_gateway() -> Gateway:
     """The ASGI app of one server process (``api.asgi``): ``serving_app`` answers each request on
-    one of ``DRAGONHALL_HTTP_THREADS`` worker threads (a long poll on a pool of its own, as many
-    as the streams a process may hold, since each waits on its thread), the streams' lines are
-    read and built on as many more, and the streams wait on the event loop."""
+    one of ``DRAGONHALL_HTTP_THREADS`` worker threads, or with one on the event loop's own thread
+    (a long poll on a pool of its own, as many as the streams a process may hold, since each
+    waits on its thread), the streams' lines are read and built on as many more, and the streams
+    wait on the event loop."""
     app = serving_app()
     platform = platform_of(app)
     threads = int(os.environ.get("DRAGONHALL_HTTP_THREADS") or 1)
-    requests = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-http")
+    requests = None if threads == 1 else ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-http")
     waits = ThreadPoolExecutor(max_workers=platform.settings.max_streams, thread_name_prefix="dragonhall-wait")
     lines = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-lines")
     return Gateway(app, StreamHub(platform.streams, lines), requests, waits)

@@ -14,7 +14,13 @@ An ordinary answer is collected whole on the thread and sent in one piece: the
 API's answers are small, and one hand-over between thread and loop per request
 is the cheapest there is. The request threads are few (``--threads``): every
 thread more that wants the GIL delays the loop, which then writes the streams'
-lines late. The request body is read on the loop first, at most
+lines late. With one thread (SQLite's default) there is no thread: the loop
+answers the request itself (``requests`` is None). A hand-over is a future, a
+write to the loop's wake-up pipe and two passes of the GIL, and measured under
+``bench/http_load.py`` the worker threads spent a third of their time in that
+write; a second thread overlapped nothing, since a SQLite save waits on no
+network and the GIL lets one of them run at a time. The streams wait meanwhile,
+as they waited for the thread's GIL before. The request body is read on the loop first, at most
 one byte past the app's ``MAX_CONTENT_LENGTH`` (the app answers 413 past it).
 """
 
@@ -42,10 +48,11 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 class Gateway:
     """An ASGI app serving a Flask app, whose streams the ``StreamHub`` holds."""
 
-    def __init__(self, app: Flask, hub: StreamHub, requests: Executor, waits: Executor) -> None:
+    def __init__(self, app: Flask, hub: StreamHub, requests: Executor | None, waits: Executor) -> None:
         self.app = app
         self.hub = hub
         self.requests = requests
+        """The request threads; None answers each request on the loop's own thread (``INLINE``)."""
         self.waits = waits
         self.max_body = int(app.config.get("MAX_CONTENT_LENGTH") or 1 << 20)
 
@@ -75,7 +82,11 @@ class Gateway:
             environ["wsgi.input_terminated"] = True  # chunked: the body ends where the stream does
         environ[HUB_KEY] = self.hub
         pool = self.waits if _may_wait(scope) else self.requests
-        status, headers, content = await asyncio.get_running_loop().run_in_executor(pool, _answer, self.app, environ)
+        if pool is None:
+            status, headers, content = _answer(self.app, environ)
+        else:
+            loop = asyncio.get_running_loop()
+            status, headers, content = await loop.run_in_executor(pool, _answer, self.app, environ)
         await send({"type": "http.response.start", "status": status, "headers": headers})
         handoff: Handoff | None = environ.get(HANDOFF_KEY)
         if handoff is None:

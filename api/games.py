@@ -131,12 +131,25 @@ def submit_move(body: dict[str, Any], game_id: str) -> dict[str, Any] | tuple[di
     return result
 
 
+_GAME_NAMES: dict[str, str] = {}
+"""Game id -> its game (``tarasque``...), which never changes: the label of the moves' metric, found
+once per game rather than by copying the cached game on every move."""
+GAME_NAMES_KEPT = 10_000
+
+
 def _game_name(game_id: str) -> str:
-    """The game a move was for (``tarasque``...), from this process's cache: a label of the moves' metric."""
+    """The game a move was for, from this process's cache of games: a label of the moves' metric."""
+    name = _GAME_NAMES.get(game_id)
+    if name is not None:
+        return name
     try:
-        return current_platform().games.remembered(game_id).game
+        name = current_platform().games.remembered(game_id).game
     except Exception:  # no such game: a refusal of its own
         return "none"
+    if len(_GAME_NAMES) >= GAME_NAMES_KEPT:
+        _GAME_NAMES.clear()
+    _GAME_NAMES[game_id] = name
+    return name
 
 
 @blp.route("/games/<game_id>/resign", methods=["POST"])

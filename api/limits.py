@@ -26,6 +26,8 @@ The check is a ``before_request`` hook of a few lines over ``limits``' fixed-win
 than Flask-Limiter's extension: measured with ``bench/request_cost.py --instructions``, the
 extension's own per-request work (it parses its limit strings again on every request, among other
 things) cost about 0.95 M instructions per move, a third of a move; the hook costs a small part of it.
+In a process's own memory the windows are counted by ``infra.rate_windows`` rather than ``limits``'
+memory storage, under the tuple the check already holds; a route's bucket is worked out once.
 """
 
 from __future__ import annotations
@@ -37,11 +39,12 @@ import time
 from flask import Flask, current_app, g, jsonify, request
 from flask.typing import ResponseReturnValue
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, Storage, storage_from_string
+from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
 from api.errors import error_body
 from api.parser import contract_of
+from infra.rate_windows import Windows
 from services.accounts import Player
 from services.config import Settings
 
@@ -57,29 +60,6 @@ VARIABLES = {
 }
 _BUCKET = "dh_rate_bucket"
 """The attribute of ``flask.g`` that holds the request's bucket and key, worked out once."""
-
-
-class SweptMemoryStorage(MemoryStorage):
-    """limits' memory storage without its timer thread per request.
-
-    ``MemoryStorage`` starts a ``threading.Timer`` on any count made after the last one has run
-    (10 ms): under steady traffic, a new thread every few requests, which measured at several times
-    the cost of the rest of the limit's check. Expiry does not need it: a fixed window's count is
-    dropped when read past its end. Here the sweep that frees the memory of ended windows runs in
-    the request instead, at most every ``SWEEP_SECONDS``."""
-
-    STORAGE_SCHEME = ["dragonhall-memory"]
-    SWEEP_SECONDS = 10.0
-
-    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: str) -> None:
-        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
-        self._next_sweep = time.monotonic() + self.SWEEP_SECONDS
-
-    def _MemoryStorage__schedule_expiry(self) -> None:  # replaces the base's timer (a private name)
-        now = time.monotonic()
-        if now >= self._next_sweep:
-            self._next_sweep = now + self.SWEEP_SECONDS
-            self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
 
 
 def limits_of(settings: Settings) -> dict[str, str]:
@@ -100,18 +80,30 @@ def limits_of(settings: Settings) -> dict[str, str]:
 
 
 class RateLimits:
-    """The limits of every bucket, and their counts."""
+    """The limits of every bucket, and their counts: in this process's memory (``infra.rate_windows``),
+    or in a shared storage (Redis) through ``limits``' fixed-window limiter."""
 
-    def __init__(self, values: dict[str, str], storage: Storage) -> None:
+    def __init__(self, values: dict[str, str], storage: Storage | None = None) -> None:
         self.items: dict[str, list[RateLimitItem]] = {bucket: parse_many(v) for bucket, v in values.items()}
-        self.limiter = FixedWindowRateLimiter(storage)
+        self._periods = {b: [(item, item.amount, item.get_expiry()) for item in its] for b, its in self.items.items()}
+        self.limiter = None if storage is None else FixedWindowRateLimiter(storage)
+        self.memory = Windows() if storage is None else None
+        self._buckets: dict[tuple[str, str], str | None] = {}
+        """(endpoint, method) -> the bucket its requests fall in (``_bucket_of``), worked out once."""
 
     def check(self) -> ResponseReturnValue | None:
         """Before each route: None to go on, or the 429 of a request over its bucket's limit."""
-        found = _bucket()
+        found = self.bucket()
         if found is None:
             return None
         bucket, who = found
+        if self.memory is not None:
+            for item, amount, seconds in self._periods[bucket]:
+                end = self.memory.hit((bucket, who, seconds), amount, seconds)
+                if end is not None:
+                    return _refused(bucket, item, end)
+            return None
+        assert self.limiter is not None
         for item in self.items[bucket]:
             try:
                 if self.limiter.hit(item, "dragonhall", bucket, who):
@@ -122,6 +114,23 @@ class RateLimits:
                 return None
             return _refused(bucket, item, reset)
         return None
+
+    def bucket(self) -> tuple[str, str] | None:
+        """The bucket of this request and whom it counts for, or None when no limit applies."""
+        if hasattr(g, _BUCKET):
+            found: tuple[str, str] | None = getattr(g, _BUCKET)
+            return found
+        endpoint = request.endpoint
+        found = None
+        if endpoint is not None:
+            route = (endpoint, request.method)
+            if route not in self._buckets:
+                self._buckets[route] = _bucket_of(endpoint)
+            bucket = self._buckets[route]
+            if bucket is not None:
+                found = bucket, _who(bucket)
+        setattr(g, _BUCKET, found)
+        return found
 
 
 def install(app: Flask, settings: Settings) -> RateLimits | None:
@@ -135,10 +144,11 @@ def install(app: Flask, settings: Settings) -> RateLimits | None:
     return limits
 
 
-def _storage(settings: Settings) -> Storage:
+def _storage(settings: Settings) -> Storage | None:
+    """The storage the counts are shared in; None to count in this process's memory."""
     uri = settings.rate_limit_storage
     if uri == "memory://":
-        return SweptMemoryStorage()
+        return None
     storage = storage_from_string(uri)
     if not isinstance(storage, Storage):
         raise ValueError(f"{uri} is not a storage rate limits can count in")
@@ -149,35 +159,33 @@ def _address() -> str:
     return request.remote_addr or "127.0.0.1"
 
 
-def _bucket() -> tuple[str, str] | None:
-    """The bucket of this request and whom it counts for, or None when no limit applies."""
-    if hasattr(g, _BUCKET):
-        found: tuple[str, str] | None = getattr(g, _BUCKET)
-        return found
-    found = _find_bucket()
-    setattr(g, _BUCKET, found)
-    return found
-
-
-def _find_bucket() -> tuple[str, str] | None:
-    endpoint = request.endpoint
-    if endpoint is None:
-        return None
+def _bucket_of(endpoint: str) -> str | None:
+    """The bucket of the requests of ``endpoint`` with this request's method, or None when no limit
+    applies: the same for every such request, so worked out once (``RateLimits.bucket``)."""
     contract = contract_of(current_app.view_functions[endpoint])
     if contract is None:
         return None
     if contract.rate_limit is not None:
-        return contract.rate_limit, f"address:{_address()}"
+        return contract.rate_limit
     if contract.auth == "none":
         return None
-    caller: Player | None = g.get("dh_caller")
     rule = request.url_rule.rule if request.url_rule is not None else ""
     if rule.endswith("/stream") or rule.startswith("/api/v1/stream"):
-        return "streams", f"account:{caller.id}" if caller else f"address:{_address()}"
-    bucket = "reads" if request.method in ("GET", "HEAD") else "moves"
+        return "streams"
+    return "reads" if request.method in ("GET", "HEAD") else "moves"
+
+
+def _who(bucket: str) -> str:
+    """Whom a request of ``bucket`` counts for: its address (registrations, and a call without a
+    token), its account (streams), else its token."""
+    if bucket not in ("reads", "moves", "streams"):
+        return f"address:{_address()}"
+    caller: Player | None = g.get("dh_caller")
+    if bucket == "streams":
+        return f"account:{caller.id}" if caller else f"address:{_address()}"
     if caller is None or caller.token_id is None:
-        return bucket, f"address:{_address()}"
-    return bucket, f"token:{caller.token_id}"
+        return f"address:{_address()}"
+    return f"token:{caller.token_id}"
 
 
 def _refused(bucket: str, item: RateLimitItem, reset: float) -> ResponseReturnValue:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable
@@ -125,6 +126,10 @@ class StreamHub:
         self._again: set[str] = set()
         self._poller: asyncio.Task[None] | None = None
         self._checks: set[asyncio.Future[None]] = set()
+        self._waking = threading.Lock()
+        self._woken_keys: dict[str, None] = {}
+        """Keys delivered since the loop was last asked to wake, in order (``_observe``)."""
+        self._wake_due = False
 
     # ------------------------------------------------------------ lifetime
 
@@ -137,9 +142,28 @@ class StreamHub:
         self._poller = loop.create_task(self._poll())
 
     def _observe(self, key: str) -> None:
+        """A key delivered to this process, on the thread that delivered it: the loop is woken only
+        for a game, an account or an owner that one of its streams follows (a move of a game nobody
+        follows here costs a few lookups), and once for the keys that come before it runs."""
+        kind, _, name = key.partition(":")
+        table = self._games if kind == "game" else self._accounts if kind == "account" else self._owners
+        if name not in table:  # a lookup in a dict the loop changes: atomic under the GIL
+            return
         loop = self.loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._woken, key)
+        if loop is None or loop.is_closed():
+            return
+        with self._waking:
+            self._woken_keys[key] = None
+            if self._wake_due:
+                return
+            self._wake_due = True
+        loop.call_soon_threadsafe(self._wake)
+
+    def _wake(self) -> None:
+        with self._waking:
+            keys, self._woken_keys, self._wake_due = self._woken_keys, {}, False
+        for key in keys:
+            self._woken(key)
 
     def held(self) -> int:
         """Streams held now."""

@@ -48,9 +48,16 @@ WARM_UP = 50
 
 
 def measure(
-    moves: int, store: str, data_dir: Path, database_url: str | None = None, deterministic: bool = False
+    moves: int,
+    store: str,
+    data_dir: Path,
+    database_url: str | None = None,
+    deterministic: bool = False,
+    counted: bool = False,
 ) -> dict[str, Any]:
-    """Plays ``WARM_UP`` and then ``moves`` moves in this process; their CPU time per request."""
+    """Plays ``WARM_UP`` and then ``moves`` moves in this process; their CPU time per request.
+    ``counted``: under callgrind, started without instrumentation, which is switched on for the
+    ``moves`` alone (``callgrind_control``)."""
     if deterministic:
         ids = random.Random(7)
         uuid.uuid4 = lambda: uuid.UUID(int=ids.getrandbits(128), version=4)
@@ -60,9 +67,13 @@ def measure(
         call = wsgi_caller(app)
         rng = random.Random(1)
         _play(call, rng, WARM_UP)
+        if counted:
+            _instrument("on")
         started = time.process_time()
         posts, gets = _play(call, rng, moves)
         elapsed = time.process_time() - started
+        if counted:
+            _instrument("off")
     finally:
         platform.close()
         gc.unfreeze()
@@ -84,6 +95,9 @@ def measure(
 
 def _configure(store: str, data_dir: Path, database_url: str | None, deterministic: bool) -> str | None:
     os.environ.update(DRAGONHALL_STORE=store, DRAGONHALL_DATA_DIR=str(data_dir), DRAGONHALL_HTTP_WORKERS="2")
+    metrics = data_dir / "metrics"  # as ``dragonhall serve`` shares its processes' metrics (``infra.metrics_dir``)
+    metrics.mkdir(parents=True, exist_ok=True)
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics)
     if deterministic:
         os.environ["DRAGONHALL_SECRET_KEY"] = "d1" * 32
     if store != "postgres":
@@ -97,7 +111,11 @@ def _serving_app() -> tuple[Any, Any]:
     """The app as an HTTP process of ``dragonhall serve`` builds it (``api.app.serving_app``),
     but without the projection runner, which ``serve`` runs in a process of its own."""
     from api.app import create_app
-    from wiring import bootstrap
+
+    if (ROOT / "wiring").is_dir():
+        from wiring import bootstrap
+    else:  # a checkout from before the composition root moved to wiring/ (0e4cf93)
+        from services.bootstrap import bootstrap
 
     platform = bootstrap(projections=False)
     app = create_app(platform)
@@ -141,10 +159,17 @@ def _play(call: Any, rng: random.Random, moves: int) -> tuple[list[float], list[
 
 def instructions_per_move(moves: int, store: str, database_url: str | None) -> dict[str, Any]:
     """Instructions per move under callgrind: runs for N and 3N moves (side by side), and
-    divides the difference."""
+    divides the difference.
+
+    Each run starts without instrumentation (valgrind then runs the start-up and the warm-up a few
+    times slower than without it, rather than some fifty times) and counts only while it plays its
+    moves, and only on the thread that plays them (``--separate-threads``): the background threads
+    (the checkpointer, the embedded worker's timers) do work by the second, not by the move, and
+    under valgrind a busy machine gives them more seconds."""
     with tempfile.TemporaryDirectory(prefix="dh-cost-") as tmp:
-        runs = [_start_callgrind(n, store, database_url, Path(tmp) / f"callgrind.{n}") for n in (moves, 3 * moves)]
-        counts = [_collected(run) for run in runs]
+        outs = [Path(tmp) / f"callgrind.{n}" for n in (moves, 3 * moves)]
+        runs = [_start_callgrind(n, store, database_url, out) for n, out in zip((moves, 3 * moves), outs, strict=True)]
+        counts = [_collected(run, out) for run, out in zip(runs, outs, strict=True)]
     return {
         "store": store,
         "instructions_per_move": (counts[1] - counts[0]) / (2 * moves),
@@ -157,6 +182,8 @@ def _start_callgrind(moves: int, store: str, database_url: str | None, out: Path
     cmd = [
         "valgrind",
         "--tool=callgrind",
+        "--instr-atstart=no",
+        "--separate-threads=yes",
         f"--callgrind-out-file={out}",
         sys.executable,
         __file__,
@@ -165,6 +192,7 @@ def _start_callgrind(moves: int, store: str, database_url: str | None, out: Path
         "--store",
         store,
         "--deterministic",
+        "--counted",
         "--json",
     ]
     if database_url:
@@ -174,10 +202,17 @@ def _start_callgrind(moves: int, store: str, database_url: str | None, out: Path
     )
 
 
-def _collected(run: subprocess.Popen[str]) -> int:
-    """The instruction count that callgrind reports when the run ends."""
+def _instrument(state: str) -> None:
+    """Switches callgrind's instrumentation of this process on or off; it has taken effect when
+    ``callgrind_control`` returns (the main thread waits for it meanwhile)."""
+    subprocess.run(["callgrind_control", "-i", state, str(os.getpid())], check=True, stdout=subprocess.DEVNULL)
+
+
+def _collected(run: subprocess.Popen[str], out: Path) -> int:
+    """The instructions counted on the run's main thread (callgrind's ``<out>-01``), which plays the moves."""
     _, err = run.communicate()
-    found = re.search(r"Collected\s*:\s*(\d+)", err)
+    main_thread = Path(f"{out}-01")
+    found = re.search(r"^totals:\s*(\d+)", main_thread.read_text(), re.M) if main_thread.exists() else None
     if run.returncode or not found:
         raise RuntimeError(f"callgrind run failed ({run.returncode}): {err[-1500:]}")
     return int(found.group(1))
@@ -199,13 +234,18 @@ def main() -> None:
     parser.add_argument("--instructions", action="store_true", help="count instructions per move under callgrind")
     parser.add_argument("--deterministic", action="store_true", help="fixed games (set by --instructions)")
     parser.add_argument("--json", action="store_true", help="print the JSON line only")
+    parser.add_argument("--counted", action="store_true", help=argparse.SUPPRESS)  # run by --instructions
     args = parser.parse_args()
     url = args.database_url if args.store == "postgres" else None
+    if (ROOT / "infra" / "log_lines.py").exists():  # the JSON log lines ``dragonhall`` configures
+        from infra import log_lines
+
+        log_lines.configure("WARNING")
     if args.instructions:
         result = instructions_per_move(args.moves or 150, args.store, url)
     else:
         with tempfile.TemporaryDirectory(prefix="dh-cost-") as tmp:
-            result = measure(args.moves or 2000, args.store, Path(tmp), url, args.deterministic)
+            result = measure(args.moves or 2000, args.store, Path(tmp), url, args.deterministic, args.counted)
     result["code"] = str(ROOT)
     print(json.dumps(result))
     if not args.json:

@@ -52,3 +52,28 @@ class FastJSON(DefaultJSONProvider):
             return super().response(obj)
         response_class: Any = self._app.response_class
         return cast(BaseResponse, response_class(body, mimetype=self.mimetype))
+
+
+class DefaultHeaders:
+    """WSGI middleware: adds each of ``headers`` to every answer that did not set that header itself.
+
+    The same headers set with ``Headers.setdefault`` in an ``after_request`` hook cost every move
+    four lookups in Werkzeug's header list, each miss raising and catching a ``KeyError`` subclass
+    (an HTTP exception, built in full); here they are appended to the list the server is handed,
+    after one pass over its names."""
+
+    def __init__(self, app: Any, headers: list[tuple[str, str]]) -> None:
+        self.app = app
+        self.headers = headers
+        self._names = [name.lower() for name, _ in headers]
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            given = {name.lower() for name, _ in headers}
+            if given.isdisjoint(self._names):
+                headers.extend(self.headers)
+            else:
+                headers.extend(h for h, name in zip(self.headers, self._names, strict=True) if name not in given)
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start)

@@ -13,6 +13,9 @@
   of runs: more moves/s in eight (about 5%), and a p99 3-10 ms lower in eight.
   ``SQLITE_CHECKPOINT_INTERVAL`` sets the seconds between two; unset or 0 keeps
   SQLite's own checkpoints (the read models' store, written off the request path).
+  The checkpointer also keeps the log's file bounded (``WAL_LIMIT``), which
+  SQLite's own checkpoints do not under steady load; ``journal_size_limit`` trims
+  the file whenever the log restarts.
 * ``SQLiteApplicationRecorder.subscribe()`` is not implemented in eventsourcing
   9.5, so ``ProjectionRunner`` cannot follow a SQLite application out of the box.
   ``PollingSQLiteApplicationRecorder`` adds a subscription that pulls new
@@ -30,10 +33,11 @@ from __future__ import annotations
 
 import fcntl
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -59,6 +63,11 @@ from infra.batched_pull import BatchedPull
 from infra.private_files import private_database, private_file
 
 POLL_INTERVAL = 0.2
+WAL_LIMIT = 16 << 20
+"""Bytes of write-ahead log past which the checkpointer truncates it (``WalCheckpointer``)."""
+JOURNAL_SIZE_LIMIT = 4 << 20
+"""Bytes a restarted log's file is cut back to (``PRAGMA journal_size_limit``): SQLite otherwise
+keeps the file at its largest and writes the new log over it."""
 COALESCE = 0.005
 """After a wake-up, wait this long for more saves, so one pull serves many (fewer queries under load)."""
 FACTORY_TOPIC = "infra.sqlite_events:TunedSQLiteFactory"
@@ -151,6 +160,8 @@ class EventWriter:
             _commit_rows(self._conn, statement, rows)
 
     def close(self) -> None:
+        if self._conn is None:  # closed already (the application closes again when it is collected)
+            return
         with self._exclusive():
             if self._conn is not None:
                 self._conn.close()
@@ -199,21 +210,21 @@ class TunedSQLiteFactory(SQLiteFactory):
         pool = self.datastore.pool
         create = pool._create_connection
         interval = float(self.env.get("SQLITE_CHECKPOINT_INTERVAL") or 0)
-        self.checkpointer = (
-            None if pool.is_sqlite_memory_mode or interval <= 0 else WalCheckpointer(pool.db_name, interval)
-        )
+        checkpoints = not pool.is_sqlite_memory_mode and interval > 0
 
         def tuned() -> SQLiteConnection:
             conn = create()
             raw = conn._sqlite_conn
             raw.execute(f"PRAGMA synchronous={synchronous}")
             raw.execute("PRAGMA temp_store=MEMORY")
-            if self.checkpointer is not None:
+            raw.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")
+            if checkpoints:
                 raw.execute("PRAGMA wal_autocheckpoint=0")
             return conn
 
         pool._create_connection = tuned  # type: ignore[method-assign]
-        self._serialise_writers_across_processes()
+        exclusive = self._serialise_writers_across_processes()
+        self.checkpointer = WalCheckpointer(pool.db_name, interval, exclusive) if checkpoints else None
 
     def close(self) -> None:
         if self.checkpointer is not None:
@@ -223,9 +234,9 @@ class TunedSQLiteFactory(SQLiteFactory):
             writer.close()
         super().close()
 
-    def _serialise_writers_across_processes(self) -> None:
+    def _serialise_writers_across_processes(self) -> Callable[[], AbstractContextManager[None]] | None:
         """Takes an ``flock`` around every write transaction, and gives the datastore the
-        ``EventWriter`` that saves events under the same lock.
+        ``EventWriter`` that saves events under the same lock; returns that lock (None in memory).
 
         Several server processes may write one SQLite file. SQLite alone makes a
         writer that finds the file locked sleep and retry (1, 2, 5, 10... ms), which
@@ -237,7 +248,7 @@ class TunedSQLiteFactory(SQLiteFactory):
         """
         pool = self.datastore.pool
         if pool.is_sqlite_memory_mode:
-            return
+            return None
         exclusive = _writers_lock(f"{pool.db_name}.writers")
         transaction = self.datastore.transaction
 
@@ -254,6 +265,7 @@ class TunedSQLiteFactory(SQLiteFactory):
         self.datastore.event_writer = EventWriter(  # type: ignore[attr-defined]
             lambda: pool._create_connection()._sqlite_conn, exclusive
         )
+        return exclusive
 
 
 def _writers_lock(path: str) -> Callable[[], AbstractContextManager[None]]:
@@ -275,31 +287,77 @@ def _writers_lock(path: str) -> Callable[[], AbstractContextManager[None]]:
 
 
 class WalCheckpointer:
-    """Checkpoints a SQLite file's write-ahead log every ``interval`` seconds, in a thread.
+    """Checkpoints a SQLite file's write-ahead log every ``interval`` seconds, in a thread, and
+    keeps the log's file under about ``limit`` bytes whatever the load.
 
     A ``PASSIVE`` checkpoint copies the log into the database as far as no reader
-    still needs it, and waits for no one: writers and readers go on meanwhile, and
-    a writer restarts the log from its start once it has all been copied. Every
-    process that writes the file runs one; when two run at once, one finds the
-    other busy and leaves the work to it.
+    still needs it, and waits for no one: writers and readers go on meanwhile. The log
+    restarts from its start only when a writer finds all of it copied and no reader in
+    it; under steady load the next save always comes first, and the file grew without
+    end (2 GB in four minutes at 670 moves/s beside a 216 MB database, and it stayed
+    that size). So when the file passes ``limit``, or when a round finds the log idle
+    (all copied, nothing written since the last round) and not empty, a ``TRUNCATE``
+    checkpoint runs instead, under the writers' lock (``exclusive``): no writer of this
+    store starts meanwhile, SQLite waits at most ``READERS_WAIT`` seconds for the readers
+    of older snapshots (a read is a statement or two), and the file is cut to nothing.
+    If a reader is still there, the next round tries again. Every process that writes
+    the file runs one; the writers' lock takes them in turn.
     """
 
-    def __init__(self, db_name: str, interval: float) -> None:
+    READERS_WAIT = 0.05
+
+    def __init__(
+        self,
+        db_name: str,
+        interval: float,
+        exclusive: Callable[[], AbstractContextManager[None]] | None = None,
+        limit: int = WAL_LIMIT,
+    ) -> None:
         self.db_name = db_name
         self.interval = interval
+        self.limit = limit
+        self._exclusive = exclusive or nullcontext
+        self._last: tuple[int, int] | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="dragonhall-checkpoint", daemon=True)
         self._thread.start()
 
-    def checkpoint(self) -> tuple[int, int, int]:
-        """One passive checkpoint: (busy, frames in the log, frames copied), as SQLite reports them."""
+    def checkpoint(self, mode: str = "PASSIVE") -> tuple[int, int, int]:
+        """One checkpoint: (busy, frames in the log, frames copied), as SQLite reports them."""
         uri = Path(self.db_name).resolve().as_uri() + "?mode=rw"  # never create a file that is gone
-        conn = sqlite3.connect(uri, uri=True, timeout=5, isolation_level=None)
+        wait = 5.0 if mode == "PASSIVE" else self.READERS_WAIT
+        conn = sqlite3.connect(uri, uri=True, timeout=wait, isolation_level=None)
         try:
-            row = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            row = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
         finally:
             conn.close()
         return int(row[0]), int(row[1]), int(row[2])
+
+    def truncate(self) -> tuple[int, int, int]:
+        """A ``TRUNCATE`` checkpoint under the writers' lock: the log copied and its file cut to
+        nothing, unless a reader held on longer than ``READERS_WAIT`` (busy is then 1)."""
+        with self._exclusive():
+            return self.checkpoint("TRUNCATE")
+
+    def wal_bytes(self) -> int:
+        try:
+            return os.stat(self.db_name + "-wal").st_size
+        except FileNotFoundError:
+            return 0
+
+    def round(self) -> tuple[int, int, int]:
+        """One round of the thread: a passive checkpoint, or a truncation when the log's file is
+        past ``limit`` or idle and not empty."""
+        size = self.wal_bytes()
+        if size > self.limit:
+            return self.truncate()
+        found = self.checkpoint()
+        busy, frames, copied = found
+        idle = not busy and frames == copied and self._last == (frames, copied)
+        self._last = (frames, copied)
+        if idle and frames:
+            return self.truncate()
+        return found
 
     def stop(self) -> None:
         self._stop.set()
@@ -311,6 +369,6 @@ class WalCheckpointer:
             if not Path(self.db_name).exists():
                 return  # removed (a test's temporary store): nothing left to checkpoint
             try:
-                self.checkpoint()
+                self.round()
             except sqlite3.Error as e:  # locked for longer than the timeout: the next round tries again
                 log.warning("checkpoint of %s failed: %s", self.db_name, e)

@@ -199,6 +199,8 @@ class UnixBroadcast:
     """Keys in one datagram at most (about 3 KB)."""
     LARGEST = 65536
     """Bytes the listener reads of one datagram."""
+    DRAIN = 64
+    """Datagrams the listener reads at most before it delivers their keys."""
 
     def __init__(self, directory: Path, deliver: Deliver) -> None:
         self.directory = directory
@@ -210,6 +212,8 @@ class UnixBroadcast:
         self._socket.bind(str(self.path))
         os.chmod(self.path, 0o600)
         self._socket.settimeout(1.0)  # the listener sees ``close`` within a second
+        self._queued = self._socket.dup()  # the same socket, read without waiting: what has queued
+        self._queued.setblocking(False)
         self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._sender.setblocking(False)
         self._peers: list[str] = []
@@ -217,20 +221,31 @@ class UnixBroadcast:
         self._lock = threading.Lock()
         self._held: dict[str, dict[str, None]] = {}
         """Keys refused by each peer's full queue, in order, to send again."""
-        self._resend: threading.Timer | None = None
+        self._resend: threading.Thread | None = None
+        self._refused = threading.Event()
         self._stopping = False
         self._thread = threading.Thread(target=self._listen, name="unix-wake-listener", daemon=True)
         self._thread.start()
 
     def _listen(self) -> None:
+        """Delivers each key once per wake of this thread: the datagrams that queued while it waited
+        for the GIL are read together, and a key sent by several of them is delivered once (a key only
+        says "read again"). Under load every move sent one, and the thread took the GIL for each."""
         while not self._stopping:
             try:
-                data = self._socket.recv(self.LARGEST)
+                data = [self._socket.recv(self.LARGEST)]
+                while len(data) < self.DRAIN:
+                    data.append(self._queued.recv(self.LARGEST))
             except TimeoutError:
                 continue
+            except BlockingIOError:  # nothing more queued
+                pass
             except OSError:
                 return
-            for key in _split(data.decode(errors="replace"), self.origin):
+            keys: dict[str, None] = {}
+            for datagram in data:
+                keys.update(dict.fromkeys(_split(datagram.decode(errors="replace"), self.origin)))
+            for key in keys:
                 self._deliver(key)
 
     def _others(self) -> list[str]:
@@ -266,17 +281,30 @@ class UnixBroadcast:
                 return
 
     def _hold(self, peer: str, keys: list[str]) -> None:
+        """Keeps ``keys`` for ``peer``, for the resending thread (started at the first refusal, and
+        kept: under load a peer's queue fills many times a second, and a timer thread started for
+        each cost a thread's creation every time)."""
         with self._lock:
             held = self._held.setdefault(peer, {})
             held.update(dict.fromkeys(keys))
             if self._resend is None and not self._stopping:
-                self._resend = threading.Timer(self.RESEND, self._send_held)
-                self._resend.daemon = True
+                self._resend = threading.Thread(target=self._resending, name="unix-wake-resend", daemon=True)
                 self._resend.start()
+        self._refused.set()
+
+    def _resending(self) -> None:
+        while not self._stopping:
+            self._refused.wait(timeout=1.0)
+            if self._stopping:
+                return
+            if not self._refused.is_set():
+                continue
+            self._refused.clear()
+            time.sleep(self.RESEND)
+            self._send_held()
 
     def _send_held(self) -> None:
         with self._lock:
-            self._resend = None
             peers = list(self._held)
         for peer in peers:
             self._send_to(peer, None)
@@ -292,13 +320,12 @@ class UnixBroadcast:
         """Wakes the listener with an empty datagram of its own, so a stopping process does not
         wait out the receive timeout (a second of every HTTP process's shutdown)."""
         self._stopping = True
-        with self._lock:
-            if self._resend is not None:
-                self._resend.cancel()
+        self._refused.set()  # the resending thread sees ``_stopping`` at once
         with contextlib.suppress(OSError):
             self._sender.sendto(b"", str(self.path))
         with contextlib.suppress(OSError):
             os.unlink(self.path)
         self._thread.join(timeout=3)
         self._socket.close()
+        self._queued.close()
         self._sender.close()

@@ -112,8 +112,7 @@ class AccountFeed:
                 ):
                     added.append(e.player_id)
         if self.wakeups is not None:
-            for player_id in {e.player_id for e in entries}:
-                self.wakeups.publish(account_key(player_id))
+            self.wakeups.publish_all(account_key(e.player_id) for e in entries)
         if added:
             self._tell(set(added))
         return len(added)

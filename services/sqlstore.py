@@ -20,6 +20,7 @@ from typing import Any
 from eventsourcing.persistence import InterfaceError, OperationalError
 
 from infra.private_files import private_database, private_file
+from infra.sqlite_events import JOURNAL_SIZE_LIMIT
 
 
 class SqlStore(ABC):
@@ -101,6 +102,7 @@ class SQLiteStore(SqlStore):
         if not self._memory:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute(f"PRAGMA journal_size_limit={JOURNAL_SIZE_LIMIT}")  # a restarted log's file is cut back
         return conn
 
     def _conn(self) -> sqlite3.Connection:

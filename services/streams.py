@@ -147,10 +147,14 @@ class Heads:
         self._reading = threading.Lock()
 
     def observe(self, key: str) -> None:
+        """Moves a watched game's generation on; a game no stream has asked for is not counted."""
         if key.startswith("game:"):
             gid = key[5:]
+            if gid not in self._generations:  # atomic under the GIL; ``head`` adds it before it reads
+                return
             with self._lock:
-                self._generations[gid] = self._generations.get(gid, 0) + 1
+                if gid in self._generations:
+                    self._generations[gid] += 1
 
     def head(self, gid: str) -> int:
         found = self._fresh(gid)
@@ -161,7 +165,7 @@ class Heads:
             if found is not None:
                 return found
             with self._lock:
-                generation = self._generations.get(gid, 0)
+                generation = self._generations.setdefault(gid, 0)
             head = self._read(gid)
             with self._lock:
                 self._held[gid] = (generation, head, time.monotonic())

@@ -306,6 +306,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     if settings.store == "memory":
         run_projections = True  # the in-memory store lives in the runner's application
     vclass = views_class(settings)
+    closers: list[Callable[[], object]] = []
     runner: BatchingProjectionRunner | None = None
     leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     led = run_projections and settings.store != "memory"
@@ -318,6 +319,8 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
         store = EventStore(env)
         undo.callback(store.close)
         factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
+        undo.callback(factory.close)  # its checkpointer's thread (``sqlite_events.WalCheckpointer``) too
+        closers.append(factory.close)
         view = factory.tracking_recorder(vclass)
         if led:
             leader = ProjectionLeader(
@@ -336,6 +339,7 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     accounts.on_revoked.append(lambda player_id: wakeups.publish(tokens_key(player_id)))
     seeds = Seeds(settings.secret_key, keep=4 * settings.cache_size)
     platform = Platform(settings, store, uow, seeds, accounts, view, db, wakeups, feed, runner=runner)
+    platform._closers.extend(closers)
     if runner is None:
         platform._closers.append(store.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:

@@ -14,6 +14,7 @@ from api.web import (  # noqa: F401  (register their routes on the blueprint)
 )
 from api.web.pages import web
 from api.web.viewing import base_context
+from infra.http_responses import DefaultHeaders
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -24,25 +25,24 @@ CONTENT_SECURITY_POLICY = (
 ``<script>`` does not run. Inline styles are allowed for the boards' SVG attributes."""
 
 
+PROTECTING_HEADERS = [
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Frame-Options", "DENY"),
+]
+"""Headers for every answer, unless it sets its own: the CSP and its companions (harmless on JSON)."""
+
+
 def install(app: Flask) -> None:
     app.register_blueprint(web)
     app.add_url_rule("/favicon.ico", "favicon", _favicon)
-    app.after_request(_protect)
+    app.wsgi_app = DefaultHeaders(app.wsgi_app, PROTECTING_HEADERS)  # type: ignore[method-assign]
 
 
 def _favicon() -> Response:
     """The icon browsers ask for on their own, for pages that name none (the API's reference)."""
     return send_from_directory(web.static_folder or "", "favicon.svg", mimetype="image/svg+xml", max_age=86400)
-
-
-def _protect(response: Response) -> Response:
-    """Headers for every answer: the CSP and its companions (harmless on JSON)."""
-    headers = response.headers
-    headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Referrer-Policy", "same-origin")
-    headers.setdefault("X-Frame-Options", "DENY")
-    return response
 
 
 def is_page_request() -> bool:

@@ -30,13 +30,15 @@ WAIT = 20.0
 """Seconds a test waits for a line it expects (a failure, never a pace)."""
 
 
-@pytest.fixture
-def world() -> Iterator[tuple[Gateway, ApiClient]]:
+@pytest.fixture(params=["request threads", "on the loop"])
+def world(request: pytest.FixtureRequest) -> Iterator[tuple[Gateway, ApiClient]]:
+    """A gateway that answers on request threads, or on the loop's own thread (one thread: SQLite's default)."""
     platform = bootstrap(make_settings("memory"), work=NullWork())
     app = create_app(platform)
     pools = [ThreadPoolExecutor(2) for _ in range(3)]
+    threads = pools[1] if request.param == "request threads" else None
     yield (
-        Gateway(app, StreamHub(platform.streams, pools[0]), pools[1], pools[2]),
+        Gateway(app, StreamHub(platform.streams, pools[0]), threads, pools[2]),
         ApiClient(app.test_client(), platform),
     )
     for pool in pools:

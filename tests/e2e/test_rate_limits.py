@@ -3,6 +3,7 @@ account, refused before anything is written, and set from the environment."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -206,13 +207,17 @@ def test_processes_sharing_a_redis_broker_share_their_counts(redis_url: str, tmp
 def test_the_memory_counts_start_no_thread_and_ended_windows_are_swept() -> None:
     import threading
 
-    storage = limits.SweptMemoryStorage()
+    from infra.rate_windows import Windows
+
+    windows = Windows()
     before = threading.active_count()
     for i in range(50):
-        storage.incr(f"k{i}", expiry=60)
-    assert threading.active_count() <= before  # the base class would have started timers
-    storage.expirations["k0"] = 0.0  # k0's window has ended
-    assert storage.get("k1") == 1
-    storage._next_sweep = 0.0  # the sweep is due
-    storage.incr("k1", expiry=60)
-    assert "k0" not in storage.storage and storage.get("k1") == 2
+        assert windows.hit(("moves", f"token:{i}", 60), 2, 60) is None
+    assert threading.active_count() <= before  # limits' MemoryStorage would have started timers
+    assert windows.hit(("moves", "token:1", 60), 2, 60) is None
+    refused = windows.hit(("moves", "token:1", 60), 2, 60)  # the third hit of a 2-hit window
+    assert refused is not None and refused > time.time()
+    windows._windows[("moves", "token:0", 60)][0] = 0.0  # token:0's window has ended
+    windows._next_sweep = 0.0  # the sweep is due
+    windows.hit(("moves", "token:1", 60), 2, 60)
+    assert ("moves", "token:0", 60) not in windows._windows and len(windows) == 49

@@ -17,7 +17,8 @@ def request_cost() -> Any:
 
 def test_it_measures_the_moves_it_was_asked_for(request_cost: Any, tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setattr(request_cost, "WARM_UP", 5)
-    for name in ("DRAGONHALL_STORE", "DRAGONHALL_DATA_DIR", "DRAGONHALL_HTTP_WORKERS", "DRAGONHALL_SECRET_KEY"):
+    names = ("DRAGONHALL_STORE", "DRAGONHALL_DATA_DIR", "DRAGONHALL_HTTP_WORKERS", "DRAGONHALL_SECRET_KEY")
+    for name in (*names, "PROMETHEUS_MULTIPROC_DIR"):
         monkeypatch.delenv(name, raising=False)  # measure() sets them; monkeypatch puts them back
     got = request_cost.measure(30, "sqlite", tmp_path)
     assert got["moves"] == 30
