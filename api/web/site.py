@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, render_template, request, send_from_directory
 
-from api.web import competition_pages, forms  # noqa: F401  (register their routes on the blueprint)
+from api.web import audit_pages, competition_pages, forms, inbox_page  # noqa: F401  (register their routes on the blueprint)
 from api.web.pages import web
 from api.web.viewing import base_context
 

@@ -112,10 +112,10 @@ class Names:
         """The seat's possessive pronoun after its name: "your", "their"."""
         return "your" if self._get(seat).you else "their"
 
-    def full(self, seat: int) -> str:
-        """The seat named in full: "Bruno (red)", "You (red)"."""
+    def full(self, seat: int, start: bool = True) -> str:
+        """The seat named in full: "Bruno (red)", "You (red)" ("you (red)" within a sentence)."""
         s = self._get(seat)
-        return f"{'You' if s.you else s.player} ({s.colour})"
+        return f"{('You' if start else 'you') if s.you else s.player} ({s.colour})"
 
     def player(self, seat: int) -> str:
         """The player's name even for the viewer's own seat ("ann"), for titles."""
@@ -284,26 +284,30 @@ class Narrator:
         """Why the game ended, in the result's words."""
         return self.reasons.get(reason, words(reason))
 
-    def outcome(self, outcome: Mapping[str, Any], audience: Audience) -> str:
-        """The result in sentences: who won and why, then the other places."""
+    def outcome(self, outcome: Mapping[str, Any], audience: Audience, why: str | None = None) -> str:
+        """The result in sentences: who won and why (``why`` instead of the outcome's reason, when
+        the platform knows better: a resignation), then the other places."""
         places = list(outcome.get("places") or [])
-        reason = self.reason(str(outcome.get("reason") or ""))
+        reason = why if why is not None else self.reason(str(outcome.get("reason") or ""))
         if not places:
             return sentence(f"The game was abandoned{': ' + reason if reason else ''}")
         scores = outcome.get("scores")
         names = audience.names
 
-        def named(seat: int) -> str:
-            score = self.score(scores[seat], audience) if self.score and scores and seat < len(scores) else ""
-            return names.full(seat) + (f" with {score}" if score else "")
+        def named(seats: list[int]) -> str:
+            out = []
+            for i, seat in enumerate(seats):
+                score = self.score(scores[seat], audience) if self.score and scores and seat < len(scores) else ""
+                out.append(names.full(seat, start=i == 0) + (f" with {score}" if score else ""))
+            return listing(out)
 
         winners = [s for s, p in enumerate(places) if p == 1]
         verb = "won" if len(winners) == 1 else "shared the win"
-        said = [sentence(f"{listing(named(s) for s in winners)} {verb}{': ' + reason if reason else ''}")]
+        said = [sentence(f"{named(winners)} {verb}{': ' + reason if reason else ''}")]
         for place in sorted(set(places) - {1}):
             at = [s for s, p in enumerate(places) if p == place]
             tie = " (tied)" if len(at) > 1 else ""
-            said.append(sentence(f"{listing(named(s) for s in at)} came {ordinal(place)}{tie}"))
+            said.append(sentence(f"{named(at)} came {ordinal(place)}{tie}"))
         return " ".join(said)
 
     def options(self, variant: Variant) -> list[OptionWords]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.kernel.narration import Audience, Narrator
-from domain.kernel.wording import counted, hidden_count, is_hidden, listing, number, plural, tally
+from domain.kernel.wording import counted, hidden_count, is_hidden, listing, number, plural, tally, upper_first
 from domain.tarasque.advance import LAST_SEAT, LAST_TILE
 
 Data = Mapping[str, Any]
@@ -53,7 +53,7 @@ def middle_refilled(d: Data, a: Audience) -> str:
     if not d["tiles"]:
         return "The pile was empty: no tile was turned up"
     verb = "was" if len(d["tiles"]) == 1 else "were"
-    return f"{tiles(d['tiles'])} {verb} turned up into the middle"
+    return f"{upper_first(tiles(d['tiles']))} {verb} turned up into the middle"
 
 
 def tile_stored(d: Data, a: Audience) -> str:

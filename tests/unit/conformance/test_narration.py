@@ -11,6 +11,7 @@ values of the game is told to a viewer who may not see them in exactly the same 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import fields, replace
 from typing import Any
 
@@ -100,7 +101,7 @@ def test_every_sentence_is_clean_and_tells_no_viewer_a_secret(ruleset: Any, vari
             _check_event(ruleset, event, viewer, audience, others)
         for move, seat in moves:
             shown = {"type": move.TYPE, **move.visible_data(seat, viewer)}
-            _check(ruleset.narrator.move(shown, audience, seat), move)
+            _check(ruleset.narrator.move(shown, audience, seat), move, starts=False)
         outcome = ruleset.outcome(state)
         if outcome is not None:
             _check(ruleset.narrator.outcome(outcome.to_json(), audience), outcome)
@@ -139,8 +140,10 @@ def _values_by_field(events: Any) -> dict[Any, list[Any]]:
     return out
 
 
-def _check(text: str, record: Any) -> None:
+def _check(text: str, record: Any, starts: bool = True) -> None:
     faults = narration_faults(text)
+    if starts and re.match(r"(the|a|an|one|two) ", text):
+        faults.append(f"a sentence that starts in lower case: {text!r}")
     assert not faults, f"{type(record).__name__} {Codec.dump(record) if hasattr(record, 'TYPE') else record}: {faults}"
 
 
