@@ -30,8 +30,9 @@ KINDS = {
     "Resigned": "resigned", "TurnTimedOut": "timeout", "PolicyPlayed": "timeout", "Joined": "joined",
     "Abandoned": "abandoned",
 }  # fmt: skip
-NOTICES = ("TurnTimedOut", "PolicyPlayed")
-"""Lines a page keeps in view until read: a seat's clock ran out and the server acted for it."""
+NOTICES = ("TurnTimedOut",)
+"""Lines a page keeps in view until read: a seat's clock ran out and the server acted for it (the
+further decisions of that turn it played are told in the log)."""
 QUIET = ("MoveMade", "ClockSettled", "Finished")
 """Platform lines the rule events (or the result) already say in words of the game."""
 

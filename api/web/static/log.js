@@ -150,11 +150,13 @@ window.DHLog = (function () {
     restoreNotices();
   }
 
-  /** The steps after what the log shows, once the game is at ``atLeast`` (a stream line's version). */
+  /** The steps after what the log shows, once the game is at ``atLeast`` (a stream line's version).
+   * Once the game has ended everything is revealed: the whole log is read again, as a reload would. */
   function follow(atLeast) {
     following = following.then(async () => {
       if (!loaded || atLeast <= version) return;
       const log = await api("GET", "/games/" + gid + "/log?after=" + version);
+      if (ENDED.includes(log.status)) { skipAll(); await load(); return; }
       takeWords(log);
       enqueue(log.steps);
       showStatus();
