@@ -20,11 +20,10 @@ from services.aggregate import Game
 from services.platform_words import PlatformWords
 from services.redaction import redact_stored_event
 from services.seat_names import names_in
-from services.steps import CAUSES, STEP_STARTS
+from services.step_index import bounds, grouped
+from services.steps import CAUSES
 from services.visibility import has_ended
 
-STARTS = ("Started", "Forked")
-"""The step that starts play: step 0 ends with it."""
 KINDS = {
     "Created": "created", "SeatTaken": "seat", "Started": "started", "Forked": "started", "MoveMade": "move",
     "Resigned": "resigned", "TurnTimedOut": "timeout", "PolicyPlayed": "timeout", "Joined": "joined",
@@ -35,17 +34,6 @@ NOTICES = ("TurnTimedOut",)
 further decisions of that turn it played are told in the log)."""
 QUIET = ("MoveMade", "ClockSettled", "Finished")
 """Platform lines the rule events (or the result) already say in words of the game."""
-
-
-def step_numbers(kinds: Sequence[str]) -> list[int]:
-    """The person's number of each step, given the type of the event each step opens with:
-    0 up to and including the start of play, then one more per step."""
-    start = next((i for i, k in enumerate(kinds) if k in STARTS), None)
-    return [0 if start is None else max(0, i - start) for i in range(len(kinds))]
-
-
-def stored_type(stored: Any) -> str:
-    return str(getattr(stored, "KIND", "") or type(stored).__name__)
 
 
 def narrated_log(
@@ -60,22 +48,27 @@ def narrated_log(
     ruleset = find_game(game.game)
     audience = Audience(names, game.variant)
     words = PlatformWords(ruleset.narrator, audience, game.time_control)
-    stored = [e for e in queries.games.stored_events(str(game.id)) if e.originator_version <= game.version]
-    steps = _group(stored)
-    numbers = step_numbers([stored_type(s[0]) for s in steps])
+    found = bounds(queries.games, str(game.id), game.version)
+    wanted = [i for i, until in enumerate(found.until) if until > after]
+    causes = [i for i, kind in enumerate(found.kinds) if kind in CAUSES]
+    ended = has_ended(game.status)
+    last_cause = causes[-1] if ended and causes else None
+    read_from = min([*wanted, *([last_cause] if last_cause is not None else [])], default=None)
+    stored = [] if read_from is None else queries.games.stored_events(str(game.id), after=found.first[read_from] - 1)
+    steps = grouped(e for e in stored if e.originator_version <= game.version)
+    numbers = found.numbers[read_from:] if read_from is not None else []
     out = []
-    ended_by: tuple[str, Any] | None = None
     for number, events in zip(numbers, steps, strict=True):
-        first = redact_stored_event(ruleset, events[0], viewer)
-        if first["type"] in CAUSES:
-            ended_by = (first["type"], first["data"])
-        if events[-1].originator_version <= after:
-            continue
-        shown = [first, *(redact_stored_event(ruleset, e, viewer) for e in events[1:])]
-        out.append(_step(number, shown, after, words, ruleset, audience))
+        if events[-1].originator_version > after:
+            told = [redact_stored_event(ruleset, e, viewer) for e in events]
+            out.append(_step(number, told, after, words, ruleset, audience))
     result = None
-    if has_ended(game.status):
-        result = words.result(game.outcome or {}, ended_by if game.status == "finished" else None)
+    if ended:
+        ended_by = None
+        if last_cause is not None and read_from is not None and game.status == "finished":
+            cause = redact_stored_event(ruleset, steps[last_cause - read_from][0], viewer)
+            ended_by = (cause["type"], cause["data"])
+        result = words.result(game.outcome or {}, ended_by)
     return {
         "version": game.version,
         "status": game.status,
@@ -86,16 +79,6 @@ def narrated_log(
         "result": result,
         "steps": out,
     }
-
-
-def _group(stored: Iterable[Any]) -> list[list[Any]]:
-    """The stored events in steps: each opens with one of ``STEP_STARTS`` (``services.steps``)."""
-    out: list[list[Any]] = []
-    for e in stored:
-        if not out or stored_type(e) in STEP_STARTS:
-            out.append([])
-        out[-1].append(e)
-    return out
 
 
 def _step(
@@ -170,31 +153,3 @@ def result_text(queries: Any, doc: Mapping[str, Any], names: Names) -> str | Non
     if last is not None:
         ended_by = (type(last).__name__, {"seat": last.seat, "applied": getattr(last, "applied", None)})
     return words.result(doc["outcome"] or {}, ended_by)
-
-
-def step_index(stored: Iterable[Any]) -> list[dict[str, Any]]:
-    """Each step of the stored events in order: its number, versions, the type of its first event
-    and the seat that took its decision (a seat is public: who moved is never secret)."""
-    steps = _group(stored)
-    numbers = step_numbers([stored_type(s[0]) for s in steps])
-    return [
-        {"step": n, "version": s[0].originator_version, "until": s[-1].originator_version, "type": stored_type(s[0]),
-         "seat": getattr(s[0], "seat", None) if stored_type(s[0]) in (*CAUSES, "SeatTaken") else None}
-        for n, s in zip(numbers, steps, strict=True)
-    ]  # fmt: skip
-
-
-def before_step(index: Sequence[Mapping[str, Any]], number: int) -> Mapping[str, Any] | None:
-    """The decision of step ``number`` (its seat) and the version of the position it was taken on:
-    ``{"step", "version", "seat", "type"}``; None for step 0 or a step the game does not have."""
-    found = next((s for s in index if s["step"] == number), None)
-    if found is None or number < 1:
-        return None
-    earlier = [s["until"] for s in index if s["step"] < number]
-    return {"step": number, "version": max(earlier), "seat": found["seat"], "type": found["type"]}
-
-
-def step_of_version(index: Sequence[Mapping[str, Any]], version: int) -> int:
-    """The step decided on the position of ``version`` (a dispute's): the first step after it."""
-    later = [s["step"] for s in index if s["version"] > version]
-    return min(later) if later else (index[-1]["step"] if index else 0)

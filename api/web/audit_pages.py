@@ -18,9 +18,11 @@ from api.web.viewing import viewer
 from domain.kernel import find_game
 from domain.kernel.narration import Audience, Narrator
 from services.errors import ServiceError
-from services.game_log import before_step, narrated_log, step_index, step_of_version
+from services.game_log import narrated_log
 from services.records import audit_trail
 from services.seat_names import names_of
+from services.step_index import before_step, bounds, step_of_version
+from services.step_index import index as steps_of
 
 STEPS_PAGE = 25
 """Steps per audit page: short enough for a phone."""
@@ -40,7 +42,7 @@ def audit_page(game_id: str, errors: list[str] | None = None) -> str:
     audience = Audience(names, doc["variant"])
     trail = audit_trail(p.games, doc["id"], player_id)
     log = narrated_log(p.queries, doc["id"], player_id)
-    index = step_index(p.games.stored_events(doc["id"]))
+    index = steps_of(bounds(p.games, doc["id"], doc["version"]))
     rules = {s["version"]: s["rules"] for s in trail["steps"]}
     bad = (trail.get("first_bad_step") or {}).get("version")
     rows = [
@@ -86,7 +88,7 @@ def step_choices(game_id: str, step: int) -> Response:
     me = viewer()
     player_id = me.id if me else None
     doc = _document(game_id, player_id)
-    chosen = before_step(step_index(p.games.stored_events(doc["id"])), step)
+    chosen = before_step(steps_of(bounds(p.games, doc["id"], doc["version"])), step)
     if chosen is None or chosen["seat"] is None:
         abort(404, description=f"step {step} is no decision of a seat")
     try:
@@ -189,7 +191,8 @@ def open_dispute_fields(form: Mapping[str, str], game_id: str) -> dict[str, Any]
     step = form.get("step", "").strip()
     if not step.isdigit():
         raise ValueError("say which step you dispute (a number from the replay or the list of steps)")
-    chosen = before_step(step_index(current_platform().games.stored_events(game_id)), int(step))
+    games = current_platform().games
+    chosen = before_step(steps_of(bounds(games, game_id, games.load(game_id).version)), int(step))
     if chosen is None:
         raise ValueError(f"step {step} is no decision of this game")
     return {"version": chosen["version"], "seat": chosen["seat"]}

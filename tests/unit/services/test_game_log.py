@@ -13,9 +13,10 @@ import random
 from typing import Any
 
 from services.clock import FakeClock
-from services.game_log import before_step, narrated_log, status_line, step_index
+from services.game_log import narrated_log, status_line
 from services.platform_words import clock_words, duration
 from services.seat_names import names_in
+from services.step_index import before_step, step_index
 from tests.support.page_text import narration_faults
 
 
@@ -154,3 +155,15 @@ def test_a_disputes_sandbox_is_no_turn_in_the_inbox(platform: Any) -> None:
     sandbox = dispute["answer"]["sandbox_id"]
     assert platform.games.load(sandbox).awaiting, "the sandbox awaits its seats, all the opener's"
     assert not platform.timers.inbox_of(ids[0])["awaiting"]
+
+
+def test_every_platform_event_has_its_sentence() -> None:
+    """The platform's events are told by one narrator: a new one without words fails here."""
+    from domain.kernel.narration import Audience, Narrator
+    from services.aggregate import Game
+    from services.platform_words import PlatformWords
+
+    kinds = {name for name, cls in vars(Game).items() if isinstance(cls, type) and issubclass(cls, Game.Event)}
+    kinds -= {"Event", "RuleEvent", "Snapshot"}
+    words = PlatformWords(Narrator(), Audience(names_in("dice-race", "standard", {}, [], 2, "open", None)), {})
+    assert kinds and not kinds - set(words.told), "platform events told in no words"
