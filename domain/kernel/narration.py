@@ -295,19 +295,23 @@ class Narrator:
         names = audience.names
 
         def named(seats: list[int]) -> str:
-            out = []
-            for i, seat in enumerate(seats):
-                score = self.score(scores[seat], audience) if self.score and scores and seat < len(scores) else ""
-                out.append(names.full(seat, start=i == 0) + (f" with {score}" if score else ""))
-            return listing(out)
+            return listing(names.full(seat, start=i == 0) for i, seat in enumerate(seats))
+
+        def scored(seats: list[int]) -> str:
+            if not self.score or not scores:
+                return ""
+            told = [self.score(scores[s], audience) for s in seats if s < len(scores)]
+            if not told:
+                return ""
+            return f" with {told[0]}" + (" each" if len(told) > 1 else "") if len(set(told)) == 1 else ""
 
         winners = [s for s, p in enumerate(places) if p == 1]
         verb = "won" if len(winners) == 1 else "shared the win"
-        said = [sentence(f"{named(winners)} {verb}{': ' + reason if reason else ''}")]
+        said = [sentence(f"{named(winners)} {verb}{scored(winners)}{': ' + reason if reason else ''}")]
         for place in sorted(set(places) - {1}):
             at = [s for s, p in enumerate(places) if p == place]
             tie = " (tied)" if len(at) > 1 else ""
-            said.append(sentence(f"{named(at)} came {ordinal(place)}{tie}"))
+            said.append(sentence(f"{named(at)} came {ordinal(place)}{tie}{scored(at)}"))
         return " ".join(said)
 
     def options(self, variant: Variant) -> list[OptionWords]:

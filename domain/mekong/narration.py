@@ -81,7 +81,7 @@ def programme(cards: Any) -> str:
 
 
 def position_revealed(d: Data, a: Audience) -> str:
-    shown = [f"{a.names.object(s)} {card(c)}" for s, c in enumerate(d["cards"]) if c is not None]
+    shown = [f"{card(c)} ({a.names.object(s)})" for s, c in enumerate(d["cards"]) if c is not None]
     return f"The cards at position {d['position']} were turned up: {listing(shown)}"
 
 

@@ -11,6 +11,7 @@ the replay, the audit); and the pages around games (lobby, profiles, leaderboard
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -87,10 +88,16 @@ def test_no_page_around_the_games_shows_the_api_words(browser: Browser, web_serv
     play(web_server, gid, [dee, eve], 6)
     web_server.call("POST", f"/api/v1/games/{gid}/resign", {}, eve.token)
     web_server.wait_status(gid, "finished")
+    starts = (datetime.now(UTC) + timedelta(days=1)).isoformat()
+    status, cup = web_server.call("POST", "/api/v1/tournaments", {
+        "name": "Spring cup", "game": "tarasque", "seats": 2, "format": "swiss", "rounds": 2, "capacity": 8,
+        "starts_at": starts, "round_seconds": 3600}, dee.token)  # fmt: skip
+    assert status == 201, cup
+    web_server.call("POST", f"/api/v1/tournaments/{cup['id']}/registrations", {}, dee.token)
     reading = Reading()
     base = web_server.base
-    pages = ["/", "/leaderboards", "/leaderboards/tarasque", "/tournaments", f"/players/{dee.id}",
-             f"/players/{eve.id}", "/players/server-bot:greedy", "/signin"]  # fmt: skip
+    pages = ["/", "/leaderboards", "/leaderboards/tarasque", "/tournaments", f"/tournaments/{cup['id']}",
+             f"/players/{dee.id}", f"/players/{eve.id}", "/players/server-bot:greedy", "/signin"]  # fmt: skip
     for who, person in {"a player": dee, "signed out": None}.items():
         with reader(browser, base, person) as page:
             for path in pages + (["/inbox"] if person else []):
