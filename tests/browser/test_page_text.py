@@ -72,7 +72,7 @@ def test_no_page_of_a_game_shows_the_api_words_to_any_reader(browser: Browser, w
     assert play(web_server, gid, [ann, bea], DECISIONS) > 0
     viewers: dict[str, Person | None] = {"seat 1": ann, "seat 2": bea, "a spectator": cal, "signed out": None}
     reading = Reading()
-    read_game(browser, web_server, gid, viewers, reading, every_step=set(viewers))
+    read_game(browser, web_server, gid, viewers, reading, every_step={"seat 1", "seat 2", "a spectator"})
 
     status, body = web_server.call("POST", f"/api/v1/games/{gid}/resign", {}, bea.token)
     assert status == 201, body

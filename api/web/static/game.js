@@ -89,8 +89,7 @@
     if (!legal || !legal.total || ended()) {
       controls.replaceChildren();
       turn.textContent = ended() ? "The game has ended: nothing more to play." : words.statusText();
-      const resign = $("resign");
-      if (resign && ended()) resign.closest("details").hidden = true;
+      if (ended()) $("play").hidden = true; // nothing to play, and no one to resign from
       return;
     }
     const moves = await allMoves(legal);
