@@ -83,7 +83,11 @@ window.DHLog = (function () {
     if (fresh) item.classList.add("fresh");
     current.append(item);
     if (entry.notice) notice(entry.text, entry.version, step.seat);
-    if (fresh) announce(entry.text);
+    if (fresh) {
+      announce(entry.text);
+      // a board may follow the paced log: draw board.svg?at=version as each line shows
+      document.dispatchEvent(new CustomEvent("dh:line", { detail: { version: entry.version, step: step.step } }));
+    }
   }
 
   function linesOf(steps) {
@@ -115,7 +119,7 @@ window.DHLog = (function () {
   }
 
   function stopPacing() {
-    if (pacing) clearInterval(pacing);
+    if (pacing) { clearInterval(pacing); document.dispatchEvent(new CustomEvent("dh:caught-up", { detail: { version } })); }
     pacing = null;
     const skip = $("log-skip");
     if (skip) skip.hidden = true;
