@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.kernel import Codec, Rng, Viewer, all_games
+from domain.kernel import Codec, Rng, RuleError, Viewer, all_games
 from domain.kernel.narration import Audience, Names
 from tests.support.page_text import narration_faults
 from tests.support.toygame import DICE_RACE
@@ -152,3 +152,27 @@ def test_every_rule_a_page_cites_reads_as_words(ruleset: Any) -> None:
     """Replays, audits and refusals show each rule's one line of English to people."""
     for rule in ruleset.rules:
         assert not narration_faults(rule.text.replace("seat order", "turn order")), rule.id
+
+
+@pytest.mark.parametrize("ruleset", GAMES, ids=[g.slug for g in GAMES])
+def test_a_refusal_is_told_as_what_could_not_be_played_and_why(ruleset: Any) -> None:
+    variant = ruleset.variants[0]
+    config = ruleset.configure(variant.name, None, variant.min_seats)
+    state, _ = ruleset.new_game(config, Rng(b"refusals", "setup"))
+    rng = random.Random(5)
+    for n in range(DECISIONS):  # on to a position where a seat waits (past a simultaneous phase)
+        awaited = ruleset.awaiting(state)
+        idle = next((s for s in range(variant.min_seats) if s not in awaited), None)
+        if idle is not None:
+            break
+        seat = rng.choice(awaited)
+        move = rng.choice(list(ruleset.legal_moves(state, seat)))
+        state = ruleset.fold(state, ruleset.decide(state, seat, move, Rng(b"refusals", f"{n}")))
+    assert idle is not None
+    move = ruleset.legal_moves(state, awaited[0])[0]
+    with pytest.raises(RuleError) as refused:
+        ruleset.decide(state, idle, move, Rng(b"refusals", "decide"))
+    audience = Audience(Names.of(PLAYERS[: variant.min_seats], ruleset.seat_colours(config), [idle]), variant.name)
+    said = ruleset.narrator.refusal(Codec.dump(move), refused.value.code, refused.value.rule.text, audience, idle)
+    assert said.startswith("You cannot ") and "it is not your turn" in said
+    assert not narration_faults(said), said
