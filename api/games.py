@@ -10,13 +10,14 @@ from typing import Any
 
 from flask import Response
 
-from api import errors, schemas
+from api import errors, log_schemas, schemas
 from api.auth import caller_id, optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
 from api.streams import slots
 from infra import metrics
 from services.aggregate import Game
+from services.game_log import narrated_log
 
 blp = blueprint("games", "Create and play games; read their state and history.")
 
@@ -103,7 +104,9 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Every complete move the caller's seat may submit now (empty when not awaited), a page at a
     time: ``total`` says how many there are (some games list tens of thousands)."""
     player = required_player()
-    return current_platform().queries.legal_moves(game_id, player.id, args.get("seat"), args["offset"], args["limit"])
+    return current_platform().queries.legal_moves(
+        game_id, player.id, args.get("seat"), args["offset"], args["limit"], words=args["words"]
+    )
 
 
 @blp.route("/games/<game_id>/moves", methods=["POST"])
@@ -179,6 +182,17 @@ def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
         finally:
             release()
     return p.queries.events(game_id, player_id, args["after"], args["limit"])
+
+
+@blp.route("/games/<game_id>/log", methods=["GET"])
+@blp.contract(auth="optional", scope="read", errors=[404])
+@blp.arguments(log_schemas.LogArgs(), location="query")
+@blp.response(200, log_schemas.GameLog())
+def log(args: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The game told in words for the caller, step by step (redacted as GET /events is): each event
+    as a sentence, each decision as a title, the turns' headings, whose turn it is, and the result
+    once the game has ended. With ``after``, only the steps with an event after that version."""
+    return narrated_log(current_platform().queries, game_id, caller_id(), args["after"], args.get("seat"))
 
 
 @blp.route("/games/<game_id>/replay", methods=["GET"])

@@ -444,6 +444,10 @@ class LegalMoves(Schema):
     total = fields.Integer(metadata={"description": "How many moves there are; page with offset and limit."})
     offset = fields.Integer()
     moves = fields.List(MoveField(), required=True)
+    texts = fields.List(
+        fields.String(),
+        metadata={"description": 'With `words=true`: each move in words, in the order of `moves` ("roll again").'},
+    )
 
 
 class PageArgs(Schema):
@@ -456,7 +460,10 @@ class PageArgs(Schema):
 
 
 class LegalMovesArgs(SeatArg, PageArgs):
-    pass
+    words = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Also give each move's phrase in words (`texts`), for a person's buttons."},
+    )
 
 
 class EventOut(Schema):

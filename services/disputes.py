@@ -394,6 +394,24 @@ class Disputes:
         moves = [dump(listed[i]) for i in range(offset, min(len(listed), offset + limit))]
         return {"version": dispute.game_version, "seat": seat, "total": len(listed), "offset": offset, "moves": moves}
 
+    def choices(
+        self, game_id: str, player_id: str | None, version: int, seat: int, offset: int = 0, limit: int = 1000
+    ) -> dict[str, Any]:
+        """The legal moves ``seat`` had at ``version``, which a dispute about the decision taken
+        there may name: while the game runs only for the caller's own seat, judged on a position it
+        cannot tell from the true one, as the dispute's answer would be."""
+        game = self.games.load(game_id)
+        revealed = self.games.revealed(game)
+        if not revealed and seat not in game.seats_of(player_id or ""):
+            raise NotAPlayer("while the game runs, a dispute may only be about your own seat")
+        past = self.games.load_at(game_id, version)
+        if past.state is None:
+            raise InvalidRequest(f"the game had not started at step {version}", field="step")
+        listed = past.ruleset.legal_moves(self._position(past, seat, revealed), seat)
+        dump = past.ruleset.commands.dump
+        moves = [dump(listed[i]) for i in range(offset, min(len(listed), offset + limit))]
+        return {"version": version, "seat": seat, "total": len(listed), "offset": offset, "moves": moves}
+
     # ------------------------------------------------------------ resolution
 
     def resolve(self, dispute_id: str, player_id: str, verdict: str, note: str) -> dict[str, Any]:

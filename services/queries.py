@@ -15,12 +15,15 @@ from collections.abc import Iterable
 from typing import Any
 
 from domain.kernel import Viewer, decode, find_game
+from domain.kernel.narration import Audience
 from services import visibility
 from services.aggregate import Game
 from services.documents import Summary, document, public_seat
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
+from services.game_log import decision_texts
 from services.games import GameService, reading_seat
 from services.redaction import redact_stored_event
+from services.seat_names import names_in, names_of
 from services.unit_of_work import game_uuid
 from services.visibility import has_ended
 
@@ -112,10 +115,15 @@ class GameQueries:
             return None
         revealed = has_ended(doc["status"]) and not doc["sandbox"]
         viewer = visibility.viewer(revealed, doc["seats"], player_id, seat)
-        shown = redact_stored_event(find_game(doc["game"]), stored, viewer)
+        ruleset = find_game(doc["game"])
+        shown = redact_stored_event(ruleset, stored, viewer)
         kind = {"Resigned": "resigned", "MoveMade": "move"}.get(shown["type"], "timed_out")
         data = shown["data"]
-        return {"version": shown["version"], "seat": data["seat"], "kind": kind, "move": data.get("move")}
+        names = names_of(doc, player_id)
+        move = data.get("move")
+        text = ruleset.narrator.move(move, Audience(names, doc["variant"]), data["seat"]) if move else None
+        return {"version": shown["version"], "seat": data["seat"], "kind": kind, "move": move,
+                "who": names(data["seat"]), "text": text}  # fmt: skip
 
     # ------------------------------------------------------------ lists
 
@@ -152,12 +160,20 @@ class GameQueries:
         limit: int = 1000,
         *,
         after_own_write: bool = False,
+        words: bool = False,
     ) -> dict[str, Any]:
         """The caller's legal moves, with the version they belong to. ``after_own_write``
         (a move's answer) takes the game as this process last saved or loaded it, with
-        no question to the store: it is at least the version just written."""
+        no question to the store: it is at least the version just written. ``words`` adds
+        each move's phrase (``texts``), for a person's buttons: only when asked, never on a
+        move's answer."""
         game = self.games.remembered(game_id) if after_own_write else self.games.load(game_id)
-        return self.legal_moves_of(game, player_id, seat, offset, limit)
+        listed = self.legal_moves_of(game, player_id, seat, offset, limit)
+        if words:
+            names = names_in(game.game, game.variant, game.options, game.seats, game.planned_seats, game.status,
+                             player_id, game.state)  # fmt: skip
+            listed["texts"] = decision_texts(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
+        return listed
 
     def legal_moves_of(
         self, game: Game, player_id: str, seat: int | None = None, offset: int = 0, limit: int = 1000

@@ -175,9 +175,12 @@ class Timers:
         return out
 
     def inbox_of(self, player_id: str) -> dict[str, Any]:
-        """The caller's games awaiting a decision (soonest deadline first), reminders and invitations."""
+        """The caller's games awaiting a decision (soonest deadline first), reminders and invitations.
+        A dispute's sandbox is no turn to play: it is reached from its dispute."""
         waiting = []
         for row in self.views.games_of_player(player_id, "active"):
+            if row.get("sandbox"):
+                continue
             held = row.get("clock") or {}
             clock_view = (
                 self.clock_view(

@@ -19,8 +19,9 @@ from api.context import current_platform
 from api.errors import to_response
 from api.games import open_table
 from api.players import register_person
-from api.web import pages, session
-from api.web.pages import web
+from api.web import audit_pages, pages, session
+from api.web.audit_pages import open_dispute_fields
+from api.web.pages import _document, web
 from api.web.viewing import viewer
 from domain.kernel import ConfigError, RuleError, find_game
 from services.accounts import SESSION_TOKEN, Player
@@ -276,24 +277,41 @@ def start_game(game_id: str) -> Response | tuple[str, int]:
 
 @web.route("/games/<game_id>/disputes", methods=["POST"])
 def open_dispute(game_id: str) -> Response | tuple[str, int]:
-    """Opens a dispute on a version; its answer shows on the audit page."""
+    """Opens a dispute on a step: a claim in words, or a move chosen from the step's legal moves
+    (the ``move`` field holds it as the game's move, put there by whatever picked it: the list in
+    words, or a board). Its answer shows on the audit page."""
     me = signed_in()
     try:
+        at = open_dispute_fields(request.form, str(_document(game_id, me.id)["id"]))
         move = json.loads(request.form["move"]) if request.form.get("move", "").strip() else None
+        claim = request.form.get("claim", "").strip()
+        if not claim and move is not None:
+            claim = f"This move should have been allowed at step {request.form['step'].strip()}."
         body = schemas.DisputeRequest().load(
-            {"version": number(request.form.get("version", "")), "claim": request.form.get("claim", "")}
+            {"version": at["version"], "claim": claim}
             | ({"move": move} if move is not None else {})
+            | ({"seat": at["seat"]} if at["seat"] is not None else {})
         )
-    except (ValidationError, ValueError) as e:
-        return pages.audit_page(game_id, form_messages(getattr(e, "messages", str(e)))), 400
+    except ValidationError as e:
+        return audit_pages.audit_page(game_id, form_messages(_in_words(e.messages))), 400
+    except ValueError as e:
+        said = str(e) if "step" in str(e) else "the chosen move could not be read"
+        return audit_pages.audit_page(game_id, [said]), 400
 
     def act() -> Response:
         dispute = current_platform().disputes.open(
-            game_id, me.id, body["version"], body["claim"], body.get("move"), None
+            game_id, me.id, body["version"], body["claim"], body.get("move"), body.get("seat")
         )
         return see_other(url_for("web.audit_page", game_id=game_id) + f"#dispute-{dispute['id']}")
 
-    return acting(act, lambda errors: pages.audit_page(game_id, errors))
+    return acting(act, lambda errors: audit_pages.audit_page(game_id, errors))
+
+
+def _in_words(messages: Any) -> Any:
+    """A dispute request's field errors named as the form names its fields."""
+    if isinstance(messages, dict):
+        return {{"claim": "What you claim", "move": "The move"}.get(k, k): v for k, v in messages.items()}
+    return messages
 
 
 def _then_game(game: Any) -> Response:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from flask import Response, request, url_for
 
 from api.context import current_platform
-from api.web import pages
+from api.web import inbox_page, pages
 from api.web.forms import acting, see_other, signed_in
 from api.web.pages import web
 
@@ -21,7 +21,7 @@ def accept_invitation(invitation_id: str) -> Response | tuple[str, int]:
         game = current_platform().seating.accept(invitation_id, me)
         return see_other(url_for("web.game_page", game_id=str(game.id)))
 
-    return acting(act, lambda errors: pages.inbox(errors))
+    return acting(act, lambda errors: inbox_page.inbox(errors))
 
 
 @web.route("/invitations/<invitation_id>/decline", methods=["POST"])
@@ -32,7 +32,7 @@ def decline_invitation(invitation_id: str) -> Response | tuple[str, int]:
         current_platform().invitations.decline(invitation_id, me, request.form.get("reason", "generic"))
         return see_other(url_for("web.inbox") + "#invitations-heading")
 
-    return acting(act, lambda errors: pages.inbox(errors))
+    return acting(act, lambda errors: inbox_page.inbox(errors))
 
 
 @web.route("/play-now", methods=["POST"])

@@ -6,7 +6,6 @@ spectator when signed out), so a page shows exactly what the API would answer th
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
@@ -14,20 +13,22 @@ from flask import Blueprint, abort, render_template, request
 
 from api.context import current_platform
 from api.meta import describe
-from api.web import words
 from api.web.viewing import base_context, viewer
 from domain.kernel import Ruleset, all_games, find_game
+from domain.kernel.narration import Names
 from services.errors import GameNotFound, NoPicture, NotAPlayer
-from services.records import audit_trail
+from services.game_log import result_text, status_line
+from services.seat_names import names_of
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static", static_url_path="/assets")
 
 PAGE = 25
 """Games per lobby page."""
-STEPS_PAGE = 100
-"""Steps per audit page."""
 STATUSES = [("open", "open"), ("scheduled", "scheduled"), ("active", "running"), ("finished", "finished")]
 ENDED = ("finished", "abandoned", "cancelled")
+STATUS_WORDS = {"open": "open for players", "scheduled": "scheduled", "active": "running", "finished": "finished",
+                "abandoned": "abandoned", "cancelled": "cancelled"}  # fmt: skip
+"""A game's status as people read it."""
 
 
 def render(template: str, **context: Any) -> str:
@@ -76,10 +77,13 @@ def sign_in_page(errors: list[str] | None = None) -> str:
 def game_page(game_id: str, errors: list[str] | None = None) -> str:
     """The game as the viewer may see it, live: a player's controls, or a spectator's view."""
     me = viewer()
-    doc = _document(game_id, me.id if me else None)
+    player_id = me.id if me else None
+    doc = _document(game_id, player_id)
     ruleset = find_game(doc["game"])
     seated = bool(doc["your_seats"])
     open_seat = doc["status"] in ("open", "scheduled") and len(doc["seats"]) < doc["planned_seats"]
+    names = names_of(doc, player_id)
+    result = result_text(current_platform().queries, doc, names)
     page_data = {
         "id": doc["id"],
         "version": doc["version"],
@@ -87,6 +91,8 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         "your_seats": doc["your_seats"],
         "awaiting": doc["awaiting"],
         "seats": doc["seats"],
+        "names": names.to_json(),
+        "planned_seats": doc["planned_seats"],
         "clocks": doc["clocks"],
         "move_schema": ruleset.move_schema() if seated else None,
         "ended": doc["status"] in ENDED,
@@ -96,13 +102,18 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         "game.html",
         game=doc,
         title=ruleset.title,
-        board=_board(doc, me.id if me else None),
+        variant_title=variant_title(ruleset, doc["variant"]),
+        heading=table_title(ruleset.title, names),
+        seat_rows=seat_rows(doc, names),
+        status_words=STATUS_WORDS.get(doc["status"], doc["status"]),
+        status_line=status_line(doc["status"], doc["awaiting"], names, len(doc["seats"]), doc["planned_seats"], result),
+        result=result,
+        board=_board(doc, player_id),
         watching=not seated,
         your_seats=doc["your_seats"],
         can_join=me is not None and open_seat and not seated,
         is_creator=me is not None and doc["creator"] == me.id,
         bots=sorted(ruleset.bots),
-        view_json=json.dumps(doc["view"], indent=1, ensure_ascii=False)[:20000],
         page_data=page_data,
         errors=errors,
     )
@@ -112,77 +123,56 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
 def replay_page(game_id: str) -> str:
     """A finished game step by step (a running one as the viewer saw it)."""
     me = viewer()
-    doc = _document(game_id, me.id if me else None)
+    player_id = me.id if me else None
+    doc = _document(game_id, player_id)
+    ruleset = find_game(doc["game"])
+    names = names_of(doc, player_id)
     return render(
         "replay.html",
         game=doc,
-        title=find_game(doc["game"]).title,
+        title=ruleset.title,
+        heading=table_title(ruleset.title, names),
+        variant_title=variant_title(ruleset, doc["variant"]),
+        status_words=STATUS_WORDS.get(doc["status"], doc["status"]),
         page_data={
             "id": doc["id"],
             "version": doc["version"],
             "status": doc["status"],
-            "draws_board": draws_board(find_game(doc["game"])),
-            "names": [s["name"] for s in doc["seats"]],
+            "draws_board": draws_board(ruleset),
+            "your_seats": doc["your_seats"],
+            "ended": doc["status"] in ENDED,
+            "signed_in": me is not None,
         },
     )
 
 
-@web.route("/games/<game_id>/audit", methods=["GET"])
-def audit_page(game_id: str, errors: list[str] | None = None) -> str:
-    """The verification of every step, the journal of refusals and the disputes, with a form."""
-    p = current_platform()
-    me = viewer()
-    player_id = me.id if me else None
-    doc = _document(game_id, player_id)
-    trail = audit_trail(p.games, doc["id"], player_id)
-    page = max(0, int_arg("page", 0))
-    steps = trail["steps"][page * STEPS_PAGE : (page + 1) * STEPS_PAGE]
-    return render(
-        "audit.html",
-        game=doc,
-        title=find_game(doc["game"]).title,
-        audit=trail,
-        steps=steps,
-        page=page,
-        page_first=page * STEPS_PAGE + 1 if steps else 0,
-        page_last=page * STEPS_PAGE + len(steps),
-        steps_total=len(trail["steps"]),
-        journal=_journal(doc["id"], player_id),
-        disputes=p.disputes.of_game(doc["id"], player_id),
-        record_ready=doc["status"] in ENDED,
-        actor_text=actor_text,
-        decision_text=decision_text,
-        errors=errors,
-    )
-
-
-@web.route("/inbox", methods=["GET"])
-def inbox(errors: list[str] | None = None) -> str:
-    """My games awaiting me (soonest deadline first), invitations received (to accept or decline)
-    and sent (with their answers), reminders, all my games."""
-    me = viewer()
-    if me is None:
-        return sign_in_page(["Sign in to read your inbox."])
-    p = current_platform()
-    return render(
-        "inbox.html",
-        inbox=p.timers.inbox_of(me.id),
-        received=p.invitations.received(me.id),
-        tournament_notices=sorted(
-            p.inbox.items(me.id, "tournament_round") + p.inbox.items(me.id, "tournament_cancelled"),
-            key=lambda i: i["at"],
-            reverse=True,
-        ),
-        sent=p.invitations.sent(me.id),
-        mine=p.queries.list_games(None, None, me.id, 50, 0),
-        titles=titles(),
-        item_text=item_text,
-        words=words,
-        errors=errors,
-    )
-
-
 # ------------------------------------------------------------ helpers
+
+
+def variant_title(ruleset: Ruleset[Any], variant: str) -> str:
+    """The variant's title where it says more than the game's."""
+    title = ruleset.variant(variant).title
+    return "" if title == ruleset.title else title
+
+
+def table_title(game_title: str, names: Names) -> str:
+    """A game as its players make it: "Tarasque: ann, Greedy bot"."""
+    players = [names.player(s) for s in names.seats]
+    return f"{game_title}: {', '.join(players)}" if players else game_title
+
+
+def seat_rows(doc: dict[str, Any], names: Names) -> list[dict[str, Any]]:
+    """The seats of a game page's list: each named in full, taken or open, awaited or not."""
+    rows = [
+        {"seat": s["seat"], "full": names.full(s["seat"]), "player_id": s["player_id"], "bot": s["kind"] == "bot",
+         "awaited": s["seat"] in doc["awaiting"], "open": False}
+        for s in doc["seats"]
+    ]  # fmt: skip
+    taken = {s["seat"] for s in doc["seats"]}
+    for n in range(doc["planned_seats"]):
+        if n not in taken:
+            rows.append({"seat": n, "full": f"Seat {n + 1}", "open": True, "awaited": False})
+    return sorted(rows, key=lambda r: r["seat"])
 
 
 def draws_board(ruleset: Ruleset[Any]) -> bool:
@@ -221,27 +211,3 @@ def int_arg(name: str, default: int) -> int:
         return int(request.args.get(name, default))
     except ValueError:
         return default
-
-
-def actor_text(actor: dict[str, Any]) -> str:
-    """Who made a step, in words."""
-    kind = actor.get("kind", "")
-    if kind == "seat":
-        return f"seat {actor.get('seat', 0) + 1}"
-    return {"system": "the rules", "creator": "the creator", "platform": "the server"}.get(kind, kind)
-
-
-def decision_text(decision: dict[str, Any]) -> str:
-    """A decision in one line: its type, then its fields."""
-    fields = ", ".join(f"{k}={_short(v)}" for k, v in decision.items() if k != "type")
-    return f"{decision.get('type', '?')}({fields})"
-
-
-def item_text(item: dict[str, Any]) -> str:
-    """An inbox item (a reminder, an invitation) in one line."""
-    return str(item.get("message") or item.get("text") or item.get("kind", "")).strip() or "(no text)"
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "…"

@@ -7,8 +7,10 @@ from flask import Flask, Response, render_template, request, send_from_directory
 
 from api.web import (  # noqa: F401  (register their routes on the blueprint)
     account_forms,
+    audit_pages,
     competition_pages,
     forms,
+    inbox_page,
     invitation_forms,
     tournament_forms,
 )

@@ -14,6 +14,7 @@ from domain.drachenreiter.decide import awaiting, decide, proceed
 from domain.drachenreiter.evolve import blank, evolve
 from domain.drachenreiter.flight import fly
 from domain.drachenreiter.legal import legal_moves
+from domain.drachenreiter.narration import NARRATOR
 from domain.drachenreiter.observe import observe
 from domain.drachenreiter.placement import pose_at
 from domain.drachenreiter.race import race_order, template_speeds, within_notch
@@ -38,6 +39,7 @@ class Drachenreiter(Ruleset[RaceState]):
     bots = {"random": lambda: SampledRandomBot(DRACHENREITER), "racer": lambda: RacerBot(DRACHENREITER)}
     default_bot = "racer"
     max_decisions = 4_000
+    narrator = NARRATOR
 
     def initial(self, config: GameConfig) -> RaceState:
         name = config.options.track

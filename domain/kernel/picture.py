@@ -10,7 +10,8 @@ name, and text is drawn in black or white, whichever contrasts more with what li
 The last decision (``last``) is what the platform's event history shows the viewer of the
 last seat decision: ``{"version", "seat", "kind", "move"}``, ``kind`` being ``move``,
 ``timed_out`` or ``resigned`` and ``move`` the command as the viewer may see it (secret
-fields as ``{"hidden": ...}``), or ``None``.
+fields as ``{"hidden": ...}``), or ``None``; the platform adds ``who`` (the seat as the viewer
+names it) and ``text`` (the move in the game's words, ``domain.kernel.narration``).
 """
 
 from __future__ import annotations
@@ -127,6 +128,8 @@ def move_words(move: Mapping[str, Any] | None) -> str:
 
 
 def _plain(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, (list, tuple)):
         return "[" + " ".join(_plain(v) for v in value) + "]"
     if isinstance(value, float):
@@ -139,16 +142,16 @@ def last_words(last: Last | None, colours: Sequence[str]) -> str:
     if last is None:
         return ""
     seat = int(last["seat"])
-    who = seat_name(seat, colours[seat]) if 0 <= seat < len(colours) else f"seat {seat + 1}"
-    move = move_words(last.get("move"))
+    who = last.get("who") or (seat_name(seat, colours[seat]) if 0 <= seat < len(colours) else f"seat {seat + 1}")
+    move = last.get("text") or move_words(last.get("move"))
     kind = str(last.get("kind"))
     if kind == "resigned":
         what = "resigned"
     elif kind == "timed_out":
-        what = f"ran out of time{'; played for it: ' + move if move else ''}"
+        what = f"ran out of time{'; the server played ' + chr(8216) + move + chr(8217) if move else ''}"
     else:
-        what = f"played {move}"
-    return f"Last decision (version {last['version']}): {who} {what}."
+        what = f"chose to {move}" if last.get("text") else f"played {move}"
+    return f"Last move: {who} {what}."
 
 
 def wrap(words: str, width: float) -> list[str]:

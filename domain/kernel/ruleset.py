@@ -25,8 +25,10 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from domain.kernel.jsonable import DecodeError, decode, encode
+from domain.kernel.narration import DEFAULT_NARRATOR, Narrator
 from domain.kernel.options import describe as describe_option
 from domain.kernel.outcome import Outcome
+from domain.kernel.picture import SEAT_COLOURS
 from domain.kernel.records import Codec, Command, Event
 from domain.kernel.rng import Rng
 from domain.kernel.rules import JOINING, MOVE_SHAPE, IllegalMove, MalformedMove, RuleRef
@@ -123,6 +125,9 @@ class Ruleset(ABC, Generic[S]):
     """The bot that stands in for a timed-out seat."""
     max_decisions: ClassVar[int] = 10_000
     """A bound on the decisions of one game (all seats), for tests and safety stops."""
+    narrator: ClassVar[Narrator] = DEFAULT_NARRATOR
+    """The game's words for its events, moves, refusals, results and options
+    (``domain.kernel.narration``; each game's ``narration.py``)."""
 
     # ------------------------------------------------------------ the decider
 
@@ -207,6 +212,18 @@ class Ruleset(ABC, Generic[S]):
     def seat_labels(self, state: S) -> tuple[str, ...] | None:
         """Optional names for the seats (colours), in seat order."""
         return None
+
+    def seat_colours(self, config: GameConfig, state: S | None = None) -> tuple[str, ...]:
+        """Each seat's colour, as the board draws it: the game's own (``seat_labels``), or the
+        platform's seat colours. Known from the configuration alone, before the game starts."""
+        labels = self.seat_labels(state if state is not None else self.initial(config))
+        return tuple(labels) if labels else SEAT_COLOURS[: config.seats]
+
+    def option_descriptions(self, variant: str | None) -> list[dict[str, Any]]:
+        """The options of a variant in words, for a form: each one's ``name``, ``label``,
+        ``help``, ``kind`` (``boolean``, ``integer``, ``integers``, ``choice``, ``text``),
+        ``default``, ``choices`` (``[{value, label}]``) and bounds (``minimum``, ``maximum``)."""
+        return [o.to_json() for o in self.narrator.options(self.variant(variant))]
 
     # ------------------------------------------------------------ helpers
 

@@ -33,6 +33,7 @@ from domain.mekong.flow import advance, emitter
 from domain.mekong.hidden import observe
 from domain.mekong.layout import layout
 from domain.mekong.legal import legal_moves
+from domain.mekong.narration import NARRATOR
 from domain.mekong.pawns import is_plank
 from domain.mekong.state import MekongState, Phase, starting_reserve
 from domain.mekong.svg import render_svg
@@ -60,6 +61,7 @@ class Mekong(Ruleset[MekongState]):
     ``planner``: see ``bots.PlannerBot``."""
     default_bot = "planner"
     max_decisions = 10_000
+    narrator = NARRATOR
 
     def initial(self, config: GameConfig) -> MekongState:
         colours = EDITIONS[config.variant].seat_table[config.seats]

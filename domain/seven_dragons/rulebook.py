@@ -53,7 +53,7 @@ FIRST_PLAYER = RuleRef(
     "seven-dragons.setup.first-player",
     BOOK,
     "Le joueur le plus âgé joue en premier.",
-    "The oldest player, seat 0, starts; turns follow seat order.",
+    "The oldest player, in the first seat, starts; turns follow seat order.",
 )
 
 # ------------------------------------------------------------------ the turn
@@ -126,7 +126,7 @@ STRICT_EDGES = RuleRef(
     "seven-dragons.place.strict-edges",
     DECISIONS,
     'Make "every touching edge must match" a rule option, off by default.',
-    "With the strict_edges option, every panel touching another across an edge must match it.",
+    "With strict edges, every panel touching another across an edge must match it.",
 )
 RAINBOW_WILD = RuleRef(
     "seven-dragons.place.rainbow",

@@ -13,6 +13,7 @@ from domain.seven_dragons.commands import COMMANDS
 from domain.seven_dragons.events import EVENTS
 from domain.seven_dragons.evolve import evolve
 from domain.seven_dragons.legal import legal_moves
+from domain.seven_dragons.narration import NARRATOR
 from domain.seven_dragons.observe import observe
 from domain.seven_dragons.rulebook import RULES
 from domain.seven_dragons.state import End, GoalSlot, Phase, SevenDragonsState
@@ -48,6 +49,7 @@ class SevenDragons(Ruleset[State]):
     bots = BOTS
     default_bot = "greedy"
     max_decisions = 2_000
+    narrator = NARRATOR
 
     def initial(self, config: GameConfig) -> State:
         table = table_for(config)

@@ -27,7 +27,7 @@ FIRST_PLAYER = RuleRef(
     "tarasque.first-player",
     "platform",
     "Seats and the first player",
-    "Seat 0 starts; play passes to the next seat (the left neighbour) in seat order.",
+    "The first seat starts; play passes to the next seat (the left neighbour) in seat order.",
 )
 NEXT_PLAYER = RuleRef(
     "tarasque.next-player",

@@ -14,6 +14,7 @@ from domain.tarasque.decide import decide
 from domain.tarasque.events import EVENTS, PileShuffled
 from domain.tarasque.evolve import evolve
 from domain.tarasque.legal import legal_moves
+from domain.tarasque.narration import NARRATOR
 from domain.tarasque.queries import scores
 from domain.tarasque.rulebook import RULES
 from domain.tarasque.state import AWAITING, Phase, TarasqueState, new_state
@@ -39,6 +40,7 @@ class Tarasque(Ruleset[TarasqueState]):
     bots = {"random": bots.RandomTarasqueBot, "greedy": bots.GreedyBot}
     default_bot = "greedy"
     max_decisions = MAX_DECISIONS
+    narrator = NARRATOR
 
     def initial(self, config: GameConfig) -> TarasqueState:
         return new_state(config.variant, config.seats, START_EGGS, EGGS - START_EGGS * config.seats)

@@ -51,7 +51,8 @@ READS: dict[str, str] = {
     "/api/v1/games/<game_id>/audit": "{game}/audit",
     "/api/v1/games/<game_id>/journal": "{game}/journal",
     "/api/v1/games/<game_id>/disputes": "{game}/disputes",
-    "/api/v1/games/<game_id>/legal-moves": "{game}/legal-moves?limit=1000",
+    "/api/v1/games/<game_id>/legal-moves": "{game}/legal-moves?limit=1000&words=true",
+    "/api/v1/games/<game_id>/log": "{game}/log",
     "/api/v1/games/<game_id>/advice": "{game}/advice?seed=7",
     "/api/v1/games/<game_id>/board.svg": "{game}/board.svg",
     "/api/v1/games/<game_id>/record": "{game}/record",
@@ -67,11 +68,14 @@ READS: dict[str, str] = {
 PAGES: dict[str, str] = {
     "/games/<game_id>": "/games/{id}",
     "/games/<game_id>/replay": "/games/{id}/replay",
-    "/games/<game_id>/audit": "/games/{id}/audit",
+    "/games/<game_id>/audit": "/games/{id}/audit?dispute=1",
+    "/games/<game_id>/steps/<int:step>/choices": "/games/{id}/steps/{step}/choices",
     "/inbox": "/inbox",
 }
 """The web client's pages about a game, read with the viewer's session cookie (``api.web``): the
-board, the view's data, the seats, the journal and the disputes as a person sees them."""
+board, the seats, the words of its steps, the journal, the disputes (with the form open on step 1)
+as a person sees them, and the moves a step's dispute may name (for steps 1 to ``STEPS_CHOSEN``)."""
+STEPS_CHOSEN = 3
 CSRF = re.compile(r'(name="csrf-token" content="|name="csrf" value=")[0-9a-f]+"')
 """A page's CSRF token is derived from its session's token, which differs between the twins."""
 STREAMS = {"/api/v1/games/<game_id>/stream", "/api/v1/stream/events"}
@@ -495,8 +499,10 @@ def _compare_reads(twins: Twins) -> None:
             continue
         _read_both(twins, *(_url(twins, w, pattern, version) for w in (twins.a, twins.b)))
     for pattern in PAGES.values():
-        pages = [twins.client.page(pattern.format(id=w.game_id), twins.token(w)) for w in (twins.a, twins.b)]
-        _same(twins, pattern, *(Reply(p.status, CSRF.sub(r"\1-", p.body)) for p in pages))
+        for step in range(1, STEPS_CHOSEN + 1) if "{step}" in pattern else (0,):
+            urls = [pattern.format(id=w.game_id, step=step) for w in (twins.a, twins.b)]
+            pages = [twins.client.page(url, twins.token(w)) for url, w in zip(urls, (twins.a, twins.b), strict=True)]
+            _same(twins, urls[0], *(Reply(p.status, CSRF.sub(r"\1-", p.body)) for p in pages))
 
 
 def _compare_history(twins: Twins, version: int) -> None:

@@ -286,7 +286,7 @@ def _asks(w: dict[str, Any]) -> list[Ask]:
     add("GET", "/api/v1/games", 400, url="/api/v1/games?limit=0")
     add("GET", "/api/v1/games", 401, token="bad")
 
-    for tail in ("", "/events", "/steps", "/audit", "/disputes"):
+    for tail in ("", "/events", "/log", "/steps", "/audit", "/disputes"):
         game_op("GET", tail, 200, g, token=a)
         game_op("GET", tail, 400, g, url=f"/api/v1/games/{g}{tail}?x=1")
         game_op("GET", tail, 401, g, token="bad")

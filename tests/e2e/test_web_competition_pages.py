@@ -225,9 +225,9 @@ def test_the_game_page_and_the_lobby_link_seats_to_their_profiles(browser: Any, 
     platform.games.take_seat(gid, ada.id, ada.name, ada.kind)
     platform.games.add_bot(gid, ada.id, "greedy")
     platform.wait_for_projections()
-    for path in (f"/games/{gid}", "/"):
+    for path, named in ((f"/games/{gid}", "ada (teal)"), ("/", "ada")):
         page = html(browser.get(path))
-        assert profile_href(ada.id) + ">ada</a>" in page, path
+        assert profile_href(ada.id) + f">{named}</a>" in page, path
         assert profile_href("server-bot:greedy") in page, path
 
 

@@ -37,6 +37,8 @@ from domain.kernel import (
     Variant,
     Viewer,
 )
+from domain.kernel.narration import Narrator, OptionText
+from domain.kernel.wording import is_hidden, number
 
 BID = RuleRef("dice-race.bid", "platform", "bid", "Every seat bids 0 to 2 in secret at the start of a round.")
 ROLL = RuleRef("dice-race.roll", "platform", "roll", "Each seat in turn rolls a die and advances roll plus bid.")
@@ -113,6 +115,29 @@ class RaceState:
     winner: int | None = None
 
 
+NARRATOR = Narrator(
+    events={
+        "SecretDealt": lambda d, a: (
+            f"{a.names(d['seat'])} {a.names.was(d['seat'])} dealt "
+            + ("a secret card" if is_hidden(d["card"]) else f"the secret card {d['card']}")
+        ),
+        "BidPlaced": lambda d, a: (
+            f"{a.names(d['seat'])} bid " + ("in secret" if is_hidden(d["amount"]) else number(d["amount"]))
+        ),
+        "DieRolled": lambda d, a: f"{a.names(d['seat'])} rolled {number(d['value'])}",
+        "SeatLeft": lambda d, a: f"{a.names(d['seat'])} left the race",
+        "RaceWon": lambda d, a: f"{a.names(d['seat'])} reached the goal",
+    },
+    moves={
+        "bid": lambda m, a, s: "bid in secret" if is_hidden(m["amount"]) else f"bid {number(m['amount'])}",
+        "roll": lambda m, a, s: "roll the die",
+    },
+    reasons={"goal reached": "the goal was reached", "race won": "the race was won"},
+    options={"goal": OptionText("Goal", "How far the racers run.", minimum=5, maximum=100)},
+)
+"""Dice Race in words: every event and move (``domain/kernel/narration.py`` says how)."""
+
+
 class DiceRace(Ruleset[RaceState]):
     slug = "dice-race"
     title = "Dice Race"
@@ -124,6 +149,7 @@ class DiceRace(Ruleset[RaceState]):
     rules = (BID, ROLL, DEAL, WIN, LEAVING)
     bots = {"random": lambda: RandomBot(DICE_RACE)}
     default_bot = "random"
+    narrator = NARRATOR
 
     def initial(self, config: GameConfig) -> RaceState:
         n = config.seats

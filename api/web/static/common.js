@@ -69,6 +69,19 @@ window.DH = (function () {
     return "v" + e.version + " " + e.type + (parts.length ? ": " + parts.join(", ") : "");
   }
 
+  const moveWords = new Map();
+
+  /** Keeps the game's phrase of each legal move (GET /legal-moves?words=true gives ``texts``). */
+  function setMoveTexts(moves, texts) {
+    moveWords.clear();
+    moves.forEach((m, i) => { if (texts[i]) moveWords.set(JSON.stringify(m), texts[i]); });
+  }
+
+  /** A legal move in the game's words ("set aside two reds"), or "" when none was given. */
+  function moveText(move) {
+    return moveWords.get(JSON.stringify(move)) || "";
+  }
+
   function remaining(deadline) {
     if (!deadline) return null;
     return Math.max(0, (Date.parse(deadline) - Date.now()) / 1000);
@@ -82,5 +95,5 @@ window.DH = (function () {
     return (d ? d + "d " : "") + (d || h ? pad(h) + ":" : "") + pad(m) + ":" + pad(r);
   }
 
-  return { api, svg, pageData, el, showBoard, words, brief, eventText, remaining, duration };
+  return { api, svg, pageData, el, showBoard, words, brief, eventText, remaining, duration, setMoveTexts, moveText };
 })();

@@ -15,6 +15,8 @@ window.DHControls = (function () {
   }
 
   function label(move) {
+    const said = window.DH.moveText(move);
+    if (said) return said.charAt(0).toUpperCase() + said.slice(1);
     const fields = Object.entries(move).filter(([k]) => k !== "type");
     if (fields.length === 1) return words(move.type) + ": " + show(fields[0][1]);
     return words(move.type) + (fields.length ? ": " + fields.map(([k, v]) => words(k) + " " + show(v)).join(", ") : "");

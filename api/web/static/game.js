@@ -1,9 +1,13 @@
 // The game page: live from the game's stream (Server-Sent Events; long polling when a stream cannot
 // be held), the board redrawn at each change, the clocks counting down, and the viewer's controls
-// built from its legal moves (controls.js).
+// built from its legal moves (controls.js). The log, the status line, the notices and the alerts
+// are log.js's (window.DHLog), in the game's own words from the server.
 "use strict";
 (function () {
-  const { api, svg, pageData, el, showBoard, eventText, remaining, duration } = window.DH;
+  const { api, svg, pageData, el, showBoard, remaining, duration } = window.DH;
+  const words = window.DHLog;
+  const STATUS_WORDS = { open: "open for players", scheduled: "scheduled", active: "running", finished: "finished",
+    abandoned: "abandoned", cancelled: "cancelled" };
   const data = pageData();
   const gid = data.id;
   const $ = (id) => document.getElementById(id);
@@ -30,9 +34,10 @@
 
   function showHead() {
     $("version").textContent = version;
-    const badge = $("status").querySelector(".status");
-    if (badge) { badge.textContent = status; badge.className = "status status-" + status; }
-    const list = $("seats").querySelector("ul");
+    const badge = $("status");
+    if (badge) { badge.textContent = STATUS_WORDS[status] || status; badge.className = "status status-" + status; }
+    words.update({ status, awaiting });
+    const list = $("seats").querySelector("ol, ul");
     if (list) {
       list.querySelectorAll("li").forEach((li, i) => {
         li.querySelectorAll(".badge").forEach((b) => b.remove());
@@ -47,7 +52,7 @@
     const rows = [];
     for (const [seat, c] of Object.entries(clocks)) {
       if (!c || (!c.deadline && c.bank === null)) continue;
-      const name = (seats[Number(seat)] || {}).name || "seat " + (Number(seat) + 1);
+      const name = words.name(Number(seat), true);
       const left = c.running ? remaining(c.deadline) : c.bank !== null ? c.bank : c.remaining;
       const low = c.running && left !== null && left < 60;
       const text = name + ": " + (left === null ? "" : duration(left)) + (c.running ? " left" : " (waiting)") +
@@ -58,36 +63,22 @@
     box.replaceChildren(rows.length ? el("ul", { "aria-label": "Clocks" }, ...rows) : "");
   }
 
-  function log(events) {
-    const list = $("log");
-    for (const e of events) list.prepend(el("li", { text: eventText(e) }));
-    while (list.children.length > 200) list.lastChild.remove();
-  }
-
-  async function showOutcome() {
-    const doc = await api("GET", "/games/" + gid);
-    const o = doc.outcome;
-    if (!o) return;
-    const names = (o.winners || []).map((w) => (doc.seats[w] || {}).name || "seat " + (w + 1));
-    $("outcome").hidden = false;
-    $("outcome").textContent = (names.length ? "Won by " + names.join(", ") : "No winner") +
-      (o.reason ? " — " + o.reason : "") + (o.scores ? " (scores: " + o.scores.join(", ") + ")" : "");
-    $("view-json").textContent = JSON.stringify(doc.view, null, 1);
-  }
-
   // ------------------------------------------------------------ the viewer's moves
 
+  /** Every legal move with its words (``texts``, the game's phrase for each: DH.moveText). */
   async function allMoves(legal) {
     if (!legal) return [];
-    const moves = legal.moves.slice();
+    const moves = [], texts = [];
     const pages = [];
-    for (let offset = moves.length; offset < legal.total; offset += 1000) {
-      pages.push(api("GET", "/games/" + gid + "/legal-moves?offset=" + offset + "&limit=1000"));
+    for (let offset = 0; offset < legal.total; offset += 1000) {
+      pages.push(api("GET", "/games/" + gid + "/legal-moves?words=true&offset=" + offset + "&limit=1000"));
     }
     for (const page of await Promise.all(pages)) {
       if (page.version !== legal.version) return null; // the game moved on: the next line brings them
       moves.push(...page.moves);
+      texts.push(...(page.texts || []));
     }
+    window.DH.setMoveTexts(moves, texts);
     return moves;
   }
 
@@ -97,18 +88,14 @@
     const turn = $("turn");
     if (!legal || !legal.total || ended()) {
       controls.replaceChildren();
-      turn.textContent = ended() ? "The game has ended." : "Waiting for " + waitingFor() + ".";
+      turn.textContent = ended() ? "The game has ended: nothing more to play." : words.statusText();
+      if (ended()) $("play").hidden = true; // nothing to play, and no one to resign from
       return;
     }
     const moves = await allMoves(legal);
     if (moves === null) return;
-    turn.textContent = "Your turn (seat " + (legal.seat + 1) + "): " + legal.total + " legal move" + (legal.total === 1 ? "" : "s") + ".";
+    turn.textContent = words.statusText() + " Choose one of " + legal.total + " move" + (legal.total === 1 ? "" : "s") + ".";
     window.DHControls.render(controls, moves, data.move_schema, play);
-  }
-
-  function waitingFor() {
-    const names = awaiting.map((s) => (seats[s] || {}).name || "seat " + (s + 1));
-    return names.length ? names.join(", ") : "the game";
   }
 
   async function play(move) {
@@ -118,13 +105,19 @@
     box.hidden = true;
     $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = true));
     try {
-      await api("POST", "/games/" + gid + "/moves", { move, expected_version: version, command_id: commandId() });
-      $("turn").textContent = "Played. Waiting for the game…";
+      words.moveSent(true);
+      $("turn").textContent = "Sending your move…";
+      const made = await api("POST", "/games/" + gid + "/moves", { move, expected_version: version, command_id: commandId() });
+      const last = made.events.filter((e) => e.awaiting).pop();
+      if (last && made.version >= version) words.update({ awaiting: last.awaiting });
+      words.moveSent(false);
       if (!stream) await poll();
     } catch (err) {
+      words.moveSent(false);
       const rule = err.body && err.body.error && err.body.error.rule;
-      box.replaceChildren(el("p", { text: "Refused: " + err.message }),
-        rule ? el("p", { text: "Rule " + rule.id + ": " + rule.text }) : "");
+      const what = window.DH.moveText(move) || "play that";
+      const why = err.status === 409 ? "the game moved on before it arrived; here is the game as it is now." : rule ? rule.text : err.message;
+      box.replaceChildren(el("p", { text: "You could not " + what + ": " + why }));
       box.hidden = false;
       $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = false));
       if (err.status === 409) await refresh();
@@ -138,14 +131,14 @@
   function onGame(line) {
     const doc = line.game;
     version = line.version; status = doc.status; awaiting = doc.awaiting; clocks = doc.clocks; seats = doc.seats;
-    showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves);
+    showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves); words.follow(version);
     setStatus(ended() ? "This game has ended." : stream ? "Live." : "Live (polling).");
     if (ended()) finish();
   }
 
   function onEvents(line) {
     version = line.version; status = line.status; awaiting = line.awaiting; clocks = line.clocks;
-    log(line.events);
+    words.follow(version);
     showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves);
     if (ended()) finish();
   }
@@ -153,7 +146,7 @@
   function finish() {
     setStatus("This game has ended.");
     if (stream) { stream.close(); stream = null; }
-    showOutcome();
+    words.update({ status });
   }
 
   function connect() {
@@ -181,7 +174,7 @@
     while (!stream && !ended()) {
       try {
         const got = await api("GET", "/games/" + gid + "/events?after=" + version + "&wait=25");
-        if (got.events.length) { log(got.events); await refresh(); }
+        if (got.events.length) { words.follow(got.version); await refresh(); }
       } catch (err) {
         setStatus("Offline: retrying…");
         await new Promise((r) => setTimeout(r, 3000));
@@ -197,6 +190,7 @@
     });
   }
 
+  words.start(data);
   showClocks();
   setInterval(showClocks, 1000);
   if (!data.ended) connect();

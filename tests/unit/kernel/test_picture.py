@@ -22,20 +22,25 @@ def test_text_is_black_or_white_whichever_reads_better(fill: str, ink: str) -> N
 def test_a_hidden_field_is_named_without_its_value() -> None:
     move = {"type": "program", "cards": {"hidden": 5}, "note": None}
     assert move_words(move) == "program (cards hidden)"
+    assert move_words({"type": "set_aside", "symbol": "red", "egg": False}) == "set aside (symbol red, egg no)"
     assert move_words({"type": "place_plank", "plank": "red-5", "ends": ["i7", "i17"]}) == (
         "place plank (plank red-5, ends [i7 i17])"
     )
 
 
-def test_the_last_decision_says_who_did_what_and_when() -> None:
+def test_the_last_decision_says_who_did_what() -> None:
     colours = ("red", "blue")
     assert last_words(None, colours) == ""
     resigned = {"version": 12, "seat": 1, "kind": "resigned", "move": None}
-    assert last_words(resigned, colours) == "Last decision (version 12): seat 2 (blue) resigned."
+    assert last_words(resigned, colours) == "Last move: seat 2 (blue) resigned."
     late = {"version": 30, "seat": 0, "kind": "timed_out", "move": {"type": "end_turn"}}
-    assert last_words(late, colours) == (
-        "Last decision (version 30): seat 1 (red) ran out of time; played for it: end turn."
-    )
+    assert last_words(late, colours) == "Last move: seat 1 (red) ran out of time; the server played ‘end turn’."
+
+
+def test_the_last_decision_is_told_in_the_words_the_platform_gives() -> None:
+    told = {"version": 30, "seat": 0, "kind": "move", "move": {"type": "end_turn"}, "who": "Bruno"}
+    told["text"] = "end the turn"
+    assert last_words(told, ("red",)) == "Last move: Bruno chose to end the turn."
 
 
 def test_wrapped_lines_fit_and_join_back_to_the_words() -> None:

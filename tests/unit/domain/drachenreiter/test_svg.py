@@ -67,4 +67,4 @@ def test_the_dragon_of_the_last_decision_is_outlined_and_its_secret_speed_stays_
     outlined = [g.get("data-seat") for g in root.iter(f"{NS}g") if g.get("class") == "dragon"
                 and next(g.iter(f"{NS}path")).get("stroke") == "#d4145a"]  # fmt: skip
     assert outlined == ["1"]
-    assert last_words(root) == "Last decision (version 9): seat 2 (blue) played set speed (speed hidden)."
+    assert last_words(root) == "Last move: seat 2 (blue) played set speed (speed hidden)."

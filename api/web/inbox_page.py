@@ -1,0 +1,86 @@
+"""The inbox, in words: the games awaiting the viewer (a dispute's sandbox is none: it is reached from
+its dispute), invitations, reminders and all the viewer's games, each named by its players."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from api.context import current_platform
+from api.web import words
+from api.web.pages import STATUS_WORDS, render, sign_in_page, titles, web
+from api.web.viewing import viewer
+from domain.kernel.narration import Names
+from domain.kernel.wording import listing
+from services.seat_names import names_in
+
+MINE = 50
+"""The viewer's games the inbox lists, the newest first."""
+
+
+@web.route("/inbox", methods=["GET"])
+def inbox(errors: list[str] | None = None) -> str:
+    """My games awaiting me (soonest deadline first), invitations received (to accept or decline)
+    and sent (with their answers), tournament notices, reminders, all my games."""
+    me = viewer()
+    if me is None:
+        return sign_in_page(["Sign in to read your inbox."])
+    p = current_platform()
+    mine = p.queries.list_games(None, None, me.id, MINE, 0)
+    known = {g["id"]: g for g in mine}
+    box = p.timers.inbox_of(me.id)
+    names = titles()
+    awaiting = []
+    for w in box["awaiting"]:
+        game = known.get(w["game_id"]) or p.queries.document(w["game_id"], me.id)
+        awaiting.append({**w, "text": f"{names.get(w['game'], w['game'])}: {turn_words(game, me.id, w['seat'])}"})
+    return render(
+        "inbox.html",
+        awaiting=awaiting,
+        received=p.invitations.received(me.id),
+        sent=p.invitations.sent(me.id),
+        tournament_notices=sorted(
+            p.inbox.items(me.id, "tournament_round") + p.inbox.items(me.id, "tournament_cancelled"),
+            key=lambda i: i["at"],
+            reverse=True,
+        ),
+        reminders=[{**r, "text": reminder_text(r, names)} for r in box["reminders"]],
+        mine=[{**g, "text": game_text(g, me.id, names)} for g in mine],
+        titles=names,
+        words=words,
+        errors=errors,
+    )
+
+
+def seat_names(game: Mapping[str, Any], player_id: str) -> Names:
+    return names_in(game["game"], game["variant"], game.get("options") or {}, game["seats"], game["planned_seats"],
+                    game["status"], player_id)  # fmt: skip
+
+
+def turn_words(game: Mapping[str, Any], player_id: str, seat: int) -> str:
+    """ "your turn (teal), against Greedy bot"."""
+    names = seat_names(game, player_id)
+    others = [names.player(s) for s in names.seats if not names.you(s)]
+    return f"your turn ({names.colour(seat)})" + (f", against {listing(others)}" if others else "")
+
+
+def game_text(game: Mapping[str, Any], player_id: str, titles: Mapping[str, str]) -> str:
+    """One of the viewer's games in a line: its players, its status, who won."""
+    names = seat_names(game, player_id)
+    players = listing(names.full(s, start=False) for s in names.seats) if names.seats else "no players yet"
+    status = STATUS_WORDS.get(game["status"], game["status"])
+    said = f"{titles.get(game['game'], game['game'])} with {players}: {status}"
+    winners = (game.get("outcome") or {}).get("winners") or []
+    if winners and game["status"] == "finished":
+        said += f", {listing(names.object(s) if names.you(s) else names.full(s) for s in winners)} won"
+    elif game["status"] == "active" and any(names.you(s) for s in game["awaiting"]):
+        said += ", your turn"
+    return said
+
+
+def reminder_text(item: Mapping[str, Any], titles: Mapping[str, str]) -> str:
+    deadline = item.get("deadline")
+    game = titles.get(item.get("game", ""), "a game")
+    if deadline:
+        return f"Your turn in {game} runs out at {deadline[:16].replace('T', ' ')} UTC."
+    return f"It is your turn in {game}."

@@ -1,0 +1,33 @@
+"""Chevaliers des dragons in words: flights in whole degrees, secret speeds and cards kept secret."""
+
+from __future__ import annotations
+
+from domain.drachenreiter import RULESET
+from domain.drachenreiter.cards import Magic
+from domain.drachenreiter.commands import Move, SetSpeed
+from domain.drachenreiter.events import CardLaid, EnergyLost, SpeedRevealed, SpeedSet
+from tests.support.narrating import audience, phrase, told
+
+ANN = audience(RULESET, "standard")
+
+
+def test_a_speed_and_a_laid_card_are_secret_until_shown() -> None:
+    assert told(RULESET, SpeedSet(1, 500), ANN) == "Bruno set a secret speed."
+    assert told(RULESET, SpeedSet(0, 500), ANN) == "You set your speed to 500."
+    assert told(RULESET, CardLaid(1, Magic.LASSO), ANN) == "Bruno laid a card face down."
+    assert phrase(RULESET, SetSpeed(500, Magic.FIREBALL_600), ANN, 1) == "set a secret speed"
+    assert phrase(RULESET, SetSpeed(500, Magic.FIREBALL_600), ANN, 0) == "set speed 500 and lay Fireball (range 600)"
+    assert told(RULESET, SpeedRevealed(1, 500), ANN) == "Bruno's dragon moves next: it was set to speed 500."
+
+
+def test_a_flight_turns_in_whole_degrees() -> None:
+    assert phrase(RULESET, Move(600, 15.0, -29.6), ANN, 0) == (
+        "fly at speed 600, turning 15° left, then 30° right at the tip"
+    )
+
+
+def test_energy_lost_says_what_cost_it_naming_the_seats() -> None:
+    lost = EnergyLost(0, 3, "template crash, collision with seat 1")
+    assert told(RULESET, lost, ANN) == (
+        "You lost three energy tokens: the template touched a border and a collision with Bruno's dragon."
+    )

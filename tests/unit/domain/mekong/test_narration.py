@@ -1,0 +1,42 @@
+"""Les Dragons du Mékong in words: planks, islands and villages by name; a programme kept face down."""
+
+from __future__ import annotations
+
+from domain.mekong import RULESET
+from domain.mekong.cards import Card
+from domain.mekong.commands import Move, PlacePlank, PlaceStoneAt, Program
+from domain.mekong.events import ActionCancelled, CardsProgrammed, PawnMoved, PlankPlaced, PositionRevealed
+from tests.support.narrating import audience, phrase, told
+
+ANN = audience(RULESET, "classic")
+PROGRAMME = (Card.MOVE_1, Card.PLACE_2_STONES, Card.MOVE_2, Card.PLACE_STONE, Card.RED_DRAGON)
+
+
+def test_a_programme_is_told_face_down_to_the_others_and_face_up_to_its_seat() -> None:
+    assert told(RULESET, CardsProgrammed(1, PROGRAMME), ANN) == "Bruno programmed five cards face down."
+    assert told(RULESET, CardsProgrammed(0, PROGRAMME), ANN) == (
+        "You programmed Move 1, Place two stones, Move 2, Place a stone and the red dragon."
+    )
+    assert phrase(RULESET, Program(PROGRAMME), ANN, 1) == "program five cards face down"
+
+
+def test_the_river_is_named_by_its_planks_islands_and_villages() -> None:
+    assert told(RULESET, PlankPlaced(1, "white-6", ("blue", "i9")), ANN) == (
+        "Bruno laid the white 6 plank from the blue village to island 9."
+    )
+    assert told(RULESET, PawnMoved(0, ("white-6", "blue")), ANN) == (
+        "Your pawn moved onto the white 6 plank, then to the blue village."
+    )
+    assert phrase(RULESET, PlacePlank("red-3", ("i7", "s2")), ANN, 0) == "lay the red 3 plank from island 7 to stone 2"
+    assert phrase(RULESET, Move(("red-3",)), ANN, 0) == "move onto the red 3 plank"
+    assert phrase(RULESET, PlaceStoneAt(-24.04, 30.6), ANN, 0) == (
+        "drop a stone into the water, 24 left and 31 down from the centre"
+    )
+
+
+def test_a_position_turned_up_names_each_seat_and_a_dragon_what_it_cancelled() -> None:
+    revealed = PositionRevealed(2, (Card.JUMP, Card.WHITE_DRAGON))
+    assert told(RULESET, revealed, ANN) == (
+        "The cards at position 2 were turned up: Jump (you) and the white dragon (Bruno)."
+    )
+    assert told(RULESET, ActionCancelled(0, Card.JUMP, (1,)), ANN) == "Your Jump was cancelled by Bruno's dragon."

@@ -1,0 +1,47 @@
+"""Seven Dragons in words: cards named by what they show, cells from the centre, secrets kept."""
+
+from __future__ import annotations
+
+from domain.seven_dragons import RULESET
+from domain.seven_dragons.cards import DRAGON_CODES, Colour
+from domain.seven_dragons.commands import Discard, PlaceDragon, ZapCard
+from domain.seven_dragons.events import CardDrawn, DragonPlaced, GoalDealt, GoalsTraded
+from domain.seven_dragons.narration import card
+from tests.support.narrating import audience, phrase, told
+
+ANN = audience(RULESET, "full")
+RED = DRAGON_CODES.index("RRRR")
+HALVES = DRAGON_CODES.index("RRYY")
+
+
+def test_a_card_is_named_by_what_it_shows() -> None:
+    assert card(RED) == "the red dragon card"
+    assert card(HALVES) == "the red and gold card (red on top)"
+    assert card(DRAGON_CODES.index("RYRY")) == "the red and gold card (red on the left)"
+    assert card(DRAGON_CODES.index("****")) == "the Rainbow Dragon"
+
+
+def test_a_card_placed_names_its_cell_from_the_centre() -> None:
+    assert told(RULESET, DragonPlaced(1, RED, 1, 0, 180), ANN) == (
+        "Bruno placed the red dragon card right of the centre, turned round."
+    )
+    assert phrase(RULESET, PlaceDragon(HALVES, -2, -1, 0), ANN, 0) == (
+        "place the red and gold card (red on top) 2 left and 1 up from the centre"
+    )
+
+
+def test_what_another_seat_draws_or_holds_is_never_told() -> None:
+    assert told(RULESET, CardDrawn(1, RED), ANN) == "Bruno drew a card."
+    assert told(RULESET, CardDrawn(0, RED), ANN) == "You drew the red dragon card."
+    assert told(RULESET, GoalDealt(1, Colour.BLUE), ANN) == "Bruno was dealt a secret goal."
+    traded = GoalsTraded(1, 0, None, Colour.BLUE, Colour.RED)
+    assert told(RULESET, traded, ANN) == "Bruno traded goals with you: Bruno took the blue goal and gave the red goal."
+    watching = audience(RULESET, "full", reader=None)
+    assert told(RULESET, traded, watching, reader=None) == "Bruno traded goals with ann."
+
+
+def test_an_action_says_where_the_card_then_goes() -> None:
+    zap = ZapCard(51, RED, Discard.TOP)
+    assert phrase(RULESET, zap, ANN, 0) == (
+        "play Zap a Card on the red dragon card, then on top of the discard pile (the Silver Dragon turns red)"
+    )
