@@ -12,8 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from domain.drachenreiter.layouts import LAYOUTS
-from domain.kernel.narration import Audience, Narrator, OptionText
+from domain.kernel.narration import Audience, Narrator
 from domain.kernel.wording import (
     counted,
     degrees,
@@ -296,11 +295,4 @@ NARRATOR = Narrator(
     },
     quiet=("TurnEnded", "AllianceWindowClosed", "MagicAwaited", "SpeedDialled", "DrawOffered"),
     reasons=REASONS,
-    options={
-        "track": OptionText(
-            "Track",
-            "The layout of the race course.",
-            choices={name: upper_first(words(name)) for name in LAYOUTS},
-        )
-    },
 )

@@ -1,4 +1,7 @@
-"""The game's own words: how a game tells its events, moves, refusals, results and options.
+"""The game's own words: how a game tells its events, moves, refusals and results.
+
+(A variant's options are worded where they are declared, in their dataclass fields'
+metadata: ``domain.kernel.options``.)
 
 Every page a person reads says what happened in sentences ("Bruno rolled two reds and a
 green"), never in the wire form. Each game gives its ``Ruleset`` a ``Narrator`` built from
@@ -18,19 +21,12 @@ player's name otherwise ("Bruno"), with the seat's colour where a seat is named 
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import MISSING, dataclass, field, fields
-from enum import Enum
+from dataclasses import dataclass
 from typing import Any
 
-from domain.kernel.jsonable import encode
 from domain.kernel.picture import SEAT_COLOURS
 from domain.kernel.wording import listing, ordinal, sentence, upper_first, words
-
-if typing.TYPE_CHECKING:
-    from domain.kernel.ruleset import Variant
-
 
 # ------------------------------------------------------------------ names
 
@@ -174,49 +170,6 @@ class Audience:
     variant: str = ""
 
 
-# ------------------------------------------------------------------ options
-
-
-@dataclass(frozen=True, slots=True)
-class OptionText:
-    """What a game says of one option of its variants (the lobby's label and help)."""
-
-    label: str
-    help: str = ""
-    choices: Mapping[str, str] = field(default_factory=dict)
-    """Each allowed value (its wire form) and its words, for an option that is a choice."""
-    minimum: int | None = None
-    maximum: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class OptionWords:
-    """One option of a variant, described for a form: ``Ruleset.option_descriptions``."""
-
-    name: str
-    label: str
-    help: str
-    kind: str
-    """``boolean``, ``integer``, ``integers`` (a list of whole numbers), ``choice`` or ``text``."""
-    default: Any
-    """The default, JSON-native."""
-    choices: tuple[tuple[str, str], ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "label": self.label,
-            "help": self.help,
-            "kind": self.kind,
-            "default": self.default,
-            "choices": [{"value": v, "label": label} for v, label in self.choices],
-            "minimum": self.minimum,
-            "maximum": self.maximum,
-        }
-
-
 # ------------------------------------------------------------------ the narrator
 
 EventWords = Callable[[Mapping[str, Any], Audience], str]
@@ -239,7 +192,6 @@ class Narrator:
         quiet: Iterable[str] = (),
         reasons: Mapping[str, str] | None = None,
         score: ScoreWords | None = None,
-        options: Mapping[str, OptionText] | None = None,
     ) -> None:
         self.events: Mapping[str, EventWords] = dict(events or {})
         self.moves: Mapping[str, MoveWords] = dict(moves or {})
@@ -250,7 +202,6 @@ class Narrator:
         self.reasons: Mapping[str, str] = dict(reasons or {})
         """An outcome's reason (as the game words it) to the words a result shows."""
         self.score = score
-        self.option_texts: Mapping[str, OptionText] = dict(options or {})
 
     def event(self, kind: str, data: Mapping[str, Any], audience: Audience) -> str:
         """The event in one sentence for its viewer."""
@@ -313,37 +264,6 @@ class Narrator:
             tie = " (tied)" if len(at) > 1 else ""
             said.append(sentence(f"{named(at)} came {ordinal(place)}{tie}{scored(at)}"))
         return " ".join(said)
-
-    def options(self, variant: Variant) -> list[OptionWords]:
-        """The options of ``variant`` in words, for a form (labels, help, choices, bounds)."""
-        hints = typing.get_type_hints(variant.options)
-        out = []
-        for f in fields(variant.options):
-            text = self.option_texts.get(f.name) or OptionText(upper_first(words(f.name)), f.metadata.get("doc", ""))
-            default = f.default if f.default is not MISSING else f.default_factory()  # type: ignore[operator]
-            kind, choices = _kind(hints[f.name], text)
-            out.append(
-                OptionWords(
-                    f.name, text.label, text.help or f.metadata.get("doc", ""), kind, encode(default),
-                    choices, text.minimum, text.maximum,
-                )
-            )  # fmt: skip
-        return out
-
-
-def _kind(hint: Any, text: OptionText) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """An option's kind for a form, and its choices in words."""
-    if text.choices:
-        return "choice", tuple(text.choices.items())
-    if hint is bool:
-        return "boolean", ()
-    if hint is int:
-        return "integer", ()
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return "choice", tuple((str(m.value), upper_first(words(str(m.value)))) for m in hint)
-    if typing.get_origin(hint) is tuple:
-        return "integers", ()
-    return "text", ()
 
 
 def _in_words(kind: str) -> str:

@@ -219,12 +219,6 @@ class Ruleset(ABC, Generic[S]):
         labels = self.seat_labels(state if state is not None else self.initial(config))
         return tuple(labels) if labels else SEAT_COLOURS[: config.seats]
 
-    def option_descriptions(self, variant: str | None) -> list[dict[str, Any]]:
-        """The options of a variant in words, for a form: each one's ``name``, ``label``,
-        ``help``, ``kind`` (``boolean``, ``integer``, ``integers``, ``choice``, ``text``),
-        ``default``, ``choices`` (``[{value, label}]``) and bounds (``minimum``, ``maximum``)."""
-        return [o.to_json() for o in self.narrator.options(self.variant(variant))]
-
     # ------------------------------------------------------------ helpers
 
     def variant(self, name: str | None) -> Variant:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.kernel.narration import Audience, Narrator, OptionText
+from domain.kernel.narration import Audience, Narrator
 from domain.kernel.wording import counted, figure, hidden_count, is_hidden, listing, number, upper_first
-from domain.mekong.variants import MAX_ROUND_LIMIT
 
 Data = Mapping[str, Any]
 
@@ -176,13 +175,4 @@ NARRATOR = Narrator(
         "PositionRevealed": lambda d, a: f"Position {d['position']} of 5",
     },
     reasons=REASONS,
-    options={
-        "round_limit": OptionText(
-            "Round limit",
-            "After this many rounds without a crossing, the pawn nearest its destination wins "
-            f"(designed; 1 to {MAX_ROUND_LIMIT}).",
-            minimum=1,
-            maximum=MAX_ROUND_LIMIT,
-        )
-    },
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.kernel.narration import Audience, Narrator, OptionText
+from domain.kernel.narration import Audience, Narrator
 from domain.kernel.wording import counted, hidden_count, is_hidden, listing, number, ordinal, upper_first
 from domain.seven_dragons.cards import CARDS, RAINBOW_CODE, Action, Kind
 from domain.seven_dragons.state import End
@@ -228,31 +228,10 @@ REASONS = {
     End.LAST_SEAT.value: "only one player was left",
 }
 
-STRICT = OptionText(
-    "Strict edges",
-    "Every panel touching another card across an edge must match it (off: one matching panel is enough).",
-)
-OPTIONS = {
-    "strict_edges": STRICT,
-    "action": OptionText(
-        "Action in the deck",
-        "The one action type the deck holds.",
-        choices={a.value: ACTION_NAMES[a] for a in Action},
-    ),
-    "silver": OptionText("Silver Dragon", "Whether the Silver Dragon starts the layout."),
-    "targets": OptionText(
-        "Dragons to connect, per player",
-        "How many dragons each player must connect, in seat order (3 to 7 each); leave empty for seven each.",
-        minimum=3,
-        maximum=7,
-    ),
-}
-
 NARRATOR = Narrator(
     events=EVENTS,
     moves=MOVES,
     turns={"TurnStarted": lambda d, a: f"{a.names.possessive(d['seat'], start=True)} turn"},
     quiet=("TurnStarted", "DeckShuffled"),
     reasons=REASONS,
-    options=OPTIONS,
 )

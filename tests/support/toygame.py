@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from domain.kernel import (
@@ -37,7 +37,7 @@ from domain.kernel import (
     Variant,
     Viewer,
 )
-from domain.kernel.narration import Narrator, OptionText
+from domain.kernel.narration import Narrator
 from domain.kernel.wording import is_hidden, number
 
 BID = RuleRef("dice-race.bid", "platform", "bid", "Every seat bids 0 to 2 in secret at the start of a round.")
@@ -48,7 +48,7 @@ WIN = RuleRef("dice-race.win", "platform", "win", "A seat reaching the goal wins
 
 @dataclass(frozen=True, slots=True)
 class RaceOptions:
-    goal: int = 20
+    goal: int = field(default=20, metadata={"label": "Goal", "doc": "How far the racers run.", "range": (5, 100)})
 
     def __post_init__(self) -> None:
         if not 5 <= self.goal <= 100:
@@ -133,7 +133,6 @@ NARRATOR = Narrator(
         "roll": lambda m, a, s: "roll the die",
     },
     reasons={"goal reached": "the goal was reached", "race won": "the race was won"},
-    options={"goal": OptionText("Goal", "How far the racers run.", minimum=5, maximum=100)},
 )
 """Dice Race in words: every event and move (``domain/kernel/narration.py`` says how)."""
 
