@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import os
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +17,21 @@ def request_cost() -> Any:
     return importlib.import_module("bench.request_cost")  # bench/ is a folder of scripts, not a package
 
 
-def test_it_measures_the_moves_it_was_asked_for(request_cost: Any, tmp_path: Path, monkeypatch: Any) -> None:
+@pytest.fixture
+def environ_kept() -> Iterator[None]:
+    """``measure`` sets the environment as ``dragonhall serve`` would, ``PROMETHEUS_MULTIPROC_DIR``
+    among it: left set, every later scrape of this process would read that directory.
+    (``monkeypatch.delenv`` of a variable that is not set records nothing to undo.)"""
+    kept = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(kept)
+
+
+def test_it_measures_the_moves_it_was_asked_for(
+    request_cost: Any, tmp_path: Path, monkeypatch: Any, environ_kept: None
+) -> None:
     monkeypatch.setattr(request_cost, "WARM_UP", 5)
-    names = ("DRAGONHALL_STORE", "DRAGONHALL_DATA_DIR", "DRAGONHALL_HTTP_WORKERS", "DRAGONHALL_SECRET_KEY")
-    for name in (*names, "PROMETHEUS_MULTIPROC_DIR"):
-        monkeypatch.delenv(name, raising=False)  # measure() sets them; monkeypatch puts them back
     got = request_cost.measure(30, "sqlite", tmp_path)
     assert got["moves"] == 30
     assert got["post_cpu_ms_mean"] > 0 and got["gets_per_move"] > 0
