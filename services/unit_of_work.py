@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -74,7 +75,9 @@ class GameUnitOfWork:
         self._recent: dict[uuid.UUID, list[Any]] = {}
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
-        self._locks: dict[uuid.UUID, threading.RLock] = {}
+        self._locks: weakref.WeakValueDictionary[uuid.UUID, threading.RLock] = weakref.WeakValueDictionary()
+        """A game's lock lives while a command holds it or waits for it (each keeps a reference), and
+        goes with the last: the table never hands out a second lock for a game whose first is held."""
         self._locks_lock = threading.Lock()
 
     # ------------------------------------------------------------ reading
@@ -238,8 +241,6 @@ class GameUnitOfWork:
         with self._locks_lock:
             lock = self._locks.get(gid)
             if lock is None:
-                if len(self._locks) > 4 * self._cache_size:
-                    self._locks.clear()
                 lock = self._locks[gid] = threading.RLock()
         with lock:
             yield
