@@ -6,12 +6,14 @@ Requests reject unknown fields (marshmallow's default), so a misspelt field is a
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from functools import cached_property
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain.kernel import ConfigError, find_game
+from services import clock, date_rules
 from services.account_feed import TYPES as FEED_TYPES
 from services.scopes import SCOPES
 from services.webhook_subscriptions import DEFAULT_EVENTS
@@ -24,6 +26,10 @@ MAX_INVITES = 100
 """How many players a new game may invite (each invitation is an inbox row)."""
 MAX_PLAYER_ID = 64
 """The longest player id an invitation may name (ids are 36-character UUIDs)."""
+MAX_NAME = 64
+"""The longest game slug, variant, bot or option name a request may carry (the catalog's are far shorter)."""
+MAX_OPTIONS = 32
+"""The most options a new game may set (a variant has a handful)."""
 MAX_LEGAL_MOVES_PAGE = 1000
 """The most legal moves one page lists; ``offset`` pages through the rest."""
 POLICIES = ("auto", "forfeit", "skip")
@@ -32,6 +38,27 @@ STATUSES = ("open", "scheduled", "active", "finished", "abandoned")
 
 def _int(**kw: Any) -> fields.Integer:
     return fields.Integer(strict=True, **kw)
+
+
+def moment_ahead(value: datetime) -> None:
+    """The rule of every moment a request carries (``services.date_rules.MOMENT``)."""
+    error = date_rules.moment_error(value, clock.now())
+    if error is not None:
+        raise ValidationError(error)
+
+
+def day_ahead(value: date) -> None:
+    """The rule of every day a request carries (``services.date_rules.DAY``)."""
+    error = date_rules.day_error(value, clock.now().date())
+    if error is not None:
+        raise ValidationError(error)
+
+
+def ahead(description: str, **kw: Any) -> fields.AwareDateTime:
+    """A moment of a request: in the future, and at most ``date_rules.HORIZON`` ahead."""
+    return fields.AwareDateTime(
+        validate=moment_ahead, metadata={"description": f"{description} A date-time {date_rules.MOMENT}."}, **kw
+    )
 
 
 class Selected(fields.Nested):
@@ -137,7 +164,11 @@ class PlayerWithWebhookSecret(Player):
 
 
 class VacationRequest(Schema):
-    start = fields.Date(required=True, metadata={"description": "First vacation day (UTC), YYYY-MM-DD."})
+    start = fields.Date(
+        required=True,
+        validate=day_ahead,
+        metadata={"description": f"First vacation day (UTC), YYYY-MM-DD: {date_rules.DAY}."},
+    )
     days = _int(required=True, validate=validate.Range(1, 366))
 
 
@@ -261,19 +292,39 @@ class TimeControl(Schema):
             raise ValidationError(errors)
 
 
+def name_field(**kw: Any) -> fields.String:
+    """A game slug, variant or bot name: 1 to ``MAX_NAME`` characters (the catalog judges it)."""
+    return fields.String(validate=validate.Length(1, MAX_NAME), **kw)
+
+
+def options_field(**kw: Any) -> fields.Dict:
+    """A variant's options: at most ``MAX_OPTIONS``, each named by 1 to ``MAX_NAME`` characters."""
+    return fields.Dict(
+        keys=fields.String(validate=validate.Length(1, MAX_NAME)),
+        validate=validate.Length(max=MAX_OPTIONS),
+        load_default=None,
+        allow_none=True,
+        **kw,
+    )
+
+
 class GameCreate(Schema):
-    game = fields.String(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
-    variant = fields.String(load_default=None, allow_none=True)
-    options = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
+    game = name_field(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    variant = name_field(load_default=None, allow_none=True)
+    options = options_field()
     players = _int(required=True, validate=validate.Range(1, 64), metadata={"description": "Number of seats."})
     time_control = fields.Nested(TimeControl, load_default=None, allow_none=True)
-    starts_at = fields.AwareDateTime(load_default=None, allow_none=True)
+    starts_at = ahead(
+        "A scheduled start: the game starts then (empty seats filled as `fill` says); null opens it at once.",
+        load_default=None,
+        allow_none=True,
+    )
     fill = fields.String(
         load_default="bot",
         validate=validate.OneOf(("bot", "cancel")),
         metadata={"description": "At a scheduled start, fill empty seats with bots or cancel."},
     )
-    fill_bot = fields.String(
+    fill_bot = name_field(
         load_default=None,
         allow_none=True,
         metadata={
@@ -350,8 +401,8 @@ class ResignRequest(Schema):
 
 class ListArgs(Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
-    game = fields.String()
-    player = fields.String()
+    game = name_field()
+    player = fields.String(validate=validate.Length(1, MAX_PLAYER_ID))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
     offset = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
 
