@@ -722,6 +722,56 @@ class DisputeResolution(Schema):
     note = fields.String(load_default="", validate=validate.Length(0, 2000))
 
 
+class DisputeJudgement(Schema):
+    evaluated = fields.Boolean(metadata={"description": "False when the dispute named no move."})
+    legal = fields.Boolean(metadata={"description": "Whether the claimed move was legal for the seat at the version."})
+    code = fields.String(metadata={"description": "Why it was refused (an error code of the rules)."})
+    message = fields.String()
+    rule = fields.Raw(metadata={"description": "The rule that refuses it."})
+    events = fields.List(
+        fields.Raw(),
+        metadata={
+            "description": "Once the game has ended only: the events the move would have caused, `{type, data}`, "
+            "drawn from the game's own chance at that version (the move actually taken there causes the events "
+            "recorded). Absent while the game runs."
+        },
+    )
+    rules = fields.List(fields.Raw(), metadata={"description": "The rule of each of `events`."})
+
+
+class DisputeAnswer(Schema):
+    seat = fields.Integer(metadata={"description": "The seat the claim is judged for."})
+    awaiting = fields.List(fields.Integer(), metadata={"description": "The seats awaited at the version."})
+    legal_moves_total = fields.Integer(metadata={"description": "How many moves the seat had (GET .../legal-moves)."})
+    move = fields.Nested(DisputeJudgement)
+    verification = fields.Raw(
+        metadata={"description": "The game's audit when the dispute was opened: `{verified, verdict, first_bad_step}`."}
+    )
+    actual = fields.List(
+        fields.Raw(),
+        metadata={
+            "description": "What actually followed the version, for an auditor to set beside the claim: the next "
+            "decision's event (`MoveMade`, `Resigned`, `TurnTimedOut`...) and the events it caused, in the form of "
+            "GET /games/{id}/events, as the opener could read them there when opening the dispute (hidden "
+            "information redacted for them while the game ran); empty when no decision had followed yet."
+        },
+    )
+    sandbox_id = fields.String(
+        allow_none=True, metadata={"description": "The sandbox game, once the game has ended (else null)."}
+    )
+    sandbox_chance = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(("game", "own")),
+        metadata={
+            "description": "Which chance the sandbox draws: `game`, the ended game's own revealed seed on the "
+            "streams its decisions drew from (replaying the recorded decisions reproduces the recorded events); "
+            "`own`, a seed of its own (a sandbox forked before this rule, or of another sandbox: it never "
+            "foretells a game's dice). Null without a sandbox."
+        },
+    )
+    note = fields.String(metadata={"description": "While the game runs: what the answer leaves out, and why."})
+
+
 class Dispute(Schema):
     id = fields.String()
     game_id = fields.String()
@@ -731,7 +781,11 @@ class Dispute(Schema):
     seat = fields.Integer(allow_none=True)
     opener = fields.String()
     opened_at = fields.String()
-    answer = fields.Raw(allow_none=True)
+    answer = fields.Nested(
+        DisputeAnswer,
+        allow_none=True,
+        metadata={"description": "Null for a reader other than the opener while the game runs."},
+    )
     resolution = fields.Raw(allow_none=True)
 
 
