@@ -110,3 +110,22 @@ def test_a_game_the_projection_cannot_apply_is_set_aside_and_every_other_game_go
         assert client.platform.views.game_summary(poisoned)["version"] == client.game(poisoned)["version"]
     finally:
         client.platform.close()
+
+
+def test_a_row_the_database_refuses_sets_its_game_aside_on_postgres(request: Any, tmp_path: Path) -> None:
+    """PostgreSQL refuses a NUL in text, which the projection's own code never notices: the batch's
+    write fails as a whole, is tried again one event at a time, and only that game is set aside."""
+    url, schema = request.getfixturevalue("pg_url"), request.getfixturevalue("pg_schema")
+    settings = make_settings("postgres", tmp_path, database_url=url, postgres_schema=schema)
+    platform = bootstrap(settings, work=NullWork(), projections=True)
+    try:
+        games = platform.games
+        bad = str(games.create_game("nul\x00creator", "dice-race", None, None, 2).id)
+        good = [str(games.create_game(f"creator-{k}", "dice-race", None, None, 2).id) for k in range(3)]
+        platform.wait_for_projections()
+        assert all(platform.views.game_summary(gid) is not None for gid in good)
+        assert platform.views.game_summary(bad) is None
+        (aside,) = platform.views.set_aside_games()
+        assert aside["game_id"] == bad and "NUL" in aside["error"]
+    finally:
+        platform.close()
