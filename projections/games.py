@@ -153,16 +153,21 @@ class GameProjection(Projection[GameViewsSQL]):
         batch = Batch()
         aside = self._aside()
         skipped: dict[str, int] = {}
-        for event, _tracking in items:
-            gid, version = str(event.originator_id), event.originator_version
-            if gid in aside or gid in fresh:
-                skipped[gid] = version
-                continue
-            if version <= self._caught_up.get(gid, 0):  # applied when the game was retried
-                continue
-            with _blame(gid):
+        gid = ""
+        try:  # one handler for the batch, not a context per event: this loop is the runner's hot path
+            for event, _tracking in items:
+                gid, version = str(event.originator_id), event.originator_version
+                if gid in aside or gid in fresh:
+                    skipped[gid] = version
+                    continue
+                if version <= self._caught_up.get(gid, 0):  # applied when the game was retried
+                    continue
                 self.apply(event, batch)
-            self._advance(gid, version)
+                self._advance(gid, version)
+        except Exception as e:
+            if set_aside.transient(e):
+                raise
+            raise _Poisoned(gid, e) from e
         self._settle_timing(batch)
         self._announce_turns(batch)
         self._flush_boards(batch, idle=False)
