@@ -551,7 +551,12 @@ class Health(Schema):
     status = fields.String(required=True, metadata={"description": "ok, or degraded when any check fails."})
     checks = fields.List(
         fields.Dict(),
-        metadata={"description": "Each check: name, status (ok or degraded), message, and its figures."},
+        metadata={
+            "description": "Each check: name, status (ok or degraded), message, and its figures. "
+            "`projections.set_aside` is degraded while the read models have set aside games they cannot apply: "
+            "`count`, and `games` (at most 20), each with `game_id`, `since_version`, `events_waiting`, `error` "
+            "and `set_at` (docs/operations.md, Games set aside)."
+        },
     )
     store = fields.String()
     projections = fields.Raw()
