@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, TimeControl
+from api.schemas import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, TimeControl, ahead, name_field, options_field
 from services.tournament_notices import DEFAULT_NOTICE, LEAST_NOTICE, MOST_NOTICE
 
 
@@ -131,9 +131,9 @@ class Leaderboard(Schema):
 
 class TournamentCreate(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 80))
-    game = fields.String(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
-    variant = fields.String(load_default=None, allow_none=True)
-    options = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
+    game = name_field(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    variant = name_field(load_default=None, allow_none=True)
+    options = options_field()
     seats = fields.Integer(
         required=True, validate=validate.Range(2, 6), metadata={"description": "Seats per table (2 to 6)."}
     )
@@ -141,7 +141,7 @@ class TournamentCreate(Schema):
     rounds = fields.Integer(required=True, validate=validate.Range(1, 50))
     capacity = fields.Integer(required=True, validate=validate.Range(2, 512))
     time_control = fields.Nested(TimeControl, load_default=None, allow_none=True)
-    starts_at = fields.AwareDateTime(required=True, metadata={"description": "Registration closes; round 1 is paired."})
+    starts_at = ahead("Registration closes; round 1 is paired.", required=True)
     round_seconds = fields.Integer(
         required=True,
         validate=validate.Range(5, MAX_SECONDS),

@@ -6,12 +6,14 @@ Requests reject unknown fields (marshmallow's default), so a misspelt field is a
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from functools import cached_property
 from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain.kernel import ConfigError, find_game
+from services import clock, date_rules
 from services.account_feed import TYPES as FEED_TYPES
 from services.scopes import SCOPES
 from services.webhook_subscriptions import DEFAULT_EVENTS
@@ -24,6 +26,10 @@ MAX_INVITES = 100
 """How many players a new game may invite (each invitation is an inbox row)."""
 MAX_PLAYER_ID = 64
 """The longest player id an invitation may name (ids are 36-character UUIDs)."""
+MAX_NAME = 64
+"""The longest game slug, variant, bot or option name a request may carry (the catalog's are far shorter)."""
+MAX_OPTIONS = 32
+"""The most options a new game may set (a variant has a handful)."""
 MAX_LEGAL_MOVES_PAGE = 1000
 """The most legal moves one page lists; ``offset`` pages through the rest."""
 POLICIES = ("auto", "forfeit", "skip")
@@ -32,6 +38,27 @@ STATUSES = ("open", "scheduled", "active", "finished", "abandoned")
 
 def _int(**kw: Any) -> fields.Integer:
     return fields.Integer(strict=True, **kw)
+
+
+def moment_ahead(value: datetime) -> None:
+    """The rule of every moment a request carries (``services.date_rules.MOMENT``)."""
+    error = date_rules.moment_error(value, clock.now())
+    if error is not None:
+        raise ValidationError(error)
+
+
+def day_ahead(value: date) -> None:
+    """The rule of every day a request carries (``services.date_rules.DAY``)."""
+    error = date_rules.day_error(value, clock.now().date())
+    if error is not None:
+        raise ValidationError(error)
+
+
+def ahead(description: str, **kw: Any) -> fields.AwareDateTime:
+    """A moment of a request: in the future, and at most ``date_rules.HORIZON`` ahead."""
+    return fields.AwareDateTime(
+        validate=moment_ahead, metadata={"description": f"{description} A date-time {date_rules.MOMENT}."}, **kw
+    )
 
 
 class Selected(fields.Nested):
@@ -137,7 +164,11 @@ class PlayerWithWebhookSecret(Player):
 
 
 class VacationRequest(Schema):
-    start = fields.Date(required=True, metadata={"description": "First vacation day (UTC), YYYY-MM-DD."})
+    start = fields.Date(
+        required=True,
+        validate=day_ahead,
+        metadata={"description": f"First vacation day (UTC), YYYY-MM-DD: {date_rules.DAY}."},
+    )
     days = _int(required=True, validate=validate.Range(1, 366))
 
 
@@ -261,19 +292,39 @@ class TimeControl(Schema):
             raise ValidationError(errors)
 
 
+def name_field(**kw: Any) -> fields.String:
+    """A game slug, variant or bot name: 1 to ``MAX_NAME`` characters (the catalog judges it)."""
+    return fields.String(validate=validate.Length(1, MAX_NAME), **kw)
+
+
+def options_field(**kw: Any) -> fields.Dict:
+    """A variant's options: at most ``MAX_OPTIONS``, each named by 1 to ``MAX_NAME`` characters."""
+    return fields.Dict(
+        keys=fields.String(validate=validate.Length(1, MAX_NAME)),
+        validate=validate.Length(max=MAX_OPTIONS),
+        load_default=None,
+        allow_none=True,
+        **kw,
+    )
+
+
 class GameCreate(Schema):
-    game = fields.String(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
-    variant = fields.String(load_default=None, allow_none=True)
-    options = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
+    game = name_field(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    variant = name_field(load_default=None, allow_none=True)
+    options = options_field()
     players = _int(required=True, validate=validate.Range(1, 64), metadata={"description": "Number of seats."})
     time_control = fields.Nested(TimeControl, load_default=None, allow_none=True)
-    starts_at = fields.AwareDateTime(load_default=None, allow_none=True)
+    starts_at = ahead(
+        "A scheduled start: the game starts then (empty seats filled as `fill` says); null opens it at once.",
+        load_default=None,
+        allow_none=True,
+    )
     fill = fields.String(
         load_default="bot",
         validate=validate.OneOf(("bot", "cancel")),
         metadata={"description": "At a scheduled start, fill empty seats with bots or cancel."},
     )
-    fill_bot = fields.String(
+    fill_bot = name_field(
         load_default=None,
         allow_none=True,
         metadata={
@@ -350,8 +401,8 @@ class ResignRequest(Schema):
 
 class ListArgs(Schema):
     status = fields.String(validate=validate.OneOf(STATUSES))
-    game = fields.String()
-    player = fields.String()
+    game = name_field()
+    player = fields.String(validate=validate.Length(1, MAX_PLAYER_ID))
     limit = fields.Integer(load_default=50, validate=validate.Range(1, 200))
     offset = fields.Integer(load_default=0, validate=validate.Range(0, LARGEST))
 
@@ -500,7 +551,12 @@ class Health(Schema):
     status = fields.String(required=True, metadata={"description": "ok, or degraded when any check fails."})
     checks = fields.List(
         fields.Dict(),
-        metadata={"description": "Each check: name, status (ok or degraded), message, and its figures."},
+        metadata={
+            "description": "Each check: name, status (ok or degraded), message, and its figures. "
+            "`projections.set_aside` is degraded while the read models have set aside games they cannot apply: "
+            "`count`, and `games` (at most 20), each with `game_id`, `since_version`, `events_waiting`, `error` "
+            "and `set_at` (docs/operations.md, Games set aside)."
+        },
     )
     store = fields.String()
     projections = fields.Raw()
@@ -671,6 +727,56 @@ class DisputeResolution(Schema):
     note = fields.String(load_default="", validate=validate.Length(0, 2000))
 
 
+class DisputeJudgement(Schema):
+    evaluated = fields.Boolean(metadata={"description": "False when the dispute named no move."})
+    legal = fields.Boolean(metadata={"description": "Whether the claimed move was legal for the seat at the version."})
+    code = fields.String(metadata={"description": "Why it was refused (an error code of the rules)."})
+    message = fields.String()
+    rule = fields.Raw(metadata={"description": "The rule that refuses it."})
+    events = fields.List(
+        fields.Raw(),
+        metadata={
+            "description": "Once the game has ended only: the events the move would have caused, `{type, data}`, "
+            "drawn from the game's own chance at that version (the move actually taken there causes the events "
+            "recorded). Absent while the game runs."
+        },
+    )
+    rules = fields.List(fields.Raw(), metadata={"description": "The rule of each of `events`."})
+
+
+class DisputeAnswer(Schema):
+    seat = fields.Integer(metadata={"description": "The seat the claim is judged for."})
+    awaiting = fields.List(fields.Integer(), metadata={"description": "The seats awaited at the version."})
+    legal_moves_total = fields.Integer(metadata={"description": "How many moves the seat had (GET .../legal-moves)."})
+    move = fields.Nested(DisputeJudgement)
+    verification = fields.Raw(
+        metadata={"description": "The game's audit when the dispute was opened: `{verified, verdict, first_bad_step}`."}
+    )
+    actual = fields.List(
+        fields.Raw(),
+        metadata={
+            "description": "What actually followed the version, for an auditor to set beside the claim: the next "
+            "decision's event (`MoveMade`, `Resigned`, `TurnTimedOut`...) and the events it caused, in the form of "
+            "GET /games/{id}/events, as the opener could read them there when opening the dispute (hidden "
+            "information redacted for them while the game ran); empty when no decision had followed yet."
+        },
+    )
+    sandbox_id = fields.String(
+        allow_none=True, metadata={"description": "The sandbox game, once the game has ended (else null)."}
+    )
+    sandbox_chance = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(("game", "own")),
+        metadata={
+            "description": "Which chance the sandbox draws: `game`, the ended game's own revealed seed on the "
+            "streams its decisions drew from (replaying the recorded decisions reproduces the recorded events); "
+            "`own`, a seed of its own (a sandbox forked before this rule, or of another sandbox: it never "
+            "foretells a game's dice). Null without a sandbox."
+        },
+    )
+    note = fields.String(metadata={"description": "While the game runs: what the answer leaves out, and why."})
+
+
 class Dispute(Schema):
     id = fields.String()
     game_id = fields.String()
@@ -680,7 +786,11 @@ class Dispute(Schema):
     seat = fields.Integer(allow_none=True)
     opener = fields.String()
     opened_at = fields.String()
-    answer = fields.Raw(allow_none=True)
+    answer = fields.Nested(
+        DisputeAnswer,
+        allow_none=True,
+        metadata={"description": "Null for a reader other than the opener while the game runs."},
+    )
     resolution = fields.Raw(allow_none=True)
 
 

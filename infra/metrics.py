@@ -77,6 +77,10 @@ SWEEP_AGE = Gauge(
     "dragonhall_sweep_age_seconds", "Seconds since the deadline sweep last ran (at the scrape)",
     multiprocess_mode="livemostrecent",
 )  # fmt: skip
+GAMES_SET_ASIDE = Gauge(
+    "dragonhall_games_set_aside", "Games the read models set aside, unable to apply their events (at the scrape)",
+    multiprocess_mode="livemostrecent",
+)  # fmt: skip
 HEALTH_CHECK = Gauge(
     "dragonhall_health_check_ok", "1 while a check of /healthz passes, 0 while it says degraded (at the scrape)",
     ["check"], multiprocess_mode="livemostrecent",

@@ -16,10 +16,12 @@ from the event store (``self.app``).
 from __future__ import annotations
 
 import json
+import logging
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from functools import cache
@@ -30,14 +32,17 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
 from domain.kernel import Ruleset, canonical_json, decode, find_game
+from projections import set_aside
 from projections.ratings import RatingBook
 from projections.views import Change, GameViewsSQL
-from services import clocks
+from services import clock, clocks
 from services.account_feed import AccountFeed, Entry
 from services.accounts import SERVER_BOT_PREFIX
 from services.aggregate import Game
 from services.event_store import EventStore
 from services.timers import clocks_key
+
+log = logging.getLogger(__name__)
 
 STATE_CACHE = 4096
 BOARD_LAG = 0.5
@@ -108,28 +113,125 @@ class GameProjection(Projection[GameViewsSQL]):
         self._clocks: dict[str, dict[str, Any]] = {}
         self._dirty: dict[str, float] = {}
         self.ratings = RatingBook(view)
+        self._set_aside_games: set[str] | None = None
+        self._caught_up: dict[str, int] = {}
+        """The version up to which a game retried (``retry_set_aside``) was applied."""
 
     def process_event(self, domain_event: Any, tracking: Tracking) -> None:
         self.process_batch([(domain_event, tracking)])
 
     def process_batch(self, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]]) -> None:
-        """Applies a batch of events and records the position of its last one, atomically."""
-        batch = Batch()
-        try:
-            for event, _tracking in items:
-                self.apply(event, batch)
-                self._advance(str(event.originator_id), event.originator_version)
-            self._settle_timing(batch)
-            self._announce_turns(batch)
-            self._flush_boards(batch, idle=False)
-            if self.feed is not None:  # first: written again, if the batch is, it is kept once
-                self.feed.append(batch.feed)
-            self.view.apply(batch.changes(), items[-1][1])
-        except BaseException:
-            self._forget(items)
-            raise
+        """Applies a batch of events and records the position of its last one, atomically.
+
+        A game whose event cannot be applied is set aside (``projections.set_aside``): the batch
+        is projected again without that game's events, and the game's record is written with it.
+        A write the database refuses for a reason other than itself (``set_aside.transient``) is
+        tried again one event at a time, to find the game to set aside."""
+        fresh: dict[str, tuple[int, str]] = {}
+        while True:
+            try:
+                self._project(items, fresh)
+                break
+            except _Poisoned as p:
+                self._forget(items)
+                self._set_aside(fresh, items, p)
+            except BaseException as e:
+                self._forget(items)
+                if set_aside.transient(e):
+                    raise
+                if len(items) > 1:
+                    for item in items:
+                        self.process_batch([item])
+                    return
+                self._set_aside(fresh, items, _Poisoned(str(items[0][0].originator_id), e))
+        self._aside().update(fresh)
         for listener in list(self.listeners):
             listener()
+
+    def _project(self, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]], fresh: Fresh) -> None:
+        """One attempt at a batch, skipping the games set aside (before it, and ``fresh``)."""
+        batch = Batch()
+        aside = self._aside()
+        skipped: dict[str, int] = {}
+        gid = ""
+        try:  # one handler for the batch, not a context per event: this loop is the runner's hot path
+            for event, _tracking in items:
+                gid, version = str(event.originator_id), event.originator_version
+                if gid in aside or gid in fresh:
+                    skipped[gid] = version
+                    continue
+                if version <= self._caught_up.get(gid, 0):  # applied when the game was retried
+                    continue
+                self.apply(event, batch)
+                self._advance(gid, version)
+        except Exception as e:
+            if set_aside.transient(e):
+                raise
+            raise _Poisoned(gid, e) from e
+        self._settle_timing(batch)
+        self._announce_turns(batch)
+        self._flush_boards(batch, idle=False)
+        if self.feed is not None:  # first: written again, if the batch is, it is kept once
+            self.feed.append(batch.feed)
+        marks = set_aside.marks(fresh, skipped, clock.now().isoformat())
+        self.view.apply([*batch.changes(), *marks], items[-1][1])
+
+    def _set_aside(
+        self, fresh: Fresh, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]], p: _Poisoned
+    ) -> None:
+        """Sets ``p``'s game aside from its first event in the batch (an error after the events,
+        in the clocks or the board, may come of any of them)."""
+        versions = [e.originator_version for e, _t in items if str(e.originator_id) == p.gid]
+        held = self._states.get(p.gid)
+        version = min(versions) if versions else (held[0] + 1 if held else 0)
+        fresh[p.gid] = (version, set_aside.describe(p.error))
+        self._forget_game(p.gid)
+        log.error("the read models set aside game %s from version %s: %s", p.gid, version, fresh[p.gid][1])
+
+    def _aside(self) -> set[str]:
+        """The games set aside, read from the view on first use."""
+        if self._set_aside_games is None:
+            self._set_aside_games = {r["game_id"] for r in self.view.set_aside_games()}
+        return self._set_aside_games
+
+    def retry_set_aside(self, events_of: Callable[[str], Sequence[DomainEventProtocol[uuid.UUID]]]) -> None:
+        """Applies every game set aside again from its first event (``events_of``), before the
+        runner takes its first batch: a game the code now applies gets its rows back and leaves
+        the record; its events the runner delivers later are skipped up to the version applied."""
+        self._set_aside_games = None
+        for gid in sorted(self._aside()):
+            self._retry(gid, events_of)
+
+    def _retry(self, gid: str, events_of: Callable[[str], Sequence[DomainEventProtocol[uuid.UUID]]]) -> None:
+        self._forget_game(gid)
+        events = list(events_of(gid))
+        batch = Batch()
+        try:
+            with _blame(gid):
+                for event in events:
+                    self.apply(event, batch)
+                    self._advance(gid, event.originator_version)
+                self._settle_timing(batch)
+                self._announce_turns(batch)
+                self._flush_boards(batch, idle=True)
+            if self.feed is not None:
+                self.feed.append(batch.feed)
+            self.view.write([*set_aside.cleared(gid), *batch.changes()])
+        except _Poisoned as p:
+            self._forget_game(gid)
+            self.ratings.forget()
+            last = events[-1].originator_version if events else 0
+            self.view.write([set_aside.still(gid, set_aside.describe(p.error), last, clock.now().isoformat())])
+            log.error("game %s is still set aside: %s", gid, set_aside.describe(p.error))
+            return
+        except BaseException:
+            self._forget_game(gid)
+            self.ratings.forget()
+            raise
+        self._aside().discard(gid)
+        if events:
+            self._caught_up[gid] = events[-1].originator_version
+        log.warning("game %s, set aside, is back in the read models (version %s)", gid, len(events))
 
     def flush(self) -> None:
         """Writes out every board still held in memory (when the runner is idle, and at shutdown)."""
@@ -144,11 +246,14 @@ class GameProjection(Projection[GameViewsSQL]):
         """After a failed write, drops what memory learnt from the batch: the tables are the truth."""
         self.ratings.forget()
         for event, _tracking in items:
-            gid = str(event.originator_id)
-            self._states.pop(gid, None)
-            self._seats.pop(gid, None)
-            self._clocks.pop(gid, None)
-            self._dirty.pop(gid, None)
+            self._forget_game(str(event.originator_id))
+
+    def _forget_game(self, gid: str) -> None:
+        self._states.pop(gid, None)
+        self._meta.pop(gid, None)
+        self._seats.pop(gid, None)
+        self._clocks.pop(gid, None)
+        self._dirty.pop(gid, None)
 
     def _advance(self, gid: str, version: int) -> None:
         """Every event of a game moves its board's version on, even those that leave it as it was."""
@@ -340,25 +445,29 @@ class GameProjection(Projection[GameViewsSQL]):
     def _announce_turns(self, batch: Batch) -> None:
         """A ``your_turn`` for each account seat awaited after the batch and not before it."""
         for gid, before in batch.awaited_before.items():
-            meta = self._game_meta(gid)
-            if gid in batch.ended or meta.get("sandbox"):
+            with _blame(gid):
+                self._announce_turns_of(batch, gid, before)
+
+    def _announce_turns_of(self, batch: Batch, gid: str, before: list[int]) -> None:
+        meta = self._game_meta(gid)
+        if gid in batch.ended or meta.get("sandbox"):
+            return
+        held = self._clock_of(gid)
+        seats = {s["seat"]: s for s in self._seats_of(gid)}
+        version = batch.updates[gid]["version"]
+        for seat in sorted(set(held["awaiting"]) - set(before)):
+            pid = seats.get(seat, {}).get("player_id")
+            if pid is None or pid.startswith(SERVER_BOT_PREFIX):
                 continue
-            held = self._clock_of(gid)
-            seats = {s["seat"]: s for s in self._seats_of(gid)}
-            version = batch.updates[gid]["version"]
-            for seat in sorted(set(held["awaiting"]) - set(before)):
-                pid = seats.get(seat, {}).get("player_id")
-                if pid is None or pid.startswith(SERVER_BOT_PREFIX):
-                    continue
-                payload = {
-                    "game": meta["game"],
-                    "variant": meta["variant"],
-                    "seat": seat,
-                    "version": version,
-                    "deadline": self._deadline(gid, seat),
-                    "turn_started": self._clock_of(gid)["turns"].get(str(seat)),
-                }
-                batch.feed.append(Entry(pid, "your_turn", f"your_turn:{gid}:{version}:{seat}", gid, payload))
+            payload = {
+                "game": meta["game"],
+                "variant": meta["variant"],
+                "seat": seat,
+                "version": version,
+                "deadline": self._deadline(gid, seat),
+                "turn_started": held["turns"].get(str(seat)),
+            }
+            batch.feed.append(Entry(pid, "your_turn", f"your_turn:{gid}:{version}:{seat}", gid, payload))
 
     def _deadline(self, gid: str, seat: int) -> str | None:
         """When the seat's turn times out, before vacation days (which only push it later): the
@@ -387,7 +496,8 @@ class GameProjection(Projection[GameViewsSQL]):
         """Writes each timed game's awaited seats and clock columns as they stand after
         the batch: a move's several rule events then cost one computation, not one each."""
         for gid in batch.timed:
-            columns = {"awaiting": json.dumps(self._clock_of(gid)["awaiting"]), **self._timing(gid)}
+            with _blame(gid):
+                columns = {"awaiting": json.dumps(self._clock_of(gid)["awaiting"]), **self._timing(gid)}
             if gid in batch.ended:  # the clock as it stopped; nothing awaited, nothing due
                 columns.update(awaiting="[]", **_NO_TIMING)
             batch.updates[gid].update(columns)
@@ -463,6 +573,32 @@ class GameProjection(Projection[GameViewsSQL]):
         if self.app is None:  # set by the runner that feeds this projection (``wiring``)
             raise LookupError(f"no event store to rebuild game {gid} at version {version - 1} from")
         return self.app.repository.get(uuid.UUID(gid), version=version - 1).state
+
+
+Fresh = dict[str, tuple[int, str]]
+"""Games set aside during a batch: from which version, and why."""
+
+
+class _Poisoned(Exception):
+    """One game's events cannot be projected: ``error`` came of them, not of the database."""
+
+    def __init__(self, gid: str, error: BaseException) -> None:
+        super().__init__(gid, error)
+        self.gid = gid
+        self.error = error
+
+
+@contextmanager
+def _blame(gid: str) -> Iterator[None]:
+    """Turns an error that is not ``set_aside.transient`` into one that names game ``gid``."""
+    try:
+        yield
+    except _Poisoned:
+        raise
+    except Exception as e:
+        if set_aside.transient(e):
+            raise
+        raise _Poisoned(gid, e) from e
 
 
 _NO_TIMING = {"next_deadline": None, "next_reminder": None, "bots_awaited": 0}

@@ -9,13 +9,17 @@ store's subscription offers ``take_batch``, else through a feeder thread) and ha
 record of its last event in one transaction: still exactly once, far fewer commits.
 When no event has come for ``IDLE`` seconds it calls ``projection.flush()``, so a
 projection may hold cheap-to-rebuild rows in memory while events keep coming.
+Before its first batch it has the projection retry the games it set aside
+(``projections.set_aside``): a restarted or upgraded runner may now apply them.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+import uuid
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from eventsourcing.persistence import Tracking
@@ -44,6 +48,7 @@ class BatchingProjectionRunner(ProjectionRunner[EventStore, GameViewsSQL]):
         runner: weakref.ReferenceType[Any],
     ) -> None:
         try:
+            projection.retry_set_aside(_events_of(subscription))
             if isinstance(subscription.subscription, BatchedPull):
                 _take_batches(subscription, subscription.subscription, projection)
                 return
@@ -81,6 +86,16 @@ class BatchingProjectionRunner(ProjectionRunner[EventStore, GameViewsSQL]):
                 owner._thread_error = e
         finally:
             is_stopping.set()
+
+
+def _events_of(subscription: ApplicationSubscription[Any]) -> Callable[[str], list[Any]]:
+    """Every event of one game, read from the subscription's store (to retry a game set aside)."""
+    recorder, mapper = subscription.recorder, subscription.mapper
+
+    def events(gid: str) -> list[Any]:
+        return [mapper.to_domain_event(s) for s in recorder.select_events(uuid.UUID(gid))]
+
+    return events
 
 
 def _take_batches(subscription: ApplicationSubscription[Any], pulled: BatchedPull, projection: GameProjection) -> None:

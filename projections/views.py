@@ -28,7 +28,7 @@ from eventsourcing.sqlite import SQLiteCursor, SQLiteTrackingRecorder
 from psycopg import Cursor
 from psycopg.rows import DictRow
 
-from projections import rating_views
+from projections import rating_views, set_aside
 
 Change = tuple[str, Sequence[Any]]
 
@@ -71,12 +71,14 @@ TABLES = [
         state TEXT
     )""",
     *rating_views.TABLES,
+    *set_aside.TABLES,
 ]
 TABLE_ORDER = {
     "dh_games": "game_id",
     "dh_game_players": "game_id, player_id",
     "dh_boards": "game_id",
     **rating_views.TABLE_ORDER,
+    **set_aside.TABLE_ORDER,
 }
 VIEW_TABLES = tuple(TABLE_ORDER)
 JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome", "clock")
@@ -188,6 +190,10 @@ class GameViewsSQL(rating_views.RatingQueries, TrackingRecorder):
             "WHERE p.player_id = ? AND g.status = ?",
             (player_id, status),
         )
+
+    def set_aside_games(self) -> list[dict[str, Any]]:
+        """The games the projection set aside (``projections.set_aside``), oldest first."""
+        return self._rows("SELECT * FROM {p}dh_set_aside ORDER BY set_at, game_id")
 
     def all_game_ids(self) -> list[str]:
         return [r["game_id"] for r in self._rows("SELECT game_id FROM {p}dh_games ORDER BY game_id")]

@@ -36,6 +36,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from domain.kernel import Rng, RuleError, Viewer, encode, seed_commitment, state_hash
+from services import sandbox_chance
 from services.account_feed import AccountFeed, Entry
 from services.accounts import SERVER_BOT_PREFIX
 from services.aggregate import Game, _Timed
@@ -233,11 +234,12 @@ class Disputes:
         self, dispute: Dispute, game: Game, past: Game, seat: int, move: dict[str, Any] | None, revealed: bool
     ) -> dict[str, Any]:
         position = self._position(past, seat, revealed)
+        rng = self._chance(dispute, game, past, revealed)
         answer: dict[str, Any] = {
             "seat": seat,
             "awaiting": list(past.awaiting),
             "legal_moves_total": len(past.ruleset.legal_moves(position, seat)),
-            "move": self._judge(past.ruleset, position, seat, move, revealed, self._seed(dispute)),
+            "move": self._judge(past.ruleset, position, seat, move, rng, revealed),
         }
         audit = audit_trail(self.games, str(game.id), None if revealed else dispute.opener)
         answer["verification"] = {
@@ -260,14 +262,23 @@ class Disputes:
             return past.state
         return past.ruleset.observe(past.state, seat, random.Random(f"dispute:{past.version}:{seat}"))
 
+    def _chance(self, dispute: Dispute, game: Game, past: Game, revealed: bool) -> Rng:
+        """The chance a claimed decision is judged with. Once the game has ended, the game's own,
+        on the stream its decision at the disputed version drew from: the decision actually taken
+        there causes the events recorded. While it runs, the dispute's own (only legality is
+        shown then, never what the decision would cause)."""
+        if not revealed:
+            return Rng(self._seed(dispute), "claim")
+        return Rng(self.games.seeds.of_game(game), sandbox_chance.label(past.version, game.sandbox_of))
+
     @staticmethod
     def _judge(
-        ruleset: Any, position: Any, seat: int, move: dict[str, Any] | None, revealed: bool, seed: bytes
+        ruleset: Any, position: Any, seat: int, move: dict[str, Any] | None, rng: Rng, revealed: bool
     ) -> dict[str, Any]:
         if move is None:
             return {"evaluated": False}
         try:
-            events = ruleset.decide(position, seat, ruleset.parse_move(move), Rng(seed, "claim"))
+            events = ruleset.decide(position, seat, ruleset.parse_move(move), rng)
         except RuleError as e:
             return {"evaluated": True, "legal": False, "code": e.code, "message": e.message, "rule": e.rule.to_json()}
         if not revealed:
@@ -292,9 +303,18 @@ class Disputes:
 
     def _fork(self, dispute: Dispute, game: Game, past: Game) -> str:
         """A sandbox game from the state at the disputed version of an ended game, every seat
-        held by the opener."""
+        held by the opener. It draws from the game's own revealed seed, so replaying the recorded
+        decisions reproduces the recorded events; a sandbox of a game not ended, or of another
+        sandbox, has a seed of its own (``services.sandbox_chance``)."""
         sandbox_id = uuid.uuid5(dispute.id, "sandbox")
-        sandbox_seed = self.games.seeds.of(sandbox_id)
+        ended = self.games.revealed(game) and not game.sandbox_of
+        settled = (
+            [e.originator_version for e in self.games.stored_events(str(game.id), after=past.version)
+             if isinstance(e, Game.ClockSettled)]
+            if ended else []
+        )  # fmt: skip
+        terms = sandbox_chance.terms(str(game.id), past.version, str(dispute.id), ended, settled)
+        sandbox_seed = self.games.seeds.of(game.id if ended else sandbox_id)
         seats = [{**s, "player_id": dispute.opener, "name": f"{s['name']} (sandbox)"} for s in past.seats]
         table = Game._create(
             Game.Created,
@@ -309,7 +329,7 @@ class Disputes:
             seed_commitment=seed_commitment(sandbox_seed),
             engine=game.engine,
             settings={},
-            sandbox_of={"game_id": str(game.id), "version": past.version, "dispute_id": str(dispute.id)},
+            sandbox_of=terms,
         )
         table.trigger_event(
             Game.Forked,
@@ -368,9 +388,15 @@ class Disputes:
             "seat": dispute.seat,
             "opener": dispute.opener,
             "opened_at": dispute.opened_at,
-            "answer": _shown(dispute, revealed) if visible else None,
+            "answer": _shown(dispute, revealed, self._sandbox_chance(dispute)) if visible else None,
             "resolution": dispute.resolution,
         }
+
+    def _sandbox_chance(self, dispute: Dispute) -> str | None:
+        """Which chance the dispute's sandbox draws (``services.sandbox_chance``), None without one."""
+        if dispute.sandbox_id is None:
+            return None
+        return sandbox_chance.chance(self.games.load(dispute.sandbox_id).sandbox_of)
 
     def of_game(self, game_id: str, player_id: str | None) -> list[dict[str, Any]]:
         game_id = str(self.games.load(game_id).id)
@@ -438,12 +464,12 @@ class Disputes:
         return player_id in self.arbiters or player_id == game.creator
 
 
-def _shown(dispute: Dispute, revealed: bool) -> dict[str, Any] | None:
+def _shown(dispute: Dispute, revealed: bool, chance: str | None) -> dict[str, Any] | None:
     """The answer as its reader may see it. Disputes answered before the rule above held a
     running game's consequences and every legal move: those stay unshown until the game ends."""
     if dispute.answer is None:
         return None
-    answer = {**dispute.answer, "sandbox_id": dispute.sandbox_id}
+    answer = {**dispute.answer, "sandbox_id": dispute.sandbox_id, "sandbox_chance": chance}
     if revealed:
         return answer
     answer.pop("legal_moves", None)

@@ -18,6 +18,7 @@ from domain.kernel import Command, ConfigError, RuleError, Viewer, find_game, se
 from services import clock, timed_cases, visibility
 from services.accounts import server_bot_id
 from services.aggregate import Game
+from services.date_rules import check_moment
 from services.errors import (
     CommandReused,
     GameNotFound,
@@ -78,8 +79,8 @@ class GameService:
             config = ruleset.configure(variant, options, players)
         except ConfigError as e:
             raise InvalidRequest(e.message, field=e.field) from None
-        if starts_at is not None and starts_at <= clock.now():
-            raise InvalidRequest("starts_at must be in the future", field="starts_at")
+        if starts_at is not None:
+            check_moment("starts_at", starts_at, clock.now())
         game_id = game_id or uuid.uuid4()
         table = Game._create(
             Game.Created,

@@ -8,7 +8,9 @@ runs every check of ``HealthModel`` and says ``degraded`` when any fails, naming
   models have not advanced for ``STALL`` seconds, or when more than ``MAX_LAG`` wait;
 * ``workers``: with a broker, the Celery workers whose heartbeat is recent
   (``services.heartbeats``), degraded when none is;
-* ``sweep``: how long ago the deadline sweep last ran, degraded past ``sweep_silence``.
+* ``sweep``: how long ago the deadline sweep last ran, degraded past ``sweep_silence``;
+* ``projections.set_aside`` (added by ``wiring``): the games the game projection set aside
+  because it cannot apply their events (``projections.set_aside``), degraded while there is one.
 
 A check is any function returning a ``Check``; others add theirs with ``add`` (a
 projection that sets aside a game it cannot apply reports it as one more check).
@@ -169,13 +171,15 @@ class Sweep:
 
 def publish(report: dict[str, Any]) -> None:
     """Sets the gauges read at a scrape from a health report: each check, the read models' lag,
-    the live workers and the sweep's age (infinite when none ran)."""
+    the games they set aside, the live workers and the sweep's age (infinite when none ran)."""
     for check in report["checks"]:
         metrics.HEALTH_CHECK.labels(check["name"]).set(1 if check["status"] == "ok" else 0)
         if check["name"] == "projections":
             metrics.PROJECTION_LAG.set(check["lag"])
         elif check["name"] == "workers":
             metrics.WORKERS_LIVE.set(check["live"])
+        elif check["name"] == "projections.set_aside":
+            metrics.GAMES_SET_ASIDE.set(check["count"])
         elif check["name"] == "sweep":
             age = check["age_seconds"]
             metrics.SWEEP_AGE.set(float("inf") if age is None else age)

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.kernel import Outcome, Rng, decode, state_hash
-from services import clocks
+from services import clocks, sandbox_chance
 from services.replay_text import Mismatch, actor, explain, short, summary, version_of
 
 SAVE_OPENERS = ("MoveMade", "Resigned", "TurnTimedOut", "Joined", "Started", "Forked", "Abandoned")
@@ -431,7 +431,7 @@ def _holder(r: Replay, data: dict[str, Any]) -> int:
 
 
 def _rng(r: Replay, event: dict[str, Any]) -> Rng:
-    return Rng(r.seed, f"v{event['version'] - 1}")
+    return Rng(r.seed, sandbox_chance.label(event["version"] - 1, r.created.get("sandbox_of")))
 
 
 def _instant(event: dict[str, Any]) -> datetime:

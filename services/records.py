@@ -132,7 +132,7 @@ _ENDED_TRAILS: OrderedDict[tuple[str, int], tuple[float, dict[str, Any]]] = Orde
 def _trail(games: Any, game: Game, player_id: str | None) -> dict[str, Any]:
     game_id = str(game.id)
     viewer = games.viewer(game, player_id)
-    seed = games.seeds.of(game.id)
+    seed = games.seeds.of_game(game)
     full = events_json(games, game_id, Viewer.everyone())
     over = games.revealed(game)
     report = _verified(game, full, seed, over)

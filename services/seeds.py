@@ -4,7 +4,8 @@ A game's seed is derived from the server's master key and the game's id
 (HMAC-SHA256), so no seed is stored: the SHA-256 of the seed is published when the
 game is created, and the seed itself is revealed when the game ends. Every
 decision draws from ``Rng(seed, f"v{version}")``, the version the game stood at
-before it, so an auditor re-derives every shuffle and roll from the record.
+before it, so an auditor re-derives every shuffle and roll from the record. A sandbox of an
+ended game draws from that game's seed instead (``services.sandbox_chance``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import hmac
 import uuid
 
 from domain.kernel import Rng
+from services import sandbox_chance
 from services.aggregate import Game
 
 
@@ -36,10 +38,16 @@ class Seeds:
             ).digest()
         return seed
 
+    def of_game(self, game: Game) -> bytes:
+        """The seed ``game``'s chance draws from: its own, or for a sandbox of an ended game that
+        game's (``services.sandbox_chance``)."""
+        origin = sandbox_chance.seed_game(game.sandbox_of)
+        return self.of(uuid.UUID(origin) if origin else game.id)
+
     def rng(self, game: Game, stream: str | None = None) -> Rng:
         """The generator of ``game``'s next decision (or of a named stream, such as ``setup``)."""
-        return Rng(self.of(game.id), stream or f"v{game.version}")
+        return Rng(self.of_game(game), stream or sandbox_chance.label(game.version, game.sandbox_of))
 
     def revealed(self, game: Game) -> str:
         """The seed as the game's end reveals it."""
-        return self.of(game.id).hex()
+        return self.of_game(game).hex()

@@ -25,6 +25,7 @@ from typing import Any
 from domain.kernel import ConfigError, find_game
 from services import clock, pairing
 from services.accounts import Accounts, Player
+from services.date_rules import check_moment
 from services.errors import InvalidRequest, SeatUnavailable, ServiceError
 from services.games import GameService
 from services.inbox import Inbox
@@ -119,15 +120,14 @@ class Tournaments:
 
     def create(self, creator: Player, spec: dict[str, Any], tournament_id: uuid.UUID | None = None) -> dict[str, Any]:
         """A tournament open for registration until ``starts_at``. ``InvalidRequest`` for a game,
-        variant or seat count the catalog refuses, or a start in the past."""
+        variant or seat count the catalog refuses, or a start outside ``date_rules.MOMENT``."""
         try:
             ruleset = find_game(spec["game"])
             config = ruleset.configure(spec.get("variant"), spec.get("options"), spec["seats"])
         except ConfigError as e:
             raise InvalidRequest(e.message, field=e.field or "game") from None
         starts_at: datetime = spec["starts_at"]
-        if starts_at <= clock.now():
-            raise InvalidRequest("starts_at must be in the future", field="starts_at")
+        check_moment("starts_at", starts_at, clock.now())
         tid = str(tournament_id or uuid.uuid4())
         row = {
             "tournament_id": tid,

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from services import clock
+from services.date_rules import check_day
 from services.errors import InvalidRequest
 from services.sqlstore import SqlStore
 
@@ -48,14 +49,11 @@ class Vacations:
         return days
 
     def declare(self, player_id: str, start: date, count: int) -> dict[str, Any]:
-        """Adds ``count`` days from ``start``; refuses past days and days over the allowance."""
-        today = clock.now().date()
-        if start < today:
-            raise InvalidRequest("vacation days cannot start in the past", field="start")
+        """Adds ``count`` days from ``start``; refuses a start outside ``date_rules.DAY`` and days over
+        the allowance."""
+        check_day("start", start, clock.now().date())
         if not 1 <= count <= self.allowance:
             raise InvalidRequest(f"a vacation is 1 to {self.allowance} days", field="days")
-        if (date.max - start).days < count - 1:
-            raise InvalidRequest(f"a vacation must end by {date.max.isoformat()}", field="start")
         wanted = {start + timedelta(days=i) for i in range(count)}
         held = self.days(player_id)
         for year in sorted({d.year for d in wanted}):

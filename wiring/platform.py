@@ -21,6 +21,7 @@ from eventsourcing.utils import Environment
 from infra import postgres_events, sqlite_events
 from infra.private_files import private_dir, private_file
 from infra.version_board import VersionBoard
+from projections import set_aside
 from projections.games import GameProjection
 from projections.leader import ProjectionLeader
 from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
@@ -204,6 +205,7 @@ class Platform:
         self.health.add("projections", ProjectionProgress(self.head, self.tracked))
         self.health.add("workers", Workers(self.settings, self.heartbeats))
         self.health.add("sweep", Sweep(self.settings, self.heartbeats))
+        self.health.add(set_aside.CHECK, set_aside.SetAsideCheck(self.views))
         self._closers.append(self.advice.close)
 
     def head(self) -> int:

@@ -144,6 +144,9 @@ def test_during_a_game_only_a_seat_disputes_and_only_it_sees_the_answer(client: 
     assert client.call("POST", f"/api/v1/games/{gid}/disputes", {**body, "seat": 1}, a["token"]).status == 403
     r = client.call("POST", f"/api/v1/games/{gid}/disputes", body, a["token"])
     assert r.status == 201 and r.body["answer"]["seat"] == 0
+    shown_to_alice = client.call("GET", f"/api/v1/games/{gid}/events?after=6", token=a["token"]).body["events"]
+    assert r.body["answer"]["actual"] == shown_to_alice  # what followed, as /events shows it to her: no more
+    assert r.body["answer"]["sandbox_id"] is None and r.body["answer"]["sandbox_chance"] is None
     seen_by_bob = client.call("GET", f"/api/v1/disputes/{r.body['id']}", token=b["token"]).body
     assert seen_by_bob["answer"] is None and seen_by_bob["claim"] == body["claim"]
     assert client.call("GET", f"/api/v1/disputes/{r.body['id']}/legal-moves", token=b["token"]).status == 403
@@ -172,3 +175,33 @@ def test_a_dispute_on_a_running_game_judges_legality_only_and_forks_no_sandbox(c
     assert sandbox.state == client.platform.games.load_at(gid, 6).state
     again = client.call("POST", f"/api/v1/disputes/{r.body['id']}/sandbox", {}, a["token"])
     assert again.body["answer"]["sandbox_id"] == forked.body["answer"]["sandbox_id"]
+
+
+def test_a_dispute_about_the_decision_taken_answers_with_the_dice_the_game_rolled(client: Any) -> None:
+    """Once the game has ended, a claimed decision draws the game's own chance at that version: the
+    decision actually taken shows the events recorded, dice included. ``actual`` is what followed,
+    as GET /events shows it; the sandbox says it draws the game's chance (``sandbox_chance``)."""
+    gid, a, b = _game(client)
+    _play_out(client, gid, {0: a["token"], 1: b["token"]})
+    events = client.call("GET", f"/api/v1/games/{gid}/events").body["events"]
+    k = next(i for i, e in enumerate(events) if e["type"] == "DieRolled") - 1
+    while events[k]["source"] != "platform":
+        k -= 1
+    taken = events[k]  # the decision whose events rolled the first die
+    caused = []
+    for e in events[k + 1 :]:
+        if e["source"] == "platform":
+            break
+        caused.append({"type": e["type"], "data": e["data"]})
+    outsider = client.player("auditor")
+    body = {"version": taken["version"] - 1, "claim": "as played", "move": taken["data"]["move"]}
+    r = client.call("POST", f"/api/v1/games/{gid}/disputes", {**body, "seat": taken["data"]["seat"]}, outsider["token"])
+    assert r.status == 201, r.body
+    answer = r.body["answer"]
+    assert answer["move"]["legal"] is True and answer["move"]["events"] == caused
+    assert answer["actual"] == events[k : k + 1 + len(caused)]
+    assert answer["sandbox_chance"] == "game"
+    spec = client.call("GET", "/api/v1/openapi.json").body["components"]["schemas"]
+    documented = spec["DisputeAnswer"]["properties"]
+    assert {"actual", "sandbox_chance", "sandbox_id", "move", "verification"} <= set(documented)
+    assert "opener could read" in documented["actual"]["description"]

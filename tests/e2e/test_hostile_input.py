@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
+
+from services import clock
 
 LONE_SURROGATE = '"x\\ud800y"'
 """A JSON string holding a lone surrogate: valid JSON syntax, but no Unicode text."""
@@ -169,11 +172,12 @@ def test_a_vacation_that_would_end_after_the_last_representable_day_is_refused(c
 def test_an_unknown_fill_bot_is_refused_at_creation_naming_the_field(client: Any) -> None:
     """A scheduled game whose fill bot does not exist would start with seats that never play."""
     me = client.player("host")
+    later = (clock.now() + timedelta(days=300)).isoformat()  # within the dates' range (``date_rules``)
     before = _stored(client.platform)
     r = client.call(
         "POST",
         "/api/v1/games",
-        {"game": "dice-race", "players": 2, "fill_bot": "nope", "starts_at": "2999-01-01T00:00:00+00:00"},
+        {"game": "dice-race", "players": 2, "fill_bot": "nope", "starts_at": later},
         me["token"],
     )
     _assert_refused(r)
@@ -182,7 +186,7 @@ def test_an_unknown_fill_bot_is_refused_at_creation_naming_the_field(client: Any
     ok = client.call(
         "POST",
         "/api/v1/games",
-        {"game": "dice-race", "players": 2, "fill_bot": "random", "starts_at": "2999-01-01T00:00:00+00:00"},
+        {"game": "dice-race", "players": 2, "fill_bot": "random", "starts_at": later},
         me["token"],
     )
     assert ok.status == 201, ok.body

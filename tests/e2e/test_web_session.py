@@ -11,6 +11,7 @@ import pytest
 
 from api.app import create_app
 from api.web import session
+from services import clock
 from services.errors import NotAuthenticated
 
 PAGES = ["/", "/signin", "/inbox"]
@@ -213,9 +214,10 @@ def test_the_lobbys_form_invites_by_name_and_leaves_the_invited_seat_open(browse
 
 def test_a_start_time_is_read_in_the_browsers_time_zone(browser: Any, platform: Any) -> None:
     csrf = signed_up(browser)
+    year = clock.now().year + 2  # within the dates' range (``services.date_rules``)
     form = {"csrf": csrf, "variant": "tarasque/dragon-dice", "players": "2", "sit": "1", "others": "open",
-            "clock": "none", "starts_at": "2099-01-01T09:30", "tz": "Asia/Tokyo"}  # fmt: skip
+            "clock": "none", "starts_at": f"{year}-01-01T09:30", "tz": "Asia/Tokyo"}  # fmt: skip
     game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]
-    assert browser.get(f"/api/v1/games/{game_id}").get_json()["starts_at"].startswith("2099-01-01T00:30:00")
+    assert browser.get(f"/api/v1/games/{game_id}").get_json()["starts_at"].startswith(f"{year}-01-01T00:30:00")
     refused = browser.post("/games", data={**form, "tz": "Mars/Olympus"})
     assert refused.status_code == 400 and "unknown time zone" in refused.get_data(as_text=True)

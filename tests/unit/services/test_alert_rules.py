@@ -4,17 +4,21 @@ the condition can be undone, the value that does not)."""
 
 from __future__ import annotations
 
+import dataclasses
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
+from eventsourcing.persistence import Tracking
 from prometheus_client.parser import text_string_to_metric_families
 
 from infra import metrics
+from projections.games import GameProjection
 from services.clock import FakeClock
-from services.health import Check, publish
+from services.health import publish
 from services.heartbeats import process_name
 from services.ports import NullWork
 from tests.conftest import make_settings
@@ -93,17 +97,24 @@ def test_projection_lag_growing_fires_while_events_pile_up_unprojected(deploymen
 
 
 def test_games_set_aside_fires_when_a_projection_reports_one(deployment: Any) -> None:
-    """A projection that sets aside a game it cannot apply reports it as a check named
-    ``projections.<...>`` of the health model; the rule fires on any such check that fails."""
+    """The game projection sets aside a game whose event it cannot apply (a start in year 10000 in
+    UTC, as a request once stored) and reports it as the health check ``projections.set_aside``;
+    the rule fires on any such check that fails, and the gauge counts the games."""
     assert RULES["DragonhallProjectionGamesSetAside"] == (
         'min by (check) (dragonhall_health_check_ok{check=~"projections.+"}) == 0'
     )
-    deployment.health.add(
-        "projections.set_aside", lambda: Check("projections.set_aside", False, "1 game set aside", {"games": ["g"]})
-    )
+    assert value(scrape(deployment), "dragonhall_health_check_ok", check="projections.set_aside") == 1
+    gid, _ = _game(deployment)
+    created = next(iter(deployment.store.events.get(uuid.UUID(gid))))
+    year_10000 = dataclasses.replace(created, starts_at="9999-12-31T23:59:59-14:00")
+    GameProjection(deployment.views).process_batch([(year_10000, Tracking(deployment.store.name, 1))])
     samples = scrape(deployment)
     assert value(samples, "dragonhall_health_check_ok", check="projections.set_aside") == 0
+    assert value(samples, "dragonhall_games_set_aside") == 1
     assert value(samples, "dragonhall_health_check_ok", check="projections") == 1  # the lag's own check is fine
+    (check,) = deployment.health.checks(("projections.set_aside",))
+    (shown,) = check.detail["games"]
+    assert shown["game_id"] == gid and shown["error"].startswith("OverflowError")
 
 
 def test_timers_late_fires_when_deadlines_fire_more_than_five_seconds_late(

@@ -1,0 +1,137 @@
+"""Games the game projection could not apply, set aside so the read side goes on without them.
+
+One game's event that the projection cannot turn into rows (a date past what ``datetime`` holds,
+a value the database refuses, a bug in a handler) used to stop the runner on every attempt, so no
+game created afterwards ever reached the lists. Now the projection records the game here, in the
+same transaction as the batch that skipped it, and goes on with every other game's events. The
+game's later events are skipped too (``last_version`` counts how far it falls behind).
+
+Each time a runner starts (a restart, an upgrade, a leader taking over), it tries every game set
+aside again from its first event (``GameProjection.retry_set_aside``): if the new code applies them,
+the game's rows are rebuilt and its record removed; if not, the record keeps the new error.
+
+``/healthz`` reads this table (``SetAsideCheck``, the ``projections.set_aside`` check), so every
+process sees the games a projection process set aside; the check's count is the gauge
+``dragonhall_games_set_aside``.
+
+Only errors that the event itself causes set a game aside. A lost connection or a conflicting
+write (``transient``) still stops the runner, which its leader replaces: setting games aside then
+would hide a database outage behind a list of innocent games.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import psycopg
+from eventsourcing.persistence import DataError, PersistenceError
+
+from services.health import Check
+
+if TYPE_CHECKING:
+    from projections.views import GameViewsSQL
+
+Change = tuple[str, Sequence[Any]]
+
+CHECK = "projections.set_aside"
+ERROR_CHARS = 500
+"""The length an error is kept to: its type and the start of its message."""
+SHOWN = 20
+"""Games named in ``/healthz`` at most (the count is always whole)."""
+TABLES = [
+    """CREATE TABLE IF NOT EXISTS {p}dh_set_aside (
+        game_id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        last_version INTEGER NOT NULL,
+        error TEXT NOT NULL,
+        set_at TEXT NOT NULL
+    )""",
+]
+TABLE_ORDER = {"dh_set_aside": "game_id"}
+GAME_TABLES = ("dh_games", "dh_game_players", "dh_boards", "dh_rating_games", "dh_results")
+"""The rows of one game a retry rebuilds from its events (a game set aside was never rated:
+its ratings change only at its last event, which then was not applied)."""
+
+
+def transient(error: BaseException) -> bool:
+    """Whether ``error`` may pass without the event changing: the database or the process, not
+    the game. Such an error stops the runner (and its leader starts another) instead."""
+    if not isinstance(error, Exception):
+        return True  # KeyboardInterrupt, SystemExit
+    if isinstance(error, DataError | sqlite3.DataError | psycopg.DataError | OverflowError):
+        return False
+    return isinstance(error, PersistenceError | sqlite3.Error | psycopg.Error | ConnectionError | TimeoutError)
+
+
+def describe(error: BaseException) -> str:
+    """The error as stored and shown: its type and message, cut short, with no NUL (PostgreSQL's
+    text refuses it)."""
+    text = f"{type(error).__name__}: {error}".replace("\x00", "\\x00")
+    return text[:ERROR_CHARS]
+
+
+def marks(fresh: Mapping[str, tuple[int, str]], skipped: Mapping[str, int], at: str) -> list[Change]:
+    """The rows for a batch: games newly set aside (``fresh``: from which version, and why), and
+    the last version seen of every game set aside whose events the batch skipped."""
+    out: list[Change] = []
+    for gid, (version, error) in fresh.items():
+        last = max(version, skipped.get(gid, version))
+        out.append(
+            (
+                "INSERT INTO {p}dh_set_aside (game_id, version, last_version, error, set_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, "
+                "last_version = excluded.last_version, error = excluded.error, set_at = excluded.set_at",
+                (gid, version, last, error, at),
+            )
+        )
+    for gid, last in skipped.items():
+        if gid not in fresh:
+            out.append(("UPDATE {p}dh_set_aside SET last_version = ? WHERE game_id = ?", (last, gid)))
+    return out
+
+
+def cleared(gid: str) -> list[Change]:
+    """Removes a game's rows and its record, before its events are applied again."""
+    return [(f"DELETE FROM {{p}}{table} WHERE game_id = ?", (gid,)) for table in (*GAME_TABLES, "dh_set_aside")]
+
+
+def still(gid: str, error: str, last_version: int, at: str) -> Change:
+    """A retry that failed again: the record keeps the newest error."""
+    return (
+        "UPDATE {p}dh_set_aside SET error = ?, last_version = ?, set_at = ? WHERE game_id = ?",
+        (error, last_version, at, gid),
+    )
+
+
+class SetAsideCheck:
+    """The ``projections.set_aside`` check: degraded while any game is set aside, naming them
+    (up to ``SHOWN``), the version from which each waits, how many of its events wait, and why."""
+
+    def __init__(self, view: GameViewsSQL) -> None:
+        self.view = view
+
+    def __call__(self) -> Check:
+        rows = self.view.set_aside_games()
+        games = [_shown(r) for r in rows[:SHOWN]]
+        detail: dict[str, Any] = {"count": len(rows), "games": games}
+        if not rows:
+            return Check(CHECK, True, "no game set aside", detail)
+        return Check(
+            CHECK,
+            False,
+            f"{len(rows)} games set aside: the read models cannot apply their events (each is retried "
+            "when a projection runner starts, e.g. after an upgrade)",
+            detail,
+        )
+
+
+def _shown(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "game_id": row["game_id"],
+        "since_version": row["version"],
+        "events_waiting": row["last_version"] - row["version"] + 1,
+        "error": row["error"],
+        "set_at": row["set_at"],
+    }
