@@ -283,7 +283,9 @@ def error_meanings(max_body_bytes: int) -> dict[int, str]:
         422: "The rules refuse the move; `rule` cites the rulebook.",
         429: (
             "A rate limit is reached (code rate_limited): registrations per address, moves and reads per "
-            "token, streams opened per account. Nothing was done; try again after Retry-After seconds."
+            "token, streams opened per account; or the caller holds as many streams and long polls as one "
+            "caller may (code too_many_streams_per_caller, DRAGONHALL_MAX_STREAMS_PER_CALLER). Nothing was "
+            "done; try again after Retry-After seconds."
         ),
         503: (
             "The store cannot be reached for now: try again after Retry-After seconds (a move retried with the "

@@ -6,8 +6,8 @@ details), 401 a missing or bad token, 403 a token without the scope the call nee
 no seat or not the creator, 404 an unknown game or token, 409 a stale
 ``expected_version`` or a game not accepting the command, 413 a body over the size
 limit, 422 a move the rules refuse (with the rule), 429 a rate limit reached (with
-``Retry-After``; ``api.limits``), 503 a store that cannot be reached for now (with
-``Retry-After``). No error writes an event.
+``Retry-After``; ``api.limits``) or as many streams held as one caller may, 503 a
+store that cannot be reached for now (with ``Retry-After``). No error writes an event.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ STATUS: list[tuple[type[Exception], int]] = [
     (InvitationClosed, 409),
     (RuleError, 422),
     (svc.StreamsBusy, 503),
+    (svc.CallerStreamsBusy, 429),
     *((cls, 503) for cls in svc.STORE_UNAVAILABLE),
 ]
 RETRY_AFTER_SECONDS = 1
@@ -149,6 +150,8 @@ def _answer(body: dict[str, Any], status: int, headers: Any = ()) -> ResponseRet
 
 def _handle_known(exc: Exception) -> ResponseReturnValue:
     body, status = to_response(exc)
+    if status == 429:
+        return _answer(body, status, {"Retry-After": str(RETRY_AFTER_SECONDS)})
     if status != 503:
         return _answer(body, status)
     if not isinstance(exc, svc.StreamsBusy):
