@@ -139,7 +139,7 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(Exception, _handle_unexpected)
 
 
-def _answer(body: dict[str, Any], status: int, headers: Any = ()) -> ResponseReturnValue:
+def answer(body: dict[str, Any], status: int, headers: Any = ()) -> ResponseReturnValue:
     """The error as JSON, or as a page where a person's browser asked for a page (``api.web``)."""
     from api.web.site import error_page, is_page_request
 
@@ -151,23 +151,23 @@ def _answer(body: dict[str, Any], status: int, headers: Any = ()) -> ResponseRet
 def _handle_known(exc: Exception) -> ResponseReturnValue:
     body, status = to_response(exc)
     if status == 429:
-        return _answer(body, status, {"Retry-After": str(RETRY_AFTER_SECONDS)})
+        return answer(body, status, {"Retry-After": str(RETRY_AFTER_SECONDS)})
     if status != 503:
-        return _answer(body, status)
+        return answer(body, status)
     if not isinstance(exc, svc.StreamsBusy):
         log.warning("store unavailable: %s", exc)
-    return _answer(body, status, {"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return answer(body, status, {"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def _handle_http(exc: HTTPException) -> ResponseReturnValue:
     """Werkzeug's errors (404 no such route, 405 with the ``Allow`` header RFC 9110 asks for)."""
     code = (exc.name or "error").lower().replace(" ", "_")
     headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
-    return _answer(error_body(code, exc.description or exc.name or "error"), exc.code or 500, headers)
+    return answer(error_body(code, exc.description or exc.name or "error"), exc.code or 500, headers)
 
 
 def _handle_unexpected(exc: Exception) -> ResponseReturnValue:
     if isinstance(exc, HTTPException):
         return _handle_http(exc)
     log.exception("unexpected error")
-    return _answer(error_body("internal_error", "the server failed to handle this request"), 500)
+    return answer(error_body("internal_error", "the server failed to handle this request"), 500)

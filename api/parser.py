@@ -54,11 +54,31 @@ SECURITY: dict[str, list[dict[str, list[str]]]] = {
 class Contract:
     """Who may call a route: ``auth`` says whether a token is needed, ``scope`` which scope the
     token must grant (None only where no token is read); ``rate_limit`` names the limit of a route
-    called without a token (``api.limits``), where one applies."""
+    called without a token (``api.limits``), where one applies. ``page`` marks a page or a form of
+    the web client (``page_contract``), which the same hooks check with a person's leniency."""
 
     auth: Auth
     scope: Scope | None
     rate_limit: RateLimit | None = None
+    page: bool = False
+
+
+def page_contract(*, auth: Auth, scope: Scope | None, rate_limit: RateLimit | None = None) -> Callable[[View], View]:
+    """Declares a page's or a form's contract, as ``ContractBlueprint.contract`` declares an API
+    route's, and checked by the same hooks (``api.auth.authenticate_request``, ``api.limits``):
+    the token's scope, the rate limits, and for a form its origin and CSRF token. Put it under
+    ``@web.route``. Every page and form must declare one (``api.web.site.install`` refuses to start
+    otherwise), so a new page cannot forget a rule.
+
+    The differences are a person's: a page (``auth="optional"``) whose cookie is not valid, or
+    whose token lacks ``scope``, is shown as to a signed-out reader, where the API answers 401 or
+    403; ``scope=None`` with ``auth="optional"`` (signing out) takes any valid token."""
+
+    def decorator(func: View) -> View:
+        setattr(func, CONTRACT, Contract(auth, scope, rate_limit, page=True))
+        return func
+
+    return decorator
 
 
 def contract_of(view: Callable[..., Any] | None) -> Contract | None:
