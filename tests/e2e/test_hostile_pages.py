@@ -1,0 +1,288 @@
+"""Hostile input on every surface: an API route, a page and a form answer the same bad input with
+the same refusal (never a 500), checked by the same code, and a refusal writes nothing.
+
+One table of inputs x surfaces, each with its expected status (``CASES``); then the rules the
+pages keep from their contracts (``api.parser.page_contract``): token scopes, rate limits, the
+session's CSRF token on signing out.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from api.app import create_app
+from api.web import session
+from services.errors import NotAuthenticated
+from services.ports import NullWork
+from tests.conftest import make_settings
+from tests.e2e.test_hostile_input import _stored
+from tests.support.api_client import ApiClient
+from wiring import bootstrap
+
+HUGE = "9223372036854775807"
+BEYOND_64_BITS = str(2**64)
+DEEP = "[" * 1000 + "]" * 1000
+SURROGATE_MOVE = '{"type": "roll", "note": "x\\ud800y"}'
+
+
+@dataclass(frozen=True)
+class Case:
+    """One bad input on one surface: ``api`` (a JSON body with the bearer token), ``page`` (a GET
+    with the session cookie) or ``form`` (a form posted with the cookie and its CSRF token)."""
+
+    input: str
+    surface: str
+    method: str
+    path: str
+    body: Any
+    status: int
+    token: str = "a"
+
+    @property
+    def id(self) -> str:
+        return f"{self.input}-{self.surface}-{self.path}"
+
+
+LOBBY = {"variant": "dice-race/", "players": "2", "clock": "none", "others": "none"}
+CASES = [
+    # a page number no store can reach: the API's query parameters refuse it, so do the pages
+    Case("huge-page", "api", "GET", f"/api/v1/games?offset={HUGE}", None, 400),
+    Case("huge-page", "api", "GET", f"/api/v1/tournaments?offset={HUGE}", None, 400),
+    Case("huge-page", "api", "GET", f"/api/v1/leaderboards/dice-race?offset={HUGE}", None, 400),
+    Case("huge-page", "page", "GET", f"/?page={HUGE}", None, 400),
+    Case("huge-page", "page", "GET", f"/leaderboards/dice-race?page={HUGE}", None, 400),
+    Case("huge-page", "page", "GET", f"/tournaments?page={HUGE}", None, 400),
+    Case("huge-page", "page", "GET", f"/games/{{over}}/audit?page={HUGE}", None, 400),
+    # JSON nested 1,000 levels: Python's recursion limit, where the API's limit is 32 levels
+    Case("deep-json", "api", "POST", "/api/v1/games", DEEP, 400),
+    Case(
+        "deep-json",
+        "api",
+        "POST",
+        "/api/v1/games/{over}/disputes",
+        '{"version": 2, "claim": "x", "move": ' + DEEP + "}",
+        400,
+    ),
+    Case("deep-json", "form", "POST", "/games/{over}/disputes", {"step": "1", "move": DEEP}, 400),
+    *(
+        Case("deep-json", "form", "POST", "/games", {**LOBBY, field: DEEP}, 400)
+        for field in ("variant", "players", "invite")
+    ),
+    # a lone surrogate: valid JSON, no Unicode text, no store can encode it
+    Case(
+        "lone-surrogate",
+        "api",
+        "POST",
+        "/api/v1/games/{over}/disputes",
+        '{"version": 2, "claim": "x", "move": ' + SURROGATE_MOVE + "}",
+        400,
+    ),
+    Case("lone-surrogate", "form", "POST", "/games/{over}/disputes", {"step": "1", "move": SURROGATE_MOVE}, 400),
+    # integers beyond 64 bits
+    Case(
+        "int-beyond-64-bits",
+        "api",
+        "POST",
+        "/api/v1/games",
+        '{"game": "dice-race", "players": ' + BEYOND_64_BITS + "}",
+        400,
+    ),
+    Case(
+        "int-beyond-64-bits",
+        "api",
+        "POST",
+        "/api/v1/games/{over}/disputes",
+        '{"version": 2, "claim": "x", "move": {"type": "roll", "n": ' + BEYOND_64_BITS + "}}",
+        400,
+    ),
+    Case("int-beyond-64-bits", "form", "POST", "/games", {**LOBBY, "players": BEYOND_64_BITS}, 400),
+    Case(
+        "int-beyond-64-bits", "form", "POST", "/games", {**LOBBY, "clock": "per_move", "seconds": BEYOND_64_BITS}, 400
+    ),
+    Case(
+        "int-beyond-64-bits",
+        "form",
+        "POST",
+        "/games/{over}/disputes",
+        {"step": "1", "move": '{"type": "roll", "n": ' + BEYOND_64_BITS + "}"},
+        400,
+    ),
+    # a body over the limit (DRAGONHALL_MAX_BODY_BYTES), unread
+    Case("body-too-large", "api", "POST", "/api/v1/games", " " * (1 << 20) + "{}", 413),
+    Case("body-too-large", "form", "POST", "/games", {**LOBBY, "invite": "x" * (1 << 20)}, 413),
+    # a token without the scope the act needs
+    Case("read-token", "api", "POST", "/api/v1/games", {"game": "dice-race", "players": 2}, 403, "reader"),
+    Case("read-token", "form", "POST", "/games", LOBBY, 403, "reader"),
+    Case("read-token", "api", "POST", "/api/v1/games/{over}/disputes", {"version": 2, "claim": "x"}, 403, "reader"),
+    Case("read-token", "form", "POST", "/games/{over}/disputes", {"step": "1", "claim": "x"}, 403, "reader"),
+    Case("read-token", "api", "POST", "/api/v1/games/{open}/seats", {}, 403, "reader"),
+    Case("read-token", "form", "POST", "/games/{open}/join", {}, 403, "reader"),
+    Case("play-token", "api", "POST", "/api/v1/me/bots", {"name": "robo"}, 403, "player"),
+    Case("play-token", "form", "POST", "/account/bots", {"name": "robo"}, 403, "player"),
+    Case("bot-token", "api", "POST", "/api/v1/me/vacation", {"start": "2099-01-01", "days": 1}, 403, "bot"),
+]
+
+
+@pytest.fixture(autouse=True)
+def _unlogged_server_errors(caplog: pytest.LogCaptureFixture) -> None:
+    """A regression is a 500 whose logged traceback may hold the lone surrogate sent: its status says enough."""
+    caplog.set_level(logging.CRITICAL, logger="dragonhall.api")
+
+
+@pytest.fixture(scope="module")
+def world() -> Iterator[dict[str, Any]]:
+    """One platform for the table: Alice and Bob finished a game, Alice opened another, and Alice
+    holds a token of each scope."""
+    platform = bootstrap(make_settings("memory"), work=NullWork())
+    api = ApiClient(create_app(platform).test_client(), platform)
+    a, b = api.player("alice"), api.player("bob")
+    over = api.new_game(a["token"], options={"goal": 5})["id"]
+    api.seat(over, a["token"])
+    api.seat(over, b["token"])
+    tokens = {0: a["token"], 1: b["token"]}
+    while (doc := api.game(over))["status"] == "active":
+        seat = doc["awaiting"][0]
+        assert api.move(over, tokens[seat], api.legal(over, tokens[seat])["moves"][0]).status == 201
+    opened = api.new_game(a["token"])["id"]
+    scoped = {
+        scope: api.call("POST", "/api/v1/me/tokens", {"name": scope, "scopes": [scope]}, a["token"]).body["token"]
+        for scope in ("read", "play", "bot", "account")
+    }
+    yield {
+        "api": api,
+        "platform": platform,
+        "ids": {"over": over, "open": opened},
+        "tokens": {
+            "a": a["token"],
+            "reader": scoped["read"],
+            "player": scoped["play"],
+            "bot": scoped["bot"],
+            "accountant": scoped["account"],
+        },
+    }
+    platform.close()
+
+
+def send(world: dict[str, Any], case: Case) -> Any:
+    """The case's request on its surface, as a client of that surface sends it."""
+    http = world["api"].http
+    token = world["tokens"][case.token]
+    path = case.path.format(**world["ids"])
+    if case.surface == "api":
+        data = case.body if isinstance(case.body, str) else json.dumps(case.body)
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        return http.open(path, method=case.method, data=data, headers=headers)
+    http.set_cookie(session.COOKIE, token)
+    try:
+        if case.surface == "page":
+            return http.get(path)
+        csrf = session.csrf_token(world["platform"].settings.secret_key, token)
+        return http.post(path, data={**case.body, "csrf": csrf})
+    finally:
+        http.delete_cookie(session.COOKIE)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_every_surface_refuses_the_same_bad_input_with_its_status_and_writes_nothing(
+    world: dict[str, Any], case: Case
+) -> None:
+    before = _stored(world["platform"])
+    answer = send(world, case)
+    assert answer.status_code == case.status, answer.get_data(as_text=True)[:2000]
+    if case.surface == "api":
+        assert set(answer.get_json()["error"]) >= {"code", "message"}
+    else:
+        assert answer.mimetype == "text/html", "a page's or a form's refusal is a page"
+    assert _stored(world["platform"]) == before, "a refusal writes nothing"
+
+
+API_ONLY = {"bot-token"}
+"""Inputs of an act no page offers (vacation days are declared through the API only)."""
+
+
+def test_the_table_covers_every_input_on_the_api_and_on_a_page_or_a_form() -> None:
+    surfaces: dict[str, set[str]] = {}
+    for case in CASES:
+        surfaces.setdefault(case.input, set()).add(case.surface)
+    for name, where in surfaces.items():
+        assert "api" in where and (name in API_ONLY or where & {"page", "form"}), name
+
+
+def test_a_token_without_read_reads_the_pages_as_a_spectator(world: dict[str, Any]) -> None:
+    """A play-only or account-only session never reads what only its seat may: the API answers
+    403, the pages show what a signed-out reader sees, byte for byte."""
+    api = world["api"]
+    seat_token = world["tokens"]["a"]
+    game = api.new_game(seat_token, game="seven-dragons")["id"]
+    api.seat(game, seat_token)
+    api.seat(game, api.player("carol")["token"])
+    assert api.game(game)["status"] == "active"
+    for name in ("player", "accountant"):
+        token = world["tokens"][name]
+        assert api.call("GET", f"/api/v1/games/{game}", token=token).status == 403
+        for path in (f"/games/{game}", f"/games/{game}/replay", f"/games/{game}/audit", "/inbox"):
+            seen, anonymous = api.page(path, token), api.page(path)
+            assert seen.status == anonymous.status == 200, path
+            assert seen.body == anonymous.body, (name, path)
+    seated = api.page(f"/games/{game}", seat_token).body
+    assert seated != api.page(f"/games/{game}").body, "the seat's own page differs: the comparison can fail"
+
+
+def test_signing_out_needs_the_csrf_token(world: dict[str, Any]) -> None:
+    platform = world["platform"]
+    token = platform.accounts.open_session(_alice(world))
+    http = world["api"].http
+    http.set_cookie(session.COOKIE, token)
+    try:
+        refused = http.post("/signout")
+        assert refused.status_code == 403 and "CSRF" in refused.get_data(as_text=True)
+        assert platform.accounts.authenticate(token), "a refused sign-out revokes nothing"
+        csrf = session.csrf_token(platform.settings.secret_key, token)
+        assert http.post("/signout", data={"csrf": csrf}).status_code == 303
+    finally:
+        http.delete_cookie(session.COOKIE)
+    with pytest.raises(NotAuthenticated):
+        platform.accounts.authenticate(token)
+
+
+def _alice(world: dict[str, Any]) -> str:
+    return str(world["platform"].accounts.authenticate(world["tokens"]["a"]).id)
+
+
+def test_forms_and_pages_count_in_the_apis_rate_limits() -> None:
+    """Sign-up after the API's registrations used the limit up, page reads past the reads' limit,
+    tables opened past the writes' limit: 429 with Retry-After, and nothing made."""
+    settings = make_settings(
+        "memory", rate_limit_register="2/minute", rate_limit_reads="3/minute", rate_limit_moves="2/minute"
+    )
+    platform = bootstrap(settings, work=NullWork())
+    try:
+        http = create_app(platform).test_client()
+        for name in ("ann", "ben"):
+            assert http.post("/api/v1/players", json={"name": name}).status_code == 201
+        before = _stored(platform)
+        for path, form in (
+            ("/signup", {"name": "cid", "password": "correct horse", "password_again": "correct horse"}),
+            ("/signin", {"name": "ann", "password": "whatever it is"}),
+            ("/recover", {"name": "ann", "code": "AAAA-BBBB-CCCC-DDDD"}),
+        ):
+            refused = http.post(path, data=form)
+            assert refused.status_code == 429 and refused.headers["Retry-After"], path
+            assert refused.mimetype == "text/html"
+        assert _stored(platform) == before
+        assert [http.get("/").status_code for _ in range(4)] == [200, 200, 200, 429], "anonymous reads, per address"
+        assert http.get("/", environ_base={"REMOTE_ADDR": "10.0.0.9"}).status_code == 200
+        _, token = platform.accounts.register("dee", "human")
+        http.set_cookie(session.COOKIE, token)
+        csrf = session.csrf_token(platform.settings.secret_key, token)
+        opened = [http.post("/games", data={**LOBBY, "csrf": csrf}).status_code for _ in range(3)]
+        assert opened == [303, 303, 429], "writes per session"
+        assert len(platform.queries.list_games(None, None, None, 10, 0)) == 2
+    finally:
+        platform.close()
