@@ -78,6 +78,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
     site.install(app)
     app.before_request(_start_clock)  # first: a request refused by the next ones is timed too
+    app.before_request(parser.bound_unsized_body)
     app.before_request(parser.refuse_undeclared_query)
     app.before_request(auth.authenticate_request)
     errors.register_error_handlers(app)

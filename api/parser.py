@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
 import math
 from collections.abc import Callable, Iterable
@@ -26,6 +27,7 @@ from flask_smorest import Blueprint
 from flask_smorest.utils import resolve_schema_instance
 from webargs import core
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.errors import MalformedJSON, RequestInvalid
 
@@ -241,6 +243,26 @@ def _is_text(s: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+# ------------------------------------------------------------------ bodies of unknown length
+
+
+def bound_unsized_body() -> None:
+    """Before every route: a body sent without ``Content-Length`` (chunked) is read here, up to
+    one byte past ``MAX_CONTENT_LENGTH``, and refused as a 413 when it is longer, as a body that
+    declares its length is (Werkzeug would otherwise cut it at the limit, and the truncated JSON
+    answer a 400). A body within the limit is given its length, so every reader after this one
+    (JSON, forms) reads it as any other."""
+    environ = request.environ
+    if environ.get("CONTENT_LENGTH") or not environ.get("wsgi.input_terminated"):
+        return
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    data = environ["wsgi.input"].read(limit + 1 if limit is not None else -1)
+    if limit is not None and len(data) > limit:
+        raise RequestEntityTooLarge()
+    environ["wsgi.input"] = io.BytesIO(data)
+    environ["CONTENT_LENGTH"] = str(len(data))
 
 
 # ------------------------------------------------------------------ query strings

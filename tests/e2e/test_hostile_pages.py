@@ -8,15 +8,20 @@ session's CSRF token on signing out.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import logging
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from api.app import create_app
+from api.asgi import Gateway
+from api.stream_hub import StreamHub
 from api.web import session
 from services.errors import NotAuthenticated
 from services.ports import NullWork
@@ -286,3 +291,68 @@ def test_forms_and_pages_count_in_the_apis_rate_limits() -> None:
         assert len(platform.queries.list_games(None, None, None, 10, 0)) == 2
     finally:
         platform.close()
+
+
+CHUNKED = {"wsgi.input_terminated": True, "CONTENT_LENGTH": ""}
+"""A body sent chunked, without its length, as a server hands it to the app."""
+
+
+@pytest.mark.parametrize("size", [1 << 20, (1 << 20) + 1, 3 << 20])
+def test_a_chunked_body_over_the_limit_is_413_on_the_api_and_on_a_form(world: dict[str, Any], size: int) -> None:
+    """Werkzeug cut a chunked body at the limit, and the truncated JSON answered 400."""
+    http, token = world["api"].http, world["tokens"]["a"]
+    head = b'{"game": "dice-race", "players": 2, "pad": "'
+    body = head + b"x" * (size - len(head) - 2) + b'"}'
+    before = _stored(world["platform"])
+    answer = http.post(
+        "/api/v1/games",
+        input_stream=io.BytesIO(body),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        environ_overrides=CHUNKED,
+    )
+    within = size <= 1 << 20
+    assert answer.status_code == (400 if within else 413), answer.get_json()  # within: "pad" is no field
+    assert answer.get_json()["error"]["code"] == ("invalid_request" if within else "body_too_large")
+    csrf = session.csrf_token(world["platform"].settings.secret_key, token)
+    form = f"csrf={csrf}&variant=dice-race/&players=2&clock=none&invite=".encode()
+    http.set_cookie(session.COOKIE, token)
+    try:
+        posted = http.post(
+            "/games",
+            input_stream=io.BytesIO(form + b"x" * (size - len(form))),
+            content_type="application/x-www-form-urlencoded",
+            environ_overrides=CHUNKED,
+        )
+    finally:
+        http.delete_cookie(session.COOKIE)
+    assert posted.status_code == (400 if within else 413)
+    assert _stored(world["platform"]) == before
+
+
+def test_a_chunked_body_over_the_limit_is_413_through_the_asgi_gateway(world: dict[str, Any]) -> None:
+    app = world["api"].http.application
+    gateway = Gateway(app, StreamHub(world["platform"].streams, ThreadPoolExecutor(1)), None, ThreadPoolExecutor(1))
+    body = b'{"pad": "' + b"x" * (2 << 20) + b'"}'
+    messages = [
+        {"type": "http.request", "body": body[i : i + 65536], "more_body": True} for i in range(0, len(body), 65536)
+    ]
+    messages[-1]["more_body"] = False
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return messages.pop(0) if messages else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    headers = [(b"host", b"test"), (b"authorization", f"Bearer {world['tokens']['a']}".encode())]
+    scope = {
+        **{"type": "http", "http_version": "1.1", "method": "POST", "scheme": "http", "root_path": ""},
+        **{"path": "/api/v1/games", "raw_path": b"/api/v1/games", "query_string": b"", "headers": headers},
+        **{"server": ("test", 80), "client": ("127.0.0.1", 5000)},
+    }
+    before = _stored(world["platform"])
+    asyncio.run(gateway(scope, receive, send))
+    assert sent[0]["status"] == 413
+    assert json.loads(sent[1]["body"])["error"]["code"] == "body_too_large"
+    assert _stored(world["platform"]) == before
