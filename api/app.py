@@ -67,6 +67,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     api = ContractApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.ma_plugin.converter.add_attribute_function(schemas.move_property)
+    api.ma_plugin.converter.add_attribute_function(schemas.catalog_enum)
     move_docs.register(api)
     blueprints = (players.blp, sessions.blp, invitations.blp, games.blp, advice.blp, streams.blp, audit.blp,
                   meta.blp, keys.blp, competition.blp)  # fmt: skip

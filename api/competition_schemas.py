@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, TimeControl
+from api.schemas import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, BotName, GameSlug, TimeControl
 from services.tournament_notices import DEFAULT_NOTICE, LEAST_NOTICE, MOST_NOTICE
 
 
@@ -131,7 +131,7 @@ class Leaderboard(Schema):
 
 class TournamentCreate(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 80))
-    game = fields.String(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    game = GameSlug(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
     variant = fields.String(load_default=None, allow_none=True)
     options = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
     seats = fields.Integer(
@@ -164,8 +164,7 @@ class Registration(Schema):
         validate=validate.Length(1, MAX_PLAYER_ID),
         metadata={"description": "A bot account you own (POST /me/bots); yourself when absent."},
     )
-    bot = fields.String(
-        validate=validate.Length(1, 40),
+    bot = BotName(
         metadata={"description": "For a bot account: the server plays its seats with this bot of the game."},
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import Player, PlayerWithToken
+from api.schemas import GameSlug, Player, PlayerWithToken
 from services.credentials import MAX_PASSWORD, MIN_PASSWORD, RECOVERY_CODES
 from services.invitations import DECLINE_REASONS, STATUSES
 from services.names import MAX_LENGTH
@@ -131,7 +131,7 @@ class Decline(Schema):
 
 
 class PlayNow(Schema):
-    game = fields.String(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    game = GameSlug(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
     variant = fields.String(
         load_default=None, allow_none=True, metadata={"description": "Only tables of this variant; any when null."}
     )

@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from domain.kernel import ConfigError, find_game
+from domain.kernel import ConfigError, all_games, find_game
 from services.account_feed import TYPES as FEED_TYPES
 from services.scopes import SCOPES
 from services.webhook_subscriptions import DEFAULT_EVENTS
@@ -72,6 +72,46 @@ class MoveField(fields.Raw):
         if not isinstance(value, dict):
             raise self.make_error("invalid")
         return value
+
+
+class GameSlug(fields.String):
+    """A registered game's slug, refused (400) otherwise, as the service would refuse it; the
+    OpenAPI document lists the registered slugs as its enum (``catalog_enum``)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        slug = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            find_game(slug)
+        except ConfigError as e:
+            raise ValidationError(e.message) from None
+        return slug
+
+
+class BotName(fields.String):
+    """A server bot's name, one of a registered game's bots (GET /api/v1/catalog); whether the game
+    at hand has it is the service's to say. The OpenAPI document lists them as its enum."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        name = super()._deserialize(value, attr, data, **kwargs)
+        known = server_bots()
+        if name not in known:
+            raise ValidationError(f"unknown bot {name!r}; expected one of: {', '.join(known)}")
+        return name
+
+
+def server_bots() -> list[str]:
+    """Every registered game's bots, by name."""
+    return sorted({bot for game in all_games() for bot in game.bots})
+
+
+def catalog_enum(converter: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """An apispec attribute function: a ``GameSlug`` or ``BotName`` is documented with the enum of
+    the games and bots registered when the document is built (every process registers them first)."""
+    if isinstance(field, GameSlug):
+        return {"enum": [g.slug for g in all_games()]}
+    if isinstance(field, BotName):
+        return {"enum": server_bots()}
+    return {}
 
 
 def move_property(converter: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -262,7 +302,7 @@ class TimeControl(Schema):
 
 
 class GameCreate(Schema):
-    game = fields.String(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    game = GameSlug(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
     variant = fields.String(load_default=None, allow_none=True)
     options = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
     players = _int(required=True, validate=validate.Range(1, 64), metadata={"description": "Number of seats."})
@@ -273,7 +313,7 @@ class GameCreate(Schema):
         validate=validate.OneOf(("bot", "cancel")),
         metadata={"description": "At a scheduled start, fill empty seats with bots or cancel."},
     )
-    fill_bot = fields.String(
+    fill_bot = BotName(
         load_default=None,
         allow_none=True,
         metadata={
@@ -318,7 +358,7 @@ class GameCreate(Schema):
 
 class SeatRequest(Schema):
     seat = _int(validate=validate.Range(0, 63))
-    bot = fields.String(validate=validate.Length(1, 40))
+    bot = BotName(metadata={"description": "A server bot of the game (GET /api/v1/catalog), to seat for its creator."})
 
 
 class MoveRequest(Schema):

@@ -23,6 +23,7 @@ from api.app import create_app
 from api.asgi import Gateway
 from api.stream_hub import StreamHub
 from api.web import session
+from domain.kernel import all_games
 from services.errors import NotAuthenticated
 from services.ports import NullWork
 from tests.conftest import make_settings
@@ -355,4 +356,29 @@ def test_a_chunked_body_over_the_limit_is_413_through_the_asgi_gateway(world: di
     asyncio.run(gateway(scope, receive, send))
     assert sent[0]["status"] == 413
     assert json.loads(sent[1]["body"])["error"]["code"] == "body_too_large"
+    assert _stored(world["platform"]) == before
+
+
+def test_openapi_names_the_games_and_bots_the_server_accepts_and_bounds_move_integers(world: dict[str, Any]) -> None:
+    """A schema-valid request is not refused for its game or bot: both are enums of what is
+    registered, and a move's integers are documented within the 64 bits the server reads."""
+    api = world["api"]
+    spec = api.call("GET", "/api/v1/openapi.json").body["components"]["schemas"]
+    slugs = sorted(g.slug for g in all_games())
+    for schema in ("GameCreate", "TournamentCreate", "PlayNow"):
+        assert sorted(spec[schema]["properties"]["game"]["enum"]) == slugs, schema
+    bots = sorted({b for g in all_games() for b in g.bots})
+    for schema, field in (("SeatRequest", "bot"), ("GameCreate", "fill_bot"), ("Registration", "bot")):
+        assert spec[schema]["properties"][field]["enum"] == bots, schema
+    amount = spec["Move.dice-race.bid"]["properties"]["amount"]
+    assert (amount["format"], amount["minimum"], amount["maximum"]) == ("int64", -(2**63), 2**63 - 1)
+    token = world["tokens"]["a"]
+    before = _stored(world["platform"])
+    for path, body, field in (
+        ("/api/v1/games", {"game": "chess", "players": 2}, "game"),
+        ("/api/v1/play-now", {"game": "chess"}, "game"),
+        ("/api/v1/games/{open}/seats".format(**world["ids"]), {"bot": "deep-blue"}, "bot"),
+    ):
+        refused = api.call("POST", path, body, token)
+        assert refused.status == 400 and field in refused.body["error"]["fields"], refused.body
     assert _stored(world["platform"]) == before
