@@ -49,12 +49,22 @@ def csrf() -> str | None:
     return session.csrf_token(current_platform().settings.secret_key, token)
 
 
+def sign_out_csrf() -> str | None:
+    """The CSRF token of a session whose token is valid but cannot read the pages (a ``play`` or
+    ``account`` token signed in with the token form): the layout offers it a way to sign out."""
+    token = session.token_of(request)
+    if token is None or viewer() is not None or _authenticate(request) is None:
+        return None
+    return session.csrf_token(current_platform().settings.secret_key, token)
+
+
 def base_context() -> dict[str, Any]:
     """What the layout template reads: the viewer, the CSRF token, the navigation."""
     person = viewer()
     return {
         "me": person,
         "csrf": csrf(),
+        "sign_out_csrf": sign_out_csrf(),
         "nav": [
             ("Lobby", url_for("web.lobby")),
             *([("Inbox", url_for("web.inbox"))] if person else []),
