@@ -386,3 +386,22 @@ def test_openapi_names_the_games_and_bots_the_server_accepts_and_bounds_move_int
         refused = api.call("POST", path, body, token)
         assert refused.status == 400 and field in refused.body["error"]["fields"], refused.body
     assert _stored(world["platform"]) == before
+
+
+def test_a_token_signed_in_through_the_form_keeps_its_scopes_on_the_pages(world: dict[str, Any]) -> None:
+    """``POST /signin`` with a token accepts it whatever its scopes, and the pages then honour them."""
+    platform = world["platform"]
+    browser = create_app(platform).test_client()
+    reader = world["tokens"]["reader"]
+    assert browser.post("/signin", data={"token": reader}).status_code == 303
+    assert "Signed in as" in browser.get("/").get_data(as_text=True), "a read token reads the pages as itself"
+    csrf = session.csrf_token(platform.settings.secret_key, reader)
+    before = _stored(platform)
+    for path, form in (
+        ("/games", LOBBY),
+        ("/games/{open}/join".format(**world["ids"]), {}),
+        ("/play-now", {"game": "dice-race"}),
+    ):
+        refused = browser.post(path, data={**form, "csrf": csrf})
+        assert refused.status_code == 403 and "play" in refused.get_data(as_text=True), path
+    assert _stored(platform) == before
