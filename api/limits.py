@@ -14,7 +14,8 @@ The web client's pages and forms fall in the same buckets, from the contracts th
 as ``reads`` and forms as ``moves``, per session token (per address signed out).
 
 The catalogue, the keys, the documentation and the health check are not limited. A stream's
-limit counts the streams opened, not those open at once. Each bucket's limit is a ``limits``
+limit counts the streams opened; those a caller holds at once are capped by ``api.streams.Slots``
+(``DRAGONHALL_MAX_STREAMS_PER_CALLER``). Each bucket's limit is a ``limits``
 string (``"600/minute"``, ``"10/second;500/hour"``, as Flask-Limiter writes them) from the settings
 (``DRAGONHALL_RATE_LIMIT_*``),
 counted in fixed windows, in Redis when a Redis broker is configured (shared by every process),
