@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, BotName, GameSlug, TimeControl
+from api.schemas import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, BotName, GameSlug, TimeControl, VariantName
 from services.tournament_notices import DEFAULT_NOTICE, LEAST_NOTICE, MOST_NOTICE
 
 
@@ -132,7 +132,7 @@ class Leaderboard(Schema):
 class TournamentCreate(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 80))
     game = GameSlug(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
-    variant = fields.String(load_default=None, allow_none=True)
+    variant = VariantName(load_default=None, allow_none=True)
     options = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
     seats = fields.Integer(
         required=True, validate=validate.Range(2, 6), metadata={"description": "Seats per table (2 to 6)."}

@@ -13,6 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from domain.kernel import ConfigError, all_games, find_game
 from services.account_feed import TYPES as FEED_TYPES
+from services.credentials import MAX_PASSWORD, MIN_PASSWORD
 from services.scopes import SCOPES
 from services.webhook_subscriptions import DEFAULT_EVENTS
 
@@ -28,6 +29,13 @@ MAX_LEGAL_MOVES_PAGE = 1000
 """The most legal moves one page lists; ``offset`` pages through the rest."""
 POLICIES = ("auto", "forfeit", "skip")
 STATUSES = ("open", "scheduled", "active", "finished", "abandoned")
+
+
+NEW_PASSWORD = validate.Length(
+    MIN_PASSWORD, MAX_PASSWORD, error=f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters"
+)
+"""A password being chosen: bounded in the schema, so the OpenAPI document says what is accepted
+(a password to sign in with is only bounded in size: a wrong one is a 401, whatever its length)."""
 
 
 def _int(**kw: Any) -> fields.Integer:
@@ -99,18 +107,37 @@ class BotName(fields.String):
         return name
 
 
+class VariantName(fields.String):
+    """A variant's name, one of a registered game's variants (GET /api/v1/catalog); whether the
+    game at hand has it is the service's to say. The OpenAPI document lists them as its enum."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        name = super()._deserialize(value, attr, data, **kwargs)
+        known = variant_names()
+        if name not in known:
+            raise ValidationError(f"unknown variant {name!r}; expected one of: {', '.join(known)}")
+        return name
+
+
+def variant_names() -> list[str]:
+    """Every registered game's variants, by name."""
+    return sorted({v.name for game in all_games() for v in game.variants})
+
+
 def server_bots() -> list[str]:
     """Every registered game's bots, by name."""
     return sorted({bot for game in all_games() for bot in game.bots})
 
 
 def catalog_enum(converter: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """An apispec attribute function: a ``GameSlug`` or ``BotName`` is documented with the enum of
+    """An apispec attribute function: a ``GameSlug``, ``BotName`` or ``VariantName`` is documented with the enum of
     the games and bots registered when the document is built (every process registers them first)."""
     if isinstance(field, GameSlug):
         return {"enum": [g.slug for g in all_games()]}
     if isinstance(field, BotName):
         return {"enum": server_bots()}
+    if isinstance(field, VariantName):
+        return {"enum": variant_names()}
     return {}
 
 
@@ -140,7 +167,7 @@ class PlayerCreate(Schema):
     )
     kind = fields.String(load_default="human", validate=validate.OneOf(("human", "bot")))
     password = fields.String(
-        validate=validate.Length(1, 256),
+        validate=NEW_PASSWORD,
         load_only=True,
         metadata={
             "description": "Optional: a password to sign in with by name (POST /sessions), 8 to 256 characters; "
@@ -303,7 +330,7 @@ class TimeControl(Schema):
 
 class GameCreate(Schema):
     game = GameSlug(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
-    variant = fields.String(load_default=None, allow_none=True)
+    variant = VariantName(load_default=None, allow_none=True)
     options = fields.Dict(keys=fields.String(), load_default=None, allow_none=True)
     players = _int(required=True, validate=validate.Range(1, 64), metadata={"description": "Number of seats."})
     time_control = fields.Nested(TimeControl, load_default=None, allow_none=True)

@@ -374,6 +374,11 @@ def test_openapi_names_the_games_and_bots_the_server_accepts_and_bounds_move_int
     bots = sorted({b for g in all_games() for b in g.bots})
     for schema, field in (("SeatRequest", "bot"), ("GameCreate", "fill_bot"), ("Registration", "bot")):
         assert spec[schema]["properties"][field]["enum"] == bots, schema
+    variants = sorted({v.name for g in all_games() for v in g.variants})
+    for schema in ("GameCreate", "TournamentCreate", "PlayNow"):
+        assert spec[schema]["properties"]["variant"]["enum"] == variants, schema
+    for schema in ("PlayerCreate", "PasswordChange"):
+        assert spec[schema]["properties"]["password"]["minLength"] == 8, schema
     amount = spec["Move.dice-race.bid"]["properties"]["amount"]
     assert (amount["format"], amount["minimum"], amount["maximum"]) == ("int64", -(2**63), 2**63 - 1)
     token = world["tokens"]["a"]
@@ -381,6 +386,7 @@ def test_openapi_names_the_games_and_bots_the_server_accepts_and_bounds_move_int
     for path, body, field in (
         ("/api/v1/games", {"game": "chess", "players": 2}, "game"),
         ("/api/v1/play-now", {"game": "chess"}, "game"),
+        ("/api/v1/play-now", {"game": "dice-race", "variant": ""}, "variant"),
         ("/api/v1/games/{open}/seats".format(**world["ids"]), {"bot": "deep-blue"}, "bot"),
     ):
         refused = api.call("POST", path, body, token)
