@@ -130,15 +130,19 @@ def server_bots() -> list[str]:
 
 
 def catalog_enum(converter: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """An apispec attribute function: a ``GameSlug``, ``BotName`` or ``VariantName`` is documented with the enum of
-    the games and bots registered when the document is built (every process registers them first)."""
+    """An apispec attribute function: a ``GameSlug``, ``BotName`` or ``VariantName`` is documented
+    with the enum of the games, bots or variants registered when the document is built (every
+    process registers them first); null is one of them where the field allows it (OpenAPI 3.0.3:
+    ``nullable`` does not add null to an enum)."""
     if isinstance(field, GameSlug):
-        return {"enum": [g.slug for g in all_games()]}
-    if isinstance(field, BotName):
-        return {"enum": server_bots()}
-    if isinstance(field, VariantName):
-        return {"enum": variant_names()}
-    return {}
+        values: list[Any] = [g.slug for g in all_games()]
+    elif isinstance(field, BotName):
+        values = server_bots()
+    elif isinstance(field, VariantName):
+        values = variant_names()
+    else:
+        return {}
+    return {"enum": [*values, None] if field.allow_none else values}
 
 
 def move_property(converter: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

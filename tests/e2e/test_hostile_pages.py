@@ -372,11 +372,12 @@ def test_openapi_names_the_games_and_bots_the_server_accepts_and_bounds_move_int
     for schema in ("GameCreate", "TournamentCreate", "PlayNow"):
         assert sorted(spec[schema]["properties"]["game"]["enum"]) == slugs, schema
     bots = sorted({b for g in all_games() for b in g.bots})
-    for schema, field in (("SeatRequest", "bot"), ("GameCreate", "fill_bot"), ("Registration", "bot")):
+    for schema, field in (("SeatRequest", "bot"), ("Registration", "bot")):
         assert spec[schema]["properties"][field]["enum"] == bots, schema
+    assert spec["GameCreate"]["properties"]["fill_bot"]["enum"] == [*bots, None], "null: the game's default bot"
     variants = sorted({v.name for g in all_games() for v in g.variants})
     for schema in ("GameCreate", "TournamentCreate", "PlayNow"):
-        assert spec[schema]["properties"]["variant"]["enum"] == variants, schema
+        assert spec[schema]["properties"]["variant"]["enum"] == [*variants, None], schema
     for schema in ("PlayerCreate", "PasswordChange"):
         assert spec[schema]["properties"]["password"]["minLength"] == 8, schema
     amount = spec["Move.dice-race.bid"]["properties"]["amount"]
