@@ -67,6 +67,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     api = ContractApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.ma_plugin.converter.add_attribute_function(schemas.move_property)
+    api.ma_plugin.converter.add_attribute_function(schemas.catalog_enum)
     move_docs.register(api)
     blueprints = (players.blp, sessions.blp, invitations.blp, games.blp, advice.blp, streams.blp, audit.blp,
                   meta.blp, keys.blp, competition.blp)  # fmt: skip
@@ -78,6 +79,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
     site.install(app)
     app.before_request(_start_clock)  # first: a request refused by the next ones is timed too
+    app.before_request(parser.bound_unsized_body)
     app.before_request(parser.refuse_undeclared_query)
     app.before_request(auth.authenticate_request)
     errors.register_error_handlers(app)
@@ -283,7 +285,9 @@ def error_meanings(max_body_bytes: int) -> dict[int, str]:
         422: "The rules refuse the move; `rule` cites the rulebook.",
         429: (
             "A rate limit is reached (code rate_limited): registrations per address, moves and reads per "
-            "token, streams opened per account. Nothing was done; try again after Retry-After seconds."
+            "token, streams opened per account; or the caller holds as many streams and long polls as one "
+            "caller may (code too_many_streams_per_caller, DRAGONHALL_MAX_STREAMS_PER_CALLER). Nothing was "
+            "done; try again after Retry-After seconds."
         ),
         503: (
             "The store cannot be reached for now: try again after Retry-After seconds (a move retried with the "

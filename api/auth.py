@@ -5,7 +5,9 @@ an undeclared query parameter, refused as any other).
 ``authenticate_request`` runs before every route: it reads the route's contract
 (``api.parser.Contract``), authenticates the token when one is sent (or refuses the call without
 one where a token is required), and refuses a token whose scopes do not grant the route's scope
-(403 ``insufficient_scope``). The routes read the caller it found with ``required_player``,
+(403 ``insufficient_scope``). The web client's pages and forms declare their contracts too
+(``api.parser.page_contract``) and are checked here, by the same code. The routes read the caller
+it found with ``required_player``,
 ``optional_player`` and ``caller_id``; the caller carries its token's id and scopes.
 """
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 from flask import current_app, g, request
 
 from api.context import current_platform
-from api.parser import contract_of
+from api.parser import Contract, contract_of
 from api.web import session
 from services.accounts import Player
 from services.errors import NotAuthenticated
@@ -52,6 +54,8 @@ def authenticate_request() -> None:
     if endpoint is None:  # no such route: the 404 or 405 comes next
         return
     contract = contract_of(current_app.view_functions[endpoint])
+    if contract is not None and contract.page:
+        return _authenticate_page(contract)
     if contract is None or contract.auth == "none" or contract.scope is None:
         return
     token = _token()
@@ -62,6 +66,34 @@ def authenticate_request() -> None:
         return
     player = current_platform().accounts.authenticate(token)
     player.require(contract.scope)
+    setattr(g, _CALLER, player)
+
+
+def _authenticate_page(contract: Contract) -> None:
+    """A page's or a form's caller (``api.parser.page_contract``): a form must come from this
+    site's own pages, and with the session cookie carry its CSRF token; a form needing a token
+    is refused as the API refuses (401, 403 ``insufficient_scope``). A page whose token is not
+    valid, or lacks the page's scope, is read as by someone signed out: a ``play`` or ``account``
+    token never reads what only its seat may."""
+    if request.method not in session.SAFE_METHODS:
+        problem = session.origin_problem(request)
+        if problem is not None:
+            raise session.CsrfRefused(problem)
+    if contract.auth == "none":
+        return
+    player: Player | None = None
+    try:
+        token = _token()
+        player = current_platform().accounts.authenticate(token) if token is not None else None
+    except NotAuthenticated:
+        if contract.auth == "required":
+            raise
+    if player is not None and contract.scope is not None and not player.may(contract.scope):
+        if contract.auth == "required":
+            player.require(contract.scope)
+        player = None
+    if player is None and contract.auth == "required":
+        raise NotAuthenticated("sign in first")
     setattr(g, _CALLER, player)
 
 

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, TimeControl, ahead, name_field, options_field
+from api.schemas import (
+    LARGEST,
+    MAX_PLAYER_ID,
+    MAX_SECONDS,
+    BotName,
+    GameSlug,
+    TimeControl,
+    VariantName,
+    ahead,
+    options_field,
+)
 from services.tournament_notices import DEFAULT_NOTICE, LEAST_NOTICE, MOST_NOTICE
 
 
@@ -131,8 +141,8 @@ class Leaderboard(Schema):
 
 class TournamentCreate(Schema):
     name = fields.String(required=True, validate=validate.Length(1, 80))
-    game = name_field(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
-    variant = name_field(load_default=None, allow_none=True)
+    game = GameSlug(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    variant = VariantName(load_default=None, allow_none=True)
     options = options_field()
     seats = fields.Integer(
         required=True, validate=validate.Range(2, 6), metadata={"description": "Seats per table (2 to 6)."}
@@ -164,8 +174,7 @@ class Registration(Schema):
         validate=validate.Length(1, MAX_PLAYER_ID),
         metadata={"description": "A bot account you own (POST /me/bots); yourself when absent."},
     )
-    bot = fields.String(
-        validate=validate.Length(1, 40),
+    bot = BotName(
         metadata={"description": "For a bot account: the server plays its seats with this bot of the game."},
     )
 

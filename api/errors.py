@@ -6,8 +6,8 @@ details), 401 a missing or bad token, 403 a token without the scope the call nee
 no seat or not the creator, 404 an unknown game or token, 409 a stale
 ``expected_version`` or a game not accepting the command, 413 a body over the size
 limit, 422 a move the rules refuse (with the rule), 429 a rate limit reached (with
-``Retry-After``; ``api.limits``), 503 a store that cannot be reached for now (with
-``Retry-After``). No error writes an event.
+``Retry-After``; ``api.limits``) or as many streams held as one caller may, 503 a
+store that cannot be reached for now (with ``Retry-After``). No error writes an event.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ STATUS: list[tuple[type[Exception], int]] = [
     (InvitationClosed, 409),
     (RuleError, 422),
     (svc.StreamsBusy, 503),
+    (svc.CallerStreamsBusy, 429),
     *((cls, 503) for cls in svc.STORE_UNAVAILABLE),
 ]
 RETRY_AFTER_SECONDS = 1
@@ -138,7 +139,7 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(Exception, _handle_unexpected)
 
 
-def _answer(body: dict[str, Any], status: int, headers: Any = ()) -> ResponseReturnValue:
+def answer(body: dict[str, Any], status: int, headers: Any = ()) -> ResponseReturnValue:
     """The error as JSON, or as a page where a person's browser asked for a page (``api.web``)."""
     from api.web.site import error_page, is_page_request
 
@@ -149,22 +150,24 @@ def _answer(body: dict[str, Any], status: int, headers: Any = ()) -> ResponseRet
 
 def _handle_known(exc: Exception) -> ResponseReturnValue:
     body, status = to_response(exc)
+    if status == 429:
+        return answer(body, status, {"Retry-After": str(RETRY_AFTER_SECONDS)})
     if status != 503:
-        return _answer(body, status)
+        return answer(body, status)
     if not isinstance(exc, svc.StreamsBusy):
         log.warning("store unavailable: %s", exc)
-    return _answer(body, status, {"Retry-After": str(RETRY_AFTER_SECONDS)})
+    return answer(body, status, {"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def _handle_http(exc: HTTPException) -> ResponseReturnValue:
     """Werkzeug's errors (404 no such route, 405 with the ``Allow`` header RFC 9110 asks for)."""
     code = (exc.name or "error").lower().replace(" ", "_")
     headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
-    return _answer(error_body(code, exc.description or exc.name or "error"), exc.code or 500, headers)
+    return answer(error_body(code, exc.description or exc.name or "error"), exc.code or 500, headers)
 
 
 def _handle_unexpected(exc: Exception) -> ResponseReturnValue:
     if isinstance(exc, HTTPException):
         return _handle_http(exc)
     log.exception("unexpected error")
-    return _answer(error_body("internal_error", "the server failed to handle this request"), 500)
+    return answer(error_body("internal_error", "the server failed to handle this request"), 500)

@@ -14,7 +14,7 @@ from api import errors, log_schemas, schemas
 from api.auth import caller_id, optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
-from api.streams import slots
+from api.streams import take_slot
 from infra import metrics
 from services.aggregate import Game
 from services.game_log import narrated_log
@@ -176,7 +176,7 @@ def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     p = current_platform()
     player_id = caller_id()
     if args.get("wait"):
-        release = slots().take()
+        release = take_slot()
         try:
             p.streams.wait_for_events(game_id, args["after"], args["wait"])
         finally:

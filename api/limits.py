@@ -9,8 +9,13 @@ one bucket, counted per caller.
 * ``moves``: every other request of a route that reads a token (moves, seats, new games, disputes,
   tokens...), per token.
 
+The web client's pages and forms fall in the same buckets, from the contracts they declare
+(``api.parser.page_contract``): sign-up, sign-in and recovery per address as ``register``, pages
+as ``reads`` and forms as ``moves``, per session token (per address signed out).
+
 The catalogue, the keys, the documentation and the health check are not limited. A stream's
-limit counts the streams opened, not those open at once. Each bucket's limit is a ``limits``
+limit counts the streams opened; those a caller holds at once are capped by ``api.streams.Slots``
+(``DRAGONHALL_MAX_STREAMS_PER_CALLER``). Each bucket's limit is a ``limits``
 string (``"600/minute"``, ``"10/second;500/hour"``, as Flask-Limiter writes them) from the settings
 (``DRAGONHALL_RATE_LIMIT_*``),
 counted in fixed windows, in Redis when a Redis broker is configured (shared by every process),
@@ -36,13 +41,13 @@ import logging
 import math
 import time
 
-from flask import Flask, current_app, g, jsonify, request
+from flask import Flask, current_app, g, request
 from flask.typing import ResponseReturnValue
 from limits import RateLimitItem, parse_many
 from limits.storage import Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
-from api.errors import error_body
+from api.errors import answer, error_body
 from api.parser import contract_of
 from infra.rate_windows import Windows
 from services.accounts import Player
@@ -194,4 +199,4 @@ def _refused(bucket: str, item: RateLimitItem, reset: float) -> ResponseReturnVa
     body = error_body(
         "rate_limited", f"too many requests: over the {bucket} limit of {item}; try again in {wait} seconds"
     )
-    return jsonify(body), 429, {"Retry-After": str(wait)}
+    return answer(body, 429, {"Retry-After": str(wait)})

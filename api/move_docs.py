@@ -10,7 +10,9 @@ two do, the type alone no longer names the schema (two games' moves may even loo
 ``Move`` is an ``anyOf`` of the games' ``Move.<game>``, each still discriminated by ``type``.
 
 OpenAPI 3.0 has neither ``const`` nor the ``null`` type: ``const`` becomes a one-value ``enum``,
-and ``anyOf`` with ``{"type": "null"}`` becomes ``nullable``.
+and ``anyOf`` with ``{"type": "null"}`` becomes ``nullable``. An integer is an ``int64`` within the
+64-bit range unless the game bounds it more tightly: the server refuses any integer beyond it in
+any body (400 ``malformed_json``), before the game reads the move.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 
 from flask_smorest import Api
 
+from api.parser import INT64
 from domain.kernel import Ruleset, all_games
 
 MOVE = "Move"
@@ -104,6 +107,13 @@ def openapi_schema(schema: Any, refs: dict[str, str]) -> Any:
             out[key] = openapi_schema(value, refs)
     if NULL in out.get("anyOf", ()):
         out.update(_nullable([s for s in out.pop("anyOf") if s != NULL]))
+    if out.get("type") == "integer":  # every body's integers lie within 64 bits (``api.parser.read_json``)
+        out = {
+            **out,
+            "format": "int64",
+            "minimum": out.get("minimum", -INT64),
+            "maximum": out.get("maximum", INT64 - 1),
+        }
     return out
 
 

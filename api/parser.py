@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
 import math
 from collections.abc import Callable, Iterable
@@ -26,6 +27,7 @@ from flask_smorest import Blueprint
 from flask_smorest.utils import resolve_schema_instance
 from webargs import core
 from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.errors import MalformedJSON, RequestInvalid
 
@@ -54,11 +56,31 @@ SECURITY: dict[str, list[dict[str, list[str]]]] = {
 class Contract:
     """Who may call a route: ``auth`` says whether a token is needed, ``scope`` which scope the
     token must grant (None only where no token is read); ``rate_limit`` names the limit of a route
-    called without a token (``api.limits``), where one applies."""
+    called without a token (``api.limits``), where one applies. ``page`` marks a page or a form of
+    the web client (``page_contract``), which the same hooks check with a person's leniency."""
 
     auth: Auth
     scope: Scope | None
     rate_limit: RateLimit | None = None
+    page: bool = False
+
+
+def page_contract(*, auth: Auth, scope: Scope | None, rate_limit: RateLimit | None = None) -> Callable[[View], View]:
+    """Declares a page's or a form's contract, as ``ContractBlueprint.contract`` declares an API
+    route's, and checked by the same hooks (``api.auth.authenticate_request``, ``api.limits``):
+    the token's scope, the rate limits, and for a form its origin and CSRF token. Put it under
+    ``@web.route``. Every page and form must declare one (``api.web.site.install`` refuses to start
+    otherwise), so a new page cannot forget a rule.
+
+    The differences are a person's: a page (``auth="optional"``) whose cookie is not valid, or
+    whose token lacks ``scope``, is shown as to a signed-out reader, where the API answers 401 or
+    403; ``scope=None`` with ``auth="optional"`` (signing out) takes any valid token."""
+
+    def decorator(func: View) -> View:
+        setattr(func, CONTRACT, Contract(auth, scope, rate_limit, page=True))
+        return func
+
+    return decorator
 
 
 def contract_of(view: Callable[..., Any] | None) -> Contract | None:
@@ -221,6 +243,26 @@ def _is_text(s: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+# ------------------------------------------------------------------ bodies of unknown length
+
+
+def bound_unsized_body() -> None:
+    """Before every route: a body sent without ``Content-Length`` (chunked) is read here, up to
+    one byte past ``MAX_CONTENT_LENGTH``, and refused as a 413 when it is longer, as a body that
+    declares its length is (Werkzeug would otherwise cut it at the limit, and the truncated JSON
+    answer a 400). A body within the limit is given its length, so every reader after this one
+    (JSON, forms) reads it as any other."""
+    environ = request.environ
+    if environ.get("CONTENT_LENGTH") or not environ.get("wsgi.input_terminated"):
+        return
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    data = environ["wsgi.input"].read(limit + 1 if limit is not None else -1)
+    if limit is not None and len(data) > limit:
+        raise RequestEntityTooLarge()
+    environ["wsgi.input"] = io.BytesIO(data)
+    environ["CONTENT_LENGTH"] = str(len(data))
 
 
 # ------------------------------------------------------------------ query strings

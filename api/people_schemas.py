@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import Player, PlayerWithToken, name_field
+from api.schemas import NEW_PASSWORD, GameSlug, Player, PlayerWithToken, VariantName
 from services.credentials import MAX_PASSWORD, MIN_PASSWORD, RECOVERY_CODES
 from services.invitations import DECLINE_REASONS, STATUSES
 from services.names import MAX_LENGTH
 
 _PASSWORD = validate.Length(1, MAX_PASSWORD)
-"""The schema bounds a password's size only; the service says when one is too short, in words."""
+"""A password to sign in with is bounded in size only: a wrong one is a 401, whatever its length."""
 
 
 class PlayerWithCodes(PlayerWithToken):
@@ -53,7 +53,7 @@ class Session(Player):
 class PasswordChange(Schema):
     password = fields.String(
         required=True,
-        validate=_PASSWORD,
+        validate=NEW_PASSWORD,
         load_only=True,
         metadata={"description": f"The new password: {MIN_PASSWORD} to {MAX_PASSWORD} characters."},
     )
@@ -131,7 +131,7 @@ class Decline(Schema):
 
 
 class PlayNow(Schema):
-    game = name_field(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
-    variant = name_field(
+    game = GameSlug(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    variant = VariantName(
         load_default=None, allow_none=True, metadata={"description": "Only tables of this variant; any when null."}
     )

@@ -130,11 +130,12 @@ def vacation() -> dict[str, Any]:
 
 
 @blp.route("/me/vacation", methods=["POST"])
-@blp.contract(auth="required", scope="play")
+@blp.contract(auth="required", scope="account")
 @blp.arguments(schemas.VacationRequest())
 @blp.response(201, schemas.Vacation())
 def declare_vacation(body: dict[str, Any]) -> dict[str, Any]:
-    """Declare vacation days: your clocks stand still on them in all your games."""
+    """Declare vacation days: your clocks stand still on them in all your games. They are the
+    account's and cannot be withdrawn, so a bot's token (read and play) may not declare them."""
     return current_platform().vacations.declare(required_player().id, body["start"], body["days"])
 
 

@@ -12,9 +12,10 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from domain.kernel import ConfigError, find_game
+from domain.kernel import ConfigError, all_games, find_game
 from services import clock, date_rules
 from services.account_feed import TYPES as FEED_TYPES
+from services.credentials import MAX_PASSWORD, MIN_PASSWORD
 from services.scopes import SCOPES
 from services.webhook_subscriptions import DEFAULT_EVENTS
 
@@ -34,6 +35,13 @@ MAX_LEGAL_MOVES_PAGE = 1000
 """The most legal moves one page lists; ``offset`` pages through the rest."""
 POLICIES = ("auto", "forfeit", "skip")
 STATUSES = ("open", "scheduled", "active", "finished", "abandoned")
+
+
+NEW_PASSWORD = validate.Length(
+    MIN_PASSWORD, MAX_PASSWORD, error=f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters"
+)
+"""A password being chosen: bounded in the schema, so the OpenAPI document says what is accepted
+(a password to sign in with is only bounded in size: a wrong one is a 401, whatever its length)."""
 
 
 def _int(**kw: Any) -> fields.Integer:
@@ -101,6 +109,69 @@ class MoveField(fields.Raw):
         return value
 
 
+class GameSlug(fields.String):
+    """A registered game's slug, refused (400) otherwise, as the service would refuse it; the
+    OpenAPI document lists the registered slugs as its enum (``catalog_enum``)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        slug = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            find_game(slug)
+        except ConfigError as e:
+            raise ValidationError(e.message) from None
+        return slug
+
+
+class BotName(fields.String):
+    """A server bot's name, one of a registered game's bots (GET /api/v1/catalog); whether the game
+    at hand has it is the service's to say. The OpenAPI document lists them as its enum."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        name = super()._deserialize(value, attr, data, **kwargs)
+        known = server_bots()
+        if name not in known:
+            raise ValidationError(f"unknown bot {name!r}; expected one of: {', '.join(known)}")
+        return name
+
+
+class VariantName(fields.String):
+    """A variant's name, one of a registered game's variants (GET /api/v1/catalog); whether the
+    game at hand has it is the service's to say. The OpenAPI document lists them as its enum."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        name = super()._deserialize(value, attr, data, **kwargs)
+        known = variant_names()
+        if name not in known:
+            raise ValidationError(f"unknown variant {name!r}; expected one of: {', '.join(known)}")
+        return name
+
+
+def variant_names() -> list[str]:
+    """Every registered game's variants, by name."""
+    return sorted({v.name for game in all_games() for v in game.variants})
+
+
+def server_bots() -> list[str]:
+    """Every registered game's bots, by name."""
+    return sorted({bot for game in all_games() for bot in game.bots})
+
+
+def catalog_enum(converter: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """An apispec attribute function: a ``GameSlug``, ``BotName`` or ``VariantName`` is documented
+    with the enum of the games, bots or variants registered when the document is built (every
+    process registers them first); null is one of them where the field allows it (OpenAPI 3.0.3:
+    ``nullable`` does not add null to an enum)."""
+    if isinstance(field, GameSlug):
+        values: list[Any] = [g.slug for g in all_games()]
+    elif isinstance(field, BotName):
+        values = server_bots()
+    elif isinstance(field, VariantName):
+        values = variant_names()
+    else:
+        return {}
+    return {"enum": [*values, None] if field.allow_none else values}
+
+
 def move_property(converter: Any, field: fields.Field, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """An apispec attribute function: a ``MoveField`` is documented as a reference to ``Move``
     (beside its description, if any, through ``allOf``, as OpenAPI 3.0 ignores a reference's siblings)."""
@@ -127,7 +198,7 @@ class PlayerCreate(Schema):
     )
     kind = fields.String(load_default="human", validate=validate.OneOf(("human", "bot")))
     password = fields.String(
-        validate=validate.Length(1, 256),
+        validate=NEW_PASSWORD,
         load_only=True,
         metadata={
             "description": "Optional: a password to sign in with by name (POST /sessions), 8 to 256 characters; "
@@ -309,8 +380,8 @@ def options_field(**kw: Any) -> fields.Dict:
 
 
 class GameCreate(Schema):
-    game = name_field(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
-    variant = name_field(load_default=None, allow_none=True)
+    game = GameSlug(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
+    variant = VariantName(load_default=None, allow_none=True)
     options = options_field()
     players = _int(required=True, validate=validate.Range(1, 64), metadata={"description": "Number of seats."})
     time_control = fields.Nested(TimeControl, load_default=None, allow_none=True)
@@ -324,7 +395,7 @@ class GameCreate(Schema):
         validate=validate.OneOf(("bot", "cancel")),
         metadata={"description": "At a scheduled start, fill empty seats with bots or cancel."},
     )
-    fill_bot = name_field(
+    fill_bot = BotName(
         load_default=None,
         allow_none=True,
         metadata={
@@ -369,7 +440,7 @@ class GameCreate(Schema):
 
 class SeatRequest(Schema):
     seat = _int(validate=validate.Range(0, 63))
-    bot = fields.String(validate=validate.Length(1, 40))
+    bot = BotName(metadata={"description": "A server bot of the game (GET /api/v1/catalog), to seat for its creator."})
 
 
 class MoveRequest(Schema):

@@ -11,8 +11,10 @@ Under ``dragonhall serve`` (ASGI, ``api.asgi``) a route sends a stream's first
 lines and hands it to the process's ``StreamHub``, which holds it on the event
 loop; under a plain WSGI server the body follows the stream on the request's
 thread. Either way a process holds at most ``DRAGONHALL_MAX_STREAMS`` streams;
-past that many, a stream is refused with 503 and ``Retry-After``. Long polling
-(``GET /games/{id}/events?wait=S``) counts as a stream while it waits.
+past that many, a stream is refused with 503 and ``Retry-After``. One caller (an
+account, or a client address without a token) holds at most
+``DRAGONHALL_MAX_STREAMS_PER_CALLER`` of them; past that, 429 and ``Retry-After``.
+Long polling (``GET /games/{id}/events?wait=S``) counts as a stream while it waits.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from api.context import current_platform
 from api.parser import blueprint
 from api.stream_hub import HANDOFF_KEY, HUB_KEY, Handoff
 from infra import metrics
-from services.errors import InvalidRequest, StreamsBusy
+from services.errors import CallerStreamsBusy, InvalidRequest, StreamsBusy
 from services.streams import AccountFollower, GameFollower, Line
 
 blp = blueprint("streams", "Follow a game, or your account, as it changes (NDJSON or Server-Sent Events).")
@@ -49,19 +51,34 @@ _STREAM_DOC = {
 
 
 class Slots:
-    """The streams one process holds, up to its limit."""
+    """The streams one process holds, up to its limit, and up to ``per_caller`` for each caller
+    (an account, or an address without a token): the streams held are counted, not those
+    opened, so one caller holding its share leaves the rest of the slots to the others."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, per_caller: int | None = None) -> None:
         self.limit = limit
+        self.per_caller = limit if per_caller is None else per_caller
         self.held = 0
+        self.by_caller: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def take(self) -> Callable[[], None]:
-        """Takes a slot; returns the function that gives it back (once, however often called)."""
+    def take(self, caller: str = "") -> Callable[[], None]:
+        """Takes a slot for ``caller``; returns the function that gives it back (once, however
+        often called). ``CallerStreamsBusy`` (429) when the caller holds its share,
+        ``StreamsBusy`` (503) when the process holds its most."""
         with self._lock:
+            mine = self.by_caller.get(caller, 0)
+            if mine >= self.per_caller:
+                raise CallerStreamsBusy(
+                    f"you hold {mine} streams on this server, the most one caller may hold "
+                    f"(DRAGONHALL_MAX_STREAMS_PER_CALLER={self.per_caller}); close one and try again"
+                )
             if self.held >= self.limit:
-                raise StreamsBusy(f"this server holds {self.limit} streams, its most; try again shortly")
+                raise StreamsBusy(
+                    f"this server holds {self.limit} streams, its most (DRAGONHALL_MAX_STREAMS); try again shortly"
+                )
             self.held += 1
+            self.by_caller[caller] = mine + 1
         metrics.OPEN_STREAMS.inc()
         given_back = threading.Event()
 
@@ -70,6 +87,9 @@ class Slots:
                 given_back.set()
                 with self._lock:
                     self.held -= 1
+                    left = self.by_caller.pop(caller, 1) - 1
+                    if left > 0:
+                        self.by_caller[caller] = left
                 metrics.OPEN_STREAMS.dec()
 
         return give_back
@@ -79,8 +99,17 @@ def slots() -> Slots:
     platform = current_platform()
     held: Slots | None = platform.extras.get("stream_slots")
     if held is None:
-        held = platform.extras.setdefault("stream_slots", Slots(platform.settings.max_streams))
+        settings = platform.settings
+        held = platform.extras.setdefault("stream_slots", Slots(settings.max_streams, settings.max_streams_per_caller))
     return held
+
+
+def take_slot() -> Callable[[], None]:
+    """A slot for this request's caller: its account, else its client address (a stream, or a
+    long poll while it waits)."""
+    player = optional_player()
+    caller = f"account:{player.id}" if player is not None else f"address:{request.remote_addr or ''}"
+    return slots().take(caller)
 
 
 @blp.route("/games/<game_id>/stream", methods=["GET"])
@@ -140,7 +169,7 @@ def _respond(follower: GameFollower | AccountFollower, still_valid: Callable[[],
     this thread."""
     sse = _wants_sse()
     frame = sse_frame if sse else ndjson_frame
-    release = slots().take()
+    release = take_slot()
     if request.environ.get(HUB_KEY) is None:
         response = Response((frame(line) for line in follower.lines(still_valid)), mimetype=SSE if sse else NDJSON)
         response.call_on_close(release)  # the server closes the body when the client goes or the stream ends

@@ -77,6 +77,10 @@ class Settings:
     """The largest request body the API reads (``DRAGONHALL_MAX_BODY_BYTES``); larger ones are 413."""
     max_streams: int = 1500
     """Streams one HTTP process holds at once (``DRAGONHALL_MAX_STREAMS``); more are refused with 503."""
+    max_streams_per_caller: int = 20
+    """Streams (and long polls) one caller holds at once in one HTTP process: an account, or a
+    client address without a token (``DRAGONHALL_MAX_STREAMS_PER_CALLER``); more are refused with
+    429, so one caller cannot hold every slot of ``max_streams``."""
     trusted_proxies: int = 0
     """Reverse proxies in front of the server (``DRAGONHALL_TRUSTED_PROXIES``): the client's address
     is then the one the nearest of them saw (``X-Forwarded-For``), so limits count clients, not proxies."""
@@ -162,6 +166,7 @@ class Settings:
             "webhook_allow_networks": parse_networks(e.get("DRAGONHALL_WEBHOOK_ALLOW_NETWORKS")),
             "max_body_bytes": int(e.get("DRAGONHALL_MAX_BODY_BYTES", str(1 << 20))),
             "max_streams": int(e.get("DRAGONHALL_MAX_STREAMS", "1500")),
+            "max_streams_per_caller": int(e.get("DRAGONHALL_MAX_STREAMS_PER_CALLER", "20")),
             "trusted_proxies": int(e.get("DRAGONHALL_TRUSTED_PROXIES") or 0),
             "rate_limits": _flag(e.get("DRAGONHALL_RATE_LIMITS"), default=True),
             "rate_limit_register": e.get("DRAGONHALL_RATE_LIMIT_REGISTER") or cls.rate_limit_register,

@@ -118,3 +118,10 @@ class StreamsBusy(ServiceError):
     """The process holds as many streams as it may (``DRAGONHALL_MAX_STREAMS``): try again later."""
 
     code = "too_many_streams"
+
+
+class CallerStreamsBusy(ServiceError):
+    """The caller (an account, or an address without a token) holds as many streams in this
+    process as one caller may (``DRAGONHALL_MAX_STREAMS_PER_CALLER``): close one first (429)."""
+
+    code = "too_many_streams_per_caller"

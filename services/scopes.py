@@ -6,10 +6,11 @@ may call it when one of the token's scopes grants that scope:
 * ``read``: every authenticated read: game documents as a seat, legal moves, events, replays,
   records, audits, journals, disputes, the caller's account, inbox and vacations, and the streams;
 * ``play``: every act in games: create games, take seats, start, move, resign, open, fork and
-  resolve disputes, declare vacations;
+  resolve disputes;
 * ``bot``: what a bot program needs, ``read`` and ``play``, and nothing of the account's
   management: a bot's token cannot mint tokens, revoke them or move the account's webhook;
-* ``account``: the account's management: its tokens and its webhook.
+* ``account``: the account's management: its tokens, its webhook, and its vacation days (the
+  account's, in all its games, and not to be withdrawn: not for a bot program to declare).
 
 The token an account receives at registration holds every scope. A token mints only tokens whose
 scopes grant nothing it is not granted itself.

@@ -17,8 +17,9 @@ would send requests the player could never send themselves. So a URL must be
   are not followed: one could lead anywhere.
 
 An address is public when Python's ``ipaddress`` calls it global and it is not
-multicast; an IPv6 address that carries an IPv4 one (IPv4-mapped, 6to4, NAT64) is
-judged by that too. ``DRAGONHALL_WEBHOOK_ALLOW_NETWORKS`` lists the networks an
+multicast; an IPv6 address that carries an IPv4 one (IPv4-mapped, IPv4-compatible
+``::7f00:1``, 6to4, Teredo, NAT64 ``64:ff9b::/96``) is judged by that too, and the
+local-use NAT64 prefix ``64:ff9b:1::/48`` is never public. ``DRAGONHALL_WEBHOOK_ALLOW_NETWORKS`` lists the networks an
 operator allows besides (``10.20.0.0/16`` for a receiver on the intranet, say).
 """
 
@@ -39,6 +40,11 @@ SCHEMES = {"http": 80, "https": 443}
 LOOPBACK_NAMES = ("localhost",)
 """Names that are loopback by definition, with every name under them (RFC 6761, 6.3)."""
 _NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+_NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")
+"""Local-use NAT64 (RFC 8215): the IPv4 address may sit at several places, and the prefix is the
+operator's own, so no address in it is public (Python's ``ipaddress`` calls it global)."""
+_IPV4_COMPATIBLE = ipaddress.IPv6Network("::/96")
+"""``::a.b.c.d``, deprecated (RFC 4291) but still read by some stacks as the IPv4 address."""
 ALLOW_SETTING = "DRAGONHALL_WEBHOOK_ALLOW_NETWORKS"
 
 
@@ -158,20 +164,25 @@ def _is_loopback_name(host: str) -> bool:
 
 
 def _leads_to(address: Address) -> list[Address]:
-    """The addresses that say where ``address`` leads: an IPv4-mapped IPv6 address is its
-    IPv4 address; a 6to4 or NAT64 one is itself and the IPv4 address it carries."""
+    """The addresses that say where ``address`` leads: an IPv4-mapped IPv6 address is its IPv4
+    address; an IPv4-compatible (``::7f00:1``), 6to4, Teredo (server and client) or NAT64 one is
+    itself and the IPv4 addresses it carries. Each is judged (``_not_public``)."""
     if not isinstance(address, ipaddress.IPv6Address):
         return [address]
     if address.ipv4_mapped is not None:
         return [address.ipv4_mapped]
-    carried = [address.sixtofour] if address.sixtofour is not None else []
-    if address in _NAT64:
-        carried.append(ipaddress.IPv4Address(int(address) & 0xFFFF_FFFF))
+    carried: list[Address] = [address.sixtofour] if address.sixtofour is not None else []
+    carried += list(address.teredo or ())
+    low = ipaddress.IPv4Address(int(address) & 0xFFFF_FFFF)
+    if address in _NAT64 or (address in _IPV4_COMPATIBLE and int(address) > 1):
+        carried.append(low)
     return [address, *carried]
 
 
 def _not_public(address: Address) -> str | None:
     """What ``address`` is ("a loopback address"...), unless it is a public one (None)."""
+    if address in _NAT64_LOCAL:
+        return "a local-use NAT64 address"
     for a in _leads_to(address):
         if not a.is_global or a.is_multicast:
             kinds = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import Response, request, url_for
 
 from api.context import current_platform
+from api.parser import page_contract
 from api.web import pages
 from api.web.competition_pages import player_page
 from api.web.forms import acting, see_other, signed_in
@@ -15,6 +16,7 @@ from api.web.pages import web
 
 
 @web.route("/account/password", methods=["POST"])
+@page_contract(auth="required", scope="account")
 def change_password() -> Response | tuple[str, int]:
     """Sets a new password (typed twice); the profile page is shown next."""
     me = signed_in()
@@ -29,6 +31,7 @@ def change_password() -> Response | tuple[str, int]:
 
 
 @web.route("/account/recovery-codes", methods=["POST"])
+@page_contract(auth="required", scope="account")
 def new_recovery_codes() -> Response:
     """Ten new recovery codes, shown once; the older ones stop working."""
     me = signed_in()
@@ -39,6 +42,7 @@ def new_recovery_codes() -> Response:
 
 
 @web.route("/account/bots", methods=["POST"])
+@page_contract(auth="required", scope="account")
 def new_bot() -> Response | tuple[str, int]:
     """Registers a bot account owned by the signed-in person and shows its token, once."""
     me = signed_in()

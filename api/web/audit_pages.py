@@ -13,6 +13,7 @@ from typing import Any
 from flask import Response, abort, jsonify
 
 from api.context import current_platform
+from api.parser import page_contract
 from api.web.pages import ENDED, STATUS_WORDS, _document, _journal, int_arg, render, table_title, web
 from api.web.viewing import viewer
 from domain.kernel import find_game
@@ -31,6 +32,7 @@ MAX_CHOICES = 1000
 
 
 @web.route("/games/<game_id>/audit", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def audit_page(game_id: str, errors: list[str] | None = None) -> str:
     """The verification of every step, the journal of refusals and the disputes, with a form."""
     p = current_platform()
@@ -81,6 +83,7 @@ def audit_page(game_id: str, errors: list[str] | None = None) -> str:
 
 
 @web.route("/games/<game_id>/steps/<int:step>/choices", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def step_choices(game_id: str, step: int) -> Response:
     """The moves the seat of step ``step`` could have chosen there, each with its words: what a
     dispute of that step may name (while the game runs, only the caller's own seat's)."""

@@ -17,6 +17,7 @@ from marshmallow import ValidationError
 
 from api.competition_schemas import TournamentCreate
 from api.context import current_platform
+from api.parser import page_contract
 from api.web import words
 from api.web.forms import acting, form_messages, local_time, number, see_other, signed_in
 from api.web.pages import int_arg, render, titles, web
@@ -44,6 +45,7 @@ def catalog() -> list[dict[str, Any]]:
 
 
 @web.route("/players/<player_id>", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def player_page(player_id: str, errors: list[str] | None = None) -> str:
     """A profile: ratings per game, games finished and won, recent ended games, a bot's owner;
     on one's own, the account's forms (password, recovery codes, bots)."""
@@ -62,6 +64,7 @@ def player_page(player_id: str, errors: list[str] | None = None) -> str:
 
 
 @web.route("/leaderboards", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def leaderboards() -> str | Response:
     """The games to choose a leaderboard from (the chooser's ``?game=`` goes to that board)."""
     game = request.args.get("game", "").strip()
@@ -71,6 +74,7 @@ def leaderboards() -> str | Response:
 
 
 @web.route("/leaderboards/<game>", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def leaderboard_page(game: str) -> str:
     """A game's people and bots apart, each by the rating people read: settled ratings first,
     then provisional ones (marked), so a young server's board shows everyone who has played."""
@@ -94,6 +98,7 @@ def leaderboard_page(game: str) -> str:
 
 
 @web.route("/tournaments", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def tournaments_page(errors: list[str] | None = None) -> str:
     """Tournaments, latest start first, optionally of one status; the form to announce one."""
     status = request.args.get("status", "")
@@ -115,6 +120,7 @@ def tournaments_page(errors: list[str] | None = None) -> str:
 
 
 @web.route("/tournaments/<tournament_id>", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def tournament_page(tournament_id: str, errors: list[str] | None = None) -> str:
     """Its facts, with the start counted down in the reader's time zone; for a player, their table
     in the current round and when its game starts; register, withdraw, enter a bot of one's own;
@@ -166,6 +172,7 @@ def _tables_of(t: dict[str, Any], me: str | None, bots: set[str]) -> list[dict[s
 
 
 @web.route("/tournaments/<tournament_id>/register", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def register_for_tournament(tournament_id: str) -> Response | tuple[str, int]:
     """Registers the signed-in person, or a bot account of theirs (``player_id``, played by a server
     bot if ``bot`` is chosen), as ``POST /tournaments/{id}/registrations`` does."""
@@ -181,6 +188,7 @@ def register_for_tournament(tournament_id: str) -> Response | tuple[str, int]:
 
 
 @web.route("/tournaments", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def new_tournament() -> Response | tuple[str, int]:
     """Announces a tournament from the list's form; its page is shown next."""
     me = signed_in()

@@ -1,11 +1,12 @@
 """The forms of the pages: sign up, sign in and out, open a table, take a seat, add a bot,
 start, and open a dispute. Each checks its origin (and, signed in, the session's CSRF token),
 calls the same service as the API's route, and redirects to the page that shows the result (or
-shows the page again with the error)."""
+shows the page again with the error). Each declares its contract (``api.parser.page_contract``),
+checked before it runs by the code that checks the API's routes: origin, CSRF token, token scope,
+rate limit."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -15,38 +16,24 @@ from flask import Response, redirect, request, url_for
 from marshmallow import ValidationError
 
 from api import schemas
+from api.auth import required_player
 from api.context import current_platform
-from api.errors import to_response
+from api.errors import MalformedJSON, to_response
 from api.games import open_table
+from api.parser import INT64, page_contract, read_json
 from api.players import register_person
 from api.web import audit_pages, pages, session
 from api.web.audit_pages import open_dispute_fields
 from api.web.pages import _document, web
-from api.web.viewing import viewer
 from domain.kernel import ConfigError, RuleError, find_game
 from services.accounts import SESSION_TOKEN, Player
 from services.errors import InvalidRequest, NotAuthenticated, ServiceError
 
 
-def _same_origin() -> None:
-    """Refuses a form posted from another site (no session is needed to be at risk: sign-in)."""
-    site = request.headers.get("Sec-Fetch-Site", "same-origin")
-    origin = request.headers.get("Origin")
-    if site not in ("same-origin", "none") or (origin is not None and origin != request.host_url.rstrip("/")):
-        raise session.CsrfRefused("a form may only be posted from this site's own pages")
-
-
 def signed_in() -> Player:
-    """The signed-in person, whose form carries the session's CSRF token."""
-    _same_origin()
-    me = viewer()
-    token = session.token_of(request)
-    if me is None or token is None:
-        raise NotAuthenticated("sign in first")
-    problem = session.csrf_problem(request, current_platform().settings.secret_key, token)
-    if problem is not None:
-        raise session.CsrfRefused(problem)
-    return me
+    """The signed-in person of a form, as ``api.auth`` found them from the form's contract
+    (``page_contract``): its origin, CSRF token and scope are checked before the form runs."""
+    return required_player()
 
 
 def see_other(url: str) -> Response:
@@ -56,10 +43,10 @@ def see_other(url: str) -> Response:
 
 
 @web.route("/signup", methods=["POST"])
+@page_contract(auth="none", scope=None, rate_limit="register")
 def sign_up() -> Response | tuple[str, int]:
     """Registers a person with a name and a password, signs this browser in, and shows the
     account's recovery codes, once."""
-    _same_origin()
     form = request.form
     try:
         body = schemas.PlayerCreate().load({"name": form.get("name", ""), "password": form.get("password", "")})
@@ -81,9 +68,9 @@ def sign_up() -> Response | tuple[str, int]:
 
 
 @web.route("/signin", methods=["POST"])
+@page_contract(auth="none", scope=None, rate_limit="register")
 def sign_in() -> Response | tuple[str, int]:
     """Signs this browser in with a name and a password, or with a token (bots, scripts)."""
-    _same_origin()
     form = request.form
     if "token" in form:
         token = form.get("token", "").strip()
@@ -102,9 +89,9 @@ def sign_in() -> Response | tuple[str, int]:
 
 
 @web.route("/recover", methods=["POST"])
+@page_contract(auth="none", scope=None, rate_limit="register")
 def recover() -> Response | tuple[str, int]:
     """Signs this browser in with a recovery code (spent), then asks for a new password."""
-    _same_origin()
     credentials = current_platform().credentials
     try:
         me, token = credentials.recover(request.form.get("name", ""), request.form.get("code", ""))
@@ -119,9 +106,10 @@ def recover() -> Response | tuple[str, int]:
 
 
 @web.route("/signout", methods=["POST"])
+@page_contract(auth="optional", scope=None)
 def sign_out() -> Response:
-    """Forgets the session; a token made by signing in with a password is revoked too."""
-    _same_origin()
+    """Forgets the session; a token made by signing in with a password is revoked too. With the
+    session's CSRF token only (``page_contract``): a foreign page cannot sign a person out."""
     token = session.token_of(request)
     if token is not None:
         current_platform().accounts.close_session(token)
@@ -131,6 +119,7 @@ def sign_out() -> Response:
 
 
 @web.route("/games", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def new_game() -> Response | tuple[str, int]:
     """Opens a table from the lobby's form, seats the creator and, if asked, the server's bots."""
     me = signed_in()
@@ -221,8 +210,13 @@ def local_time(text: str, zone: str) -> datetime:
 
 
 def number(text: str) -> int | str:
-    """A form's whole number as the schema's strict integer (anything else left for it to refuse)."""
-    return int(text) if text.strip().lstrip("-").isdigit() else text
+    """A form's whole number as the schema's strict integer (anything else left for it to refuse,
+    as is a number outside 64 bits, which the API's body refuses too: ``api.parser.INT64``)."""
+    digits = text.strip().lstrip("-")
+    if not digits.isdigit() or len(digits) > 19:
+        return text
+    value = int(text)
+    return value if -INT64 <= value < INT64 else text
 
 
 def _options(form: Any, game: str, variant: str, players: int) -> dict[str, Any]:
@@ -249,6 +243,7 @@ def _options(form: Any, game: str, variant: str, players: int) -> dict[str, Any]
 
 
 @web.route("/games/<game_id>/join", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def join_game(game_id: str) -> Response | tuple[str, int]:
     me = signed_in()
     return acting(
@@ -258,6 +253,7 @@ def join_game(game_id: str) -> Response | tuple[str, int]:
 
 
 @web.route("/games/<game_id>/bots", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def add_bot(game_id: str) -> Response | tuple[str, int]:
     me = signed_in()
     return acting(
@@ -267,6 +263,7 @@ def add_bot(game_id: str) -> Response | tuple[str, int]:
 
 
 @web.route("/games/<game_id>/start", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def start_game(game_id: str) -> Response | tuple[str, int]:
     me = signed_in()
     return acting(
@@ -276,6 +273,7 @@ def start_game(game_id: str) -> Response | tuple[str, int]:
 
 
 @web.route("/games/<game_id>/disputes", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def open_dispute(game_id: str) -> Response | tuple[str, int]:
     """Opens a dispute on a step: a claim in words, or a move chosen from the step's legal moves
     (the ``move`` field holds it as the game's move, put there by whatever picked it: the list in
@@ -283,7 +281,7 @@ def open_dispute(game_id: str) -> Response | tuple[str, int]:
     me = signed_in()
     try:
         at = open_dispute_fields(request.form, str(_document(game_id, me.id)["id"]))
-        move = json.loads(request.form["move"]) if request.form.get("move", "").strip() else None
+        move = read_json(request.form["move"].encode()) if request.form.get("move", "").strip() else None
         claim = request.form.get("claim", "").strip()
         if not claim and move is not None:
             claim = f"This move should have been allowed at step {request.form['step'].strip()}."
@@ -294,6 +292,8 @@ def open_dispute(game_id: str) -> Response | tuple[str, int]:
         )
     except ValidationError as e:
         return audit_pages.audit_page(game_id, form_messages(_in_words(e.messages))), 400
+    except MalformedJSON as e:
+        return audit_pages.audit_page(game_id, [f"The chosen move could not be read: {e}."]), 400
     except ValueError as e:
         said = str(e) if "step" in str(e) else "the chosen move could not be read"
         return audit_pages.audit_page(game_id, [said]), 400

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from api.context import current_platform
+from api.parser import page_contract
 from api.web import words
 from api.web.pages import STATUS_WORDS, render, sign_in_page, titles, web
 from api.web.viewing import viewer
@@ -19,6 +20,7 @@ MINE = 50
 
 
 @web.route("/inbox", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def inbox(errors: list[str] | None = None) -> str:
     """My games awaiting me (soonest deadline first), invitations received (to accept or decline)
     and sent (with their answers), tournament notices, reminders, all my games."""

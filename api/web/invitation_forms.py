@@ -8,12 +8,14 @@ from __future__ import annotations
 from flask import Response, request, url_for
 
 from api.context import current_platform
+from api.parser import page_contract
 from api.web import inbox_page, pages
 from api.web.forms import acting, see_other, signed_in
 from api.web.pages import web
 
 
 @web.route("/invitations/<invitation_id>/accept", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def accept_invitation(invitation_id: str) -> Response | tuple[str, int]:
     me = signed_in()
 
@@ -25,6 +27,7 @@ def accept_invitation(invitation_id: str) -> Response | tuple[str, int]:
 
 
 @web.route("/invitations/<invitation_id>/decline", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def decline_invitation(invitation_id: str) -> Response | tuple[str, int]:
     me = signed_in()
 
@@ -36,6 +39,7 @@ def decline_invitation(invitation_id: str) -> Response | tuple[str, int]:
 
 
 @web.route("/play-now", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def play_now() -> Response | tuple[str, int]:
     """Seats the signed-in person at a public table of the chosen game, or opens one."""
     me = signed_in()

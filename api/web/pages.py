@@ -13,10 +13,12 @@ from flask import Blueprint, abort, render_template, request
 
 from api.context import current_platform
 from api.meta import describe
+from api.parser import page_contract
+from api.schemas import LARGEST
 from api.web.viewing import base_context, viewer
 from domain.kernel import Ruleset, all_games, find_game
 from domain.kernel.narration import Names
-from services.errors import GameNotFound, NoPicture, NotAPlayer
+from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.game_log import result_text, status_line
 from services.seat_names import names_of
 
@@ -47,6 +49,7 @@ def titles() -> dict[str, str]:
 
 
 @web.route("/", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def lobby(errors: list[str] | None = None) -> str:
     """Games filtered by game and status, a page at a time; sign-up or a new table's form."""
     filters = {k: request.args.get(k, "") for k in ("game", "status")}
@@ -69,11 +72,13 @@ def lobby(errors: list[str] | None = None) -> str:
 
 
 @web.route("/signin", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def sign_in_page(errors: list[str] | None = None) -> str:
     return render("signin.html", errors=errors)
 
 
 @web.route("/games/<game_id>", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def game_page(game_id: str, errors: list[str] | None = None) -> str:
     """The game as the viewer may see it, live: a player's controls, or a spectator's view."""
     me = viewer()
@@ -120,6 +125,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
 
 
 @web.route("/games/<game_id>/replay", methods=["GET"])
+@page_contract(auth="optional", scope="read")
 def replay_page(game_id: str) -> str:
     """A finished game step by step (a running one as the viewer saw it)."""
     me = viewer()
@@ -206,8 +212,13 @@ def _journal(game_id: str, player_id: str | None) -> list[dict[str, Any]] | None
 
 
 def int_arg(name: str, default: int) -> int:
-    """A whole-number query argument of a page; ``default`` when absent or not a number."""
+    """A whole-number query argument of a page; ``default`` when absent or not a number, a 400
+    (``InvalidRequest``) past the largest the API's query parameters take (``api.schemas.LARGEST``),
+    which no store could page to."""
     try:
-        return int(request.args.get(name, default))
+        value = int(request.args.get(name, default))
     except ValueError:
         return default
+    if abs(value) > LARGEST:
+        raise InvalidRequest(f"{name} must be a whole number up to {LARGEST}", field=name)
+    return value

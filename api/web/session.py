@@ -53,6 +53,16 @@ def csrf_problem(request: Request, secret_key: bytes, token: str) -> str | None:
     return None
 
 
+def origin_problem(request: Request) -> str | None:
+    """Why a form may not be posted (None: it may): it comes from another site. A form needs no
+    session to be at risk (signing in), so every form is checked, signed in or not."""
+    site = request.headers.get("Sec-Fetch-Site", "same-origin")
+    origin = request.headers.get("Origin")
+    if site not in ("same-origin", "none") or (origin is not None and origin != request.host_url.rstrip("/")):
+        return "a form may only be posted from this site's own pages"
+    return None
+
+
 def remember(response: Response, token: str, secure: bool) -> None:
     """Sets the session cookie on ``response``."""
     response.set_cookie(COOKIE, token, max_age=MAX_AGE, httponly=True, samesite="Lax", secure=secure, path="/")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, render_template, request, send_from_directory
 
+from api.parser import contract_of
 from api.web import (  # noqa: F401  (register their routes on the blueprint)
     account_forms,
     audit_pages,
@@ -38,6 +39,10 @@ PROTECTING_HEADERS = [
 
 def install(app: Flask) -> None:
     app.register_blueprint(web)
+    pages = {e: view for e, view in app.view_functions.items() if e.startswith("web.") and e != "web.static"}
+    undeclared = sorted(e for e, view in pages.items() if contract_of(view) is None)
+    if undeclared:  # each page and form is checked by its contract: one without would skip every rule
+        raise RuntimeError(f"pages without a @page_contract (api.parser): {', '.join(undeclared)}")
     app.add_url_rule("/favicon.ico", "favicon", _favicon)
     app.wsgi_app = DefaultHeaders(app.wsgi_app, PROTECTING_HEADERS)  # type: ignore[method-assign]
 

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Response, request, url_for
 
 from api.context import current_platform
+from api.parser import page_contract
 from api.web.competition_pages import tournament_page
 from api.web.forms import acting, see_other, signed_in
 from api.web.pages import web
@@ -24,6 +25,7 @@ def _then_page(tournament_id: str, act: Callable[[], Any]) -> Response | tuple[s
 
 
 @web.route("/tournaments/<tournament_id>/withdraw", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def withdraw_from_tournament(tournament_id: str) -> Response | tuple[str, int]:
     me = signed_in()
     entrant = request.form.get("player_id") or None
@@ -31,12 +33,14 @@ def withdraw_from_tournament(tournament_id: str) -> Response | tuple[str, int]:
 
 
 @web.route("/tournaments/<tournament_id>/start", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def start_tournament(tournament_id: str) -> Response | tuple[str, int]:
     me = signed_in()
     return _then_page(tournament_id, lambda: current_platform().tournaments.start_now(tournament_id, me))
 
 
 @web.route("/tournaments/<tournament_id>/cancel", methods=["POST"])
+@page_contract(auth="required", scope="play")
 def cancel_tournament(tournament_id: str) -> Response | tuple[str, int]:
     me = signed_in()
     return _then_page(tournament_id, lambda: current_platform().tournaments.cancel(tournament_id, me))

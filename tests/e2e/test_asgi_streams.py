@@ -255,3 +255,34 @@ def test_a_stream_refused_by_the_route_is_an_ordinary_error_answer(world: tuple[
         assert status == 400 and body["error"]["code"] == "invalid_request"
 
     _run(scenario())
+
+
+def test_one_caller_holds_its_share_of_the_streams_and_the_hub_gives_it_back(world: tuple[Gateway, ApiClient]) -> None:
+    """The streams held by the hub count for their caller until they end: past its share an
+    address is refused (429, naming the limit) while others still get theirs."""
+    gateway, api = world
+    game, players = _table(api)
+    with api.http.application.app_context():
+        slots().per_caller = 2
+
+    async def scenario() -> None:
+        path = f"/api/v1/games/{game}/stream"
+        held = [Exchange(gateway, "GET", path) for _ in range(2)]
+        assert [await s.start() for s in held] == [200, 200]
+        status, body = await _call(gateway, "GET", path)
+        assert status == 429 and body["error"]["code"] == "too_many_streams_per_caller", body
+        assert "DRAGONHALL_MAX_STREAMS_PER_CALLER" in body["error"]["message"]
+        status, body = await _call(gateway, "GET", f"/api/v1/games/{game}/events?after=0&wait=5")
+        assert status == 429, "a long poll counts as a stream"
+        mine = Exchange(gateway, "GET", path, players[0])
+        assert await mine.start() == 200, "another caller gets its stream"
+        held[0].gone.set()
+        await asyncio.wait_for(held[0].task, WAIT)
+        again = Exchange(gateway, "GET", path)
+        assert await again.start() == 200, "a stream that ended gave its caller's slot back"
+        for stream in (held[1], mine, again):
+            stream.gone.set()
+            await asyncio.wait_for(stream.task, WAIT)
+
+    _run(scenario())
+    assert _held(api) == 0

@@ -242,6 +242,38 @@ def test_a_process_refuses_streams_past_its_limit(quiet: None) -> None:
         platform.close()
 
 
+def test_one_caller_holds_at_most_its_share_of_the_streams_and_the_others_still_get_theirs(quiet: None) -> None:
+    platform = bootstrap(make_settings("memory", max_streams=4, max_streams_per_caller=2), work=NullWork())
+    try:
+        api = ApiClient(create_app(platform).test_client(), platform)
+        game_id, people = _table(api)
+        path = f"/api/v1/games/{game_id}/stream"
+        held = [api.http.get(path, buffered=False) for _ in range(2)]
+        try:
+            assert all(h.status_code == 200 for h in held)
+            for refused in (api.http.get(path), api.http.get(f"/api/v1/games/{game_id}/events?after=0&wait=5")):
+                assert refused.status_code == 429, "the address holds its share: a stream or a long poll is refused"
+                assert refused.headers["Retry-After"]
+                error = refused.get_json()["error"]
+                assert error["code"] == "too_many_streams_per_caller"
+                assert "DRAGONHALL_MAX_STREAMS_PER_CALLER" in error["message"], "the body names the limit"
+            other = api.http.get(path, environ_base={"REMOTE_ADDR": "10.0.0.2"}, buffered=False)
+            mine = api.http.get(path, headers={"Authorization": f"Bearer {people[0]['token']}"}, buffered=False)
+            assert (other.status_code, mine.status_code) == (200, 200), "other callers still get their streams"
+            full = api.http.get(path, environ_base={"REMOTE_ADDR": "10.0.0.3"})
+            assert full.status_code == 503 and full.get_json()["error"]["code"] == "too_many_streams"
+            other.close()
+            mine.close()
+        finally:
+            held.pop().close()
+        again = api.http.get(path, buffered=False)
+        assert again.status_code == 200, "a closed stream gives its caller's share back"
+        again.close()
+        held[0].close()
+    finally:
+        platform.close()
+
+
 def test_a_revoked_token_ends_the_streams_it_opened(api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(services.streams, "KEEPALIVE", 3600.0)
     monkeypatch.setattr(services.streams, "RECHECK", 3600.0)  # only the revocation's wake-up can end them

@@ -137,6 +137,7 @@ def test_a_bot_token_plays_and_reads_but_cannot_manage_the_account(client: Any) 
         ("GET", "/api/v1/me/tokens", None),
         ("POST", "/api/v1/me/tokens", {"name": "x", "scopes": ["read"]}),
         ("PUT", "/api/v1/me/webhook", {"url": None}),
+        ("POST", "/api/v1/me/vacation", {"start": "2099-01-01", "days": 1}),
     ):
         refused = client.call(method, path, body, bot)
         assert refused.status == 403, path
@@ -159,7 +160,7 @@ def test_a_read_token_is_refused_every_act_and_the_refusal_writes_nothing(client
         refused = client.call(method, path, body, reader)
         assert refused.status == 403, path
         assert refused.body["error"]["code"] == "insufficient_scope"
-        assert refused.body["error"]["scope"] == "play"
+        assert refused.body["error"]["scope"] == ("account" if path.endswith("vacation") else "play")
     assert client.game(game_id)["version"] == version
     assert client.call("GET", "/api/v1/me/vacation", token=reader).body["days"] == []
 
@@ -186,8 +187,8 @@ def test_an_account_token_manages_tokens_and_the_webhook_but_cannot_play(client:
 
 
 def test_every_route_declares_its_scope_and_the_openapi_document_names_it(client: Any) -> None:
-    """Every route of the API declares who may call it; only pages outside the API read no token (the
-    web client's pages read the session cookie themselves, ``api.web``)."""
+    """Every route of the API declares who may call it, and so does every page and form of the web
+    client (``page_contract``: checked by the same hooks, not documented in OpenAPI)."""
     app = client.http.application
     spec = client.http.get("/api/v1/openapi.json").get_json()
     outside = set()
@@ -195,8 +196,12 @@ def test_every_route_declares_its_scope_and_the_openapi_document_names_it(client
     for rule in app.url_map.iter_rules():
         contract = contract_of(app.view_functions[rule.endpoint])
         if contract is None:
-            if not rule.endpoint.startswith("web.") and rule.endpoint != "favicon":
+            if rule.endpoint not in ("web.static", "favicon"):
                 outside.add(rule.rule)
+            continue
+        if contract.page:
+            assert rule.endpoint.startswith("web."), rule.rule
+            assert contract.scope in (*ROUTE_SCOPES, None), rule.rule
             continue
         if contract.auth == "none":
             assert contract.scope is None, rule.rule

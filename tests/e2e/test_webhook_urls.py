@@ -67,6 +67,13 @@ def _stored(client: Any, player: dict[str, Any]) -> Any:
         "http://0x7f.0.0.1/",  # 127.0.0.1 as resolvers also read it
         "http://[::ffff:127.0.0.1]/",
         "http://[64:ff9b::a9fe:a9fe]/",  # IPv6 that leads to IPv4
+        "http://[::7f00:1]/",  # IPv4-compatible IPv6 of 127.0.0.1
+        "http://[::a00:5]/",  # IPv4-compatible 10.0.0.5
+        "http://[::127.0.0.1]/",
+        "http://[2002:7f00:1::1]/",  # 6to4 of 127.0.0.1
+        "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",  # Teredo, its client 127.0.0.1
+        "http://[64:ff9b::7f00:1]/",  # NAT64 of 127.0.0.1
+        "http://[64:ff9b:1::a00:5]/",  # local-use NAT64 (RFC 8215)
         "http://localhost:8000/",
         "http://api.localhost/",  # loopback by definition (RFC 6761)
     ],
@@ -119,7 +126,12 @@ def test_a_public_webhook_is_accepted_without_looking_its_name_up(strict: Any, m
     real = socket.getaddrinfo
     monkeypatch.setattr(socket, "getaddrinfo", no_lookups)
     ann = strict.player("ann")
-    for url in ("https://hooks.example.com/dragonhall?player=ann", "http://93.184.215.14:8080/hook"):
+    for url in (
+        "https://hooks.example.com/dragonhall?player=ann",
+        "http://93.184.215.14:8080/hook",
+        "http://[64:ff9b::5db8:d70e]/hook",  # NAT64 of that public address
+        "http://[2606:4700::6810:84e5]/hook",
+    ):
         r = _put(strict, ann, url)
         assert r.status == 200, r.body
         assert _stored(strict, ann) == url
