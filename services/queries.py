@@ -18,6 +18,7 @@ from domain.kernel import Viewer, decode, find_game
 from domain.kernel.narration import Audience
 from services import visibility
 from services.aggregate import Game
+from services.board_points import board_points
 from services.documents import Summary, document, public_seat
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.game_log import decision_texts
@@ -173,6 +174,7 @@ class GameQueries:
             names = names_in(game.game, game.variant, game.options, game.seats, game.planned_seats, game.status,
                              player_id, game.state)  # fmt: skip
             listed["texts"] = decision_texts(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
+            listed.update(board_points(game, listed["seat"], offset, len(listed["moves"])))
         return listed
 
     def legal_moves_of(
