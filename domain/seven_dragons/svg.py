@@ -68,8 +68,9 @@ _DEFS = (
 def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     """The layout of ``view`` as a standalone SVG document; ``last`` outlines the card it placed."""
     grid = view.get("grid") or []
-    xs = [c["x"] for c in grid] or [0]
-    ys = [c["y"] for c in grid] or [0]
+    empty = _empty_cells(grid)
+    xs = [c["x"] for c in grid] + [x for x, _ in empty]
+    ys = [c["y"] for c in grid] + [y for _, y in empty]
     left, top = min(xs), min(ys)
     colours = SEAT_COLOURS[: len(view["players"])]
     width = max((max(xs) - left + 1) * CELL + 2 * MARGIN, MIN_WIDTH)
@@ -82,14 +83,18 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     parts.append(piles)
     mine, y = _own(view, y)
     parts.append(mine)
+    choices, y = _choices(view, y, width)
+    parts.append(choices)
     words, height = last_line(last, colours, MARGIN, y, width - 2 * MARGIN)
     parts.append(words)
     y += height + 10
     spot = _placed_at(last)
+    for cx, cy in empty:
+        parts.append(_cell(MARGIN + (cx - left) * CELL, y + (cy - top) * CELL, cx, cy))
     for card in grid:
         x = MARGIN + (card["x"] - left) * CELL
         cy = y + (card["y"] - top) * CELL
-        parts.append(_card(card, x, cy, CELL, (card["x"], card["y"]) == spot))
+        parts.append(_card(card, x, cy, CELL, (card["x"], card["y"]) == spot, ref=True))
     height = y + (max(ys) - top + 1) * CELL + MARGIN
     head = open_svg("seven-dragons", (0, 0, width, height), _title(view), _desc(view, colours, last))
     return "".join([*head, _DEFS, *parts, "</svg>"])
@@ -172,7 +177,7 @@ def _own(view: Mapping[str, Any], y: float) -> tuple[str, float]:
         )
     half = CELL // 2 + 8
     for i, card in enumerate(hand):
-        out.append(_card(card, MARGIN + i * (half + 6), y + 22, half, False))
+        out.append(_card(card, MARGIN + i * (half + 6), y + 22, half, False, ref=True))
     out.append("</g>")
     return "".join(out), y + 22 + half + 8
 
@@ -208,14 +213,70 @@ def _action(card: Mapping[str, Any], x: int, y: float, size: int) -> str:
     )
 
 
-def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool) -> str:
+def _empty_cells(grid: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """The empty cells beside the layout (where a card could ever go), in reading order."""
+    taken = {(c["x"], c["y"]) for c in grid}
+    if not taken:
+        return [(0, 0)]
+    beside = {(x + dx, y + dy) for x, y in taken for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    return sorted(beside - taken, key=lambda c: (c[1], c[0]))
+
+
+def _cell(x: float, y: float, cx: int, cy: int) -> str:
+    """An empty cell beside the layout: faint until the page lights it as a place to play."""
+    return (
+        f'<rect class="spot cell" data-ref="cell:{cx},{cy}" x="{x + 2:g}" y="{y + 2:g}" width="{CELL - 4}" '
+        f'height="{CELL - 4}" rx="4" fill="#ffffff" fill-opacity="0" stroke="#d8d2c2" stroke-dasharray="4 4"/>'
+    )
+
+
+CHOICE_WORDS = {
+    "pile:top": "Discard on top", "pile:bottom": "Discard at the bottom",
+    "rotate:left": "Goals pass left", "rotate:right": "Goals pass right", "set-aside": "Set a card aside",
+}  # fmt: skip
+"""The board's own choices for the viewer's action cards, drawn as buttons under the hand."""
+
+
+def _choices(view: Mapping[str, Any], y: float, width: float) -> tuple[str, float]:
+    """Buttons for what the viewer's hand may need beyond cards, cells and seats: the discard
+    pile's two ends (with an action card), Rotate Goals' directions, the unused goals (with
+    Trade Goals), setting a card aside; and where they end."""
+    hand = view.get("hand")
+    if view.get("you") is None or not hand:
+        return "", y
+    names = {c["name"] for c in hand}
+    refs: list[tuple[str, str]] = []
+    if any(c["kind"] == "action" for c in hand):
+        refs += [("pile:top", CHOICE_WORDS["pile:top"]), ("pile:bottom", CHOICE_WORDS["pile:bottom"])]
+    if "rotate_goals" in names:
+        refs += [("rotate:left", CHOICE_WORDS["rotate:left"]), ("rotate:right", CHOICE_WORDS["rotate:right"])]
+    if "trade_goals" in names:
+        unused = [slot for slot in view.get("goal_ring") or [] if slot["seat"] is None]
+        refs += [(f"goal:unused:{i}", f"Unused goal {i + 1}") for i in range(len(unused))]
+    refs.append(("set-aside", CHOICE_WORDS["set-aside"]))
+    out, x = ['<g class="choices">'], float(MARGIN)
+    for ref, words in refs:
+        w = 16 + len(words) * 7.2
+        if x + w > width - MARGIN:
+            x, y = float(MARGIN), y + 34
+        out.append(
+            f'<g class="button" data-ref="{ref}"><rect x="{x:g}" y="{y:g}" width="{w:g}" height="26" rx="5" '
+            f'fill="#ffffff" stroke="#9e9684"/>{_text(x + 8, y + 18, words, 13)}</g>'
+        )
+        x += w + 8
+    out.append("</g>")
+    return "".join(out), y + 34
+
+
+def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool, ref: bool = False) -> str:
     half = size / 2
     title = card["name"]
     if "orientation" in card:
         title += f" ({card['x']}, {card['y']}) {card['orientation']}°"
     if card.get("placed_by") is not None:
         title += f", placed by seat {card['placed_by'] + 1}"
-    out = [f'<g class="card" data-card="{card["card"]}"><title>{escape(title)}</title>']
+    named = f' data-ref="card:{card["card"]}"' if ref else ""
+    out = [f'<g class="card" data-card="{card["card"]}"{named}><title>{escape(title)}</title>']
     if card.get("kind") == "action":
         out.append(_action(card, x, y, size))
     for i, colour in enumerate(card.get("panels") or []):

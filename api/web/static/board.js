@@ -77,7 +77,7 @@ window.DHBoard = (function () {
   }
 
   /** The pose of move ``i``: its piece drawn where it would lie, turned as it would be; its path. */
-  function drawPose(i) {
+  function drawPose(i, hover) {
     const pose = poses[i];
     const root = svgRoot();
     if (!pose || !root) return;
@@ -87,7 +87,7 @@ window.DHBoard = (function () {
         const a = piece.getBBox(), b = spot.getBBox();
         const ghost = piece.cloneNode(true);
         ghost.removeAttribute("data-ref");
-        ghost.setAttribute("class", "ghost");
+        ghost.setAttribute("class", hover ? "ghost hover" : "ghost");
         ghost.setAttribute("aria-hidden", "true");
         const scale = Math.min(b.width / a.width, b.height / a.height);
         ghost.setAttribute("transform",
@@ -99,7 +99,7 @@ window.DHBoard = (function () {
     if (pose.path && pose.path.length > 1) {
       const line = document.createElementNS(SVGNS, "polyline");
       line.setAttribute("points", pose.path.map((p) => p.join(",")).join(" "));
-      line.setAttribute("class", "flight ends-" + (pose.ends || "ok"));
+      line.setAttribute("class", "flight ends-" + (pose.ends || "ok") + (hover ? " hover" : ""));
       root.append(line);
     }
   }
@@ -155,7 +155,7 @@ window.DHBoard = (function () {
     const stack = document.elementsFromPoint(event.clientX, event.clientY);
     for (const node of stack) {
       if (!holder.contains(node)) continue;
-      if (node.closest && node.closest(".ghost")) return { ghost: true };
+      if (node.closest && node.closest(".ghost:not(.hover)")) return { ghost: true };
       const hit = node.closest && node.closest("[data-ref].pickable");
       if (hit) return { ref: hit.getAttribute("data-ref") };
     }
@@ -184,13 +184,12 @@ window.DHBoard = (function () {
     const hit = event.target.closest && event.target.closest("[data-ref].pickable");
     const root = svgRoot();
     if (!root) return;
-    root.querySelectorAll(".ghost.hover").forEach((e) => e.remove());
+    root.querySelectorAll(".hover").forEach((e) => e.remove());
     if (!hit) return;
     const ref = hit.getAttribute("data-ref");
     const posed = candidates().find((c) => c.way[chosen.length] === ref && poses[c.i] && poses[c.i].at === ref);
     if (!posed) return;
-    drawPose(posed.i);
-    root.querySelectorAll(".ghost:not(.hover)").forEach((g) => g.classList.add("hover"));
+    drawPose(posed.i, true);
   }
 
   /** Sets the board up for ``holder`` (the board's container) and ``barNode`` (its choices). */
