@@ -39,6 +39,11 @@ class Pointing:
     """A polyline to draw while the move is considered, in the picture's user units."""
     ends: str = ""
     """How the path ends, in a word the page shows as a class (``ok``, ``crash``, ``wall``)."""
+    frame: str = ""
+    """The ``data-frame`` of the picture's group whose units the path is in ("" for the root's)."""
+    labels: tuple[tuple[Ref, str], ...] = ()
+    """Words for refs the picture does not draw (a choice with no place on the board: a speed, a
+    turn's angle): the page shows them as the board's own buttons beside it."""
 
     def pose(self) -> dict[str, Any] | None:
         """The move's pose for the page (JSON), or None when it has none."""
@@ -46,7 +51,9 @@ class Pointing:
         if self.ghost is not None and self.at is not None:
             out.update(ghost=self.ghost, at=self.at, turn=self.turn)
         if self.path:
-            out.update(path=[[round(x, 1), round(y, 1)] for x, y in self.path], ends=self.ends)
+            out.update(path=[[round(x, 1), round(y, 1)] for x, y in self.path], ends=self.ends, frame=self.frame)
+        if self.labels:
+            out["labels"] = dict(self.labels)
         return out or None
 
 

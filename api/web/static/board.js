@@ -41,11 +41,13 @@ window.DHBoard = (function () {
       e.removeAttribute("tabindex");
       e.removeAttribute("role");
     });
-    root.querySelectorAll(".pick-badge, .ghost, .flight").forEach((e) => e.remove());
+    root.querySelectorAll(".pick-badge, .ghost, .flight, .flight-end").forEach((e) => e.remove());
     if (!armed) { showBar([]); return; }
     const left = candidates();
     const next = new Set(left.filter((c) => c.way.length > chosen.length).map((c) => c.way[chosen.length]));
+    const chips = [];
     for (const ref of next) {
+      if (!find(ref).length) chips.push(ref);
       for (const e of find(ref)) {
         e.classList.add("pickable");
         e.setAttribute("tabindex", "0");
@@ -54,8 +56,37 @@ window.DHBoard = (function () {
     }
     chosen.forEach((ref, k) => badge(ref, k + 1));
     const done = distinct(left.filter((c) => c.way.length === chosen.length));
+    if (chosen.length) fan(distinct(left), false);
     if (chosen.length && done.length) drawPose(done[shown % done.length]);
-    showBar(done);
+    showBar(done, chips);
+  }
+
+  /** The words of a ref the board does not draw, from the moves that name it. */
+  function labelOf(ref) {
+    for (const pose of poses) if (pose && pose.labels && pose.labels[ref]) return pose.labels[ref];
+    return ref;
+  }
+
+  /** Faint paths of the moves ``list`` (a flight's choices so far), when there are few enough. */
+  function fan(list, hover) {
+    const paths = list.filter((i) => poses[i] && poses[i].path);
+    if (!paths.length || paths.length > 60) return;
+    for (const i of paths) drawPath(poses[i], "fan" + (hover ? " hover" : ""));
+  }
+
+  function drawPath(pose, extra) {
+    const root = svgRoot();
+    const frame = (pose.frame && root.querySelector('[data-frame="' + pose.frame + '"]')) || root;
+    const line = document.createElementNS(SVGNS, "polyline");
+    line.setAttribute("points", pose.path.map((p) => p.join(",")).join(" "));
+    line.setAttribute("class", "flight ends-" + (pose.ends || "ok") + (extra ? " " + extra : ""));
+    frame.append(line);
+    if (extra) return;
+    const end = pose.path[pose.path.length - 1];
+    const dot = document.createElementNS(SVGNS, "circle");
+    dot.setAttribute("cx", end[0]); dot.setAttribute("cy", end[1]); dot.setAttribute("r", 8);
+    dot.setAttribute("class", "flight-end ends-" + (pose.ends || "ok"));
+    frame.append(dot);
   }
 
   /** A small number beside the k-th element clicked, so a sequence (a programme) reads in order. */
@@ -96,21 +127,26 @@ window.DHBoard = (function () {
         root.append(ghost);
       }
     }
-    if (pose.path && pose.path.length > 1) {
-      const line = document.createElementNS(SVGNS, "polyline");
-      line.setAttribute("points", pose.path.map((p) => p.join(",")).join(" "));
-      line.setAttribute("class", "flight ends-" + (pose.ends || "ok") + (hover ? " hover" : ""));
-      root.append(line);
-    }
+    if (pose.path && pose.path.length > 1) drawPath(pose, hover ? "hover" : "");
   }
 
-  function showBar(done) {
+  function showBar(done, chips) {
     if (!bar) return;
     if (!armed) { bar.hidden = true; bar.replaceChildren(); return; }
     bar.hidden = false;
     const items = [];
-    const text = chosen.length ? "Chosen: " + chosen.length + (chosen.length === 1 ? " place. " : " places. ") : "";
-    items.push(el("span", { class: "pick-help", text: text + (done.length ? "Play it, or choose more on the board." : "Choose on the board: the outlined places start a move.") }));
+    const said = chosen.map((r) => labelOf(r)).filter((w, k) => w !== chosen[k]);
+    const text = said.length ? "Chosen: " + said.join(", ") + ". " : chosen.length ? "Chosen: " + chosen.length + " on the board. " : "";
+    items.push(el("span", { class: "pick-help", text: text + (done.length ? "Play it, or choose more." : "Choose on the board: the outlined places start a move.") }));
+    for (const ref of chips || []) {
+      const chip = el("button", { type: "button", class: "chip pickable", "data-ref": ref, text: labelOf(ref) });
+      chip.addEventListener("click", () => pick(ref));
+      items.push(chip);
+    }
+    const ending = done.length === 1 && poses[done[0]] && poses[done[0]].ends;
+    if (ending === "wall" || ending === "crash") {
+      items.push(el("strong", { class: "pick-warn", text: ending === "wall" ? "This flight hits the wall." : "This flight ends in a crash." }));
+    }
     const turnable = done.length > 1 && done.every((i) => poses[i] && poses[i].ghost);
     if (turnable) {
       const current = done[shown % done.length];
@@ -147,7 +183,7 @@ window.DHBoard = (function () {
     chosen.push(ref);
     shown = 0;
     const left = distinct(candidates());
-    if (left.length === 1) { send(left[0]); return; }
+    if (left.length === 1 && !(poses[left[0]] && poses[left[0]].path)) { send(left[0]); return; }
     light();
   }
 
@@ -187,9 +223,10 @@ window.DHBoard = (function () {
     root.querySelectorAll(".hover").forEach((e) => e.remove());
     if (!hit) return;
     const ref = hit.getAttribute("data-ref");
-    const posed = candidates().find((c) => c.way[chosen.length] === ref && poses[c.i] && poses[c.i].at === ref);
-    if (!posed) return;
-    drawPose(posed.i, true);
+    const next = candidates().filter((c) => c.way[chosen.length] === ref);
+    const posed = next.find((c) => poses[c.i] && poses[c.i].at === ref);
+    if (posed) drawPose(posed.i, true);
+    fan(distinct(next), true);
   }
 
   /** Sets the board up for ``holder`` (the board's container) and ``barNode`` (its choices). */
@@ -198,6 +235,7 @@ window.DHBoard = (function () {
     holder.addEventListener("click", onClick);
     holder.addEventListener("keydown", onKey);
     holder.addEventListener("pointerover", onHover);
+    bar.addEventListener("pointerover", onHover);
   }
 
   /** The viewer's legal moves now (none: nothing to play), with their refs and poses. */

@@ -139,6 +139,7 @@
 
   function onGame(line) {
     const doc = line.game;
+    if (line.version !== version) board.disarm(); // what was lit belongs to the game as it was
     version = line.version; status = doc.status; awaiting = doc.awaiting; clocks = doc.clocks; seats = doc.seats;
     showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves); words.follow(version);
     setStatus(ended() ? "This game has ended." : stream ? "Live." : "Live (polling).");
@@ -146,6 +147,7 @@
   }
 
   function onEvents(line) {
+    if (line.version !== version) board.disarm();
     version = line.version; status = line.status; awaiting = line.awaiting; clocks = line.clocks;
     words.follow(version);
     showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves);
