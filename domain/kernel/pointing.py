@@ -41,6 +41,9 @@ class Pointing:
     """How the path ends, in a word the page shows as a class (``ok``, ``crash``, ``wall``)."""
     frame: str = ""
     """The ``data-frame`` of the picture's group whose units the path is in ("" for the root's)."""
+    mark: tuple[float, float, float] | None = None
+    """For a move whose only ref is a free point of the board (a stone dropped anywhere on the
+    river): the page draws that ref as a clickable disc, ``(x, y, radius)`` in ``frame``'s units."""
     labels: tuple[tuple[Ref, str], ...] = ()
     """Words for refs the picture does not draw (a choice with no place on the board: a speed, a
     turn's angle): the page shows them as the board's own buttons beside it."""
@@ -52,6 +55,8 @@ class Pointing:
             out.update(ghost=self.ghost, at=self.at, turn=self.turn)
         if self.path:
             out.update(path=[[round(x, 1), round(y, 1)] for x, y in self.path], ends=self.ends, frame=self.frame)
+        if self.mark is not None:
+            out.update(mark=[round(v, 1) for v in self.mark], frame=self.frame)
         if self.labels:
             out["labels"] = dict(self.labels)
         return out or None

@@ -54,7 +54,8 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     touched = _touched(last)
     heading, top = text_block(_title(view), 12, 6, side - 24, bold=True)
     parts = [
-        f'<g class="board" transform="translate({side / 2:g} {side / 2 + top + 6:g}) scale({SCALE:g})">',
+        f'<g class="board" data-frame="river" '
+        f'transform="translate({side / 2:g} {side / 2 + top + 6:g}) scale({SCALE:g})">',
         f'<circle cx="0" cy="0" r="{board["radius"]}" fill="{WATER}" stroke="{INK}" stroke-width="0.6"/>',
     ]
     for v in board["villages"]:

@@ -41,13 +41,13 @@ window.DHBoard = (function () {
       e.removeAttribute("tabindex");
       e.removeAttribute("role");
     });
-    root.querySelectorAll(".pick-badge, .ghost, .flight, .flight-end").forEach((e) => e.remove());
+    root.querySelectorAll(".pick-badge, .ghost, .flight, .flight-end, .mark").forEach((e) => e.remove());
     if (!armed) { showBar([]); return; }
     const left = candidates();
     const next = new Set(left.filter((c) => c.way.length > chosen.length).map((c) => c.way[chosen.length]));
     const chips = [];
     for (const ref of next) {
-      if (!find(ref).length) chips.push(ref);
+      if (!find(ref).length && !markOf(ref, left)) chips.push(ref);
       for (const e of find(ref)) {
         e.classList.add("pickable");
         e.setAttribute("tabindex", "0");
@@ -59,6 +59,23 @@ window.DHBoard = (function () {
     if (chosen.length) fan(distinct(left), false);
     if (chosen.length && done.length) drawPose(done[shown % done.length]);
     showBar(done, chips);
+  }
+
+  /** A free point of the board a move names (``pose.mark``), drawn as a disc to click. */
+  function markOf(ref, left) {
+    const c = left.find((c) => c.way[chosen.length] === ref && poses[c.i] && poses[c.i].mark);
+    if (!c) return false;
+    const pose = poses[c.i], root = svgRoot();
+    const frame = (pose.frame && root.querySelector('[data-frame="' + pose.frame + '"]')) || root;
+    const dot = document.createElementNS(SVGNS, "circle");
+    const [x, y, r] = pose.mark;
+    dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", r);
+    dot.setAttribute("class", "mark pickable");
+    dot.setAttribute("data-ref", ref);
+    dot.setAttribute("tabindex", "0");
+    dot.setAttribute("role", "button");
+    frame.append(dot);
+    return true;
   }
 
   /** The words of a ref the board does not draw, from the moves that name it. */
