@@ -39,6 +39,8 @@ MARGIN = 6.0
 SCALE = 2.6
 """Designed: pixels per board unit, so the board's text is drawn in the legend's units."""
 PAWN = 2.6
+SMALLEST = 4.4
+"""Designed: the least font size on the river, in board units: 11.4 px at ``SCALE`` and scale 1."""
 PAWN_SHIFT = 6.2
 """How far a pawn on a plank stands from the plank's middle, across the plank."""
 
@@ -165,7 +167,7 @@ def _island(island: Mapping[str, Any], radius: float) -> str:
     return (
         f'<g class="island" data-ref="island:{escape(name)}"><title>island {escape(island_number(name))}</title>'
         f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{SAND}"/>'
-        f'<text x="{x}" y="{y + 1.6:.1f}" font-size="4.4" text-anchor="middle" fill="{INK}">'
+        f'<text x="{x}" y="{y + 1.6:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" fill="{INK}">'
         f"{escape(island_number(name))}</text></g>"
     )
 
@@ -216,8 +218,9 @@ def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]], 
         f'<g class="plank" data-ref="plank:{escape(plank["plank"])}">'
         f"<title>plank {escape(plank['plank'])}, size {plank['size']}</title>"
         f'<line {ends} stroke="{edge}" stroke-width="{width}"/><line {ends} stroke="{fill}" stroke-width="2.6"/>'
-        f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="2.1" fill="#ffffff" stroke="{INK}" stroke-width="0.3"/>'
-        f'<text x="{mx:.1f}" y="{my + 1.1:.1f}" font-size="3" text-anchor="middle" fill="{INK}">{plank["size"]}</text>'
+        f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="2.8" fill="#ffffff" stroke="{INK}" stroke-width="0.3"/>'
+        f'<text x="{mx:.1f}" y="{my + 1.5:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" fill="{INK}">'
+        f"{plank['size']}</text>"
         "</g>"
     )
 
@@ -243,7 +246,7 @@ def _pawns(view: Mapping[str, Any], points: Mapping[str, tuple[float, float]]) -
             f'<g class="pawn"><title>{escape(seat["colour"])} pawn at {escape(spot)}</title>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PAWN + 0.9}" fill="#ffffff" stroke="{INK}" stroke-width="0.5"/>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PAWN}" fill="{colour}" stroke="{INK}" stroke-width="0.5"/>'
-            f'<text x="{x:.1f}" y="{y + 1.1:.1f}" font-size="3" text-anchor="middle" '
+            f'<text x="{x:.1f}" y="{y + 1.5:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" '
             f'fill="{ink_on(colour)}">{escape(seat["colour"][:1].upper())}</text></g>'
         )
     return out

@@ -172,7 +172,7 @@ def _own(view: Mapping[str, Any], y: float) -> tuple[str, float]:
         fill = FILL.get(goal, "#cccccc")
         out.append(
             f'<rect class="goal" x="{MARGIN}" y="{y}" width="16" height="16" fill="{fill}" stroke="{INK}"/>'
-            f'<text x="{MARGIN + 8}" y="{y + 12}" font-size="10" text-anchor="middle" '
+            f'<text x="{MARGIN + 8}" y="{y + 13}" font-size="11" text-anchor="middle" '
             f'fill="{ink_on(fill)}">{LETTER.get(goal, "")}</text>'
         )
     half = CELL // 2 + 8
@@ -204,12 +204,12 @@ def _action(card: Mapping[str, Any], x: int, y: float, size: int) -> str:
     fill = FILL.get(card.get("colour", ""), "#cccccc")
     words = card["name"].replace("_", " ").split(" ")
     lines = "".join(
-        f'<tspan x="{x + size / 2:g}" y="{y + size / 2 + (i - (len(words) - 1) / 2) * 10 + 3:g}">{escape(w)}</tspan>'
+        f'<tspan x="{x + size / 2:g}" y="{y + size / 2 + (i - (len(words) - 1) / 2) * 12 + 4:g}">{escape(w)}</tspan>'
         for i, w in enumerate(words)
     )
     return (
         f'<rect class="action" x="{x}" y="{y:g}" width="{size}" height="{size}" fill="{fill}"/>'
-        f'<text font-size="9" text-anchor="middle" fill="{ink_on(fill)}">{lines}</text>'
+        f'<text font-size="11" text-anchor="middle" fill="{ink_on(fill)}">{lines}</text>'
     )
 
 
@@ -286,7 +286,8 @@ def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool, re
         out.append(f'<rect class="panel" x="{px:g}" y="{py:g}" width="{half:g}" height="{half:g}" fill="{fill}"/>')
         ink = ink_on(PLAIN.get(name, fill))
         out.append(
-            f'<text x="{px + half / 2:g}" y="{py + half / 2 + 4:g}" font-size="{half / 3:g}" text-anchor="middle" '
+            f'<text x="{px + half / 2:g}" y="{py + half / 2 + 4:g}" font-size="{max(half / 3, 11):g}" '
+            f'text-anchor="middle" '
             f'fill="{ink}">{LETTER.get(name, "?")}</text>'
         )
     stroke, weight = ("#7a7a7a", 3.0) if card.get("kind") == "silver" else ("#5b4a2f", 1.5)

@@ -249,24 +249,43 @@ window.DHBoard = (function () {
   /** Sets the board up for ``holder`` (the board's container) and ``barNode`` (its choices). */
   function attach(holderNode, barNode, onPlay) {
     holder = holderNode; bar = barNode; play = onPlay;
+    fit();
     holder.addEventListener("click", onClick);
     holder.addEventListener("keydown", onKey);
     holder.addEventListener("pointerover", onHover);
-    bar.addEventListener("pointerover", onHover);
+    if (bar) bar.addEventListener("pointerover", onHover);
   }
 
   /** The viewer's legal moves now (none: nothing to play), with their refs and poses. */
   function arm(list, refList, poseList) {
     moves = list || []; refs = refList || []; poses = poseList || [];
     chosen = []; shown = 0;
+    const was = armed;
     armed = moves.some((m, i) => (refs[i] || []).length > 0);
     light();
+    if (armed && !was) bringIntoView();
+  }
+
+  /** On a narrow screen, when a decision comes, scrolls the board and its choices into view
+   * together (they are sized to fit one screen), unless they are already. */
+  function bringIntoView() {
+    if (!bar || window.innerWidth > 800) return;
+    const top = holder.getBoundingClientRect().top, bottom = bar.getBoundingClientRect().bottom;
+    if (top < 0 || bottom > window.innerHeight) holder.closest("section").scrollIntoView({ block: "start" });
   }
 
   function disarm() { armed = false; chosen = []; light(); }
 
-  /** The board was drawn again: light it as it was. */
-  function redrawn() { light(); }
+  /** Draws the board no smaller than its own units (its text then no smaller than drawn: 11 px at
+   * least); a board wider or taller than its box scrolls inside it, beside its choices. */
+  function fit() {
+    const root = svgRoot();
+    const box = root && root.viewBox && root.viewBox.baseVal;
+    if (box && box.width) root.style.setProperty("--board-w", box.width + "px");
+  }
+
+  /** The board was drawn again: size it, and light it as it was. */
+  function redrawn() { fit(); light(); }
 
   return { attach, arm, disarm, redrawn, clicks: () => clicks, sent: () => sent };
 })();

@@ -201,7 +201,7 @@
     });
   }
 
-  if ($("board-pick")) board.attach($("board"), $("board-pick"), play);
+  board.attach($("board"), $("board-pick"), play); // a spectator's board has no choices: it is only sized
   words.start(data);
   showClocks();
   setInterval(showClocks, 1000);
