@@ -191,7 +191,7 @@ def _title(view: Mapping[str, Any], tr: Track) -> str:
 
 def _note(d: Mapping[str, Any]) -> str:
     bits = [f"place {d['place']}" if d["place"] else "not started", f"energy {d['energy']}", f"speed {d['speed']}"]
-    bits.append(f"{d['hand_size']} cards")
+    bits.append(f"{d['hand_size']} card{'' if d['hand_size'] == 1 else 's'}")
     if d["out"]:
         bits.append("out of the race")
     return ", ".join(bits)

@@ -41,7 +41,7 @@ SCALE = 2.6
 PAWN = 2.6
 SMALLEST = 4.4
 """Designed: the least font size on the river, in board units: 11.4 px at ``SCALE`` and scale 1."""
-PAWN_SHIFT = 6.2
+PAWN_SHIFT = 7.0
 """How far a pawn on a plank stands from the plank's middle, across the plank."""
 
 

@@ -100,6 +100,11 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     return "".join([*head, _DEFS, *parts, "</svg>"])
 
 
+def card_name(card: Mapping[str, Any]) -> str:
+    """A card's name as a person reads it ("trade goals", not ``trade_goals``)."""
+    return str(card["name"]).replace("_", " ")
+
+
 def _text(x: float, y: float, words: str, size: int = 12) -> str:
     return f'<text x="{x:g}" y="{y:g}" font-size="{size}" fill="{INK}">{escape(words)}</text>'
 
@@ -120,12 +125,13 @@ def _caption(view: Mapping[str, Any]) -> str:
     bits.append(f"deck: {view.get('deck_size', 0)}")
     discard = view.get("discard") or []
     if discard:
-        bits.append(f"discard top: {discard[-1]['name']}")
+        bits.append(f"on the discard pile: {card_name(discard[-1])}")
     return " · ".join(bits)
 
 
 def _note(player: Mapping[str, Any]) -> str:
-    bits = [f"{player['hand_size']} cards", f"target {player['target']}"]
+    n = player["hand_size"]
+    bits = [f"{n} card{'' if n == 1 else 's'} in hand", f"target {player['target']}"]
     if "goal" in player:
         bits.append(f"goal {player['goal']} (largest group {player['group']})")
     if player["left"]:
@@ -156,7 +162,7 @@ def _piles(view: Mapping[str, Any], y: float) -> tuple[str, float]:
     discard = view.get("discard") or []
     if discard:
         out.append(_card(discard[-1], MARGIN + 150, y, half, False))
-        out.append(_text(MARGIN + 150 + half + 6, y + half / 2 + 4, f"discard: {discard[-1]['name']}"))
+        out.append(_text(MARGIN + 150 + half + 6, y + half / 2 + 4, f"discard pile: {card_name(discard[-1])}"))
     out.append("</g>")
     return "".join(out), y + half + 8
 
@@ -186,7 +192,7 @@ def _desc(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) ->
     seats = "; ".join(f"{seat_name(p['seat'], colours[p['seat']])} {_note(p)}" for p in view["players"])
     parts = [f"{_title(view)}.", f"Seats: {seats}.", f"{_caption(view)}.", f"{len(view.get('grid') or [])} cards laid."]
     if view.get("you") is not None and view.get("hand") is not None:
-        cards = ", ".join(c["name"] for c in view["hand"]) or "no cards"
+        cards = ", ".join(card_name(c) for c in view["hand"]) or "no cards"
         parts.append(f"You hold {cards}; your goal is {view.get('goal') or 'none'}.")
     words = last_words(last, colours)
     return " ".join([*parts, words] if words else parts)

@@ -3,7 +3,8 @@
 // to make it. This script knows no rule: it lights the refs that begin some legal move, narrows the
 // candidates with each click and plays the move once one remains; where two moves share every click
 // (a card turned two ways), it draws the move's pose (a ghost of the piece, a path) and asks which.
-// The move controls (controls.js) stay the keyboard and screen-reader path.
+// The move controls (controls.js) stay the keyboard and screen-reader path: the board's elements
+// stay inside its picture (role="img"), not focusable, so nothing interactive nests in it.
 "use strict";
 window.DHBoard = (function () {
   const { el } = window.DH;
@@ -38,8 +39,6 @@ window.DHBoard = (function () {
     if (!root) return;
     root.querySelectorAll(".pickable, .picked").forEach((e) => {
       e.classList.remove("pickable", "picked");
-      e.removeAttribute("tabindex");
-      e.removeAttribute("role");
     });
     root.querySelectorAll(".pick-badge, .ghost, .flight, .flight-end, .mark").forEach((e) => e.remove());
     if (!armed) { showBar([]); return; }
@@ -50,8 +49,6 @@ window.DHBoard = (function () {
       if (!find(ref).length && !markOf(ref, left)) chips.push(ref);
       for (const e of find(ref)) {
         e.classList.add("pickable");
-        e.setAttribute("tabindex", "0");
-        e.setAttribute("role", "button");
       }
     }
     chosen.forEach((ref, k) => badge(ref, k + 1));
@@ -72,8 +69,6 @@ window.DHBoard = (function () {
     dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", r);
     dot.setAttribute("class", "mark pickable");
     dot.setAttribute("data-ref", ref);
-    dot.setAttribute("tabindex", "0");
-    dot.setAttribute("role", "button");
     frame.append(dot);
     return true;
   }
@@ -224,14 +219,6 @@ window.DHBoard = (function () {
     pick(hit.ref);
   }
 
-  function onKey(event) {
-    if (!armed || (event.key !== "Enter" && event.key !== " ")) return;
-    const hit = event.target.closest && event.target.closest("[data-ref].pickable");
-    if (!hit) return;
-    event.preventDefault();
-    pick(hit.getAttribute("data-ref"));
-  }
-
   function onHover(event) {
     if (!armed) return;
     const hit = event.target.closest && event.target.closest("[data-ref].pickable");
@@ -251,7 +238,6 @@ window.DHBoard = (function () {
     holder = holderNode; bar = barNode; play = onPlay;
     fit();
     holder.addEventListener("click", onClick);
-    holder.addEventListener("keydown", onKey);
     holder.addEventListener("pointerover", onHover);
     if (bar) bar.addEventListener("pointerover", onHover);
   }
