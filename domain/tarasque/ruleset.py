@@ -86,7 +86,7 @@ class Tarasque(Ruleset[TarasqueState]):
         return absence.observe(state, seat, rng)
 
     def point(self, state: TarasqueState, seat: int, command: Command) -> Pointing:
-        return pointing(seat, command)
+        return pointing(state, seat, command)
 
     def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
         return render_svg(view, last)
