@@ -37,8 +37,8 @@ WATCH = """() => {
   }).observe(document.getElementById("board"), { childList: true });
 }"""
 """Notes each click's time and the first time the board's picture is replaced after it."""
-REDRAWN = "window.__board.redrawnAt !== null"
-SINCE_CLICK = "window.__board.redrawnAt - window.__board.clickAt"
+REDRAWN = "() => window.__board.redrawnAt !== null"
+SINCE_CLICK = "() => window.__board.redrawnAt - window.__board.clickAt"
 
 
 @dataclass
@@ -72,7 +72,8 @@ def play_a_game(page: Page) -> Played:
         if not clicks:
             continue
         played.clicks.append(clicks)
-        page.wait_for_function(REDRAWN)
+        while not page.evaluate(REDRAWN):  # polled: the pages' policy forbids eval (wait_for_function)
+            page.wait_for_timeout(10)
         played.redraws.append(float(page.evaluate(SINCE_CLICK)))
     return played
 
