@@ -267,7 +267,10 @@ window.DHBoard = (function () {
   function fit() {
     const root = svgRoot();
     const box = root && root.viewBox && root.viewBox.baseVal;
-    if (box && box.width) root.style.setProperty("--board-w", box.width + "px");
+    if (box && box.width) {
+      root.style.setProperty("--board-w", box.width + "px");
+      root.style.setProperty("--board-ratio", String(box.width / box.height));
+    }
   }
 
   /** The board was drawn again: size it, and light it as it was. */
