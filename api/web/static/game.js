@@ -116,6 +116,7 @@
       words.moveSent(true);
       $("turn").textContent = "Sending your move…";
       const made = await api("POST", "/games/" + gid + "/moves", { move, expected_version: version, command_id: commandId() });
+      redrawBoard(); // the move is saved: its result is drawn without waiting for the stream's line
       const last = made.events.filter((e) => e.awaiting).pop();
       if (last && made.version >= version) words.update({ awaiting: last.awaiting });
       words.moveSent(false);
