@@ -96,7 +96,7 @@ window.DHBoard = (function () {
     if (extra) return;
     const end = pose.path[pose.path.length - 1];
     const dot = document.createElementNS(SVGNS, "circle");
-    dot.setAttribute("cx", end[0]); dot.setAttribute("cy", end[1]); dot.setAttribute("r", 8);
+    dot.setAttribute("cx", end[0]); dot.setAttribute("cy", end[1]); dot.setAttribute("r", 20); // track units: a few pixels
     dot.setAttribute("class", "flight-end ends-" + (pose.ends || "ok"));
     frame.append(dot);
   }
