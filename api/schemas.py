@@ -570,6 +570,20 @@ class LegalMoves(Schema):
         fields.String(),
         metadata={"description": 'With `words=true`: each move in words, in the order of `moves` ("roll again").'},
     )
+    refs = fields.List(
+        fields.List(fields.List(fields.String())),
+        metadata={
+            "description": "With `words=true`: for each move, the ways of making it by clicking the board: each "
+            "a list of the `data-ref` names of the board picture's elements, in click order (none: not on the board)."
+        },
+    )
+    poses = fields.List(
+        fields.Dict(allow_none=True),
+        metadata={
+            "description": "With `words=true`: for each move, what the board draws while it is considered "
+            "(`ghost` drawn at `at` turned `turn` degrees; a `path` and how it `ends`), or null."
+        },
+    )
 
 
 class PageArgs(Schema):

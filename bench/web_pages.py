@@ -11,7 +11,12 @@ events) and a person's running game, then:
   ahead, as a person stepping through finds it) and jumps to ``--steps`` random steps (no board
   fetched ahead), timing key press to board shown in the page (``performance.now``).
 
+* plays a whole game of each game against a server bot by clicking the board only
+  (``board_clicks.py``): click to board redrawn (p50, p99) and clicks per decision (mean).
+
 Targets (issue 22): HTML p99 under 50 ms; a page under 300 kB; a replay step under 100 ms.
+(Issue 37): a click on the board to the board redrawn under 150 ms at p99; two clicks or fewer
+per decision, in the mean.
 
     .venv/bin/python bench/web_pages.py [--requests 300] [--steps 60]
 """
@@ -33,6 +38,7 @@ from playwright.sync_api import Page, sync_playwright
 from rich.console import Console
 from rich.table import Table
 
+from bench import board_clicks
 from tests.support.processes import Server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -150,6 +156,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--steps", type=int, default=60)
+    parser.add_argument("--board-games", nargs="*", default=list(board_clicks.GAMES), choices=list(board_clicks.GAMES))
     args = parser.parse_args()
     console = Console()
     random.seed(1)
@@ -167,6 +174,7 @@ def main() -> None:
                 {name: f"{sent / 1000:.0f} kB sent, {read / 1000:.0f} kB read" for name, (sent, read) in sizes.items()}
             )
             steps = replay_steps(server.base, pages["replay (2,000 events)"], args.steps)
+            on_board = board_clicks.measure(server.base, server, args.board_games)
         finally:
             server.stop()
     table = Table(title=f"pages: HTML over {args.requests} requests each; weight in the browser")
@@ -185,6 +193,7 @@ def main() -> None:
         steps_table.add_row(how, f"{pct(values, 50):.1f}", f"{pct(values, 99):.1f}", f"{max(values):.1f}",
                             _yes(pct(values, 99) < 100))  # fmt: skip
     console.print(steps_table)
+    board_clicks.report(console, on_board)
 
 
 def _yes(ok: bool) -> str:

@@ -18,6 +18,8 @@ from domain.kernel import Viewer, decode, find_game
 from domain.kernel.narration import Audience
 from services import visibility
 from services.aggregate import Game
+from services.board_names import name_seats
+from services.board_points import board_points
 from services.documents import Summary, document, public_seat
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.game_log import decision_texts
@@ -104,7 +106,7 @@ class GameQueries:
             picture = ruleset.render_svg(doc["view"], self.last_decision(doc, player_id, seat))
         if picture is None:
             raise NoPicture(f"game {doc['id']} has no board picture")
-        return str(picture)
+        return name_seats(str(picture), names_of(doc, player_id))
 
     def last_decision(self, doc: dict[str, Any], player_id: str | None, seat: int | None) -> dict[str, Any] | None:
         """The last seat decision up to the document's version, its move redacted as ``GET /events``
@@ -173,6 +175,7 @@ class GameQueries:
             names = names_in(game.game, game.variant, game.options, game.seats, game.planned_seats, game.status,
                              player_id, game.state)  # fmt: skip
             listed["texts"] = decision_texts(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
+            listed.update(board_points(game, listed["seat"], offset, len(listed["moves"])))
         return listed
 
     def legal_moves_of(

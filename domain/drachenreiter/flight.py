@@ -98,10 +98,19 @@ def contact(tr: Track, shape: shapely.Geometry, fx: float, fy: float, direction:
     return max(0.0, float(along.min()))
 
 
-def fly(state: RaceState, seat: int, speed: int, turn_in: float, turn_out: float, crash_touches: bool = True) -> Flight:
+def fly(
+    state: RaceState,
+    seat: int,
+    speed: int,
+    turn_in: float,
+    turn_out: float,
+    crash_touches: bool = True,
+    counted: bool = True,
+) -> Flight:
     """The flight of ``seat``'s dragon with the template of ``speed`` (see module doc).
     Without ``crash_touches``, a flight stopped by a template crash reports no touches:
-    they are counted once its player has turned it (``decide`` does not need them)."""
+    they are counted once its player has turned it (``decide`` does not need them).
+    Without ``counted``, no flight reports touches (a preview's path needs none)."""
     tr = track_of(state)
     me = state.dragons[seat].pose
     fx, fy = front_point(me.x, me.y, me.heading)
@@ -134,7 +143,7 @@ def fly(state: RaceState, seat: int, speed: int, turn_in: float, turn_out: float
                 or settle(tr, s, 0.0, None, blockers, me.progress)
                 or me
             )
-    t = touches(state, seat, bar, final) if crash != "template" or crash_touches else NO_TOUCHES
+    t = touches(state, seat, bar, final) if counted and (crash != "template" or crash_touches) else NO_TOUCHES
     return Flight(
         TemplatePose(seat, speed, fix(fx), fix(fy), norm(direction), length, fix(reach)),
         fix(turn_in),

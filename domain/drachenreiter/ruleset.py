@@ -17,6 +17,7 @@ from domain.drachenreiter.legal import legal_moves
 from domain.drachenreiter.narration import NARRATOR
 from domain.drachenreiter.observe import observe
 from domain.drachenreiter.placement import pose_at
+from domain.drachenreiter.pointing import pointing
 from domain.drachenreiter.race import race_order, template_speeds, within_notch
 from domain.drachenreiter.rulebook import RULES
 from domain.drachenreiter.state import Phase, RaceState, Step
@@ -25,6 +26,7 @@ from domain.drachenreiter.track import runs_backwards, track
 from domain.drachenreiter.variants import VARIANTS
 from domain.drachenreiter.view import COLOURS, view
 from domain.kernel import Codec, Command, Emitter, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
+from domain.kernel.pointing import Pointing
 
 
 class Drachenreiter(Ruleset[RaceState]):
@@ -153,6 +155,9 @@ class Drachenreiter(Ruleset[RaceState]):
             "traps": list(f.traps),
             "finish": f.final.progress >= track(state.layout, state.backwards).finish,
         }
+
+    def point(self, state: RaceState, seat: int, command: Command) -> Pointing:
+        return pointing(state, seat, command)
 
     def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
         return render_svg(view, last)

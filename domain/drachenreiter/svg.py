@@ -70,7 +70,7 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     heading, header = text_block(title, 16, 6, WIDTH - 32, bold=True)
     header += 10
     out = [
-        f'<g class="track" transform="translate(0 {header:g}) scale({k:.5f}) '
+        f'<g class="track" data-frame="track" transform="translate(0 {header:g}) scale({k:.5f}) '
         f'translate({-minx:.1f} {maxy:.1f}) scale(1 -1)">',
         f'<rect x="{minx:.1f}" y="{miny:.1f}" width="{w:.1f}" height="{h:.1f}" fill="#6b4f2a"/>',
         f'<path d="{_path(tr.area)}" fill="#c9d8b6" fill-rule="evenodd" stroke="#333" stroke-width="3"/>',
@@ -96,6 +96,8 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
         out.append(f'<path d="{_path(bar)}" fill="#f0f0f0" opacity="0.7" stroke="#555"/>')
     on_track = [d for d in view["dragons"] if not d["out"] and d["place"] != 0]
     out += [_dragon(d, d["seat"] == last_seat) for d in on_track]
+    if view.get("step") == "face" and view.get("facing") is not None:
+        out.append(_handles(view["dragons"][view["facing"]]))
     out.append("</g>")
     out += [_number(d, k, minx, maxy, header) for d in on_track]
     y = header + h * k + 12
@@ -136,7 +138,8 @@ def _dragon(d: Mapping[str, Any], marked: bool) -> str:
     wing = (bx - 12 * sin, by + 12 * cos), (bx + 12 * sin, by - 12 * cos)
     stroke, weight = (MARK, 5.0) if marked else ("#000", 1.5)
     return (
-        f'<g class="dragon" data-seat="{d["seat"]}"><title>{escape(seat_name(d["seat"], d["colour"]))}: '
+        f'<g class="dragon" data-seat="{d["seat"]}" data-ref="dragon:{d["seat"]}">'
+        f"<title>{escape(seat_name(d['seat'], d['colour']))}: "
         f"{escape(_note(d))}, facing {hd:.0f}°</title>"
         f'<path d="{_path(base(x, y, hd))}" fill="{_fill(d["colour"])}" stroke="{stroke}" stroke-width="{weight}"/>'
         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{BASE_LENGTH:g}" fill="none" stroke="{_fill(d["colour"])}" '
@@ -145,6 +148,26 @@ def _dragon(d: Mapping[str, Any], marked: bool) -> str:
         f'<path d="M {tx:.1f} {ty:.1f} L {wing[0][0]:.1f} {wing[0][1]:.1f} L {wing[1][0]:.1f} {wing[1][1]:.1f} Z" '
         f'fill="#000" stroke="#fff" stroke-width="1.5"/></g>'
     )
+
+
+HEADING_STEP = 15
+"""The headings offered around a dragon its player turns, in degrees (``facing.HEADING_STEP``)."""
+
+
+def _handles(d: Mapping[str, Any]) -> str:
+    """Around a dragon its player must turn, a handle for each heading: a click faces it there."""
+    out = ['<g class="headings">']
+    reach = BASE_LENGTH * 2.2
+    for k in range(-180 // HEADING_STEP + 1, 180 // HEADING_STEP + 1):
+        h = k * HEADING_STEP
+        x = d["x"] + reach * math.cos(math.radians(h))
+        y = d["y"] + reach * math.sin(math.radians(h))
+        out.append(
+            f'<circle class="handle" data-ref="heading:{h:g}" cx="{x:.1f}" cy="{y:.1f}" r="{BASE_LENGTH * 0.35:.1f}" '
+            f'fill="#ffffff" stroke="#000" stroke-width="2"><title>face {h}°</title></circle>'
+        )
+    out.append("</g>")
+    return "".join(out)
 
 
 def _number(d: Mapping[str, Any], k: float, minx: float, maxy: float, header: float) -> str:
@@ -168,7 +191,7 @@ def _title(view: Mapping[str, Any], tr: Track) -> str:
 
 def _note(d: Mapping[str, Any]) -> str:
     bits = [f"place {d['place']}" if d["place"] else "not started", f"energy {d['energy']}", f"speed {d['speed']}"]
-    bits.append(f"{d['hand_size']} cards")
+    bits.append(f"{d['hand_size']} card{'' if d['hand_size'] == 1 else 's'}")
     if d["out"]:
         bits.append("out of the race")
     return ", ".join(bits)

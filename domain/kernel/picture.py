@@ -103,9 +103,9 @@ def legend(keys: Sequence[Key], x: float, y: float, last_seat: int | None = None
         weight = ' font-weight="bold"' if k.active else ""
         words = f"{'▶ ' if k.active else ''}{seat_name(k.seat, k.colour).capitalize()}{': ' + k.note if k.note else ''}"
         out.append(
-            f'<g class="seat" data-seat="{k.seat}">'
+            f'<g class="seat" data-seat="{k.seat}" data-ref="seat:{k.seat}">'
             f'<rect x="0" y="{top}" width="16" height="14" rx="2" fill="{k.fill}" {outline}/>'
-            f'<text x="8" y="{top + 11}" font-size="10" text-anchor="middle" '
+            f'<text x="8" y="{top + 11}" font-size="11" text-anchor="middle" '
             f'fill="{ink_on(k.fill)}">{k.seat + 1}</text>'
             f'<text x="22" y="{top + 11}" font-size="12" fill="{INK}"{weight}>{escape(words)}</text></g>'
         )

@@ -29,6 +29,7 @@ from domain.kernel.narration import DEFAULT_NARRATOR, Narrator
 from domain.kernel.options import describe as describe_option
 from domain.kernel.outcome import Outcome
 from domain.kernel.picture import SEAT_COLOURS
+from domain.kernel.pointing import NOWHERE, Pointing
 from domain.kernel.records import Codec, Command, Event
 from domain.kernel.rng import Rng
 from domain.kernel.rules import JOINING, MOVE_SHAPE, IllegalMove, MalformedMove, RuleRef
@@ -203,6 +204,12 @@ class Ruleset(ABC, Generic[S]):
     def preview(self, state: S, seat: int, command: Command) -> dict[str, Any] | None:
         """A cheap forecast of a command's effect, for clients and bots."""
         return None
+
+    def point(self, state: S, seat: int, command: Command) -> Pointing:
+        """How a person makes ``command`` (one of ``seat``'s legal moves) by clicking the board
+        (``domain.kernel.pointing``): the ``data-ref`` names of ``render_svg``'s elements. From
+        what the seat's own view shows only. ``NOWHERE`` where the board cannot make it."""
+        return NOWHERE
 
     def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str | None:
         """The board of a view as an SVG document, if the game draws one; ``last`` is the last

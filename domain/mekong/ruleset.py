@@ -21,6 +21,7 @@ from domain.kernel import (
     Ruleset,
     Viewer,
 )
+from domain.kernel.pointing import Pointing
 from domain.kernel.rules import GAME_ENDED
 from domain.mekong import rulebook as rb
 from domain.mekong.board import villages
@@ -35,6 +36,7 @@ from domain.mekong.layout import layout
 from domain.mekong.legal import legal_moves
 from domain.mekong.narration import NARRATOR
 from domain.mekong.pawns import is_plank
+from domain.mekong.pointing import pointing
 from domain.mekong.state import MekongState, Phase, starting_reserve
 from domain.mekong.svg import render_svg
 from domain.mekong.turns import current_actor
@@ -134,6 +136,9 @@ class Mekong(Ruleset[MekongState]):
         out.emit(ActionSkipped(seat, card, "the decision was not made in time"))
         advance(out)
         return out.events
+
+    def point(self, state: MekongState, seat: int, command: Command) -> Pointing:
+        return pointing(state, seat, command)
 
     def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
         return render_svg(view, last)

@@ -39,7 +39,9 @@ MARGIN = 6.0
 SCALE = 2.6
 """Designed: pixels per board unit, so the board's text is drawn in the legend's units."""
 PAWN = 2.6
-PAWN_SHIFT = 6.2
+SMALLEST = 4.4
+"""Designed: the least font size on the river, in board units: 11.4 px at ``SCALE`` and scale 1."""
+PAWN_SHIFT = 7.0
 """How far a pawn on a plank stands from the plank's middle, across the plank."""
 
 
@@ -54,15 +56,22 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     touched = _touched(last)
     heading, top = text_block(_title(view), 12, 6, side - 24, bold=True)
     parts = [
-        f'<g class="board" transform="translate({side / 2:g} {side / 2 + top + 6:g}) scale({SCALE:g})">',
+        f'<g class="board" data-frame="river" '
+        f'transform="translate({side / 2:g} {side / 2 + top + 6:g}) scale({SCALE:g})">',
         f'<circle cx="0" cy="0" r="{board["radius"]}" fill="{WATER}" stroke="{INK}" stroke-width="0.6"/>',
     ]
     for v in board["villages"]:
-        parts.append(_disc(v["x"], v["y"], board["village_radius"], FILL.get(v["name"], SAND), f"village {v['name']}"))
+        fill = FILL.get(v["name"], SAND)
+        parts.append(
+            _disc(v["x"], v["y"], board["village_radius"], fill, f"village {v['name']}", ref=f"spot:{v['name']}")
+        )
     for i in board["islands"]:
-        parts.append(_disc(i["x"], i["y"], board["island_radius"], SAND, f"island {i['name']}", stroke=False))
+        parts.append(_island(i, board["island_radius"]))
     for s in view["stones"]:
-        parts.append(_disc(s["x"], s["y"], board["stone_radius"], STONE, f"stone {s['name']}", s["name"] in touched))
+        marked = s["name"] in touched
+        parts.append(
+            _disc(s["x"], s["y"], board["stone_radius"], STONE, f"stone {s['name']}", marked, ref=f"spot:{s['name']}")
+        )
     for p in view["planks"]:
         parts.append(_plank(p, points, p["plank"] in touched))
     parts.extend(_pawns(view, points))
@@ -75,6 +84,8 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     drawn, height = legend(keys, 16, y, None if last is None else int(last["seat"]))
     parts.append(drawn)
     y += height + 8
+    pieces, y = _pieces(view, y, side)
+    parts.append(pieces)
     for line in _programmes(view):
         block, height = text_block(line, 16, y, side - 32)
         parts.append(block)
@@ -135,11 +146,66 @@ def _touched(last: Last | None) -> set[str]:
     return {n for n in named if isinstance(n, str)}
 
 
-def _disc(x: float, y: float, radius: float, fill: str, title: str, marked: bool = False, stroke: bool = True) -> str:
+def _disc(
+    x: float, y: float, radius: float, fill: str, title: str, marked: bool = False, stroke: bool = True, ref: str = ""
+) -> str:
     line = f' stroke="{INK}" stroke-width="0.4"' if stroke else ""
     if marked:
         line = f' stroke="{MARK}" stroke-width="1.2"'
-    return f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}"{line}><title>{escape(title)}</title></circle>'
+    named = f' data-ref="{escape(ref)}"' if ref else ""
+    return f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}"{line}{named}><title>{escape(title)}</title></circle>'
+
+
+def island_number(name: str) -> str:
+    """An island's label on the board: its number ("i16" is island 16)."""
+    return name[1:] if name[:1] == "i" else name
+
+
+def _island(island: Mapping[str, Any], radius: float) -> str:
+    """A bare island, labelled with its number so that a player can name it."""
+    x, y, name = island["x"], island["y"], island["name"]
+    return (
+        f'<g class="island" data-ref="island:{escape(name)}"><title>island {escape(island_number(name))}</title>'
+        f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{SAND}"/>'
+        f'<text x="{x}" y="{y + 1.6:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" fill="{INK}">'
+        f"{escape(island_number(name))}</text></g>"
+    )
+
+
+CHIP_H = 26
+
+
+def _pieces(view: Mapping[str, Any], y: float, width: float) -> tuple[str, float]:
+    """What the awaited seats play from, as pieces to click: while programming, each one's cards
+    (clicked in programme order); while resolving, each one's planks in reserve. All public."""
+    out = []
+    programming = view["phase"] == "programming"
+    for i in view["awaiting"]:
+        seat = view["seats"][i]
+        names = seat["hand"] if programming else seat["reserve"]
+        if not names:
+            continue
+        what = "cards to programme" if programming else "planks in reserve"
+        out.append(_text_at(16, y + 14, f"{seat['colour'].capitalize()}'s {what}:"))
+        x, y = 16.0, y + 22
+        for name in names:
+            ref = f"hand:{i}:{name}" if programming else f"plank:{name}"
+            words = name.replace("-", " ") if programming else f"{name.split('-')[0]} plank, size {name.split('-')[-1]}"
+            w = 14 + len(words) * 7.2
+            if x + w > width - 16:
+                x, y = 16.0, y + CHIP_H + 6
+            fill = FILL.get(name.split("-")[0], "#ffffff") if not programming else "#ffffff"
+            out.append(
+                f'<g class="piece" data-ref="{escape(ref)}"><rect x="{x:g}" y="{y:g}" width="{w:g}" height="{CHIP_H}" '
+                f'rx="5" fill="{fill}" stroke="{INK}"/>{_text_at(x + 7, y + 18, words, ink_on(fill))}</g>'
+            )
+            x += w + 6
+        y += CHIP_H + 10
+    return "".join(out), y
+
+
+def _text_at(x: float, y: float, words: str, fill: str = INK) -> str:
+    return f'<text x="{x:g}" y="{y:g}" font-size="13" fill="{fill}">{escape(words)}</text>'
 
 
 def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]], marked: bool) -> str:
@@ -149,10 +215,12 @@ def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]], 
     edge, width = (MARK, 6.0) if marked else (INK, 3.4)
     ends = f'x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke-linecap="round"'
     return (
-        f'<g class="plank"><title>plank {escape(plank["plank"])}, size {plank["size"]}</title>'
+        f'<g class="plank" data-ref="plank:{escape(plank["plank"])}">'
+        f"<title>plank {escape(plank['plank'])}, size {plank['size']}</title>"
         f'<line {ends} stroke="{edge}" stroke-width="{width}"/><line {ends} stroke="{fill}" stroke-width="2.6"/>'
-        f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="2.1" fill="#ffffff" stroke="{INK}" stroke-width="0.3"/>'
-        f'<text x="{mx:.1f}" y="{my + 1.1:.1f}" font-size="3" text-anchor="middle" fill="{INK}">{plank["size"]}</text>'
+        f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="2.8" fill="#ffffff" stroke="{INK}" stroke-width="0.3"/>'
+        f'<text x="{mx:.1f}" y="{my + 1.5:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" fill="{INK}">'
+        f"{plank['size']}</text>"
         "</g>"
     )
 
@@ -178,7 +246,7 @@ def _pawns(view: Mapping[str, Any], points: Mapping[str, tuple[float, float]]) -
             f'<g class="pawn"><title>{escape(seat["colour"])} pawn at {escape(spot)}</title>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PAWN + 0.9}" fill="#ffffff" stroke="{INK}" stroke-width="0.5"/>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PAWN}" fill="{colour}" stroke="{INK}" stroke-width="0.5"/>'
-            f'<text x="{x:.1f}" y="{y + 1.1:.1f}" font-size="3" text-anchor="middle" '
+            f'<text x="{x:.1f}" y="{y + 1.5:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" '
             f'fill="{ink_on(colour)}">{escape(seat["colour"][:1].upper())}</text></g>'
         )
     return out

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel import Codec, Command, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
+from domain.kernel.pointing import Pointing
 from domain.seven_dragons import decide as flow
 from domain.seven_dragons.bots import BOTS
 from domain.seven_dragons.commands import COMMANDS
@@ -15,6 +16,7 @@ from domain.seven_dragons.evolve import evolve
 from domain.seven_dragons.legal import legal_moves
 from domain.seven_dragons.narration import NARRATOR
 from domain.seven_dragons.observe import observe
+from domain.seven_dragons.pointing import pointing
 from domain.seven_dragons.rulebook import RULES
 from domain.seven_dragons.state import End, GoalSlot, Phase, SevenDragonsState
 from domain.seven_dragons.svg import render_svg
@@ -109,6 +111,9 @@ class SevenDragons(Ruleset[State]):
 
     def join(self, state: State, rng: Rng) -> list[Event]:
         return flow.join(state, rng)
+
+    def point(self, state: SevenDragonsState, seat: int, command: Command) -> Pointing:
+        return pointing(state, command)
 
     def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
         return render_svg(view, last)

@@ -68,8 +68,9 @@ _DEFS = (
 def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     """The layout of ``view`` as a standalone SVG document; ``last`` outlines the card it placed."""
     grid = view.get("grid") or []
-    xs = [c["x"] for c in grid] or [0]
-    ys = [c["y"] for c in grid] or [0]
+    empty = _empty_cells(grid)
+    xs = [c["x"] for c in grid] + [x for x, _ in empty]
+    ys = [c["y"] for c in grid] + [y for _, y in empty]
     left, top = min(xs), min(ys)
     colours = SEAT_COLOURS[: len(view["players"])]
     width = max((max(xs) - left + 1) * CELL + 2 * MARGIN, MIN_WIDTH)
@@ -82,17 +83,26 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     parts.append(piles)
     mine, y = _own(view, y)
     parts.append(mine)
+    choices, y = _choices(view, y, width)
+    parts.append(choices)
     words, height = last_line(last, colours, MARGIN, y, width - 2 * MARGIN)
     parts.append(words)
     y += height + 10
     spot = _placed_at(last)
+    for cx, cy in empty:
+        parts.append(_cell(MARGIN + (cx - left) * CELL, y + (cy - top) * CELL, cx, cy))
     for card in grid:
         x = MARGIN + (card["x"] - left) * CELL
         cy = y + (card["y"] - top) * CELL
-        parts.append(_card(card, x, cy, CELL, (card["x"], card["y"]) == spot))
+        parts.append(_card(card, x, cy, CELL, (card["x"], card["y"]) == spot, ref=True))
     height = y + (max(ys) - top + 1) * CELL + MARGIN
     head = open_svg("seven-dragons", (0, 0, width, height), _title(view), _desc(view, colours, last))
     return "".join([*head, _DEFS, *parts, "</svg>"])
+
+
+def card_name(card: Mapping[str, Any]) -> str:
+    """A card's name as a person reads it ("trade goals", not ``trade_goals``)."""
+    return str(card["name"]).replace("_", " ")
 
 
 def _text(x: float, y: float, words: str, size: int = 12) -> str:
@@ -115,12 +125,13 @@ def _caption(view: Mapping[str, Any]) -> str:
     bits.append(f"deck: {view.get('deck_size', 0)}")
     discard = view.get("discard") or []
     if discard:
-        bits.append(f"discard top: {discard[-1]['name']}")
+        bits.append(f"on the discard pile: {card_name(discard[-1])}")
     return " · ".join(bits)
 
 
 def _note(player: Mapping[str, Any]) -> str:
-    bits = [f"{player['hand_size']} cards", f"target {player['target']}"]
+    n = player["hand_size"]
+    bits = [f"{n} card{'' if n == 1 else 's'} in hand", f"target {player['target']}"]
     if "goal" in player:
         bits.append(f"goal {player['goal']} (largest group {player['group']})")
     if player["left"]:
@@ -151,7 +162,7 @@ def _piles(view: Mapping[str, Any], y: float) -> tuple[str, float]:
     discard = view.get("discard") or []
     if discard:
         out.append(_card(discard[-1], MARGIN + 150, y, half, False))
-        out.append(_text(MARGIN + 150 + half + 6, y + half / 2 + 4, f"discard: {discard[-1]['name']}"))
+        out.append(_text(MARGIN + 150 + half + 6, y + half / 2 + 4, f"discard pile: {card_name(discard[-1])}"))
     out.append("</g>")
     return "".join(out), y + half + 8
 
@@ -167,12 +178,12 @@ def _own(view: Mapping[str, Any], y: float) -> tuple[str, float]:
         fill = FILL.get(goal, "#cccccc")
         out.append(
             f'<rect class="goal" x="{MARGIN}" y="{y}" width="16" height="16" fill="{fill}" stroke="{INK}"/>'
-            f'<text x="{MARGIN + 8}" y="{y + 12}" font-size="10" text-anchor="middle" '
+            f'<text x="{MARGIN + 8}" y="{y + 13}" font-size="11" text-anchor="middle" '
             f'fill="{ink_on(fill)}">{LETTER.get(goal, "")}</text>'
         )
     half = CELL // 2 + 8
     for i, card in enumerate(hand):
-        out.append(_card(card, MARGIN + i * (half + 6), y + 22, half, False))
+        out.append(_card(card, MARGIN + i * (half + 6), y + 22, half, False, ref=True))
     out.append("</g>")
     return "".join(out), y + 22 + half + 8
 
@@ -181,7 +192,7 @@ def _desc(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) ->
     seats = "; ".join(f"{seat_name(p['seat'], colours[p['seat']])} {_note(p)}" for p in view["players"])
     parts = [f"{_title(view)}.", f"Seats: {seats}.", f"{_caption(view)}.", f"{len(view.get('grid') or [])} cards laid."]
     if view.get("you") is not None and view.get("hand") is not None:
-        cards = ", ".join(c["name"] for c in view["hand"]) or "no cards"
+        cards = ", ".join(card_name(c) for c in view["hand"]) or "no cards"
         parts.append(f"You hold {cards}; your goal is {view.get('goal') or 'none'}.")
     words = last_words(last, colours)
     return " ".join([*parts, words] if words else parts)
@@ -199,23 +210,79 @@ def _action(card: Mapping[str, Any], x: int, y: float, size: int) -> str:
     fill = FILL.get(card.get("colour", ""), "#cccccc")
     words = card["name"].replace("_", " ").split(" ")
     lines = "".join(
-        f'<tspan x="{x + size / 2:g}" y="{y + size / 2 + (i - (len(words) - 1) / 2) * 10 + 3:g}">{escape(w)}</tspan>'
+        f'<tspan x="{x + size / 2:g}" y="{y + size / 2 + (i - (len(words) - 1) / 2) * 12 + 4:g}">{escape(w)}</tspan>'
         for i, w in enumerate(words)
     )
     return (
         f'<rect class="action" x="{x}" y="{y:g}" width="{size}" height="{size}" fill="{fill}"/>'
-        f'<text font-size="9" text-anchor="middle" fill="{ink_on(fill)}">{lines}</text>'
+        f'<text font-size="11" text-anchor="middle" fill="{ink_on(fill)}">{lines}</text>'
     )
 
 
-def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool) -> str:
+def _empty_cells(grid: Sequence[Mapping[str, Any]]) -> list[tuple[int, int]]:
+    """The empty cells beside the layout (where a card could ever go), in reading order."""
+    taken = {(c["x"], c["y"]) for c in grid}
+    if not taken:
+        return [(0, 0)]
+    beside = {(x + dx, y + dy) for x, y in taken for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    return sorted(beside - taken, key=lambda c: (c[1], c[0]))
+
+
+def _cell(x: float, y: float, cx: int, cy: int) -> str:
+    """An empty cell beside the layout: faint until the page lights it as a place to play."""
+    return (
+        f'<rect class="spot cell" data-ref="cell:{cx},{cy}" x="{x + 2:g}" y="{y + 2:g}" width="{CELL - 4}" '
+        f'height="{CELL - 4}" rx="4" fill="#ffffff" fill-opacity="0" stroke="#d8d2c2" stroke-dasharray="4 4"/>'
+    )
+
+
+CHOICE_WORDS = {
+    "pile:top": "Discard on top", "pile:bottom": "Discard at the bottom",
+    "rotate:left": "Goals pass left", "rotate:right": "Goals pass right", "set-aside": "Set a card aside",
+}  # fmt: skip
+"""The board's own choices for the viewer's action cards, drawn as buttons under the hand."""
+
+
+def _choices(view: Mapping[str, Any], y: float, width: float) -> tuple[str, float]:
+    """Buttons for what the viewer's hand may need beyond cards, cells and seats: the discard
+    pile's two ends (with an action card), Rotate Goals' directions, the unused goals (with
+    Trade Goals), setting a card aside; and where they end."""
+    hand = view.get("hand")
+    if view.get("you") is None or not hand:
+        return "", y
+    names = {c["name"] for c in hand}
+    refs: list[tuple[str, str]] = []
+    if any(c["kind"] == "action" for c in hand):
+        refs += [("pile:top", CHOICE_WORDS["pile:top"]), ("pile:bottom", CHOICE_WORDS["pile:bottom"])]
+    if "rotate_goals" in names:
+        refs += [("rotate:left", CHOICE_WORDS["rotate:left"]), ("rotate:right", CHOICE_WORDS["rotate:right"])]
+    if "trade_goals" in names:
+        unused = [slot for slot in view.get("goal_ring") or [] if slot["seat"] is None]
+        refs += [(f"goal:unused:{i}", f"Unused goal {i + 1}") for i in range(len(unused))]
+    refs.append(("set-aside", CHOICE_WORDS["set-aside"]))
+    out, x = ['<g class="choices">'], float(MARGIN)
+    for ref, words in refs:
+        w = 16 + len(words) * 7.2
+        if x + w > width - MARGIN:
+            x, y = float(MARGIN), y + 34
+        out.append(
+            f'<g class="button" data-ref="{ref}"><rect x="{x:g}" y="{y:g}" width="{w:g}" height="26" rx="5" '
+            f'fill="#ffffff" stroke="#9e9684"/>{_text(x + 8, y + 18, words, 13)}</g>'
+        )
+        x += w + 8
+    out.append("</g>")
+    return "".join(out), y + 34
+
+
+def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool, ref: bool = False) -> str:
     half = size / 2
     title = card["name"]
     if "orientation" in card:
         title += f" ({card['x']}, {card['y']}) {card['orientation']}°"
     if card.get("placed_by") is not None:
         title += f", placed by seat {card['placed_by'] + 1}"
-    out = [f'<g class="card" data-card="{card["card"]}"><title>{escape(title)}</title>']
+    named = f' data-ref="card:{card["card"]}"' if ref else ""
+    out = [f'<g class="card" data-card="{card["card"]}"{named}><title>{escape(title)}</title>']
     if card.get("kind") == "action":
         out.append(_action(card, x, y, size))
     for i, colour in enumerate(card.get("panels") or []):
@@ -225,7 +292,8 @@ def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool) ->
         out.append(f'<rect class="panel" x="{px:g}" y="{py:g}" width="{half:g}" height="{half:g}" fill="{fill}"/>')
         ink = ink_on(PLAIN.get(name, fill))
         out.append(
-            f'<text x="{px + half / 2:g}" y="{py + half / 2 + 4:g}" font-size="{half / 3:g}" text-anchor="middle" '
+            f'<text x="{px + half / 2:g}" y="{py + half / 2 + 4:g}" font-size="{max(half / 3, 11):g}" '
+            f'text-anchor="middle" '
             f'fill="{ink}">{LETTER.get(name, "?")}</text>'
         )
     stroke, weight = ("#7a7a7a", 3.0) if card.get("kind") == "silver" else ("#5b4a2f", 1.5)

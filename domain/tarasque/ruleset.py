@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel import Codec, Command, Emitter, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
+from domain.kernel.pointing import Pointing
 from domain.tarasque import absence, bots
 from domain.tarasque.advance import advance
 from domain.tarasque.commands import COMMANDS
@@ -15,6 +16,7 @@ from domain.tarasque.events import EVENTS, PileShuffled
 from domain.tarasque.evolve import evolve
 from domain.tarasque.legal import legal_moves
 from domain.tarasque.narration import NARRATOR
+from domain.tarasque.pointing import pointing
 from domain.tarasque.queries import scores
 from domain.tarasque.rulebook import RULES
 from domain.tarasque.state import AWAITING, Phase, TarasqueState, new_state
@@ -82,6 +84,9 @@ class Tarasque(Ruleset[TarasqueState]):
 
     def observe(self, state: TarasqueState, seat: int, rng: random.Random) -> TarasqueState:
         return absence.observe(state, seat, rng)
+
+    def point(self, state: TarasqueState, seat: int, command: Command) -> Pointing:
+        return pointing(state, seat, command)
 
     def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
         return render_svg(view, last)

@@ -61,7 +61,7 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     body.append(_middle(view, 16, y, marked))
     y += ROW + 56
     body.append(_dice(view, 16, y))
-    y += 2 * ROW + 34
+    y += 2 * ROW + 66
     words, height = last_line(last, colours, 16, y, WIDTH - 32)
     body.append(words)
     y += height + 8
@@ -130,19 +130,22 @@ def _tile(view: Mapping[str, Any], tile: str, x: float, y: float, marked: str | 
     mark = next(v for k, v in info.items() if k not in ("colour", "symbol"))
     outline = f'stroke="{MARK}" stroke-width="3"' if tile == marked else f'stroke="{INK}" stroke-width="1"'
     return (
-        f'<g class="tile" data-tile="{escape(tile)}"><title>{escape(info["colour"])} dragon, {escape(mark)}</title>'
+        f'<g class="tile" data-tile="{escape(tile)}" data-ref="tile:{escape(tile)}">'
+        f"<title>{escape(info['colour'])} dragon, {escape(mark)}</title>"
         f'<rect x="{x:g}" y="{y:g}" width="{TILE}" height="{TILE}" rx="3" fill="{fill}" {outline}/>'
         f'<text x="{x + TILE / 2:g}" y="{y + TILE / 2 + 4:g}" font-size="11" text-anchor="middle" '
         f'fill="{ink_on(fill)}">{escape(mark[:3])}</text></g>'
     )
 
 
-def _die(view: Mapping[str, Any], face: str, x: float, y: float, label: str) -> str:
-    """A die showing ``face``: in its colour for dragon dice, with pips' number for ordinary ones."""
+def _die(view: Mapping[str, Any], face: str, x: float, y: float, label: str, ref: bool = False) -> str:
+    """A die showing ``face``: in its colour for dragon dice, with pips' number for ordinary ones;
+    ``ref``: a die in hand, which a click sets aside."""
     fill = TILE_FILL.get(face, "#ffffff")
     text = face[:3] if face in TILE_FILL else face
+    named = f' data-ref="face:{escape(face)}"' if ref else ""
     return (
-        f'<g class="die"><title>{escape(label)}: {escape(face)}</title>'
+        f'<g class="die"{named}><title>{escape(label)}: {escape(face)}</title>'
         f'<rect x="{x:g}" y="{y:g}" width="{TILE - 4}" height="{TILE - 4}" rx="6" fill="{fill}" stroke="{INK}" '
         f'stroke-width="1.5"/><text x="{x + (TILE - 4) / 2:g}" y="{y + TILE / 2 + 2:g}" font-size="11" '
         f'text-anchor="middle" fill="{ink_on(fill)}">{escape(text)}</text></g>'
@@ -185,23 +188,45 @@ def _dice(view: Mapping[str, Any], x: float, y: float) -> str:
     top, below = y + 20, y + 20 + TILE + 12
     out.append(_label(x, below, f"in hand: {turn['in_hand']}", size=11))
     for i, face in enumerate(turn["showing"]):
-        out.append(_die(view, face, x + i * TILE, top, "in hand"))
+        out.append(_die(view, face, x + i * TILE, top, "in hand", ref=True))
     cx = x + 6 * TILE + 20
     out.append(_label(cx, below, "set aside", size=11))
     for face, n in turn["set_aside"].items():
         for _ in range(n):
             out.append(_die(view, face, cx, top, "set aside"))
             cx += TILE
+    ex = x + 12 * TILE + 40
+    out.append(
+        f'<g class="egg-spot" data-ref="egg"><title>the egg: a die set aside on it counts 2</title>'
+        f'<rect x="{ex - 4:g}" y="{top - 4:g}" width="{TILE + 8}" height="{TILE + 8}" rx="8" fill="#ffffff" '
+        f'fill-opacity="0" stroke="{INK}" stroke-dasharray="3 2"/>{_egg(ex + TILE / 2, top + TILE / 2)}</g>'
+    )
     if turn["egg"]:
-        ex = x + 12 * TILE + 40
-        out.append(_egg(ex + TILE / 2 - 2, top + TILE / 2))
-        out.append(_die(view, turn["egg"], ex + 4, top + 4, "on the egg (counts 2)"))
-        out.append(_label(ex, below, "on the egg", size=11))
+        out.append(_die(view, turn["egg"], ex + 2, top + 2, "on the egg (counts 2)"))
+    out.append(_label(ex - 4, below, "on the egg", size=11))
     out.append(_label(x, below + 18, f"spent: {_counts(turn['spent'])}", size=11))
     if turn["pending"]:
-        out.append(_label(x + 6 * TILE + 20, below + 18, f"won with six dice, to place: {turn['pending']}", size=11))
+        out.append(_label(x + 6 * TILE + 20, below + 18, "won with six dice, to place:", size=11))
+        out.append(_tile(view, turn["pending"], WIDTH - 16 - TILE, below + 2, None))
+    out.extend(_buttons(view, x, below + 30))
     out.append("</g>")
     return "".join(out)
+
+
+BUTTONS = {"continue": (("roll", "Roll again"), ("stop", "Stop rolling")), "take": (("end-turn", "End the turn"),)}
+"""The turn's own choices, drawn as buttons on the board in the phases that offer them."""
+
+
+def _buttons(view: Mapping[str, Any], x: float, y: float) -> list[str]:
+    out = []
+    for ref, words in BUTTONS.get(view["phase"], ()) if view["active"] is not None else ():
+        width = 14 + len(words) * 7.4
+        out.append(
+            f'<g class="button" data-ref="{ref}"><rect x="{x:g}" y="{y:g}" width="{width:g}" height="26" rx="5" '
+            f'fill="#ffffff" stroke="{INK}"/>{_label(x + 7, y + 18, words, size=13)}</g>'
+        )
+        x += width + 10
+    return out
 
 
 def _seat(view: Mapping[str, Any], seat: int, colour: str, x: float, y: float, marked: str | None) -> tuple[str, float]:
@@ -219,6 +244,7 @@ def _seat(view: Mapping[str, Any], seat: int, colour: str, x: float, y: float, m
     ]
     for i, side in enumerate(SIDE_ROWS):
         top = y + 26 + i * ROW
+        out.append(_spot(f"side:{seat}:{side}", x + 4, top, WIDTH - 2 * x - 8, ROW - 2))
         out.append(_label(x + 8, top + 20, f"side {side}", size=11))
         out.extend(_pip(x + 56 + 7 * k, top + 16) for k in range(side))
         for j, tile in enumerate(view["bases"][seat][str(side)]):
@@ -227,14 +253,30 @@ def _seat(view: Mapping[str, Any], seat: int, colour: str, x: float, y: float, m
     out.append(
         f'<line x1="{x + 8:g}" y1="{lair_top + 4:g}" x2="{WIDTH - x - 8:g}" y2="{lair_top + 4:g}" stroke="{fill}"/>'
     )
+    out.append(_spot(f"lair:{seat}", x + 4, lair_top + 6, 150, 22))
     out.append(_label(x + 8, lair_top + 20, f"Lair: {_plural(view['lair_points'][seat], 'point')}", size=11))
+    right = WIDTH - x - 112
+    out.append(
+        f'<g class="spot new-row" data-ref="row:{seat}:new"><rect x="{right:g}" y="{lair_top + 8:g}" width="104" '
+        f'height="24" rx="4" fill="#ffffff" fill-opacity="0" stroke="{INK}" stroke-dasharray="4 3"/>'
+        f"{_label(right + 8, lair_top + 25, '+ a new row', size=12)}</g>"
+    )
     for i, row in enumerate(lairs):
         top = lair_top + 26 + i * ROW
+        out.append(_spot(f"row:{seat}:{i}", x + 4, top, WIDTH - 2 * x - 8, ROW - 2))
         out.append(_label(x + 8, top + 20, f"row {i + 1}", size=11))
         for j, tile in enumerate(row):
             out.append(_tile(view, tile, x + 100 + j * (TILE + 4), top, marked))
     out.append("</g>")
     return "".join(out), height
+
+
+def _spot(ref: str, x: float, y: float, width: float, height: float) -> str:
+    """A place a tile may go (a base side, a lair row): invisible until the page lights it."""
+    return (
+        f'<rect class="spot" data-ref="{ref}" x="{x:g}" y="{y:g}" width="{width:g}" height="{height:g}" rx="4" '
+        f'fill="#ffffff" fill-opacity="0"/>'
+    )
 
 
 def _pip(x: float, y: float) -> str:

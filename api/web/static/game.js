@@ -6,12 +6,14 @@
 (function () {
   const { api, svg, pageData, el, showBoard, remaining, duration } = window.DH;
   const words = window.DHLog;
+  const board = window.DHBoard;
   const STATUS_WORDS = { open: "open for players", scheduled: "scheduled", active: "running", finished: "finished",
     abandoned: "abandoned", cancelled: "cancelled" };
   const data = pageData();
   const gid = data.id;
   const $ = (id) => document.getElementById(id);
   let version = data.version, status = data.status, awaiting = data.awaiting, clocks = data.clocks;
+  let lastMoves = [];
   let seats = data.seats, busy = false, boardWanted = 0, stream = null, failures = 0;
 
   function setStatus(text) { $("live-state").textContent = text; }
@@ -29,7 +31,7 @@
     if (!data.draws_board || status === "open" || status === "scheduled") return;
     const wanted = ++boardWanted;
     const text = await svg("/games/" + gid + "/board.svg");
-    if (wanted === boardWanted) showBoard($("board"), text);
+    if (wanted === boardWanted) { showBoard($("board"), text); board.redrawn(); }
   }
 
   function showHead() {
@@ -68,7 +70,7 @@
   /** Every legal move with its words (``texts``, the game's phrase for each: DH.moveText). */
   async function allMoves(legal) {
     if (!legal) return [];
-    const moves = [], texts = [];
+    const moves = [], texts = [], refs = [], poses = [];
     const pages = [];
     for (let offset = 0; offset < legal.total; offset += 1000) {
       pages.push(api("GET", "/games/" + gid + "/legal-moves?words=true&offset=" + offset + "&limit=1000"));
@@ -77,8 +79,11 @@
       if (page.version !== legal.version) return null; // the game moved on: the next line brings them
       moves.push(...page.moves);
       texts.push(...(page.texts || []));
+      refs.push(...(page.refs || []));
+      poses.push(...(page.poses || []));
     }
     window.DH.setMoveTexts(moves, texts);
+    moves.refs = refs; moves.poses = poses;
     return moves;
   }
 
@@ -88,14 +93,17 @@
     const turn = $("turn");
     if (!legal || !legal.total || ended()) {
       controls.replaceChildren();
+      board.disarm();
       turn.textContent = ended() ? "The game has ended: nothing more to play." : words.statusText();
       if (ended()) $("play").hidden = true; // nothing to play, and no one to resign from
       return;
     }
     const moves = await allMoves(legal);
     if (moves === null) return;
+    lastMoves = moves;
     turn.textContent = words.statusText() + " Choose one of " + legal.total + " move" + (legal.total === 1 ? "" : "s") + ".";
     window.DHControls.render(controls, moves, data.move_schema, play);
+    board.arm(moves, moves.refs, moves.poses);
   }
 
   async function play(move) {
@@ -108,6 +116,7 @@
       words.moveSent(true);
       $("turn").textContent = "Sending your move…";
       const made = await api("POST", "/games/" + gid + "/moves", { move, expected_version: version, command_id: commandId() });
+      redrawBoard(); // the move is saved: its result is drawn without waiting for the stream's line
       const last = made.events.filter((e) => e.awaiting).pop();
       if (last && made.version >= version) words.update({ awaiting: last.awaiting });
       words.moveSent(false);
@@ -119,6 +128,7 @@
       const why = err.status === 409 ? "the game moved on before it arrived; here is the game as it is now." : rule ? rule.text : err.message;
       box.replaceChildren(el("p", { text: "You could not " + what + ": " + why }));
       box.hidden = false;
+      board.arm(lastMoves, lastMoves.refs, lastMoves.poses);
       $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = false));
       if (err.status === 409) await refresh();
     } finally {
@@ -130,6 +140,7 @@
 
   function onGame(line) {
     const doc = line.game;
+    if (line.version !== version) board.disarm(); // what was lit belongs to the game as it was
     version = line.version; status = doc.status; awaiting = doc.awaiting; clocks = doc.clocks; seats = doc.seats;
     showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves); words.follow(version);
     setStatus(ended() ? "This game has ended." : stream ? "Live." : "Live (polling).");
@@ -137,6 +148,7 @@
   }
 
   function onEvents(line) {
+    if (line.version !== version) board.disarm();
     version = line.version; status = line.status; awaiting = line.awaiting; clocks = line.clocks;
     words.follow(version);
     showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves);
@@ -190,6 +202,7 @@
     });
   }
 
+  board.attach($("board"), $("board-pick"), play); // a spectator's board has no choices: it is only sized
   words.start(data);
   showClocks();
   setInterval(showClocks, 1000);

@@ -1,0 +1,280 @@
+// Playing on the board: the board picture's elements carry ``data-ref`` names and each legal move,
+// as the server lists it (GET /legal-moves?words=true: ``refs``, ``poses``), the refs a person clicks
+// to make it. This script knows no rule: it lights the refs that begin some legal move, narrows the
+// candidates with each click and plays the move once one remains; where two moves share every click
+// (a card turned two ways), it draws the move's pose (a ghost of the piece, a path) and asks which.
+// The move controls (controls.js) stay the keyboard and screen-reader path: the board's elements
+// stay inside its picture (role="img"), not focusable, so nothing interactive nests in it.
+"use strict";
+window.DHBoard = (function () {
+  const { el } = window.DH;
+  const SVGNS = "http://www.w3.org/2000/svg";
+  let holder = null, bar = null, play = null;
+  let moves = [], refs = [], poses = [];
+  let chosen = [], shown = 0, armed = false, clicks = 0, sent = 0;
+
+  /** Every (move, way) pair still possible after the refs chosen so far. */
+  function candidates() {
+    const out = [];
+    moves.forEach((move, i) => {
+      for (const way of refs[i] || []) {
+        if (way.length >= chosen.length && chosen.every((r, k) => way[k] === r)) out.push({ i, way });
+      }
+    });
+    return out;
+  }
+
+  function distinct(list) { return [...new Set(list.map((c) => c.i))]; }
+
+  function svgRoot() { return holder && holder.querySelector("svg"); }
+
+  function find(ref) {
+    const root = svgRoot();
+    return root ? [...root.querySelectorAll("[data-ref]")].filter((e) => e.getAttribute("data-ref") === ref) : [];
+  }
+
+  /** Lights what may be clicked next, marks what was clicked, and says where things stand. */
+  function light() {
+    const root = svgRoot();
+    if (!root) return;
+    root.querySelectorAll(".pickable, .picked").forEach((e) => {
+      e.classList.remove("pickable", "picked");
+    });
+    root.querySelectorAll(".pick-badge, .ghost, .flight, .flight-end, .mark").forEach((e) => e.remove());
+    if (!armed) { showBar([]); return; }
+    const left = candidates();
+    const next = new Set(left.filter((c) => c.way.length > chosen.length).map((c) => c.way[chosen.length]));
+    const chips = [];
+    for (const ref of next) {
+      if (!find(ref).length && !markOf(ref, left)) chips.push(ref);
+      for (const e of find(ref)) {
+        e.classList.add("pickable");
+      }
+    }
+    chosen.forEach((ref, k) => badge(ref, k + 1));
+    const done = distinct(left.filter((c) => c.way.length === chosen.length));
+    if (chosen.length) fan(distinct(left), false);
+    if (chosen.length && done.length) drawPose(done[shown % done.length]);
+    showBar(done, chips);
+  }
+
+  /** A free point of the board a move names (``pose.mark``), drawn as a disc to click. */
+  function markOf(ref, left) {
+    const c = left.find((c) => c.way[chosen.length] === ref && poses[c.i] && poses[c.i].mark);
+    if (!c) return false;
+    const pose = poses[c.i], root = svgRoot();
+    const frame = (pose.frame && root.querySelector('[data-frame="' + pose.frame + '"]')) || root;
+    const dot = document.createElementNS(SVGNS, "circle");
+    const [x, y, r] = pose.mark;
+    dot.setAttribute("cx", x); dot.setAttribute("cy", y); dot.setAttribute("r", r);
+    dot.setAttribute("class", "mark pickable");
+    dot.setAttribute("data-ref", ref);
+    frame.append(dot);
+    return true;
+  }
+
+  /** The words of a ref the board does not draw, from the moves that name it. */
+  function labelOf(ref) {
+    for (const pose of poses) if (pose && pose.labels && pose.labels[ref]) return pose.labels[ref];
+    return ref;
+  }
+
+  /** Faint paths of the moves ``list`` (a flight's choices so far), when there are few enough. */
+  function fan(list, hover) {
+    const paths = list.filter((i) => poses[i] && poses[i].path);
+    if (!paths.length || paths.length > 60) return;
+    for (const i of paths) drawPath(poses[i], "fan" + (hover ? " hover" : ""));
+  }
+
+  function drawPath(pose, extra) {
+    const root = svgRoot();
+    const frame = (pose.frame && root.querySelector('[data-frame="' + pose.frame + '"]')) || root;
+    const line = document.createElementNS(SVGNS, "polyline");
+    line.setAttribute("points", pose.path.map((p) => p.join(",")).join(" "));
+    line.setAttribute("class", "flight ends-" + (pose.ends || "ok") + (extra ? " " + extra : ""));
+    frame.append(line);
+    if (extra) return;
+    const end = pose.path[pose.path.length - 1];
+    const dot = document.createElementNS(SVGNS, "circle");
+    dot.setAttribute("cx", end[0]); dot.setAttribute("cy", end[1]); dot.setAttribute("r", 20); // track units: a few pixels
+    dot.setAttribute("class", "flight-end ends-" + (pose.ends || "ok"));
+    frame.append(dot);
+  }
+
+  /** A small number beside the k-th element clicked, so a sequence (a programme) reads in order. */
+  function badge(ref, k) {
+    const target = find(ref).filter((e) => !e.classList.contains("picked"))[0] || find(ref)[0];
+    if (!target) return;
+    target.classList.add("picked");
+    const box = target.getBBox();
+    const g = document.createElementNS(SVGNS, "g");
+    g.setAttribute("class", "pick-badge");
+    const c = document.createElementNS(SVGNS, "circle");
+    c.setAttribute("cx", box.x + box.width); c.setAttribute("cy", box.y); c.setAttribute("r", 9);
+    const t = document.createElementNS(SVGNS, "text");
+    t.setAttribute("x", box.x + box.width); t.setAttribute("y", box.y + 4);
+    t.setAttribute("text-anchor", "middle"); t.setAttribute("font-size", "12");
+    t.textContent = String(k);
+    g.append(c, t);
+    (target.ownerSVGElement || svgRoot()).append(g);
+  }
+
+  /** The pose of move ``i``: its piece drawn where it would lie, turned as it would be; its path. */
+  function drawPose(i, hover) {
+    const pose = poses[i];
+    const root = svgRoot();
+    if (!pose || !root) return;
+    if (pose.ghost && pose.at) {
+      const piece = find(pose.ghost)[0], spot = find(pose.at)[0];
+      if (piece && spot) {
+        const a = piece.getBBox(), b = spot.getBBox();
+        const ghost = piece.cloneNode(true);
+        ghost.removeAttribute("data-ref");
+        ghost.setAttribute("class", hover ? "ghost hover" : "ghost");
+        ghost.setAttribute("aria-hidden", "true");
+        const scale = Math.min(b.width / a.width, b.height / a.height);
+        ghost.setAttribute("transform",
+          `translate(${b.x + b.width / 2} ${b.y + b.height / 2}) rotate(${pose.turn || 0}) scale(${scale}) ` +
+          `translate(${-(a.x + a.width / 2)} ${-(a.y + a.height / 2)})`);
+        root.append(ghost);
+      }
+    }
+    if (pose.path && pose.path.length > 1) drawPath(pose, hover ? "hover" : "");
+  }
+
+  function showBar(done, chips) {
+    if (!bar) return;
+    if (!armed) { bar.hidden = true; bar.replaceChildren(); return; }
+    bar.hidden = false;
+    const items = [];
+    const said = chosen.map((r) => labelOf(r)).filter((w, k) => w !== chosen[k]);
+    const text = said.length ? "Chosen: " + said.join(", ") + ". " : chosen.length ? "Chosen: " + chosen.length + " on the board. " : "";
+    items.push(el("span", { class: "pick-help", text: text + (done.length ? "Play it, or choose more." : "Choose on the board: the outlined places start a move.") }));
+    for (const ref of chips || []) {
+      const chip = el("button", { type: "button", class: "chip pickable", "data-ref": ref, text: labelOf(ref) });
+      chip.addEventListener("click", () => pick(ref));
+      items.push(chip);
+    }
+    const ending = done.length === 1 && poses[done[0]] && poses[done[0]].ends;
+    if (ending === "wall" || ending === "crash") {
+      items.push(el("strong", { class: "pick-warn", text: ending === "wall" ? "This flight hits the wall." : "This flight ends in a crash." }));
+    }
+    const turnable = done.length > 1 && done.every((i) => poses[i] && poses[i].ghost);
+    if (turnable) {
+      const current = done[shown % done.length];
+      items.push(button("Turn it", "turn", () => { shown += 1; light(); }));
+      items.push(button(sentence(current), "confirm", () => send(current)));
+    } else {
+      for (const i of done) items.push(button(sentence(i), "confirm", () => send(i)));
+    }
+    if (chosen.length) items.push(button("Start again", "secondary", () => { chosen = []; shown = 0; light(); }));
+    bar.replaceChildren(...items);
+  }
+
+  function sentence(i) {
+    const said = window.DH.moveText(moves[i]);
+    return said ? said.charAt(0).toUpperCase() + said.slice(1) : "Play this";
+  }
+
+  function button(text, cls, onclick) {
+    const b = el("button", { type: "button", class: cls, text });
+    b.addEventListener("click", () => { clicks += 1; onclick(); });
+    return b;
+  }
+
+  function send(i) {
+    armed = false;
+    sent += 1;
+    light();
+    play(moves[i]);
+  }
+
+  /** A click on ``ref``: the candidates narrow; one left is played (a posed one is shown first). */
+  function pick(ref) {
+    clicks += 1;
+    chosen.push(ref);
+    shown = 0;
+    const left = distinct(candidates());
+    if (left.length === 1 && !(poses[left[0]] && poses[left[0]].path)) { send(left[0]); return; }
+    light();
+  }
+
+  function refAt(event) {
+    const stack = document.elementsFromPoint(event.clientX, event.clientY);
+    for (const node of stack) {
+      if (!holder.contains(node)) continue;
+      if (node.closest && node.closest(".ghost:not(.hover)")) return { ghost: true };
+      const hit = node.closest && node.closest("[data-ref].pickable");
+      if (hit) return { ref: hit.getAttribute("data-ref") };
+    }
+    return null;
+  }
+
+  function onClick(event) {
+    if (!armed) return;
+    const hit = refAt(event);
+    if (!hit) return;
+    event.preventDefault();
+    if (hit.ghost) { clicks += 1; shown += 1; light(); return; }
+    pick(hit.ref);
+  }
+
+  function onHover(event) {
+    if (!armed) return;
+    const hit = event.target.closest && event.target.closest("[data-ref].pickable");
+    const root = svgRoot();
+    if (!root) return;
+    root.querySelectorAll(".hover").forEach((e) => e.remove());
+    if (!hit) return;
+    const ref = hit.getAttribute("data-ref");
+    const next = candidates().filter((c) => c.way[chosen.length] === ref);
+    const posed = next.find((c) => poses[c.i] && poses[c.i].at === ref);
+    if (posed) drawPose(posed.i, true);
+    fan(distinct(next), true);
+  }
+
+  /** Sets the board up for ``holder`` (the board's container) and ``barNode`` (its choices). */
+  function attach(holderNode, barNode, onPlay) {
+    holder = holderNode; bar = barNode; play = onPlay;
+    fit();
+    holder.addEventListener("click", onClick);
+    holder.addEventListener("pointerover", onHover);
+    if (bar) bar.addEventListener("pointerover", onHover);
+  }
+
+  /** The viewer's legal moves now (none: nothing to play), with their refs and poses. */
+  function arm(list, refList, poseList) {
+    moves = list || []; refs = refList || []; poses = poseList || [];
+    chosen = []; shown = 0;
+    const was = armed;
+    armed = moves.some((m, i) => (refs[i] || []).length > 0);
+    light();
+    if (armed && !was) bringIntoView();
+  }
+
+  /** On a narrow screen, when a decision comes, scrolls the board and its choices into view
+   * together (they are sized to fit one screen), unless they are already. */
+  function bringIntoView() {
+    if (!bar || window.innerWidth > 800) return;
+    const top = holder.getBoundingClientRect().top, bottom = bar.getBoundingClientRect().bottom;
+    if (top < 0 || bottom > window.innerHeight) holder.closest("section").scrollIntoView({ block: "start" });
+  }
+
+  function disarm() { armed = false; chosen = []; light(); }
+
+  /** Draws the board no smaller than its own units (its text then no smaller than drawn: 11 px at
+   * least); a board wider or taller than its box scrolls inside it, beside its choices. */
+  function fit() {
+    const root = svgRoot();
+    const box = root && root.viewBox && root.viewBox.baseVal;
+    if (box && box.width) {
+      root.style.setProperty("--board-w", box.width + "px");
+      root.style.setProperty("--board-ratio", String(box.width / box.height));
+    }
+  }
+
+  /** The board was drawn again: size it, and light it as it was. */
+  function redrawn() { fit(); light(); }
+
+  return { attach, arm, disarm, redrawn, clicks: () => clicks, sent: () => sent };
+})();
