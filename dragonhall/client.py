@@ -7,7 +7,9 @@
         dh.move(game_id, page["moves"][0], expected_version=page["version"])
 
 Every call returns the server's JSON answer (typed in ``dragonhall.types``) or raises a
-``dragonhall.errors.DragonhallError`` of the status's class, carrying the server's error body. Reads, and
+``dragonhall.errors.DragonhallError`` of the status's class, carrying the server's error body; a server
+that cannot be reached, after the retries, raises ``dragonhall.errors.Unreachable`` (never httpx's own
+errors). Waits longer than ``LONG_WAIT`` seconds are logged on ``dragonhall.client``. Reads, and
 moves, are retried with backoff on a lost connection, a 503 and a 429 (after its ``Retry-After``); a move
 is retried with the same ``command_id``, so the server applies it once and answers a retry with the
 first result. Other writes are retried only when the request cannot have reached the server.
@@ -18,6 +20,7 @@ Dragonhall server over HTTP.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 import uuid
@@ -49,6 +52,9 @@ API = "/api/v1"
 RETRIED_STATUSES = frozenset({429, 503})
 NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 """Transport errors raised before the request left: retrying them cannot apply anything twice."""
+LONG_WAIT = 3.0
+"""Waits longer than this many seconds are logged."""
+log = logging.getLogger("dragonhall.client")
 PAGE = 1000
 """The most legal moves the server lists in one page."""
 
@@ -308,6 +314,23 @@ class Client:
         """Games awaiting the caller (soonest deadline first), its reminders and invitations."""
         return cast(Inbox, self._call("GET", "/me/inbox"))
 
+    def invitations(self) -> dict[str, list[dict[str, Any]]]:
+        """The caller's invitations, ``{received, sent}``, pending ones first (``docs/api.md``)."""
+        return cast(dict[str, list[dict[str, Any]]], self._call("GET", "/me/invitations"))
+
+    def accept_invitation(self, invitation_id: str) -> GameDocument:
+        """Takes the seat an invitation offers; answers the game. ``Conflict`` (``invitation_closed``)
+        when it was answered already or its table has no seat left."""
+        return cast(GameDocument, self._call("POST", f"/invitations/{invitation_id}/accept"))
+
+    def decline_invitation(self, invitation_id: str, reason: str | None = None) -> dict[str, Any]:
+        """Declines an invitation with one of the server's reasons (``generic`` when None:
+        ``later``, ``too_fast``, ``too_slow``, ``time_control``, ``rated``, ``casual``, ``standard``,
+        ``variant``, ``no_bot``, ``only_bot``); answers the invitation."""
+        return cast(
+            dict[str, Any], self._call("POST", f"/invitations/{invitation_id}/decline", _present(reason=reason))
+        )
+
     def vacation(self) -> dict[str, Any]:
         return cast(dict[str, Any], self._call("GET", "/me/vacation"))
 
@@ -400,8 +423,8 @@ class Client:
             except httpx.TransportError as error:
                 failures += 1
                 if failures >= self.retry.attempts or not (safe or isinstance(error, NOT_SENT)):
-                    raise
-                self.sleep(self.retry.delay(failures))
+                    raise errors.Unreachable.after(self.server, failures, error) from error
+                self.wait(self.retry.delay(failures), f"{method} {path}: {type(error).__name__}")
                 continue
             if response.is_success:
                 return response
@@ -410,7 +433,14 @@ class Client:
             retried = response.status_code == 429 or (safe and response.status_code in RETRIED_STATUSES)
             if not retried or failures >= self.retry.attempts:
                 raise failure
-            self.sleep(self.retry.delay(failures, failure.retry_after))
+            self.wait(self.retry.delay(failures, failure.retry_after), f"{method} {path}: {failure}")
+
+    def wait(self, seconds: float, why: str) -> None:
+        """Sleeps before a retry or a reconnection, saying so in the log (``dragonhall.client``) when
+        the wait is longer than ``LONG_WAIT`` seconds, so that a bot never seems to hang."""
+        if seconds > LONG_WAIT:
+            log.warning("waiting %.0f s before trying again (%s)", seconds, why)
+        self.sleep(seconds)
 
 
 def _present(**values: Any) -> dict[str, Any]:
