@@ -200,7 +200,13 @@ def _updated(game: GameDocument | None, line: Line) -> GameDocument:
 
 class BotRunner:
     """Plays every game that awaits the account (one thread per game), from the account stream, or
-    one game with ``run(game_id)``; ``stop()`` ends it (from a signal handler or another thread)."""
+    one game with ``run(game_id)``; ``stop()`` ends it (from a signal handler or another thread).
+
+    With ``invitations`` (``InvitationRules``), it answers each pending invitation the account
+    stream brings (once, though the stream repeats it on each connect): accepts it and plays its
+    game, or declines it with the reason the rules give. Without, invitations are left pending.
+    A move the server refuses is handled by ``GamePlayer``: it reads the game again and says so in
+    the ``dragonhall.bot`` log (409 ``stale_version``: chooses again; 400, 422: a random legal move)."""
 
     def __init__(self, client: Client, strategy: Strategy, invitations: InvitationRules | None = None) -> None:
         self.client = client

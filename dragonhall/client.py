@@ -69,6 +69,8 @@ class Retry:
     max_delay: float = 10.0
 
     def delay(self, failures: int, retry_after: float | None = None) -> float:
+        """Seconds to wait after ``failures`` failures: the server's ``Retry-After`` (at most six times
+        ``max_delay``) when it gives one, else the doubling backoff with jitter."""
         if retry_after is not None:
             return min(retry_after, self.max_delay * 6)
         return min(self.max_delay, self.backoff * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
@@ -80,7 +82,19 @@ def new_command_id() -> str:
 
 
 class Client:
-    """One server, one token (or none: a spectator). Thread-safe as an ``httpx.Client`` is."""
+    """One server, one token (or none: a spectator). Thread-safe as an ``httpx.Client`` is.
+
+    ``server``: the server's root URL. ``token``: the player's bearer token (``register`` and
+    ``for_new_player`` set it). ``timeout``: seconds a request may take (connect, read, write), 30 by
+    default; streams read with their own longer timeout. ``retry``: how reads, moves, refused 429s
+    and 503s and unsent writes are retried (``Retry``). ``transport``: an httpx transport (tests use
+    ``httpx.MockTransport``). ``sleep``: how the client waits between tries (tests record them).
+
+    Errors: every refusal raises the ``DragonhallError`` of its status (``BadRequest`` 400,
+    ``Unauthenticated`` 401, ``Forbidden`` 403, ``NotFound`` 404, ``Conflict`` 409, ``RuleViolation``
+    422, ``RateLimited`` 429, ``Unavailable`` 503, ``ServerError`` otherwise); a server that cannot be
+    reached raises ``Unreachable`` after the retries.
+    """
 
     def __init__(
         self,
@@ -110,6 +124,7 @@ class Client:
         return client
 
     def close(self) -> None:
+        """Closes the connections (``with Client(...)`` does it on leaving)."""
         self.http.close()
 
     def __enter__(self) -> Client:
@@ -125,6 +140,7 @@ class Client:
         return cast(PlayerWithToken, self._call("POST", "/players", {"name": name, "kind": kind}))
 
     def me(self) -> Player:
+        """The caller's player: id, name, kind, the token's scopes."""
         return cast(Player, self._call("GET", "/me"))
 
     def create_token(self, name: str, scopes: list[str]) -> TokenWithSecret:
@@ -179,6 +195,7 @@ class Client:
         limit: int | None = None,
         offset: int | None = None,
     ) -> list[GameSummary]:
+        """Games by ``status`` (open, active, finished, abandoned), ``game`` and ``player``, a page at a time."""
         params = _present(status=status, game=game, player=player, limit=limit, offset=offset)
         return cast(list[GameSummary], self._call("GET", "/games", params=params)["games"])
 
@@ -187,6 +204,7 @@ class Client:
         return cast(GameDocument, self._call("GET", f"/games/{game_id}", params=_present(seat=seat)))
 
     def take_seat(self, game_id: str, seat: int | None = None) -> GameDocument:
+        """Takes a seat (the first free one when ``seat`` is None); ``Conflict`` ``seat_unavailable`` when taken."""
         return cast(GameDocument, self._call("POST", f"/games/{game_id}/seats", _present(seat=seat)))
 
     def add_bot(self, game_id: str, bot: str, seat: int | None = None) -> GameDocument:
@@ -194,6 +212,7 @@ class Client:
         return cast(GameDocument, self._call("POST", f"/games/{game_id}/seats", _present(bot=bot, seat=seat)))
 
     def start(self, game_id: str) -> GameDocument:
+        """Starts an open game now (its creator only), with the seats it has."""
         return cast(GameDocument, self._call("POST", f"/games/{game_id}/start"))
 
     def legal_moves(
@@ -250,6 +269,7 @@ class Client:
         return cast(MoveResult, self._call("POST", f"/games/{game_id}/moves", body, safe=True))
 
     def resign(self, game_id: str, seat: int | None = None) -> MoveResult:
+        """Leaves the game from the seat (ranked last; the game goes on for the others where the rules allow)."""
         return cast(MoveResult, self._call("POST", f"/games/{game_id}/resign", _present(seat=seat)))
 
     def events(self, game_id: str, after: int = 0, limit: int | None = None, wait: float | None = None) -> EventList:
@@ -271,9 +291,11 @@ class Client:
         return response.text
 
     def steps(self, game_id: str) -> dict[str, Any]:
+        """The game decision by decision: actor, decision, rules applied, events (as the caller may see them)."""
         return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/steps"))
 
     def audit(self, game_id: str) -> dict[str, Any]:
+        """The steps with the server's verification of every one."""
         return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/audit"))
 
     def record(self, game_id: str) -> dict[str, Any]:
@@ -281,6 +303,7 @@ class Client:
         return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/record"))
 
     def journal(self, game_id: str) -> dict[str, Any]:
+        """The refused commands of the game: who, when, what, and the rule that refused it."""
         return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/journal"))
 
     # ------------------------------------------------------------ disputes
@@ -288,23 +311,29 @@ class Client:
     def open_dispute(
         self, game_id: str, version: int, claim: str, move: Move | None = None, seat: int | None = None
     ) -> Dispute:
+        """Disputes a game at ``version``: ``claim`` in words, with the ``move`` the seat says it could play."""
         body = _present(version=version, claim=claim, move=move, seat=seat)
         return cast(Dispute, self._call("POST", f"/games/{game_id}/disputes", body))
 
     def disputes(self, game_id: str) -> list[Dispute]:
+        """The disputes opened on a game."""
         return cast(list[Dispute], self._call("GET", f"/games/{game_id}/disputes")["disputes"])
 
     def dispute(self, dispute_id: str) -> Dispute:
+        """One dispute."""
         return cast(Dispute, self._call("GET", f"/disputes/{dispute_id}"))
 
     def dispute_legal_moves(self, dispute_id: str, offset: int | None = None, limit: int | None = None) -> LegalMoves:
+        """The moves that were legal at a dispute's version, for the seat it names."""
         params = _present(offset=offset, limit=limit)
         return cast(LegalMoves, self._call("GET", f"/disputes/{dispute_id}/legal-moves", params=params))
 
     def sandbox(self, dispute_id: str) -> Dispute:
+        """Forks a dispute's game at its version into a sandbox (never rated), to try the claim out."""
         return cast(Dispute, self._call("POST", f"/disputes/{dispute_id}/sandbox"))
 
     def resolve_dispute(self, dispute_id: str, verdict: str, note: str | None = None) -> Dispute:
+        """An arbiter's verdict on a dispute, with an optional note."""
         body = _present(verdict=verdict, note=note)
         return cast(Dispute, self._call("POST", f"/disputes/{dispute_id}/resolve", body))
 
@@ -332,9 +361,11 @@ class Client:
         )
 
     def vacation(self) -> dict[str, Any]:
+        """The caller's declared vacation days (clocks stop for them)."""
         return cast(dict[str, Any], self._call("GET", "/me/vacation"))
 
     def declare_vacation(self, start: date | str, days: int) -> dict[str, Any]:
+        """Declares ``days`` of vacation from ``start``: the caller's clocks stop for them."""
         body = {"start": start.isoformat() if isinstance(start, date) else start, "days": days}
         return cast(dict[str, Any], self._call("POST", "/me/vacation", body))
 
@@ -355,6 +386,7 @@ class Client:
         return cast(list[dict[str, Any]], self._call("GET", "/keys")["keys"])
 
     def health(self) -> dict[str, Any]:
+        """The server's health (``/healthz``): ``ok`` or ``degraded``, with each check."""
         return cast(dict[str, Any], self._send("GET", "/healthz", prefix="").json())
 
     # ------------------------------------------------------------ streams
@@ -374,6 +406,7 @@ class Client:
     # ------------------------------------------------------------ plumbing
 
     def headers(self, accept: str = "application/json") -> dict[str, str]:
+        """The headers of each request: ``Accept`` and the token's ``Authorization``."""
         headers = {"Accept": accept}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"

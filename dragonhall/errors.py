@@ -83,6 +83,7 @@ class Unreachable(DragonhallError, ConnectionError):
 
     @classmethod
     def after(cls, server: str, attempts: int, error: Exception) -> Unreachable:
+        """The error of ``attempts`` tries at ``server`` that ended with the transport's ``error``."""
         reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
         sent = not isinstance(error, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout)
         code = "connection_lost" if sent else "unreachable"

@@ -4,7 +4,7 @@ After Lichess's challenge flow: a bot answers every invitation it hears of, acce
 rules allow and declining the others with the server's reason that says why (``docs/api.md``,
 Invitations), so the inviter reads "too fast", "only casual games"... rather than silence.
 
-    rules = InvitationRules(games={"tarasque"}, clock="timed", min_seconds=60, rated="casual")
+    rules = InvitationRules(games=frozenset({"tarasque"}), clock="timed", min_seconds=60, rated="casual")
     accept, reason = rules.answer(invitation)      # (False, "casual") for a rated one
 """
 
