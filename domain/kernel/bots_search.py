@@ -131,7 +131,7 @@ class SearchBot(Generic[S]):
         deadline, limit, horizon = self._limits(budget)
         done = 0
         while done < limit and (deadline is None or time.perf_counter() < deadline):
-            self._iterate(root, state, seat, fixed, rng, horizon)
+            self._iterate(root, state, seat, fixed, rng, horizon, deadline)
             done += 1
         return self._verdict(root, fixed)
 
@@ -153,8 +153,16 @@ class SearchBot(Generic[S]):
     # ------------------------------------------------------------ one iteration
 
     def _iterate(
-        self, root: _Node, observed: S, seat: int, fixed: Sequence[Command], rng: random.Random, horizon: int
+        self,
+        root: _Node,
+        observed: S,
+        seat: int,
+        fixed: Sequence[Command],
+        rng: random.Random,
+        horizon: int,
+        deadline: float | None,
     ) -> None:
+        """One iteration; one that the deadline cuts short backs nothing up."""
         ruleset = self.ruleset
         state = ruleset.observe(observed, seat, rng)
         chance = Rng(rng.getrandbits(64).to_bytes(8, "big"), "search")
@@ -177,7 +185,9 @@ class SearchBot(Generic[S]):
             node = node.children[move]
             path.append(node)
             state = ruleset.fold(state, ruleset.decide(state, actor, move, chance))
-        score = self._play_out(state, chance, rng, horizon)
+        score = self._play_out(state, chance, rng, horizon, deadline)
+        if score is None:
+            return
         for n in path[1:]:
             n.visits += 1
             n.reward += score[n.seat]
@@ -187,11 +197,16 @@ class SearchBot(Generic[S]):
             math.log(max(child.available, 1)) / child.visits
         )
 
-    def _play_out(self, state: S, chance: Rng, rng: random.Random, horizon: int) -> list[float]:
+    def _play_out(
+        self, state: S, chance: Rng, rng: random.Random, horizon: int, deadline: float | None
+    ) -> list[float] | None:
+        """Each seat's reward at the end of a rollout; None when the deadline cut it short."""
         ruleset = self.ruleset
         for _ in range(horizon):
             if ruleset.is_over(state):
                 break
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
             actor = ruleset.awaiting(state)[0]
             state = ruleset.fold(state, ruleset.decide(state, actor, self.rollout(state, actor, rng), chance))
         return rewards(ruleset.outcome(state))
