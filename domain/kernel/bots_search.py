@@ -126,9 +126,9 @@ class SearchBot(Generic[S]):
             raise LookupError(f"seat {seat} has no legal move")
         if len(moves) == 1:
             return moves[0]
+        deadline, limit, horizon = self._limits(budget)  # the prior's own time counts too
         root = _Node(-1)
         fixed = self._root_candidates(state, seat, moves, rng)
-        deadline, limit, horizon = self._limits(budget)
         done = 0
         while done < limit and (deadline is None or time.perf_counter() < deadline):
             self._iterate(root, state, seat, fixed, rng, horizon, deadline)
