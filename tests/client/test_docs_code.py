@@ -2,7 +2,7 @@
 library loop crashed with 409 ``stale_version`` in the simultaneous phases of Mekong and Drachenreiter).
 
 A block marked ``<!-- run: NAME -->`` is run with the environment it reads (``DRAGONHALL_URL``,
-``DRAGONHALL_TOKEN``, ``DRAGONHALL_GAME``); the reference docs/client.md is what
+``DRAGONHALL_TOKEN``, ``GAME``); the reference docs/client.md is what
 ``python -m dragonhall.reference`` prints."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def test_the_library_loop_plays_a_whole_game_as_written(
     for variable, value in (
         ("DRAGONHALL_URL", server.base),
         ("DRAGONHALL_TOKEN", player["token"]),
-        ("DRAGONHALL_GAME", game),
+        ("GAME", game),
     ):
         monkeypatch.setenv(variable, value)
     printed = io.StringIO()
