@@ -102,9 +102,9 @@ def command_line() -> argparse.ArgumentParser:
     bot.add_argument(
         "--strategy",
         default="random",
-        help="'random' (uniform, in the client); a built-in bot's name (greedy, planner, racer..., or 'default' for "
-        "each game's default bot), which the server advises (GET /games/{id}/advice); or module:function "
-        "(or path/file.py:function)",
+        help="'random' (uniform, in the client); a built-in bot's name (beginner, greedy, planner, racer, search; "
+        "or 'default' for each game's default bot), which the server advises (GET /games/{id}/advice); or "
+        "module:function (or path/file.py:function)",
     )
     bot.add_argument("--game", help="play only this game, and stop when it ends")
     _invitation_arguments(bot)
