@@ -164,7 +164,14 @@ class GamePlayer:
             if refused is None or (isinstance(refused, errors.Conflict) and refused.code != "stale_version"):
                 return
             fallback = not isinstance(refused, errors.Conflict)
-            log.warning("game %s: move at version %s refused (%s); reading the game again", game_id, version, refused)
+            if fallback:
+                log.warning(
+                    "game %s: move at version %s refused (%s); reading the game again", game_id, version, refused
+                )
+            else:  # a simultaneous phase's other seat, or a timeout, moved first: part of the game
+                log.info(
+                    "game %s: the game moved on from version %s (stale_version); reading it again", game_id, version
+                )
             legal = self.client.legal_moves(game_id, seat)
             if not legal["moves"] or (seat, legal["version"]) in self.played:
                 return  # the seat is not awaited now: the stream brings what happened

@@ -86,11 +86,11 @@ def test_a_move_made_too_late_is_chosen_again_on_the_game_read_again(caplog: pyt
     )
     dh, _ = client(script)
     player = GamePlayer(dh, first_move)
-    with caplog.at_level("WARNING", logger="dragonhall.bot"):
+    with caplog.at_level("INFO", logger="dragonhall.bot"):
         player.play("g1")
     sent = [(body(r)["move"], body(r)["expected_version"]) for r in script.sent(MOVES)]
     assert sent == [({"type": "roll"}, 5), ({"type": "stop"}, 6)] and player.moves == 1
-    assert "reading the game again" in caplog.text and "stale_version" in caplog.text
+    assert "moved on from version 5 (stale_version); reading it again" in caplog.text
 
 
 def test_a_move_made_too_late_when_the_seat_is_no_longer_awaited_plays_nothing() -> None:
