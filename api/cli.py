@@ -102,14 +102,45 @@ def command_line() -> argparse.ArgumentParser:
     bot.add_argument(
         "--strategy",
         default="random",
-        help="'random' (uniform, in the client); a built-in bot's name (greedy, planner, racer..., or 'default' for "
-        "each game's default bot), which the server advises (GET /games/{id}/advice); or module:function "
-        "(or path/file.py:function)",
+        help="'random' (uniform, in the client); a built-in bot's name (beginner, greedy, planner, racer, search; "
+        "or 'default' for each game's default bot), which the server advises (GET /games/{id}/advice); or "
+        "module:function (or path/file.py:function)",
     )
     bot.add_argument("--game", help="play only this game, and stop when it ends")
+    _invitation_arguments(bot)
 
     verify_command.add_parser(sub)
     return parser
+
+
+def _invitation_arguments(bot: argparse.ArgumentParser) -> None:
+    """The rules ``dragonhall bot`` answers invitations by (``dragonhall.invitations``)."""
+    rules = bot.add_argument_group(
+        "invitations", "with --accept, every invitation is answered: accepted when it meets every rule given, "
+        "else declined with the reason (game, variant, clock, rated)"
+    )  # fmt: skip
+    rules.add_argument("--accept", action="store_true", help="answer invitations (else they are left pending)")
+    rules.add_argument("--games", help="the games accepted, comma-separated (all by default)")
+    rules.add_argument("--variants", help="the variants accepted, comma-separated (all by default)")
+    rules.add_argument("--clock", choices=("any", "none", "timed"), default="any", help="untimed or timed games only")
+    rules.add_argument("--min-seconds", type=float, help="the shortest turn accepted in a timed game")
+    rules.add_argument("--max-seconds", type=float, help="the longest turn accepted in a timed game")
+    rules.add_argument("--rated", choices=("any", "rated", "casual"), default="any", help="rated or casual games only")
+
+
+def invitation_rules(args: argparse.Namespace) -> Any:
+    """The ``InvitationRules`` of ``dragonhall bot``'s arguments, or None without ``--accept``."""
+    from dragonhall import InvitationRules
+
+    if not args.accept:
+        return None
+
+    def names(text: str | None) -> frozenset[str] | None:
+        return None if text is None else frozenset(n.strip() for n in text.split(",") if n.strip())
+
+    return InvitationRules(
+        names(args.games), names(args.variants), args.clock, args.min_seconds, args.max_seconds, args.rated
+    )
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -489,8 +520,6 @@ def _new(args: argparse.Namespace) -> int:
 
 def _bot(args: argparse.Namespace) -> int:
     """Plays with a strategy of the client library (``dragonhall.bot``) until Ctrl-C, or until ``--game`` ends."""
-    import httpx
-
     from dragonhall import BotRunner, Client, DragonhallError, load_strategy
 
     if not args.token:
@@ -503,9 +532,12 @@ def _bot(args: argparse.Namespace) -> int:
         console.print(_BUILT_IN_BOTS)
         return 2
     logging.getLogger("dragonhall.bot").setLevel(logging.INFO)
+    logging.getLogger("dragonhall.client").setLevel(logging.INFO)
     client = Client(args.server, args.token)
-    runner = BotRunner(client, strategy)
+    runner = BotRunner(client, strategy, invitation_rules(args))
     where = f"game {args.game}" if args.game else "every game that awaits this token"
+    if runner.invitations is not None:
+        where += ", answering invitations"
     console.print(f"playing {where} on {client.server} with {args.strategy}; Ctrl-C to stop")
     try:
         runner.run(args.game)
@@ -513,9 +545,6 @@ def _bot(args: argparse.Namespace) -> int:
         runner.stop(timeout=2)
     except DragonhallError as e:
         console.print(f"[red]{client.server}: {e}[/]")
-        return 1
-    except httpx.TransportError as e:
-        console.print(f"[red]cannot reach {client.server}: {e}[/]")
         return 1
     finally:
         client.close()

@@ -24,6 +24,9 @@ unlimited (and the error is logged): a limit is a guard, not a reason to stop th
 
 A request over its limit is refused before its route runs, so it writes nothing: 429, the API's
 error body (code ``rate_limited``) and ``Retry-After`` (whole seconds until its window ends).
+Every answer to a limited request says where its caller stands: ``X-RateLimit-Limit`` (the
+requests its window allows), ``X-RateLimit-Remaining`` and ``X-RateLimit-Reset`` (whole seconds
+until the window ends), for the limit of its bucket with the fewest requests left.
 A token's requests are counted after it is authenticated, so a request refused as 401 or 403
 counts for nothing.
 
@@ -41,7 +44,7 @@ import logging
 import math
 import time
 
-from flask import Flask, current_app, g, request
+from flask import Flask, Response, current_app, g, request
 from flask.typing import ResponseReturnValue
 from limits import RateLimitItem, parse_many
 from limits.storage import Storage, storage_from_string
@@ -102,22 +105,30 @@ class RateLimits:
         if found is None:
             return None
         bucket, who = found
+        tightest: tuple[int, float, float] | None = None
+        """The limit with the fewest requests left: (its amount, the requests left, its window's end)."""
         if self.memory is not None:
             for item, amount, seconds in self._periods[bucket]:
-                end = self.memory.hit((bucket, who, seconds), amount, seconds)
-                if end is not None:
+                end, hits = self.memory.count((bucket, who, seconds), seconds)
+                if hits > amount:
                     return _refused(bucket, item, end)
+                if tightest is None or amount - hits < tightest[1]:
+                    tightest = (amount, amount - hits, end)
+            g.dh_rate_state = tightest
             return None
         assert self.limiter is not None
         for item in self.items[bucket]:
             try:
-                if self.limiter.hit(item, "dragonhall", bucket, who):
-                    continue
-                reset = self.limiter.get_window_stats(item, "dragonhall", bucket, who).reset_time
+                allowed = self.limiter.hit(item, "dragonhall", bucket, who)
+                stats = self.limiter.get_window_stats(item, "dragonhall", bucket, who)
             except Exception as e:  # a Redis that cannot be reached: a guard, not a reason to stop
                 log.warning("rate limits not counted: %s", e)
                 return None
-            return _refused(bucket, item, reset)
+            if not allowed:
+                return _refused(bucket, item, stats.reset_time)
+            if tightest is None or stats.remaining < tightest[1]:
+                tightest = (item.amount, stats.remaining, stats.reset_time)
+        g.dh_rate_state = tightest
         return None
 
     def bucket(self) -> tuple[str, str] | None:
@@ -146,7 +157,20 @@ def install(app: Flask, settings: Settings) -> RateLimits | None:
     limits = RateLimits(limits_of(settings), _storage(settings))
     app.extensions[EXTENSION] = limits
     app.before_request(limits.check)
+    app.after_request(_headers)
     return limits
+
+
+def _headers(response: Response) -> Response:
+    """``X-RateLimit-Limit``, ``-Remaining`` and ``-Reset`` (seconds until the window ends) on every
+    answer to a limited request: the limit of its bucket with the fewest requests left."""
+    state: tuple[int, float, float] | None = g.get("dh_rate_state")
+    if state is not None:
+        amount, left, end = state
+        response.headers["X-RateLimit-Limit"] = str(amount)
+        response.headers["X-RateLimit-Remaining"] = str(max(0, int(left)))
+        response.headers["X-RateLimit-Reset"] = str(max(0, math.ceil(end - time.time())))
+    return response
 
 
 def _storage(settings: Settings) -> Storage | None:
@@ -199,4 +223,5 @@ def _refused(bucket: str, item: RateLimitItem, reset: float) -> ResponseReturnVa
     body = error_body(
         "rate_limited", f"too many requests: over the {bucket} limit of {item}; try again in {wait} seconds"
     )
-    return answer(body, 429, {"Retry-After": str(wait)})
+    headers = {"Retry-After": str(wait), "X-RateLimit-Limit": str(item.amount), "X-RateLimit-Remaining": "0"}
+    return answer(body, 429, {**headers, "X-RateLimit-Reset": str(wait)})

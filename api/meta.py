@@ -48,6 +48,9 @@ def describe(ruleset: Ruleset[Any]) -> dict[str, Any]:
         ],
         "bots": sorted(ruleset.bots),
         "default_bot": ruleset.default_bot,
+        "ladder": [
+            {"bot": r.bot, "level": n, "title": f"Level {n}", "about": r.about} for n, r in enumerate(ruleset.ladder, 1)
+        ],
         "moves": {name: _fields(cls) for name, cls in ruleset.commands.by_type.items()},
         "move_schema": ruleset.move_schema(),
         "events": sorted(ruleset.events.types),

@@ -648,6 +648,13 @@ class Health(Schema):
     games = fields.List(fields.String())
 
 
+class BotRung(Schema):
+    bot = fields.String(required=True, metadata={"description": 'The bot\'s name in requests (`{"bot": NAME}`).'})
+    level = fields.Integer(required=True, metadata={"description": "1 for the weakest."})
+    title = fields.String(required=True, metadata={"description": "`Level N`, the name people read."})
+    about = fields.String(required=True, metadata={"description": "How it plays, in a sentence."})
+
+
 class CatalogGame(Schema):
     game = fields.String(required=True, metadata={"description": "The slug that names the game in requests."})
     title = fields.String(required=True)
@@ -655,6 +662,15 @@ class CatalogGame(Schema):
     variants = fields.List(fields.Raw(), metadata={"description": "name, title, min_seats, max_seats, options."})
     bots = fields.List(fields.String())
     default_bot = fields.String()
+    ladder = fields.List(
+        fields.Nested(BotRung),
+        metadata={
+            "description": (
+                "The server bots from the weakest up, as people choose them: `Level 1`, `Level 2`... Their "
+                "measured ratings are in docs/bots.md."
+            )
+        },
+    )
     moves = fields.Dict(
         keys=fields.String(),
         values=fields.Dict(keys=fields.String(), values=fields.String()),

@@ -185,7 +185,9 @@ def _respond(follower: GameFollower | AccountFollower, still_valid: Callable[[],
             player = optional_player()
             token = player.token_id if player is not None else None
             request.environ[HANDOFF_KEY] = Handoff(follower, position, frame, still_valid, release, token)
-        first = b"".join(frame(line) for line in opening)
+        # with no opening line, a keep-alive at once: the status and headers go out with the first
+        # bytes, so a client's read timeout never waits for the hub's first keep-alive
+        first = b"".join(frame(line) for line in opening) or frame(None)
         # a body of unknown length when the hub follows on: the stream is not over with these lines
         response = Response(first if position is None else iter([first]), mimetype=SSE if sse else NDJSON)
     response.headers["Cache-Control"] = "no-cache"

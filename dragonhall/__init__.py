@@ -25,7 +25,9 @@ from dragonhall.errors import (
     ServerError,
     Unauthenticated,
     Unavailable,
+    Unreachable,
 )
+from dragonhall.invitations import InvitationRules
 
 __all__ = [
     "AdviceStrategy",
@@ -36,6 +38,7 @@ __all__ = [
     "DragonhallError",
     "Forbidden",
     "GamePlayer",
+    "InvitationRules",
     "NotFound",
     "RandomStrategy",
     "RateLimited",
@@ -45,6 +48,7 @@ __all__ = [
     "Strategy",
     "Unauthenticated",
     "Unavailable",
+    "Unreachable",
     "load_strategy",
     "new_command_id",
 ]

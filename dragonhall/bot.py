@@ -31,6 +31,7 @@ from typing import Any
 
 from dragonhall import errors
 from dragonhall.client import Client
+from dragonhall.invitations import InvitationRules
 from dragonhall.streams import Line
 from dragonhall.types import GameDocument, LegalMoves, Move
 
@@ -39,6 +40,8 @@ BOT_NAME = re.compile(r"[a-z][a-z0-9_-]{0,63}")
 """How the server's bots are named (``GET /catalog`` lists each game's)."""
 STARTING = ("awaiting", "your_turn", "game_started")
 """Account lines that name a game to play."""
+ATTEMPTS = 3
+"""Moves tried for one decision: the strategy's, then after each refusal one chosen again."""
 
 log = logging.getLogger("dragonhall.bot")
 
@@ -115,6 +118,8 @@ class GamePlayer:
         self.strategy = strategy
         self.stop = stop or threading.Event()
         self.moves = 0
+        self.played: set[tuple[int, int]] = set()
+        """The (seat, version) decisions made."""
         if getattr(strategy, "client", False) is None:
             strategy.client = client  # type: ignore[attr-defined]
 
@@ -135,30 +140,62 @@ class GamePlayer:
             raise Stopped
 
     def _decide(self, game_id: str, line: Line, legal: LegalMoves) -> None:
+        """Chooses and sends the seat's move; a refusal is answered by reading the game again:
+        409 ``stale_version`` (the game moved on: a simultaneous phase's other seat, a timeout) by
+        choosing again at the new version, 400 and 422 (a move of the strategy's own making that the
+        server cannot read or the rules refuse) by a random move of the list read again."""
         seat, version = legal["seat"], legal["version"]
         game = line["game"] if line["type"] == "game" else self.client.game(game_id, seat)
-        if game["version"] != version:
-            return  # the game moved on: the stream brings what happened
-        moves = legal["moves"]
-        if legal["total"] > len(moves):
-            moves = self.client.all_legal_moves(game_id, seat, first=legal)["moves"]
-        try:
-            move = self.strategy(game.get("view") or {}, moves, {**game, "seat": seat})
-        except errors.Conflict as late:  # an adviser heard that the game moved on
-            log.info("game %s: no move chosen at version %s: %s", game_id, version, late.code)
-            return
-        try:
-            self._send(game_id, move, seat, version, f"s{seat}v{version}")
-        except errors.RuleViolation as refused:
-            log.error("game %s: the strategy's move %s was refused (%s); playing a random one", game_id, move, refused)
-            self._send(game_id, random.choice(moves), seat, version, f"s{seat}v{version}r")
+        if game["version"] != version or (seat, version) in self.played:
+            return  # the game moved on (the stream brings what happened), or this decision was made
+        fallback = False
+        for _ in range(ATTEMPTS):
+            moves = self._all(game_id, seat, legal)
+            try:
+                move = (
+                    random.choice(moves)
+                    if fallback
+                    else self.strategy(game.get("view") or {}, moves, {**game, "seat": seat})
+                )
+            except errors.Conflict as late:  # an adviser heard that the game moved on
+                log.info("game %s: no move chosen at version %s: %s", game_id, version, late.code)
+                return
+            refused = self._send(game_id, move, seat, version, f"s{seat}v{version}{'r' if fallback else ''}")
+            if refused is None or (isinstance(refused, errors.Conflict) and refused.code != "stale_version"):
+                return
+            fallback = not isinstance(refused, errors.Conflict)
+            if fallback:
+                log.warning(
+                    "game %s: move at version %s refused (%s); reading the game again", game_id, version, refused
+                )
+            else:  # a simultaneous phase's other seat, or a timeout, moved first: part of the game
+                log.info(
+                    "game %s: the game moved on from version %s (stale_version); reading it again", game_id, version
+                )
+            legal = self.client.legal_moves(game_id, seat)
+            if not legal["moves"] or (seat, legal["version"]) in self.played:
+                return  # the seat is not awaited now: the stream brings what happened
+            version = legal["version"]
+            game = self.client.game(game_id, seat)
 
-    def _send(self, game_id: str, move: Move, seat: int, version: int, command_id: str) -> None:
+    def _all(self, game_id: str, seat: int, legal: LegalMoves) -> list[Move]:
+        if legal["total"] > len(legal["moves"]):
+            return self.client.all_legal_moves(game_id, seat, first=legal)["moves"]
+        return legal["moves"]
+
+    def _send(
+        self, game_id: str, move: Move, seat: int, version: int, command_id: str
+    ) -> errors.DragonhallError | None:
+        """Sends the move; the refusal (400, 409 or 422), or None when it was played."""
         try:
             self.client.move(game_id, move, expected_version=version, command_id=command_id, seat=seat)
-            self.moves += 1
-        except errors.Conflict as late:  # a timeout played meanwhile, or the game ended
-            log.info("game %s: move at version %s not played: %s", game_id, version, late.code)
+        except (errors.BadRequest, errors.Conflict, errors.RuleViolation) as refused:
+            if isinstance(refused, errors.Conflict) and refused.code != "stale_version":
+                log.info("game %s: move at version %s not played: %s", game_id, version, refused.code)
+            return refused
+        self.moves += 1
+        self.played.add((seat, version))
+        return None
 
 
 def _updated(game: GameDocument | None, line: Line) -> GameDocument:
@@ -170,11 +207,20 @@ def _updated(game: GameDocument | None, line: Line) -> GameDocument:
 
 class BotRunner:
     """Plays every game that awaits the account (one thread per game), from the account stream, or
-    one game with ``run(game_id)``; ``stop()`` ends it (from a signal handler or another thread)."""
+    one game with ``run(game_id)``; ``stop()`` ends it (from a signal handler or another thread).
 
-    def __init__(self, client: Client, strategy: Strategy) -> None:
+    With ``invitations`` (``InvitationRules``), it answers each pending invitation the account
+    stream brings (once, though the stream repeats it on each connect): accepts it and plays its
+    game, or declines it with the reason the rules give. Without, invitations are left pending.
+    A move the server refuses is handled by ``GamePlayer``: it reads the game again and says so in
+    the ``dragonhall.bot`` log (409 ``stale_version``: chooses again; 400, 422: a random legal move)."""
+
+    def __init__(self, client: Client, strategy: Strategy, invitations: InvitationRules | None = None) -> None:
         self.client = client
         self.strategy = strategy
+        self.invitations = invitations
+        """The rules invitations are answered by; None leaves them unanswered (``dragonhall.invitations``)."""
+        self._answered: set[str] = set()
         self.stopping = threading.Event()
         self.finished: dict[str, GameDocument] = {}
         self._playing: dict[str, threading.Thread] = {}
@@ -191,6 +237,8 @@ class BotRunner:
                     break
                 if line.get("type") in STARTING and line.get("game_id"):
                     self._start(line["game_id"])
+                elif line.get("type") == "invitation" and self.invitations is not None:
+                    self._answer(line)
         except Stopped:
             pass
         finally:
@@ -207,6 +255,27 @@ class BotRunner:
     def _idle(self) -> None:
         if self.stopping.is_set():
             raise Stopped
+
+    def _answer(self, invitation: Line) -> None:
+        """Accepts the invitation (and plays its game) or declines it with the reason the rules give."""
+        invitation_id = str(invitation.get("invitation_id"))
+        if invitation_id in self._answered or invitation.get("status", "pending") != "pending":
+            return  # the account stream sends a pending invitation again on each connect
+        self._answered.add(invitation_id)
+        assert self.invitations is not None
+        accept, reason = self.invitations.answer(invitation)
+        inviter = (invitation.get("inviter") or {}).get("name")
+        what = f"{invitation.get('game')} ({invitation.get('variant')}) from {inviter}"
+        try:
+            if accept:
+                game = self.client.accept_invitation(invitation_id)
+                log.info("accepted the invitation to %s: game %s", what, game["id"])
+                self._start(game["id"])
+            else:
+                self.client.decline_invitation(invitation_id, reason)
+                log.info("declined the invitation to %s: %s", what, reason)
+        except errors.Conflict as closed:
+            log.info("the invitation to %s is closed: %s", what, closed.code)
 
     def _start(self, game_id: str) -> None:
         with self._lock:

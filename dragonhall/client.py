@@ -7,7 +7,9 @@
         dh.move(game_id, page["moves"][0], expected_version=page["version"])
 
 Every call returns the server's JSON answer (typed in ``dragonhall.types``) or raises a
-``dragonhall.errors.DragonhallError`` of the status's class, carrying the server's error body. Reads, and
+``dragonhall.errors.DragonhallError`` of the status's class, carrying the server's error body; a server
+that cannot be reached, after the retries, raises ``dragonhall.errors.Unreachable`` (never httpx's own
+errors). Waits longer than ``LONG_WAIT`` seconds are logged on ``dragonhall.client``. Reads, and
 moves, are retried with backoff on a lost connection, a 503 and a 429 (after its ``Retry-After``); a move
 is retried with the same ``command_id``, so the server applies it once and answers a retry with the
 first result. Other writes are retried only when the request cannot have reached the server.
@@ -18,6 +20,7 @@ Dragonhall server over HTTP.
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 import uuid
@@ -49,6 +52,9 @@ API = "/api/v1"
 RETRIED_STATUSES = frozenset({429, 503})
 NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
 """Transport errors raised before the request left: retrying them cannot apply anything twice."""
+LONG_WAIT = 3.0
+"""Waits longer than this many seconds are logged."""
+log = logging.getLogger("dragonhall.client")
 PAGE = 1000
 """The most legal moves the server lists in one page."""
 
@@ -63,6 +69,8 @@ class Retry:
     max_delay: float = 10.0
 
     def delay(self, failures: int, retry_after: float | None = None) -> float:
+        """Seconds to wait after ``failures`` failures: the server's ``Retry-After`` (at most six times
+        ``max_delay``) when it gives one, else the doubling backoff with jitter."""
         if retry_after is not None:
             return min(retry_after, self.max_delay * 6)
         return min(self.max_delay, self.backoff * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
@@ -74,7 +82,19 @@ def new_command_id() -> str:
 
 
 class Client:
-    """One server, one token (or none: a spectator). Thread-safe as an ``httpx.Client`` is."""
+    """One server, one token (or none: a spectator). Thread-safe as an ``httpx.Client`` is.
+
+    ``server``: the server's root URL. ``token``: the player's bearer token (``register`` and
+    ``for_new_player`` set it). ``timeout``: seconds a request may take (connect, read, write), 30 by
+    default; streams read with their own longer timeout. ``retry``: how reads, moves, refused 429s
+    and 503s and unsent writes are retried (``Retry``). ``transport``: an httpx transport (tests use
+    ``httpx.MockTransport``). ``sleep``: how the client waits between tries (tests record them).
+
+    Errors: every refusal raises the ``DragonhallError`` of its status (``BadRequest`` 400,
+    ``Unauthenticated`` 401, ``Forbidden`` 403, ``NotFound`` 404, ``Conflict`` 409, ``RuleViolation``
+    422, ``RateLimited`` 429, ``Unavailable`` 503, ``ServerError`` otherwise); a server that cannot be
+    reached raises ``Unreachable`` after the retries.
+    """
 
     def __init__(
         self,
@@ -104,6 +124,7 @@ class Client:
         return client
 
     def close(self) -> None:
+        """Closes the connections (``with Client(...)`` does it on leaving)."""
         self.http.close()
 
     def __enter__(self) -> Client:
@@ -119,6 +140,7 @@ class Client:
         return cast(PlayerWithToken, self._call("POST", "/players", {"name": name, "kind": kind}))
 
     def me(self) -> Player:
+        """The caller's player: id, name, kind, the token's scopes."""
         return cast(Player, self._call("GET", "/me"))
 
     def create_token(self, name: str, scopes: list[str]) -> TokenWithSecret:
@@ -173,6 +195,7 @@ class Client:
         limit: int | None = None,
         offset: int | None = None,
     ) -> list[GameSummary]:
+        """Games by ``status`` (open, active, finished, abandoned), ``game`` and ``player``, a page at a time."""
         params = _present(status=status, game=game, player=player, limit=limit, offset=offset)
         return cast(list[GameSummary], self._call("GET", "/games", params=params)["games"])
 
@@ -181,6 +204,7 @@ class Client:
         return cast(GameDocument, self._call("GET", f"/games/{game_id}", params=_present(seat=seat)))
 
     def take_seat(self, game_id: str, seat: int | None = None) -> GameDocument:
+        """Takes a seat (the first free one when ``seat`` is None); ``Conflict`` ``seat_unavailable`` when taken."""
         return cast(GameDocument, self._call("POST", f"/games/{game_id}/seats", _present(seat=seat)))
 
     def add_bot(self, game_id: str, bot: str, seat: int | None = None) -> GameDocument:
@@ -188,6 +212,7 @@ class Client:
         return cast(GameDocument, self._call("POST", f"/games/{game_id}/seats", _present(bot=bot, seat=seat)))
 
     def start(self, game_id: str) -> GameDocument:
+        """Starts an open game now (its creator only), with the seats it has."""
         return cast(GameDocument, self._call("POST", f"/games/{game_id}/start"))
 
     def legal_moves(
@@ -244,6 +269,7 @@ class Client:
         return cast(MoveResult, self._call("POST", f"/games/{game_id}/moves", body, safe=True))
 
     def resign(self, game_id: str, seat: int | None = None) -> MoveResult:
+        """Leaves the game from the seat (ranked last; the game goes on for the others where the rules allow)."""
         return cast(MoveResult, self._call("POST", f"/games/{game_id}/resign", _present(seat=seat)))
 
     def events(self, game_id: str, after: int = 0, limit: int | None = None, wait: float | None = None) -> EventList:
@@ -265,9 +291,11 @@ class Client:
         return response.text
 
     def steps(self, game_id: str) -> dict[str, Any]:
+        """The game decision by decision: actor, decision, rules applied, events (as the caller may see them)."""
         return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/steps"))
 
     def audit(self, game_id: str) -> dict[str, Any]:
+        """The steps with the server's verification of every one."""
         return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/audit"))
 
     def record(self, game_id: str) -> dict[str, Any]:
@@ -275,6 +303,7 @@ class Client:
         return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/record"))
 
     def journal(self, game_id: str) -> dict[str, Any]:
+        """The refused commands of the game: who, when, what, and the rule that refused it."""
         return cast(dict[str, Any], self._call("GET", f"/games/{game_id}/journal"))
 
     # ------------------------------------------------------------ disputes
@@ -282,23 +311,29 @@ class Client:
     def open_dispute(
         self, game_id: str, version: int, claim: str, move: Move | None = None, seat: int | None = None
     ) -> Dispute:
+        """Disputes a game at ``version``: ``claim`` in words, with the ``move`` the seat says it could play."""
         body = _present(version=version, claim=claim, move=move, seat=seat)
         return cast(Dispute, self._call("POST", f"/games/{game_id}/disputes", body))
 
     def disputes(self, game_id: str) -> list[Dispute]:
+        """The disputes opened on a game."""
         return cast(list[Dispute], self._call("GET", f"/games/{game_id}/disputes")["disputes"])
 
     def dispute(self, dispute_id: str) -> Dispute:
+        """One dispute."""
         return cast(Dispute, self._call("GET", f"/disputes/{dispute_id}"))
 
     def dispute_legal_moves(self, dispute_id: str, offset: int | None = None, limit: int | None = None) -> LegalMoves:
+        """The moves that were legal at a dispute's version, for the seat it names."""
         params = _present(offset=offset, limit=limit)
         return cast(LegalMoves, self._call("GET", f"/disputes/{dispute_id}/legal-moves", params=params))
 
     def sandbox(self, dispute_id: str) -> Dispute:
+        """Forks a dispute's game at its version into a sandbox (never rated), to try the claim out."""
         return cast(Dispute, self._call("POST", f"/disputes/{dispute_id}/sandbox"))
 
     def resolve_dispute(self, dispute_id: str, verdict: str, note: str | None = None) -> Dispute:
+        """An arbiter's verdict on a dispute, with an optional note."""
         body = _present(verdict=verdict, note=note)
         return cast(Dispute, self._call("POST", f"/disputes/{dispute_id}/resolve", body))
 
@@ -308,10 +343,29 @@ class Client:
         """Games awaiting the caller (soonest deadline first), its reminders and invitations."""
         return cast(Inbox, self._call("GET", "/me/inbox"))
 
+    def invitations(self) -> dict[str, list[dict[str, Any]]]:
+        """The caller's invitations, ``{received, sent}``, pending ones first (``docs/api.md``)."""
+        return cast(dict[str, list[dict[str, Any]]], self._call("GET", "/me/invitations"))
+
+    def accept_invitation(self, invitation_id: str) -> GameDocument:
+        """Takes the seat an invitation offers; answers the game. ``Conflict`` (``invitation_closed``)
+        when it was answered already or its table has no seat left."""
+        return cast(GameDocument, self._call("POST", f"/invitations/{invitation_id}/accept"))
+
+    def decline_invitation(self, invitation_id: str, reason: str | None = None) -> dict[str, Any]:
+        """Declines an invitation with one of the server's reasons (``generic`` when None:
+        ``later``, ``too_fast``, ``too_slow``, ``time_control``, ``rated``, ``casual``, ``standard``,
+        ``variant``, ``no_bot``, ``only_bot``); answers the invitation."""
+        return cast(
+            dict[str, Any], self._call("POST", f"/invitations/{invitation_id}/decline", _present(reason=reason))
+        )
+
     def vacation(self) -> dict[str, Any]:
+        """The caller's declared vacation days (clocks stop for them)."""
         return cast(dict[str, Any], self._call("GET", "/me/vacation"))
 
     def declare_vacation(self, start: date | str, days: int) -> dict[str, Any]:
+        """Declares ``days`` of vacation from ``start``: the caller's clocks stop for them."""
         body = {"start": start.isoformat() if isinstance(start, date) else start, "days": days}
         return cast(dict[str, Any], self._call("POST", "/me/vacation", body))
 
@@ -332,6 +386,7 @@ class Client:
         return cast(list[dict[str, Any]], self._call("GET", "/keys")["keys"])
 
     def health(self) -> dict[str, Any]:
+        """The server's health (``/healthz``): ``ok`` or ``degraded``, with each check."""
         return cast(dict[str, Any], self._send("GET", "/healthz", prefix="").json())
 
     # ------------------------------------------------------------ streams
@@ -351,6 +406,7 @@ class Client:
     # ------------------------------------------------------------ plumbing
 
     def headers(self, accept: str = "application/json") -> dict[str, str]:
+        """The headers of each request: ``Accept`` and the token's ``Authorization``."""
         headers = {"Accept": accept}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
@@ -400,8 +456,8 @@ class Client:
             except httpx.TransportError as error:
                 failures += 1
                 if failures >= self.retry.attempts or not (safe or isinstance(error, NOT_SENT)):
-                    raise
-                self.sleep(self.retry.delay(failures))
+                    raise errors.Unreachable.after(self.server, failures, error) from error
+                self.wait(self.retry.delay(failures), f"{method} {path}: {type(error).__name__}")
                 continue
             if response.is_success:
                 return response
@@ -410,7 +466,14 @@ class Client:
             retried = response.status_code == 429 or (safe and response.status_code in RETRIED_STATUSES)
             if not retried or failures >= self.retry.attempts:
                 raise failure
-            self.sleep(self.retry.delay(failures, failure.retry_after))
+            self.wait(self.retry.delay(failures, failure.retry_after), f"{method} {path}: {failure}")
+
+    def wait(self, seconds: float, why: str) -> None:
+        """Sleeps before a retry or a reconnection, saying so in the log (``dragonhall.client``) when
+        the wait is longer than ``LONG_WAIT`` seconds, so that a bot never seems to hang."""
+        if seconds > LONG_WAIT:
+            log.warning("waiting %.0f s before trying again (%s)", seconds, why)
+        self.sleep(seconds)
 
 
 def _present(**values: Any) -> dict[str, Any]:

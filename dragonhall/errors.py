@@ -74,6 +74,22 @@ class Unavailable(DragonhallError):
     same ``command_id``."""
 
 
+class Unreachable(DragonhallError, ConnectionError):
+    """The server could not be reached, after the client's retries: ``code`` ``unreachable`` when no
+    connection could be made (refused, timed out), ``connection_lost`` when the connection broke after
+    the request was sent (a write without a ``command_id`` is then not sent again: it may have been
+    applied). ``status`` is 0; ``__cause__`` is the transport's own error. It is also a
+    ``ConnectionError``."""
+
+    @classmethod
+    def after(cls, server: str, attempts: int, error: Exception) -> Unreachable:
+        """The error of ``attempts`` tries at ``server`` that ended with the transport's ``error``."""
+        reason = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+        sent = not isinstance(error, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout)
+        code = "connection_lost" if sent else "unreachable"
+        return cls(0, code, f"cannot reach {server} after {attempts} attempts ({reason})")
+
+
 class ServerError(DragonhallError):
     """Any other status: the server failed."""
 

@@ -137,6 +137,7 @@ def _follow(
         params = {} if after is None else {"after": after}
         timeout = httpx.Timeout(client.timeout, read=READ_TIMEOUT)
         retry_after: float | None = None
+        lost: Exception | None = None
         try:
             with client.http.stream("GET", API + path, params=params, headers=headers, timeout=timeout) as response:
                 if not response.is_success:
@@ -152,13 +153,17 @@ def _follow(
                         yield line
                         if last(line):
                             return
-        except (httpx.TransportError, TruncatedLine):
+        except httpx.TransportError as error:
+            lost = error
+        except TruncatedLine:
             pass
         failures += 1
+        if failures >= reconnect.attempts and isinstance(lost, httpx.ConnectError | httpx.ConnectTimeout):
+            raise errors.Unreachable.after(client.server, failures, lost) from lost
         if failures >= reconnect.attempts:
             raise errors.Unavailable(503, "stream_lost", f"{path}: no line after {failures} connections")
         _call(idle)
-        client.sleep(reconnect.delay(failures, retry_after))
+        client.wait(reconnect.delay(failures, retry_after), f"reconnecting to {path}")
 
 
 def _call(idle: Idle) -> None:

@@ -30,20 +30,22 @@ class Windows:
     def hit(self, key: Hashable, amount: int, seconds: int) -> float | None:
         """Counts a hit; None when it is within ``amount`` hits of its window, else the time
         (``time.time``) at which the window ends."""
+        end, hits = self.count(key, seconds)
+        return end if hits > amount else None
+
+    def count(self, key: Hashable, seconds: int) -> tuple[float, float]:
+        """Counts a hit: the time (``time.time``) at which its window ends, and the hits in it."""
         now = time.time()
         with self._lock:
             window = self._windows.get(key)
             if window is None or window[0] <= now:
-                self._windows[key] = [now + seconds, 1.0]
-                over = amount < 1
-                end = now + seconds
+                self._windows[key] = window = [now + seconds, 1.0]
             else:
                 window[1] += 1
-                over = window[1] > amount
-                end = window[0]
+            end, hits = window
         if time.monotonic() >= self._next_sweep:
             self.sweep()
-        return end if over else None
+        return end, hits
 
     def sweep(self) -> None:
         """Drops the windows that have ended."""

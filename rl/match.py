@@ -7,7 +7,7 @@ so a seed reproduces a game exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel import Command, Outcome, Rng, Ruleset, Viewer, state_after
@@ -21,10 +21,23 @@ def seed_bytes(seed: int) -> bytes:
 class Match:
     """The state of one game and the next decision's number."""
 
-    def __init__(self, ruleset: Ruleset[Any], variant: str | None, players: int, seed: int) -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset[Any],
+        variant: str | None,
+        players: int,
+        seed: int,
+        *,
+        options: Mapping[str, Any] | None = None,
+        game_seed: bytes | None = None,
+        streams: Sequence[str] | None = None,
+    ) -> None:
+        """``options`` are the variant's; ``game_seed`` (a server game's revealed seed) replaces the
+        seed ``seed`` stands for, and ``streams`` the stream of each decision (``rl.records``)."""
         self.ruleset = ruleset
-        self.config = ruleset.configure(variant, None, players)
-        self.seed = seed_bytes(seed)
+        self.config = ruleset.configure(variant, options, players)
+        self.seed = game_seed if game_seed is not None else seed_bytes(seed)
+        self.streams = streams
         self.state, _ = ruleset.new_game(self.config, Rng(self.seed, "setup"))
         self.decisions = 0
         self._legal: tuple[int, Sequence[Command]] | None = None
@@ -48,7 +61,9 @@ class Match:
 
     def play(self, seat: int, command: Command) -> None:
         """``seat`` plays ``command`` (a legal move: the engine still checks it)."""
-        events = self.ruleset.decide(self.state, seat, command, Rng(self.seed, f"v{self.decisions}"))
+        k = self.decisions
+        stream = self.streams[k] if self.streams is not None and k < len(self.streams) else f"v{k}"
+        events = self.ruleset.decide(self.state, seat, command, Rng(self.seed, stream))
         self.state = state_after(self.ruleset, self.state, events)  # folded once, by the decider, as the platform does
         self.decisions += 1
         self._legal = None

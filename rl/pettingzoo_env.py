@@ -12,6 +12,7 @@ seats a seat beat less those that beat it, over ``players - 1``.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from domain.kernel import Command, Ruleset, Viewer
-from rl import hooks
+from rl import hooks, records
 from rl.actions import Legal
 from rl.features import OBSERVATION_SIZE, describe
 from rl.match import Match, returns
@@ -38,12 +39,19 @@ class DragonhallEnv(AECEnv):
         players: int | None = None,
         render_mode: str | None = None,
         observation_size: int = OBSERVATION_SIZE,
+        options: Mapping[str, Any] | None = None,
+        from_record: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
+        self.recorded = records.read(from_record) if from_record is not None else None
+        if self.recorded is not None:
+            slug, variant, players = self.recorded.ruleset, self.recorded.variant, self.recorded.players
+            options = self.recorded.options
         self.ruleset = game(slug) if isinstance(slug, str) else slug
         self.variant = self.ruleset.variant(variant).name
         self.players = players or self.ruleset.variant(variant).min_seats
-        self.ruleset.configure(self.variant, None, self.players)  # fails early on a bad seat count
+        self.options = dict(options or {})
+        self.ruleset.configure(self.variant, self.options, self.players)  # fails early on bad options or seats
         self.codec = codec_for(self.ruleset)
         self.render_mode = render_mode
         self.observation_size = observation_size
@@ -71,8 +79,23 @@ class DragonhallEnv(AECEnv):
     # ------------------------------------------------------------ the AEC protocol
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game; the same ``seed`` gives the same game for the same actions."""
-        self.match = Match(self.ruleset, self.variant, self.players, secrets.randbits(63) if seed is None else seed)
+        """A new game; the same ``seed`` gives the same game for the same actions. An environment made
+        ``from_record`` starts the recorded game, whatever ``seed``: its seed and decisions' draws."""
+        seed = secrets.randbits(63) if seed is None else seed
+        if self.recorded is None:
+            self.match = Match(self.ruleset, self.variant, self.players, seed, options=self.options)
+        else:
+            streams = [d.stream for d in self.recorded.decisions]
+            game_seed = self.recorded.seed
+            self.match = Match(
+                self.ruleset,
+                self.variant,
+                self.players,
+                seed,
+                options=self.options,
+                game_seed=game_seed,
+                streams=streams,
+            )
         self._table = None
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -128,6 +151,25 @@ class DragonhallEnv(AECEnv):
 
     # ------------------------------------------------------------ helpers
 
+    def replay(self, actions: bool = True) -> Iterator[tuple[str, int | None, records.Decision]]:
+        """Plays the recorded decisions from a fresh ``reset()`` of an environment made
+        ``from_record``, exactly: each is the recorded command, whose chance is drawn as the server
+        drew it. Yields, before playing each, its agent, the action that stands for it (None when no
+        action does: a continuous move off the action grid) and the decision (its server version).
+        The agent is the recorded seat, which in a simultaneous phase may not be ``agent_selection``.
+        ``actions=False`` skips finding the actions (None each), which costs a legal-move table a step."""
+        if self.recorded is None:
+            raise RuntimeError("replay() needs an environment made with from_record=")
+        for decision in self.recorded.decisions:
+            agent = self.possible_agents[decision.seat]
+            table = {c: a for a, c in self._legal(decision.seat).commands().items()} if actions else {}
+            yield agent, table.get(decision.command), decision
+            self._cumulative_rewards[agent] = 0.0
+            self._match().play(decision.seat, decision.command)
+            self._table = None
+            self._after_decision()
+            self._accumulate_rewards()
+
     def legal_commands(self, agent: str) -> dict[int, Command]:
         """Each legal action of ``agent`` and the engine command it stands for."""
         return self._legal(self._seat[agent]).commands()
@@ -167,6 +209,12 @@ class DragonhallEnv(AECEnv):
 _SPECTATOR = Viewer.spectator()
 
 
-def env(slug: str, variant: str | None = None, players: int | None = None, **kwargs: Any) -> DragonhallEnv:
-    """The AEC environment of game ``slug`` (a slug of the catalogue)."""
-    return DragonhallEnv(slug, variant, players, **kwargs)
+def env(
+    slug: str | None = None, variant: str | None = None, players: int | None = None, **kwargs: Any
+) -> DragonhallEnv:
+    """The AEC environment of game ``slug`` (a slug of the catalogue); ``options=`` the variant's
+    options; ``from_record=`` a finished server game's record, which also says the game
+    (``DragonhallEnv.replay``, ``rl.records``)."""
+    if slug is None and kwargs.get("from_record") is None:
+        raise TypeError("env() needs a game's slug, or from_record=")
+    return DragonhallEnv(slug or "", variant, players, **kwargs)

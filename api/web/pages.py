@@ -118,7 +118,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         your_seats=doc["your_seats"],
         can_join=me is not None and open_seat and not seated,
         is_creator=me is not None and doc["creator"] == me.id,
-        bots=sorted(ruleset.bots),
+        bots=[(r.bot, f"Level {n}: {r.about}") for n, r in enumerate(ruleset.ladder, 1)],
         page_data=page_data,
         errors=errors,
     )

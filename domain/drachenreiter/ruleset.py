@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.drachenreiter import bots_ladder
 from domain.drachenreiter import events as ev
 from domain.drachenreiter.bots import RacerBot, SampledRandomBot
 from domain.drachenreiter.cards import ENERGY_TOKENS, START_CARDS, TRAP_TOKENS, full_deck
@@ -38,7 +39,13 @@ class Drachenreiter(Ruleset[RaceState]):
     events = Codec(ev.EVENTS)
     state_type = RaceState
     rules = RULES
-    bots = {"random": lambda: SampledRandomBot(DRACHENREITER), "racer": lambda: RacerBot(DRACHENREITER)}
+    bots = {
+        "random": lambda: SampledRandomBot(DRACHENREITER),
+        "beginner": bots_ladder.beginner,
+        "racer": lambda: RacerBot(DRACHENREITER),
+        "search": bots_ladder.search,
+    }
+    ladder = bots_ladder.LADDER
     default_bot = "racer"
     max_decisions = 4_000
     narrator = NARRATOR

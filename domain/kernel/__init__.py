@@ -1,6 +1,7 @@
 """The domain kernel: what every game plug-in is built from."""
 
-from domain.kernel.bots import RandomBot, choose_move
+from domain.kernel.bots import BeginnerBot, RandomBot, choose_move
+from domain.kernel.bots_search import SearchBot, SearchSettings
 from domain.kernel.emitter import Emitter, Evolves, Folded, state_after, states_after
 from domain.kernel.jsonable import DecodeError, canonical_json, decode, encode, state_hash
 from domain.kernel.outcome import Outcome
@@ -18,6 +19,7 @@ from domain.kernel.rules import (
 )
 from domain.kernel.ruleset import (
     Bot,
+    BotLevel,
     ConfigError,
     GameConfig,
     NoOptions,
@@ -30,7 +32,9 @@ from domain.kernel.viewer import Viewer
 
 __all__ = [
     "LEAVING",
+    "BeginnerBot",
     "Bot",
+    "BotLevel",
     "Codec",
     "Command",
     "ConfigError",
@@ -52,6 +56,8 @@ __all__ = [
     "RuleError",
     "RuleRef",
     "Ruleset",
+    "SearchBot",
+    "SearchSettings",
     "Variant",
     "Viewer",
     "all_games",

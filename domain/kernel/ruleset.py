@@ -105,6 +105,15 @@ class Bot(Protocol[S_contra]):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class BotLevel:
+    """One rung of a game's bot ladder: a bot's name and, in a person's words, how it plays.
+    Its level (``Level 1`` is the weakest) is its place in ``Ruleset.ladder``."""
+
+    bot: str
+    about: str
+
+
 class Ruleset(ABC, Generic[S]):
     """A game plug-in. Subclass it once per game and register one instance."""
 
@@ -124,6 +133,9 @@ class Ruleset(ABC, Generic[S]):
     Set on the subclass; not a ``ClassVar``, which cannot name ``S``."""
     default_bot: ClassVar[str]
     """The bot that stands in for a timed-out seat."""
+    ladder: ClassVar[tuple[BotLevel, ...]] = ()
+    """The bots from the weakest up, as people choose them: ``Level 1``, ``Level 2``...
+    (``docs/bots.md`` gives their measured ratings)."""
     max_decisions: ClassVar[int] = 10_000
     """A bound on the decisions of one game (all seats), for tests and safety stops."""
     narrator: ClassVar[Narrator] = DEFAULT_NARRATOR
@@ -298,6 +310,13 @@ class Ruleset(ABC, Generic[S]):
         except KeyError:
             names = ", ".join(sorted(self.bots))
             raise ConfigError("bot", f"unknown bot {name!r} for {self.slug}; expected one of: {names}") from None
+
+    def bot_title(self, name: str) -> str:
+        """The bot's name as people read it: ``Level N`` for a bot of the ladder, else its name."""
+        for level, rung in enumerate(self.ladder, 1):
+            if rung.bot == name:
+                return f"Level {level}"
+        return name
 
     def citations(self) -> dict[str, RuleRef]:
         """Rule id to reference, for every rule the game cites."""

@@ -23,6 +23,7 @@ from domain.kernel import (
 )
 from domain.kernel.pointing import Pointing
 from domain.kernel.rules import GAME_ENDED
+from domain.mekong import bots_ladder
 from domain.mekong import rulebook as rb
 from domain.mekong.board import villages
 from domain.mekong.bots import PlannerBot
@@ -57,11 +58,14 @@ class Mekong(Ruleset[MekongState]):
     rules = rb.RULES
     bots = {
         "random": lambda: RandomBot(RULESET),
+        "beginner": bots_ladder.beginner,
         "planner": lambda: PlannerBot(RULESET),
+        "search": bots_ladder.search,
     }
     """``random``: uniform over the listed moves (programmes and resolution choices alike);
-    ``planner``: see ``bots.PlannerBot``."""
+    ``planner``: see ``bots.PlannerBot``; ``beginner`` and ``search``: see ``bots_ladder``."""
     default_bot = "planner"
+    ladder = bots_ladder.LADDER
     max_decisions = 10_000
     narrator = NARRATOR
 

@@ -9,7 +9,7 @@ from typing import Any
 from domain.kernel import Codec, Command, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
 from domain.kernel.pointing import Pointing
 from domain.seven_dragons import decide as flow
-from domain.seven_dragons.bots import BOTS
+from domain.seven_dragons.bots_ladder import BOTS, LADDER
 from domain.seven_dragons.commands import COMMANDS
 from domain.seven_dragons.events import EVENTS
 from domain.seven_dragons.evolve import evolve
@@ -49,6 +49,7 @@ class SevenDragons(Ruleset[State]):
     state_type = SevenDragonsState
     rules = RULES
     bots = BOTS
+    ladder = LADDER
     default_bot = "greedy"
     max_decisions = 2_000
     narrator = NARRATOR

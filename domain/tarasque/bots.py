@@ -1,4 +1,11 @@
-"""Tarasque's bots: ``random`` (uniform over legal moves) and ``greedy``.
+"""Tarasque's bots, from the weakest: ``random`` (uniform over legal moves), ``beginner``,
+``greedy`` and ``search``.
+
+``beginner`` plays as ``greedy`` but pushes its luck (it rolls again whenever it may) and
+overlooks the position one move in four (a random move).
+
+``search`` is the kernel's information-set MCTS (``domain.kernel.bots_search``) with
+``greedy`` as its prior and, one move in ten aside, as the players of its rollouts.
 
 ``greedy`` scores every legal move with ``strategy.Valuation`` and plays the
 best (the first listed among equals, so it is deterministic):
@@ -16,10 +23,10 @@ best (the first listed among equals, so it is deterministic):
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.kernel import Command, RandomBot
+from domain.kernel import BeginnerBot, Command, RandomBot, SearchBot, SearchSettings
 from domain.tarasque.commands import EndTurn, MoveLairTile, RemoveTile, Roll, SetAside, Stop, StoreTile, TakeTile
 from domain.tarasque.lair import move
 from domain.tarasque.legal import legal_moves
@@ -40,6 +47,12 @@ class RandomTarasqueBot(RandomBot[TarasqueState]):
         from domain.tarasque.ruleset import RULESET
 
         super().__init__(RULESET)
+
+
+SLIP = 0.25
+"""Designed: how often the beginner overlooks the position."""
+ROLLOUT_SLIP = 0.1
+"""Designed: how often a rollout player of the search plays at random (rollouts must vary)."""
 
 
 class GreedyBot:
@@ -120,4 +133,33 @@ _SCORERS: dict[type, Callable[[_Judge, Any], float]] = {
     EndTurn: _Judge.end,
 }
 
-__all__ = ["GreedyBot", "RandomTarasqueBot"]
+
+def _pushes_luck(state: TarasqueState, seat: int, moves: Sequence[Command], rng: random.Random) -> Command | None:
+    """The beginner's habit: it rolls again whenever it may."""
+    return Roll() if Roll() in moves else None
+
+
+class BeginnerTarasqueBot(BeginnerBot[TarasqueState]):
+    """``greedy`` that pushes its luck and sometimes overlooks the position (see the module doc)."""
+
+    def __init__(self) -> None:
+        from domain.tarasque.ruleset import RULESET
+
+        super().__init__(RULESET, GreedyBot(), RandomTarasqueBot(), SLIP, _pushes_luck)
+
+
+class SearchTarasqueBot(SearchBot[TarasqueState]):
+    """Information-set MCTS with ``greedy`` as prior and rollout player (see the module doc)."""
+
+    def __init__(self, settings: SearchSettings | None = None) -> None:
+        from domain.tarasque.ruleset import RULESET
+
+        greedy, weak = GreedyBot(), RandomTarasqueBot()
+
+        def rollout(state: TarasqueState, seat: int, rng: random.Random) -> Command:
+            return (weak if rng.random() < ROLLOUT_SLIP else greedy).choose(state, seat, rng)
+
+        super().__init__(RULESET, rollout, greedy, settings or SearchSettings(width=6))
+
+
+__all__ = ["BeginnerTarasqueBot", "GreedyBot", "RandomTarasqueBot", "SearchTarasqueBot"]

@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.kernel import Codec, Command, Emitter, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
+from domain.kernel import BotLevel, Codec, Command, Emitter, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
 from domain.kernel.pointing import Pointing
 from domain.tarasque import absence, bots
 from domain.tarasque.advance import advance
@@ -39,8 +39,19 @@ class Tarasque(Ruleset[TarasqueState]):
     events = Codec(EVENTS)
     state_type = TarasqueState
     rules = RULES
-    bots = {"random": bots.RandomTarasqueBot, "greedy": bots.GreedyBot}
+    bots = {
+        "random": bots.RandomTarasqueBot,
+        "beginner": bots.BeginnerTarasqueBot,
+        "greedy": bots.GreedyBot,
+        "search": bots.SearchTarasqueBot,
+    }
     default_bot = "greedy"
+    ladder = (
+        BotLevel("random", "plays any legal move at random"),
+        BotLevel("beginner", "knows the good moves but pushes its luck and sometimes overlooks the board"),
+        BotLevel("greedy", "weighs every move by the harvest it expects"),
+        BotLevel("search", "tries its moves out in many imagined games, built from what it can see"),
+    )
     max_decisions = MAX_DECISIONS
     narrator = NARRATOR
 

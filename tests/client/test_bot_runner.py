@@ -67,24 +67,68 @@ def test_the_player_answers_each_line_that_awaits_it_with_the_strategys_move() -
     assert script.sent("GET /api/v1/games/g1")[0].url.params["seat"] == "1"
 
 
-def test_a_move_made_too_late_is_dropped_and_the_stream_followed_on() -> None:
+LEGAL = "GET /api/v1/games/g1/legal-moves"
+
+
+def test_a_move_made_too_late_is_chosen_again_on_the_game_read_again(caplog: pytest.LogCaptureFixture) -> None:
+    """409 ``stale_version``: another seat of a simultaneous phase (or a timeout) played first; the
+    player reads the seat's moves again and chooses among them, once, at the new version."""
+    lines = [{"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll")}, last(7)]
+    refused = error(409, "stale_version", current_version=6)
+    moved_on = httpx.Response(200, json={**GAME, "version": 6})
+    script = Script(
+        {
+            STREAM: [ndjson(*lines)],
+            MOVES: [refused, PLAYED],
+            LEGAL: [httpx.Response(200, json=legal(6, "stop"))],
+            "GET /api/v1/games/g1": [moved_on, ENDED],
+        }
+    )
+    dh, _ = client(script)
+    player = GamePlayer(dh, first_move)
+    with caplog.at_level("INFO", logger="dragonhall.bot"):
+        player.play("g1")
+    sent = [(body(r)["move"], body(r)["expected_version"]) for r in script.sent(MOVES)]
+    assert sent == [({"type": "roll"}, 5), ({"type": "stop"}, 6)] and player.moves == 1
+    assert "moved on from version 5 (stale_version); reading it again" in caplog.text
+
+
+def test_a_move_made_too_late_when_the_seat_is_no_longer_awaited_plays_nothing() -> None:
     lines = [{"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll")}, last(6)]
     refused = error(409, "stale_version", current_version=6)
-    script = Script({STREAM: [ndjson(*lines)], MOVES: [refused], "GET /api/v1/games/g1": [ENDED]})
+    script = Script(
+        {
+            STREAM: [ndjson(*lines)],
+            MOVES: [refused],
+            LEGAL: [httpx.Response(200, json=legal(6))],
+            "GET /api/v1/games/g1": [ENDED],
+        }
+    )
     dh, _ = client(script)
     player = GamePlayer(dh, first_move)
     player.play("g1")
     assert player.moves == 0 and len(script.sent(MOVES)) == 1
 
 
-def test_a_move_the_rules_refuse_is_replaced_by_a_legal_one() -> None:
+@pytest.mark.parametrize(("status", "code"), [(422, "illegal_move"), (400, "malformed_move")])
+def test_a_move_the_server_refuses_is_replaced_by_a_legal_one_read_again(
+    status: int, code: str, caplog: pytest.LogCaptureFixture
+) -> None:
     lines = [{"type": "game", "version": 5, "game": GAME, "legal_moves": legal(5, "roll")}, last(6)]
     script = Script(
-        {STREAM: [ndjson(*lines)], MOVES: [error(422, "illegal_move"), PLAYED], "GET /api/v1/games/g1": [ENDED]}
+        {
+            STREAM: [ndjson(*lines)],
+            MOVES: [error(status, code), PLAYED],
+            LEGAL: [httpx.Response(200, json=legal(5, "stop"))],
+            "GET /api/v1/games/g1": [httpx.Response(200, json=GAME), ENDED],
+        }
     )
     dh, _ = client(script)
-    GamePlayer(dh, lambda view, moves, game: {"type": "cheat"}).play("g1")
-    assert [body(r)["move"] for r in script.sent(MOVES)] == [{"type": "cheat"}, {"type": "roll"}]
+    player = GamePlayer(dh, lambda view, moves, game: {"type": "cheat"})
+    with caplog.at_level("WARNING", logger="dragonhall.bot"):
+        player.play("g1")
+    assert [body(r)["move"] for r in script.sent(MOVES)] == [{"type": "cheat"}, {"type": "stop"}]
+    assert player.moves == 1 and code in caplog.text
 
 
 def test_the_runner_plays_each_game_the_account_stream_names_once() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from dragonhall import BadRequest, Conflict, NotFound, RateLimited, RuleViolation, Unavailable
+from dragonhall import BadRequest, Conflict, NotFound, RateLimited, RuleViolation, Unavailable, Unreachable
 from tests.client.fakes import Script, body, client, error
 
 MOVES = "POST /api/v1/games/g1/moves"
@@ -59,8 +59,9 @@ def test_a_write_without_a_command_id_is_not_sent_again_once_it_may_have_arrived
     """A game created twice would be two games: only a request that never left is retried."""
     script = Script({"POST /api/v1/games": [httpx.ReadError("connection reset")]})
     dh, _ = client(script)
-    with pytest.raises(httpx.ReadError):
+    with pytest.raises(Unreachable) as lost:
         dh.create_game("tarasque")
+    assert lost.value.code == "connection_lost" and isinstance(lost.value.__cause__, httpx.ReadError)
     assert len(script.requests) == 1
     script = Script({"POST /api/v1/games": [error(503, "store_unavailable")]})
     dh, _ = client(script)
@@ -135,3 +136,21 @@ def test_all_legal_moves_pages_through_one_version() -> None:
     dh, _ = client(script)
     everything = dh.all_legal_moves("g1", first=page(httpx.Request("GET", "http://x/?limit=2")).json())
     assert [m["n"] for m in everything["moves"]] == [0, 1, 2, 3, 4] and everything["version"] == 9
+
+
+def test_a_server_that_cannot_be_reached_is_one_library_error_after_the_retries() -> None:
+    script = Script({"GET /api/v1/games/g1": [httpx.ConnectError("connection refused")]})
+    dh, waits = client(script, attempts=3)
+    with pytest.raises(Unreachable) as failed:
+        dh.game("g1")
+    assert failed.value.code == "unreachable" and isinstance(failed.value, ConnectionError)
+    assert "dragonhall.test" in str(failed.value) and len(script.requests) == 3 and len(waits) == 2
+
+
+def test_a_long_wait_is_logged(caplog: pytest.LogCaptureFixture) -> None:
+    limited = error(429, "rate_limited", headers={"Retry-After": "30"})
+    script = Script({"GET /api/v1/games/g1": [limited, httpx.Response(200, json={"id": "g1"})]})
+    dh, waits = client(script)
+    with caplog.at_level("WARNING", logger="dragonhall.client"):
+        dh.game("g1")
+    assert waits == [30.0] and "waiting 30 s" in caplog.text and "rate_limited" in caplog.text

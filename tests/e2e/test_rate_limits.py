@@ -221,3 +221,34 @@ def test_the_memory_counts_start_no_thread_and_ended_windows_are_swept() -> None
     windows._next_sweep = 0.0  # the sweep is due
     windows.hit(("moves", "token:1", 60), 2, 60)
     assert ("moves", "token:0", 60) not in windows._windows and len(windows) == 49
+
+
+def rate_headers(response: Any) -> tuple[int, int, int]:
+    h = response.headers
+    return int(h["X-RateLimit-Limit"]), int(h["X-RateLimit-Remaining"]), int(h["X-RateLimit-Reset"])
+
+
+def test_every_limited_answer_says_the_limit_what_is_left_and_when_it_resets(limited: Any) -> None:
+    client = limited(rate_limit_reads="3/minute;100/hour")
+    token = client.player("a")["token"]
+    answers = [get(client, "/api/v1/me", token) for _ in range(4)]
+    assert [rate_headers(r)[:2] for r in answers[:3]] == [(3, 2), (3, 1), (3, 0)]
+    assert all(0 < rate_headers(r)[2] <= LIMIT_SECONDS for r in answers)
+    assert_rate_limited(answers[3])
+    assert rate_headers(answers[3])[:2] == (3, 0) and rate_headers(answers[3])[2] == int(
+        answers[3].headers["Retry-After"]
+    )
+    assert "X-RateLimit-Limit" not in get(client, "/api/v1/catalog").headers  # not limited
+
+
+@pytest.mark.redis
+def test_the_rate_headers_come_from_redis_when_the_counts_are_shared(redis_url: str, tmp_path: Path) -> None:
+    settings = make_settings("sqlite", tmp_path, broker_url=redis_url, rate_limit_reads="2/minute")
+    platform = bootstrap(settings, work=NullWork())
+    try:
+        client = ApiClient(create_app(platform).test_client(), platform)
+        token = client.player("rated-headers")["token"]
+        first, second = get(client, "/api/v1/me", token), get(client, "/api/v1/me", token)
+        assert rate_headers(first)[:2] == (2, 1) and rate_headers(second)[:2] == (2, 0)
+    finally:
+        platform.close()

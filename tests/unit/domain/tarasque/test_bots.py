@@ -40,7 +40,7 @@ def test_greedy_beats_random_in_a_fixed_seed_sample() -> None:
 
 def test_the_default_bot_is_greedy() -> None:
     """The timed-out seat's stand-in is the strong bot."""
-    assert RULES.default_bot == "greedy" and set(RULES.bots) == {"random", "greedy"}
+    assert RULES.default_bot == "greedy" and set(RULES.bots) == {"random", "beginner", "greedy", "search"}
 
 
 def test_greedy_takes_the_tile_with_all_its_dice_when_nothing_else_is_worth_them() -> None:

@@ -1,0 +1,78 @@
+"""Every game offers a ladder of server bots, and its top rung searches.
+
+The ladder's ratings are measured by ``bench/ladder.py`` (docs/bots.md); here, a small
+fixed-seed sample: the search, without the prior that makes it strong, beats random.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from api.meta import describe
+from domain.catalog import GAMES
+from domain.kernel import Outcome, Rng, SearchBot, SearchSettings, choose_move
+from domain.kernel.bots_search import rewards
+
+
+@pytest.mark.parametrize("ruleset", GAMES, ids=lambda g: g.slug)
+def test_each_game_has_four_levels_naming_each_of_its_bots_once(ruleset: Any) -> None:
+    names = [r.bot for r in ruleset.ladder]
+    assert len(names) >= 4 and sorted(names) == sorted(ruleset.bots), names
+    assert names[0] == "random" and names[2] == ruleset.default_bot and names[3] == "search"
+    assert [ruleset.bot_title(n) for n in names] == [f"Level {k}" for k in range(1, len(names) + 1)]
+    assert all(r.about and "_" not in r.about for r in ruleset.ladder)
+
+
+def test_the_catalogue_offers_the_ladder_in_words() -> None:
+    tarasque = describe(next(g for g in GAMES if g.slug == "tarasque"))
+    assert [(r["level"], r["title"], r["bot"]) for r in tarasque["ladder"]] == [
+        (1, "Level 1", "random"),
+        (2, "Level 2", "beginner"),
+        (3, "Level 3", "greedy"),
+        (4, "Level 4", "search"),
+    ]
+
+
+def test_rewards_count_the_seats_beaten_and_half_the_ties() -> None:
+    assert rewards(Outcome((2, 1, 3), "won")) == [0.5, 1.0, 0.0]
+    assert rewards(Outcome((1, 1), "tie")) == [0.5, 0.5]
+    assert rewards(None)[:6] == [0.5] * 6
+
+
+def _play(ruleset: Any, bots: list[Any], seed: int) -> tuple[int, ...]:
+    state, _ = ruleset.new_game(ruleset.configure(None, None, len(bots)), Rng(b"ladder", str(seed)))
+    rng = random.Random(seed)
+    for n in range(ruleset.max_decisions):
+        if ruleset.is_over(state):
+            break
+        seat = ruleset.awaiting(state)[0]
+        command = choose_move(ruleset, bots[seat], state, seat, rng)
+        state = ruleset.fold(state, ruleset.decide(state, seat, command, Rng(b"ladder", f"{seed}:{n}")))
+    outcome = ruleset.outcome(state)
+    assert outcome is not None
+    return outcome.places
+
+
+@pytest.mark.parametrize("slug", ["seven-dragons", "mekong"])
+def test_the_search_bot_beats_random_in_seeded_games(slug: str) -> None:
+    """Level 4 in its quick, deterministic mode (no budget: a few short iterations)."""
+    ruleset = next(g for g in GAMES if g.slug == slug)
+    wins = 0
+    for seed in range(4):
+        me = seed % 2
+        bots = [ruleset.bot("random"), ruleset.bot("random")]
+        bots[me] = ruleset.bot("search")
+        places = _play(ruleset, bots, seed)
+        wins += places[me] < places[1 - me]
+    assert wins == 4, wins
+
+
+def test_the_search_works_without_a_prior() -> None:
+    """No prior, random rollouts, a handful of iterations: it still plays a legal game to its end,
+    choosing among every move the seat has."""
+    ruleset = next(g for g in GAMES if g.slug == "seven-dragons")
+    bots = [SearchBot(ruleset, None, None, SearchSettings(quick_iterations=8, quick_horizon=50)), ruleset.bot("random")]
+    assert sorted(_play(ruleset, bots, 1)) in ([1, 2], [1, 1])
