@@ -206,7 +206,10 @@ def local_time(text: str, zone: str) -> datetime:
         where = ZoneInfo(zone or "UTC")
     except (ZoneInfoNotFoundError, ValueError):
         raise ValueError(f"unknown time zone {zone!r}") from None
-    return datetime.fromisoformat(text).replace(tzinfo=where).astimezone(UTC)
+    try:
+        return datetime.fromisoformat(text).replace(tzinfo=where).astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:59 west of UTC is past year 9999 in UTC
+        raise ValueError(f"{text} is beyond any date a game can start") from None
 
 
 def number(text: str) -> int | str:

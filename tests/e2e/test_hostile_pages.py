@@ -120,6 +120,16 @@ CASES = [
         {"step": "1", "move": '{"type": "roll", "n": ' + BEYOND_64_BITS + "}"},
         400,
     ),
+    # a date past year 9999 once in UTC: the read models could not store it
+    Case(
+        "year-10000",
+        "api",
+        "POST",
+        "/api/v1/games",
+        {"game": "dice-race", "players": 2, "starts_at": "9999-12-31T23:59:59-14:00"},
+        400,
+    ),
+    Case("year-10000", "form", "POST", "/games", {**LOBBY, "starts_at": "9999-12-31T23:59", "tz": "Etc/GMT+12"}, 400),
     # a body over the limit (DRAGONHALL_MAX_BODY_BYTES), unread
     Case("body-too-large", "api", "POST", "/api/v1/games", " " * (1 << 20) + "{}", 413),
     Case("body-too-large", "form", "POST", "/games", {**LOBBY, "invite": "x" * (1 << 20)}, 413),
