@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 from tests.browser.conftest import open_page
 from tests.browser.guard import PageGuard
 from tests.browser.pages import open_table, play_one_decision, play_to_the_end, sign_up, wait_for_turn_or_end
+from tests.support.names import fresh
 from tests.support.processes import Server
 
 pytestmark = pytest.mark.slow
@@ -196,7 +197,8 @@ def test_a_page_that_does_not_exist_answers_a_page(page: Page, web_server: Serve
 def test_sign_in_with_a_token_and_sign_out(
     browser: Browser, web_server: Server, shoot: Shoot, check_a11y: A11y
 ) -> None:
-    _, eve = web_server.call("POST", "/api/v1/players", {"name": "eve"})
+    name = fresh("eve")  # the server is the session's: another test has an "eve"
+    _, eve = web_server.call("POST", "/api/v1/players", {"name": name})
     guard = PageGuard()
     page = open_page(browser, guard)
     try:
@@ -205,7 +207,7 @@ def test_sign_in_with_a_token_and_sign_out(
         page.get_by_text("Sign in with a token (for bots and scripts)").click()  # opens the disclosure
         page.get_by_label("Token", exact=True).fill(eve["token"])
         page.get_by_role("button", name="Sign in with the token").click()
-        expect(page.get_by_text("Signed in as eve")).to_be_visible()
+        expect(page.get_by_text(f"Signed in as {name}")).to_be_visible()
         cookie = next(c for c in page.context.cookies() if c["name"] == "dragonhall_session")
         assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
         page.get_by_role("button", name="Sign out").click()
