@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 
 from domain.kernel import Viewer, find_game
+from services.board_names import name_seats
+from services.seat_names import names_of
 
 
 def _operations(client: Any) -> list[tuple[str, str]]:
@@ -79,6 +81,13 @@ def _svg(client: Any, gid: str, query: str = "", token: str | None = None) -> An
     return client.http.get(f"/api/v1/games/{gid}/board.svg{query}", headers=headers)
 
 
+def _named(client: Any, gid: str, picture: str, who: dict[str, Any] | None) -> str:
+    """``picture`` with its seats named as ``who`` names them, as the server draws every board."""
+    token, player_id = (who["token"], who["id"]) if who else (None, None)
+    doc = client.call("GET", f"/api/v1/games/{gid}", token=token).body
+    return name_seats(picture, names_of(doc, player_id))
+
+
 def _seven_dragons(client: Any) -> tuple[str, dict[int, dict[str, Any]], int]:
     """A 2-seat Seven Dragons game after two cards placed; returns its id, its players by seat,
     and the version before the first card."""
@@ -99,11 +108,12 @@ def _seven_dragons(client: Any) -> tuple[str, dict[int, dict[str, Any]], int]:
 def test_board_svg_at_a_version_draws_the_board_the_caller_saw_then(client: Any) -> None:
     gid, players, start = _seven_dragons(client)
     ruleset = find_game("seven-dragons")
-    for token in (players[0]["token"], players[1]["token"], None):
+    for who in (players[0], players[1], None):
+        token = who["token"] if who else None
         past = _svg(client, gid, f"?at={start}", token)
         assert past.status_code == 200 and past.mimetype == "image/svg+xml"
         replay = client.call("GET", f"/api/v1/games/{gid}/replay?at={start}", token=token).body
-        assert past.get_data(as_text=True) == ruleset.render_svg(replay["view"])
+        assert past.get_data(as_text=True) == _named(client, gid, str(ruleset.render_svg(replay["view"])), who)
         assert past.get_data() != _svg(client, gid, "", token).get_data()  # two cards were placed since
     assert _svg(client, gid, f"?at={start}&seat=1", players[1]["token"]).status_code == 200
 
@@ -114,8 +124,9 @@ def test_board_svg_at_a_version_of_an_ended_game_shows_everything(client: Any) -
     assert client.game(gid)["status"] == "finished"
     past = client.platform.games.load_at(gid, start)
     everything = past.ruleset.render_svg(past.ruleset.view(past.state, Viewer.everyone()))
-    for token in (players[0]["token"], None):
-        assert _svg(client, gid, f"?at={start}", token).get_data(as_text=True) == everything
+    for who in (players[0], None):
+        drawn = _svg(client, gid, f"?at={start}", who["token"] if who else None).get_data(as_text=True)
+        assert drawn == _named(client, gid, everything, who)
 
 
 def test_board_svg_at_a_version_the_game_never_had_is_400_naming_at(client: Any) -> None:
