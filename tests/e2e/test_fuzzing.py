@@ -7,7 +7,7 @@ the operation documents, with the documented content type, headers and body sche
 invalid request must be refused with a 4xx.
 
 ``test_generated_requests_...`` runs a small fixed sample (derandomised, so a run is repeatable);
-the ``slow`` one runs more, ``DRAGONHALL_FUZZ_EXAMPLES`` per operation (100 by default), also
+the ``slow`` one runs more, ``DRAGONHALL_FUZZ_EXAMPLES`` per operation (30 by default), also
 derandomised unless ``DRAGONHALL_FUZZ_RANDOM=1`` (``DRAGONHALL_FUZZ_RANDOM=1 DRAGONHALL_FUZZ_EXAMPLES=2000
 pytest -m slow tests/e2e/test_fuzzing.py`` for a long search).
 """
@@ -49,8 +49,9 @@ CHECKS = [
 game (a move its rules forbid, an unknown game id), which is the point of those refusals."""
 EXAMPLES = 6
 """Per operation in the normal suite."""
-SLOW_EXAMPLES = int(os.environ.get("DRAGONHALL_FUZZ_EXAMPLES", "100"))
-"""Per operation under the slow mark."""
+SLOW_EXAMPLES = int(os.environ.get("DRAGONHALL_FUZZ_EXAMPLES", "30"))
+"""Per operation under the slow mark: 100 took 230 s of the suite's 15-minute budget once the API had
+grown; longer searches are run by hand with the variable."""
 RANDOM = bool(os.environ.get("DRAGONHALL_FUZZ_RANDOM"))
 """Whether the slow run draws new examples each time (a search for new failures, run by hand);
 in the suite it is derandomised like the small one, so the same code always gives the same verdict."""
