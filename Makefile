@@ -22,6 +22,7 @@ run: $(STAMP)
 test: $(STAMP)
 	@sh tests/browser/ensure_chromium.sh
 	@sh tests/integration/ensure_pgbouncer.sh
+	@sh tests/integration/ensure_pushpin.sh
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup -q $(ARGS)
 
 lint: $(STAMP)

@@ -25,6 +25,7 @@ from api import (
     competition,
     errors,
     games,
+    grip_streams,
     invitations,
     keys,
     limits,
@@ -73,6 +74,7 @@ def create_app(platform: Platform | None = None) -> Flask:
                   meta.blp, keys.blp, competition.blp)  # fmt: skip
     for blp in blueprints:
         api.register_blueprint(blp)
+    grip_streams.install(app)
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/readyz", "readyz", meta.ready)
     app.add_url_rule("/metrics", "metrics", meta.metrics)

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Response
 
-from api import errors, log_schemas, schemas
+from api import errors, grip_streams, log_schemas, schemas
 from api.auth import caller_id, optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
@@ -169,12 +169,19 @@ def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 @blp.contract(auth="optional", scope="read", errors=[404])
 @blp.arguments(schemas.EventsArgs(), location="query")
 @blp.response(200, schemas.EventList())
-def events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
+def events(args: dict[str, Any], game_id: str) -> dict[str, Any] | Response:
     """The events after version ``after``: redacted for the caller while the game runs. With ``wait``,
     long polling: the answer comes as soon as an event after ``after`` exists, or after ``wait``
     seconds with none (the wait holds a stream slot: 503 with Retry-After when none is free)."""
     p = current_platform()
     player_id = caller_id()
+    if args.get("wait") and grip_streams.engine_request():
+        answer = p.queries.events(game_id, player_id, args["after"], args["limit"])
+        if not answer.get("events"):
+            held = grip_streams.long_poll(game_id, args["after"], args["wait"], schemas.EventList().dump(answer))
+            if held is not None:
+                return held
+        return answer
     if args.get("wait"):
         release = take_slot()
         try:

@@ -23,17 +23,17 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import orjson
 from flask import Response, request
 
-from api import schemas
+from api import grip_streams, schemas
 from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
 from api.stream_hub import HANDOFF_KEY, HUB_KEY, Handoff
 from infra import metrics
 from services.errors import CallerStreamsBusy, InvalidRequest, StreamsBusy
-from services.streams import AccountFollower, GameFollower, Line
+from services.stream_frames import ndjson_frame, sse_frame
+from services.streams import AccountFollower, GameFollower
 
 blp = blueprint("streams", "Follow a game, or your account, as it changes (NDJSON or Server-Sent Events).")
 
@@ -168,6 +168,8 @@ def _respond(follower: GameFollower | AccountFollower, still_valid: Callable[[],
     to the process's ``StreamHub``; under a plain WSGI server, a body that follows the stream on
     this thread."""
     sse = _wants_sse()
+    if grip_streams.engine_request():
+        return grip_streams.held(follower, sse)  # Pushpin holds it: no slot of this process's
     frame = sse_frame if sse else ndjson_frame
     release = take_slot()
     if request.environ.get(HUB_KEY) is None:
@@ -197,15 +199,3 @@ def _respond(follower: GameFollower | AccountFollower, still_valid: Callable[[],
 
 def _wants_sse() -> bool:
     return request.accept_mimetypes[SSE] > request.accept_mimetypes[NDJSON]
-
-
-def ndjson_frame(line: Line | None) -> bytes:
-    return b"\n" if line is None else orjson.dumps(line) + b"\n"
-
-
-def sse_frame(line: Line | None) -> bytes:
-    if line is None:
-        return b": keep-alive\n\n"
-    position = line.get("cursor", line.get("version") if line.get("type") in ("game", "events") else None)
-    head = f"id: {position}\n" if position is not None else ""
-    return f"{head}event: {line.get('type', 'message')}\n".encode() + b"data: " + orjson.dumps(line) + b"\n\n"

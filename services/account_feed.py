@@ -81,6 +81,15 @@ class Entry:
     payload: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """An entry as recorded: its account, the account's cursor before it (0: its first), its line."""
+
+    player_id: str
+    before: int
+    line: dict[str, Any]
+
+
 class AccountFeed:
     """Appends entries and reads them back by cursor."""
 
@@ -93,6 +102,9 @@ class AccountFeed:
         self.listeners: list[Callable[[set[str]], None]] = []
         """Called after each append with the accounts that got new entries (``workers.dispatch``
         claims their webhook deliveries at once)."""
+        self.publishers: list[Callable[[list[Appended]], None]] = []
+        """Called after each append with each new entry as a stream line and the account's cursor
+        before it (the fan-out engine's publisher, ``services.grip``, orders its lines by them)."""
         self.db.script(TABLES[db.dialect])
 
     def append(self, entries: Sequence[Entry]) -> int:
@@ -111,11 +123,36 @@ class AccountFeed:
                     (e.player_id, e.type, e.dedupe, e.game_id, at, json.dumps(e.payload)),
                 ):
                     added.append(e.player_id)
+            appended = self._appended(t, added) if self.publishers and added else []
         if self.wakeups is not None:
             self.wakeups.publish_all(account_key(e.player_id) for e in entries)
         if added:
             self._tell(set(added))
+        for publish in self.publishers if appended else ():
+            try:
+                publish(appended)
+            except Exception:
+                log.exception("an account feed publisher failed")
         return len(added)
+
+    def _appended(self, t: Tx, added: list[str]) -> list[Appended]:
+        """The entries just added, each with its account's cursor before it: read in the append's
+        transaction, where writers take turns (``_serialise``), so the newest ``n`` of an account
+        are its ``n`` new ones."""
+        out: list[Appended] = []
+        for player_id in dict.fromkeys(added):
+            n = added.count(player_id)
+            rows = t.query(
+                "SELECT cursor, type, game_id, at, payload FROM dh_account_events "
+                "WHERE player_id = ? ORDER BY cursor DESC LIMIT ?",
+                (player_id, n + 1),
+            )
+            rows.reverse()
+            before = int(rows[0]["cursor"]) if len(rows) > n else 0
+            for row in rows[-n:]:
+                out.append(Appended(player_id, before, self._pushed(player_id, line(row))))
+                before = int(row["cursor"])
+        return out
 
     def _tell(self, player_ids: set[str]) -> None:
         """Calls each listener with the accounts that have new entries. A failing listener

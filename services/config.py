@@ -81,6 +81,14 @@ class Settings:
     """Streams (and long polls) one caller holds at once in one HTTP process: an account, or a
     client address without a token (``DRAGONHALL_MAX_STREAMS_PER_CALLER``); more are refused with
     429, so one caller cannot hold every slot of ``max_streams``."""
+    stream_engine: str = "embedded"
+    """Who holds the streams (``DRAGONHALL_STREAM_ENGINE``): ``embedded``, this process; ``pushpin``,
+    a Pushpin in front of the API, to which each change is published (``services.grip``)."""
+    grip_publish_url: str = "http://127.0.0.1:5561"
+    """Pushpin's publish endpoint (``DRAGONHALL_GRIP_PUBLISH_URL``), with ``stream_engine=pushpin``."""
+    grip_key: str = ""
+    """Pushpin's ``sig_key`` (``DRAGONHALL_GRIP_KEY``, or the file ``DRAGONHALL_GRIP_KEY_FILE`` names): a
+    stream's request signed with it (``Grip-Sig``) is held by Pushpin; any other is held here."""
     trusted_proxies: int = 0
     """Reverse proxies in front of the server (``DRAGONHALL_TRUSTED_PROXIES``): the client's address
     is then the one the nearest of them saw (``X-Forwarded-For``), so limits count clients, not proxies."""
@@ -167,6 +175,9 @@ class Settings:
             "max_body_bytes": int(e.get("DRAGONHALL_MAX_BODY_BYTES", str(1 << 20))),
             "max_streams": int(e.get("DRAGONHALL_MAX_STREAMS", "1500")),
             "max_streams_per_caller": int(e.get("DRAGONHALL_MAX_STREAMS_PER_CALLER", "20")),
+            "stream_engine": _engine(e.get("DRAGONHALL_STREAM_ENGINE") or "embedded"),
+            "grip_publish_url": e.get("DRAGONHALL_GRIP_PUBLISH_URL") or cls.grip_publish_url,
+            "grip_key": e.get("DRAGONHALL_GRIP_KEY") or _read_file(e, "DRAGONHALL_GRIP_KEY_FILE") or "",
             "trusted_proxies": int(e.get("DRAGONHALL_TRUSTED_PROXIES") or 0),
             "rate_limits": _flag(e.get("DRAGONHALL_RATE_LIMITS"), default=True),
             "rate_limit_register": e.get("DRAGONHALL_RATE_LIMIT_REGISTER") or cls.rate_limit_register,
@@ -176,6 +187,12 @@ class Settings:
         }
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]
+
+
+def _engine(value: str) -> str:
+    if value not in ("embedded", "pushpin"):
+        raise ValueError(f"DRAGONHALL_STREAM_ENGINE must be embedded or pushpin, not {value!r}")
+    return value
 
 
 def _flag(value: str | None, *, default: bool) -> bool:

@@ -310,6 +310,10 @@ class Streams:
                     return
                 woken.wait(min(POLL_FALLBACK, left))
 
+    def head(self, gid: str) -> int:
+        """The game's last stored version (a long poll held by the fan-out engine asks it)."""
+        return self._head(gid)
+
     def _head(self, gid: str) -> int:
         """The game's last stored version: as the processes writing the store have posted it
         when they share a version board (or this process is the only writer), else read."""

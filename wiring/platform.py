@@ -27,6 +27,7 @@ from projections.leader import ProjectionLeader
 from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
 from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
+from services import grip
 from services.account_feed import AccountFeed
 from services.accounts import Accounts
 from services.advice import Advisor
@@ -35,6 +36,7 @@ from services.credentials import Credentials
 from services.disputes import Disputes
 from services.event_store import EventStore
 from services.games import GameService
+from services.grip import GripPublisher
 from services.health import HealthModel, ProjectionProgress, Sweep, Workers
 from services.heartbeats import Heartbeats
 from services.inbox import Inbox
@@ -207,6 +209,11 @@ class Platform:
         self.health.add("sweep", Sweep(self.settings, self.heartbeats))
         self.health.add(set_aside.CHECK, set_aside.SetAsideCheck(self.views))
         self._closers.append(self.advice.close)
+        if self.settings.stream_engine == "pushpin":
+            publisher = GripPublisher(self.settings.grip_publish_url, self.streams)
+            grip.attach(publisher, self.uow, self.feed, self.accounts)
+            self.extras["grip_publisher"] = publisher
+            self._closers.append(publisher.close)
 
     def head(self) -> int:
         """The position of the last event saved."""

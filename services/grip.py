@@ -1,0 +1,282 @@
+"""Streams held by a fan-out engine (Pushpin, over GRIP), for deployments that want scale.
+
+With ``DRAGONHALL_STREAM_ENGINE=pushpin`` the streams' clients connect through Pushpin. The API
+answers a stream's request with its first lines (the game, or the catch-up from ``after``) and
+GRIP headers that tell Pushpin to hold the connection open on a channel; from then on Pushpin
+writes each line to its subscribers, and no process of ours holds the stream.
+
+A channel holds exactly what its subscribers may see: one per seat holder of a game (and per
+seat, for an account that holds several), one for the game's spectators, one per account; each
+in the two framings (NDJSON, SSE). So a move publishes one line per viewer class, whatever the
+number of streams: ``GripPublisher.saved``, called in the process that saved the move, builds
+each line as ``services.streams`` builds it for the process's own streams, and publishes them in
+one batch (``pubcontrol``'s worker thread, off the move's path).
+
+Nothing is lost between the catch-up and the channel: every line carries ``id`` (the version, or
+the account's cursor) and ``prev-id`` (the one before it), and the hold names the position its
+catch-up ended at (``Grip-Channel: c; prev-id=N``). When Pushpin sees a line whose ``prev-id`` is
+not the last it delivered (a line published while the hold was answered, a lost publish, two
+processes publishing out of order), it asks the hold's ``Grip-Link`` (a signed link to
+``/api/v1/streams/next``) for the lines after its last ``id`` (``Grip-Last``), and writes those
+instead. The end of a game and the revocation of a token publish a ``close``.
+
+Long polling holds the request (``Grip-Hold: response``) on a channel per game where a move
+publishes a ``hint``: Pushpin then asks the same request again, which now finds the new events.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+from gripcontrol import Channel, HttpStreamFormat, create_grip_channel_header, validate_sig
+from pubcontrol import Format, Item, PubControlClient
+
+from services.account_feed import Appended
+from services.aggregate import Game
+from services.stream_frames import FRAMES, Frame, Line
+from services.streams import KEEPALIVE, Streams
+from services.visibility import has_ended
+
+log = logging.getLogger("dragonhall.streams.grip")
+
+NEXT_PATH = "/api/v1/streams/next"
+"""Where Pushpin asks for the lines it has missed (the hold's ``Grip-Link``)."""
+RECOVER_AFTER = 30
+"""Seconds of silence after which Pushpin asks the link anyway: a line lost with its publish
+arrives then at the latest, and a revoked token is checked again."""
+
+
+# ------------------------------------------------------------ channels
+
+
+def game_channel(gid: str, viewer: str | None, seat: int | None, framing: str) -> str:
+    """The channel of a game's lines for one viewer class: the spectators (``viewer`` None), or a
+    seat holder's lines (``seat`` None: all its seats, as a caller who names none sees them)."""
+    who = "watch" if viewer is None else f"{viewer}.{'all' if seat is None else seat}"
+    return f"dh.g.{gid}.{who}.{framing}"
+
+
+def account_channel(player_id: str, framing: str) -> str:
+    return f"dh.a.{player_id}.{framing}"
+
+
+def tokens_channel(player_id: str) -> str:
+    """Closed when one of the account's tokens is revoked: every stream of the account ends, and a
+    client whose token still holds resumes (``after``, ``Last-Event-ID``) where it was."""
+    return f"dh.t.{player_id}"
+
+
+def waits_channel(gid: str) -> str:
+    """The long polls of a game: a move publishes a hint there."""
+    return f"dh.w.{gid}"
+
+
+def viewer_classes(game: Game) -> list[tuple[str | None, int | None]]:
+    """(viewer, seat) of every line a change of ``game`` publishes: the spectators', each seat
+    holder's, and each seat's of an account that holds several (one seat: the holder's line is it)."""
+    classes: list[tuple[str | None, int | None]] = [(None, None)]
+    for player_id in dict.fromkeys(s["player_id"] for s in game.seats if s.get("player_id")):
+        classes.append((player_id, None))
+        seats = game.seats_of(player_id)
+        if len(seats) > 1:
+            classes += [(player_id, seat) for seat in seats]
+    return classes
+
+
+def stream_seat(game: Game, player_id: str | None, seat: int | None) -> int | None:
+    """The seat a stream follows on the engine: None for the one seat of a holder of one (its
+    channel is the holder's), else as asked."""
+    if player_id is None or seat is None:
+        return seat
+    return None if game.seats_of(player_id) == [seat] else seat
+
+
+# ------------------------------------------------------------ the links Pushpin follows
+
+
+@dataclass(frozen=True)
+class Resume:
+    """What a stream held by Pushpin follows, carried in its signed ``Grip-Link``: Pushpin asks it
+    without the client's headers, so the link says whose stream it is."""
+
+    kind: str  # "game" or "account"
+    key: str  # the game's id, or the account's
+    player_id: str | None
+    """The caller (None: anonymous): whose token, and whose revocations end the stream."""
+    viewer: str | None
+    """Whose view a game's lines show: the caller when seated, else None (the spectators')."""
+    seat: int | None
+    framing: str
+    token: str | None
+    position: int
+
+    def channels(self) -> list[str]:
+        data = (
+            game_channel(self.key, self.viewer, self.seat, self.framing)
+            if self.kind == "game"
+            else account_channel(self.key, self.framing)
+        )
+        return [data] + ([tokens_channel(self.player_id)] if self.player_id else [])
+
+
+class Links:
+    """Signs and opens the ``Grip-Link`` of a hold (HMAC-SHA256 under the server's key)."""
+
+    def __init__(self, secret: bytes) -> None:
+        self._key = hashlib.sha256(b"dragonhall grip link\0" + secret).digest()
+
+    def sign(self, resume: Resume) -> str:
+        body = base64.urlsafe_b64encode(orjson.dumps(resume.__dict__)).rstrip(b"=")
+        mac = base64.urlsafe_b64encode(hmac.digest(self._key, body, "sha256")).rstrip(b"=")
+        return (body + b"." + mac).decode()
+
+    def open(self, signed: str) -> Resume | None:
+        body, _, mac = signed.encode().partition(b".")
+        expected = base64.urlsafe_b64encode(hmac.digest(self._key, body, "sha256")).rstrip(b"=")
+        if not hmac.compare_digest(mac, expected):
+            return None
+        try:
+            fields = orjson.loads(base64.urlsafe_b64decode(body + b"=" * (-len(body) % 4)))
+            return Resume(**fields)
+        except (ValueError, TypeError):
+            return None
+
+
+def hold_headers(resume: Resume, links: Links) -> dict[str, str]:
+    """The GRIP headers that hold a stream open after its catch-up, which ended at ``position``."""
+    data, *others = resume.channels()
+    channels = [Channel(data, prev_id=str(resume.position))] + [Channel(c) for c in others]
+    keep_alive = FRAMES[resume.framing](None).decode().encode("unicode_escape").decode()
+    return {
+        "Grip-Hold": "stream",
+        "Grip-Channel": create_grip_channel_header(channels),
+        "Grip-Keep-Alive": f"{keep_alive}; format=cstring; timeout={int(KEEPALIVE)}",
+        "Grip-Link": f"<{NEXT_PATH}/{links.sign(resume)}>; rel=next; timeout={RECOVER_AFTER}",
+    }
+
+
+def last_position(grip_last: str, channel: str) -> int | None:
+    """The last id Pushpin delivered on ``channel`` (``Grip-Last: c; last-id=N, ...``); None when
+    it names none, or the line that ended the stream."""
+    for part in grip_last.split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip() != channel:
+            continue
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "last-id" and value.isdigit():
+                return int(value)
+    return None
+
+
+def from_pushpin(grip_sig: str | None, key: str) -> bool:
+    """Whether a request came through Pushpin: a ``Grip-Sig`` signed with its ``sig_key``, not expired."""
+    return bool(grip_sig) and bool(key) and validate_sig(grip_sig, key.encode())
+
+
+# ------------------------------------------------------------ publishing
+
+
+class _Hint(Format):  # type: ignore[misc]
+    """``http-response`` ``hint``: Pushpin asks the held long poll's request again."""
+
+    def name(self) -> str:
+        return "http-response"
+
+    def export(self) -> dict[str, Any]:
+        return {"action": "hint"}
+
+
+class _Ordered(Item):  # type: ignore[misc]
+    """An item Pushpin delivers as it comes (``no-seq``): a ``prev-id`` it did not deliver last
+    makes it recover from the link at once, rather than wait for a late one."""
+
+    def export(self, formats_field: bool = False, tnetstring: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = super().export(formats_field, tnetstring)
+        out["no-seq"] = True
+        return out
+
+
+class GripPublisher:
+    """Publishes each change of a game, and each account entry, once per viewer class."""
+
+    def __init__(self, publish_url: str, streams: Streams) -> None:
+        self.client = PubControlClient(publish_url.rstrip("/"))
+        self.streams = streams
+        self._saving: dict[str, tuple[Game, int]] = {}
+        self.failures = 0
+
+    def before_save(self, game: Game) -> None:
+        """The version a save starts from (a ``before_save`` hook; saves of one game take turns)."""
+        self._saving[str(game.id)] = (game, game.version - len(game.pending_events))
+
+    def saved(self, gid: str) -> None:
+        """Publishes the change just saved (an ``on_saved`` hook, in the saving process)."""
+        held = self._saving.pop(gid, None)
+        if held is None:
+            return
+        game, before = held
+        try:
+            self.publish_change(game, before)
+        except Exception:  # a stream recovers what a failed publish lost; a move never fails for it
+            self.failures += 1
+            log.exception("the change of game %s to version %s was not published", gid, game.version)
+
+    def publish_change(self, game: Game, before: int) -> None:
+        gid, version = str(game.id), game.version
+        ended = has_ended(game.status)
+        for viewer, seat in viewer_classes(game):
+            line = self.streams.events_line(game, before, viewer, seat)
+            for framing, frame in FRAMES.items():
+                channel = game_channel(gid, viewer, seat, framing)
+                self._send(channel, _line_item(frame, line, version, before))
+                if ended:
+                    self._send(channel, _Ordered(HttpStreamFormat(close=True), f"{version}-end", str(version)))
+        self._send(waits_channel(gid), Item(_Hint()))
+
+    def accounts(self, appended: Iterable[Appended]) -> None:
+        """Publishes account entries just recorded (an ``AccountFeed.publishers`` hook)."""
+        for entry in appended:
+            cursor = int(entry.line["cursor"])
+            for framing, frame in FRAMES.items():
+                self._send(
+                    account_channel(entry.player_id, framing), _line_item(frame, entry.line, cursor, entry.before)
+                )
+
+    def revoked(self, player_id: str) -> None:
+        """Closes the account's streams (an ``Accounts.on_revoked`` hook)."""
+        self._send(tokens_channel(player_id), Item(HttpStreamFormat(close=True)))
+
+    def _send(self, channel: str, item: Item) -> None:
+        self.client.publish(channel, item, blocking=False, callback=self._published)
+
+    def _published(self, ok: bool, message: str) -> None:
+        if not ok:
+            self.failures += 1
+            log.warning("a publish to the fan-out engine failed: %s", message)
+
+    def flush(self) -> None:
+        """Waits until everything published so far is sent."""
+        self.client.wait_all_sent()
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def _line_item(frame: Frame, line: Line, position: int, before: int) -> Item:
+    return _Ordered(HttpStreamFormat(frame(line)), str(position), str(before))
+
+
+def attach(publisher: GripPublisher, uow: Any, feed: Any, accounts: Any) -> None:
+    """Hooks the publisher to the saves, the account feed and the revocations of this process."""
+    uow.before_save.append(publisher.before_save)
+    uow.on_saved.append(publisher.saved)
+    feed.publishers.append(publisher.accounts)
+    accounts.on_revoked.append(publisher.revoked)
