@@ -61,7 +61,7 @@ def held(follower: GameFollower | AccountFollower, sse: bool) -> Response:
         lines, position = account_catch_up(follower, opening, cursor)
     player = optional_player()
     token = player.token_id if player is not None else None
-    return _answer(lines, position, _resume(follower, framing, token, position or 0), sse)
+    return _answer(lines, position, _resume(follower, framing, token, position or 0), sse, opening=True)
 
 
 def next_lines(signed: str) -> Response:
@@ -123,9 +123,13 @@ def long_poll(game_id: str, after: int, seconds: float, answer: dict[str, object
     return response
 
 
-def _answer(lines: list[Line], position: int | None, resume: Resume, sse: bool) -> Response:
+def _answer(lines: list[Line], position: int | None, resume: Resume, sse: bool, opening: bool = False) -> Response:
+    """``lines`` framed, held from ``position`` on (None: the stream ends with them). An opening with
+    no line starts with a keep-alive, as the process's own streams do: Pushpin sends the status and
+    headers with the first bytes, and a client's read timeout must not wait for the first line."""
     frame = FRAMES[resume.framing]
-    response = Response(b"".join(frame(line) for line in lines), mimetype=SSE if sse else NDJSON)
+    body = b"".join(frame(line) for line in lines) or (frame(None) if opening else b"")
+    response = Response(body, mimetype=SSE if sse else NDJSON)
     response.headers["Cache-Control"] = "no-cache"
     if position is not None:
         response.headers.update(hold_headers(resume, _links()))

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes the secrets deploy/compose.yaml reads, once: deploy/secrets/secret-key (the server key, 64 hex
-# characters) and deploy/secrets/postgres-password. A file that exists is kept: run it again, nothing
-# changes (a new server key would break the audit of every running game: docs/operations.md#the-server-key).
+# characters), deploy/secrets/postgres-password and deploy/secrets/grip-key (Pushpin's sig_key, which
+# signs the requests it passes on). A file that exists is kept: run it again, nothing changes (a new server key would break the audit of every running game: docs/operations.md#the-server-key).
 # The directory is 0700, so only its owner reads them on this machine; compose mounts each file into the
 # containers that use it (/run/secrets/...). Back the directory up with the database (docs/operations.md#backups).
 set -eu
@@ -21,3 +21,4 @@ keep_or_make() {  # keep_or_make NAME BYTES: a file of random hex, unless it exi
 }
 keep_or_make secret-key 32
 keep_or_make postgres-password 24
+keep_or_make grip-key 32

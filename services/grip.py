@@ -10,7 +10,7 @@ seat, for an account that holds several), one for the game's spectators, one per
 in the two framings (NDJSON, SSE). So a move publishes one line per viewer class, whatever the
 number of streams: ``GripPublisher.saved``, called in the process that saved the move, builds
 each line as ``services.streams`` builds it for the process's own streams, and publishes them in
-one batch (``pubcontrol``'s worker thread, off the move's path).
+one batch (``Batches``: a thread of its own, off the move's path).
 
 Nothing is lost between the catch-up and the channel: every line carries ``id`` (the version, or
 the account's cursor) and ``prev-id`` (the one before it), and the hold names the position its
@@ -30,13 +30,16 @@ import base64
 import hashlib
 import hmac
 import logging
+import threading
+from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
 import orjson
 from gripcontrol import Channel, HttpStreamFormat, create_grip_channel_header, validate_sig
-from pubcontrol import Format, Item, PubControlClient
+from pubcontrol import Format, Item
 
 from services.account_feed import Appended
 from services.aggregate import Game
@@ -204,14 +207,81 @@ class _Ordered(Item):  # type: ignore[misc]
         return out
 
 
+MAX_BATCH = 1000
+"""Items in one POST to Pushpin at most."""
+
+
+class Batches:
+    """Sends items to Pushpin's publish endpoint from one thread: each POST carries everything queued
+    since the last one (``pubcontrol``'s own client sends ten at a time, one request each after the
+    other: under a few hundred moves a second its queue grew by seconds). One thread keeps them in
+    the order they were queued, which is the order of the saves of a game in this process."""
+
+    def __init__(self, publish_url: str) -> None:
+        self.url = publish_url.rstrip("/") + "/publish/"
+        self.failures = 0
+        self._queue: deque[dict[str, Any]] = deque()
+        self._ready = threading.Condition()
+        self._sending = 0
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    def put(self, items: list[dict[str, Any]]) -> None:
+        with self._ready:
+            if self._closed:
+                return
+            self._queue.extend(items)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="dragonhall-grip-publish", daemon=True)
+                self._thread.start()
+            self._ready.notify_all()
+
+    def _run(self) -> None:
+        with httpx.Client(timeout=10.0) as client:
+            while True:
+                with self._ready:
+                    self._ready.wait_for(lambda: bool(self._queue) or self._closed)
+                    if not self._queue:
+                        return
+                    batch = [self._queue.popleft() for _ in range(min(len(self._queue), MAX_BATCH))]
+                    self._sending = len(batch)
+                try:
+                    sent = client.post(
+                        self.url, content=orjson.dumps({"items": batch}), headers={"Content-Type": "application/json"}
+                    )
+                    sent.raise_for_status()
+                except httpx.HTTPError as error:  # the streams recover from the API what was lost
+                    self.failures += 1
+                    log.warning("%d items were not published to the fan-out engine: %s", len(batch), error)
+                with self._ready:
+                    self._sending = 0
+                    self._ready.notify_all()
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Waits until everything queued so far is sent (or ``timeout`` seconds); whether it was."""
+        with self._ready:
+            return self._ready.wait_for(lambda: not self._queue and not self._sending, timeout)
+
+    def close(self) -> None:
+        self.flush()
+        with self._ready:
+            self._closed = True
+            self._ready.notify_all()
+        if self._thread is not None:
+            self._thread.join(10)
+
+
 class GripPublisher:
     """Publishes each change of a game, and each account entry, once per viewer class."""
 
     def __init__(self, publish_url: str, streams: Streams) -> None:
-        self.client = PubControlClient(publish_url.rstrip("/"))
+        self.batches = Batches(publish_url)
         self.streams = streams
         self._saving: dict[str, tuple[Game, int]] = {}
-        self.failures = 0
+
+    @property
+    def failures(self) -> int:
+        return self.batches.failures
 
     def before_save(self, game: Game) -> None:
         """The version a save starts from (a ``before_save`` hook; saves of one game take turns)."""
@@ -226,48 +296,50 @@ class GripPublisher:
         try:
             self.publish_change(game, before)
         except Exception:  # a stream recovers what a failed publish lost; a move never fails for it
-            self.failures += 1
+            self.batches.failures += 1
             log.exception("the change of game %s to version %s was not published", gid, game.version)
 
     def publish_change(self, game: Game, before: int) -> None:
         gid, version = str(game.id), game.version
         ended = has_ended(game.status)
+        items: list[dict[str, Any]] = []
         for viewer, seat in viewer_classes(game):
             line = self.streams.events_line(game, before, viewer, seat)
             for framing, frame in FRAMES.items():
                 channel = game_channel(gid, viewer, seat, framing)
-                self._send(channel, _line_item(frame, line, version, before))
+                items.append(_item(channel, _line_item(frame, line, version, before)))
                 if ended:
-                    self._send(channel, _Ordered(HttpStreamFormat(close=True), f"{version}-end", str(version)))
-        self._send(waits_channel(gid), Item(_Hint()))
+                    closing = _Ordered(HttpStreamFormat(close=True), f"{version}-end", str(version))
+                    items.append(_item(channel, closing))
+        items.append(_item(waits_channel(gid), Item(_Hint())))
+        self.batches.put(items)
 
     def accounts(self, appended: Iterable[Appended]) -> None:
         """Publishes account entries just recorded (an ``AccountFeed.publishers`` hook)."""
+        items = []
         for entry in appended:
             cursor = int(entry.line["cursor"])
             for framing, frame in FRAMES.items():
-                self._send(
-                    account_channel(entry.player_id, framing), _line_item(frame, entry.line, cursor, entry.before)
-                )
+                line = _line_item(frame, entry.line, cursor, entry.before)
+                items.append(_item(account_channel(entry.player_id, framing), line))
+        self.batches.put(items)
 
     def revoked(self, player_id: str) -> None:
         """Closes the account's streams (an ``Accounts.on_revoked`` hook)."""
-        self._send(tokens_channel(player_id), Item(HttpStreamFormat(close=True)))
+        self.batches.put([_item(tokens_channel(player_id), Item(HttpStreamFormat(close=True)))])
 
-    def _send(self, channel: str, item: Item) -> None:
-        self.client.publish(channel, item, blocking=False, callback=self._published)
-
-    def _published(self, ok: bool, message: str) -> None:
-        if not ok:
-            self.failures += 1
-            log.warning("a publish to the fan-out engine failed: %s", message)
-
-    def flush(self) -> None:
+    def flush(self) -> bool:
         """Waits until everything published so far is sent."""
-        self.client.wait_all_sent()
+        return self.batches.flush()
 
     def close(self) -> None:
-        self.client.close()
+        self.batches.close()
+
+
+def _item(channel: str, item: Item) -> dict[str, Any]:
+    exported: dict[str, Any] = item.export()
+    exported["channel"] = channel
+    return exported
 
 
 def _line_item(frame: Frame, line: Line, position: int, before: int) -> Item:

@@ -109,8 +109,9 @@ def need_pushpin() -> None:
 
 
 @contextmanager
-def running_pushpin(backend_port: int) -> Iterator[Pushpin]:
-    """Pushpin in front of ``127.0.0.1:backend_port``, stopped (with its zurl) on leaving."""
+def running_pushpin(backend_port: int, publish_port: int | None = None) -> Iterator[Pushpin]:
+    """Pushpin in front of ``127.0.0.1:backend_port`` (publishing on ``publish_port``, else a free
+    port), stopped (with its zurl) on leaving."""
     need_pushpin()
     root = Path(tempfile.mkdtemp(prefix="pp"))  # short: a Unix socket's path holds 107 bytes at most
     (root / "run").mkdir()
@@ -118,7 +119,7 @@ def running_pushpin(backend_port: int) -> Iterator[Pushpin]:
     internal = INTERNAL.read_text().replace("ipc:///var/run/zurl/zurl-", "ipc://{rundir}/{ipc_prefix}zurl-")
     (root / "internal.conf").write_text(internal)
     (root / "routes").write_text(f"* 127.0.0.1:{backend_port}\n")
-    http_port, publish_port = free_port(), free_port()
+    http_port, publish_port = free_port(), publish_port or free_port()
     config = CONFIG.format(dir=root, http_port=http_port, publish_port=publish_port, sig_key=SIG_KEY)
     (root / "pushpin.conf").write_text(config)
     out = open(root / "pushpin.out", "wb")  # noqa: SIM115 - closed below
