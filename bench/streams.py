@@ -287,6 +287,8 @@ async def _hold(
             await stream.done
             if record.lost or not record.reads[0][1].startswith(b"HTTP/1.1 200"):
                 state["errors"] += 1
+                kind = "lost" if record.lost else record.reads[0][1].split(b"\r\n", 1)[0].decode(errors="replace")
+                kinds[kind] = kinds.get(kind, 0) + 1
                 return
 
     async def follow_account(watch: AccountWatch) -> None:
@@ -665,9 +667,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             DRAGONHALL_GRIP_KEY=SIG_KEY,
         )
     server = Server(env, workdir, ("--workers", str(args.workers)))
-    engine = running_pushpin(server.port, publish_port) if args.engine == "pushpin" else None
+    engine = running_pushpin(server.port, publish_port, keep=True) if args.engine == "pushpin" else None
     if engine is not None:
         pushpin = engine.__enter__()
+        console.print(f"Pushpin's logs: {pushpin.dir / 'log'}", style="dim")
         args.stream_port = int(pushpin.url.rsplit(":", 1)[1])
         args.engine_pid = pushpin.popen.pid
     worker = (

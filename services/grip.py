@@ -14,11 +14,14 @@ one batch (``Batches``: a thread of its own, off the move's path).
 
 Nothing is lost between the catch-up and the channel: every line carries ``id`` (the version, or
 the account's cursor) and ``prev-id`` (the one before it), and the hold names the position its
-catch-up ended at (``Grip-Channel: c; prev-id=N``). When Pushpin sees a line whose ``prev-id`` is
-not the last it delivered (a line published while the hold was answered, a lost publish, two
-processes publishing out of order), it asks the hold's ``Grip-Link`` (a signed link to
-``/api/v1/streams/next``) for the lines after its last ``id`` (``Grip-Last``), and writes those
-instead. The end of a game and the revocation of a token publish a ``close``.
+catch-up ended at (``Grip-Channel: c; prev-id=N``). Pushpin puts lines that two processes
+published out of order back in order (it holds one whose ``prev-id`` it has not seen, up to its
+``message_wait``); when the one before never comes (a lost publish) or a line follows one the
+stream never had (published while the hold was answered), it asks the hold's ``Grip-Link`` (a
+signed link to ``/api/v1/streams/next``) for the lines after the last ``id`` it delivered
+(``Grip-Last``), and writes those instead. The end of a game and the revocation of a token publish
+a ``close``. (With ``no-seq``, every line out of order was such a request to the API: with two HTTP
+processes saving one game's moves in turn, a storm of them put deliveries seconds late.)
 
 Long polling holds the request (``Grip-Hold: response``) on a channel per game where a move
 publishes a ``hint``: Pushpin then asks the same request again, which now finds the new events.
@@ -197,16 +200,6 @@ class _Hint(Format):  # type: ignore[misc]
         return {"action": "hint"}
 
 
-class _Ordered(Item):  # type: ignore[misc]
-    """An item Pushpin delivers as it comes (``no-seq``): a ``prev-id`` it did not deliver last
-    makes it recover from the link at once, rather than wait for a late one."""
-
-    def export(self, formats_field: bool = False, tnetstring: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = super().export(formats_field, tnetstring)
-        out["no-seq"] = True
-        return out
-
-
 MAX_BATCH = 1000
 """Items in one POST to Pushpin at most."""
 
@@ -309,7 +302,7 @@ class GripPublisher:
                 channel = game_channel(gid, viewer, seat, framing)
                 items.append(_item(channel, _line_item(frame, line, version, before)))
                 if ended:
-                    closing = _Ordered(HttpStreamFormat(close=True), f"{version}-end", str(version))
+                    closing = Item(HttpStreamFormat(close=True), f"{version}-end", str(version))
                     items.append(_item(channel, closing))
         items.append(_item(waits_channel(gid), Item(_Hint())))
         self.batches.put(items)
@@ -343,7 +336,7 @@ def _item(channel: str, item: Item) -> dict[str, Any]:
 
 
 def _line_item(frame: Frame, line: Line, position: int, before: int) -> Item:
-    return _Ordered(HttpStreamFormat(frame(line)), str(position), str(before))
+    return Item(HttpStreamFormat(frame(line)), str(position), str(before))
 
 
 def attach(publisher: GripPublisher, uow: Any, feed: Any, accounts: Any) -> None:

@@ -109,7 +109,7 @@ def need_pushpin() -> None:
 
 
 @contextmanager
-def running_pushpin(backend_port: int, publish_port: int | None = None) -> Iterator[Pushpin]:
+def running_pushpin(backend_port: int, publish_port: int | None = None, keep: bool = False) -> Iterator[Pushpin]:
     """Pushpin in front of ``127.0.0.1:backend_port`` (publishing on ``publish_port``, else a free
     port), stopped (with its zurl) on leaving."""
     need_pushpin()
@@ -139,7 +139,8 @@ def running_pushpin(backend_port: int, publish_port: int | None = None) -> Itera
                 os.killpg(popen.pid, signal.SIGKILL)
                 popen.wait(15)
         out.close()
-        shutil.rmtree(root, ignore_errors=True)
+        if not keep:  # ``keep``: its logs stay for a look (the bench's)
+            shutil.rmtree(root, ignore_errors=True)
 
 
 def _wait_listening(pushpin: Pushpin, *ports: int) -> None:
