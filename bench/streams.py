@@ -667,10 +667,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             DRAGONHALL_GRIP_KEY=SIG_KEY,
         )
     server = Server(env, workdir, ("--workers", str(args.workers)))
-    engine = running_pushpin(server.port, publish_port, keep=True) if args.engine == "pushpin" else None
+    engine = None
+    if args.engine == "pushpin":
+        engine = running_pushpin(server.port, publish_port, keep=args.keep_engine_logs)
     if engine is not None:
         pushpin = engine.__enter__()
-        console.print(f"Pushpin's logs: {pushpin.dir / 'log'}", style="dim")
+        if args.keep_engine_logs:
+            console.print(f"Pushpin's logs: {pushpin.dir / 'log'}", style="dim")
         args.stream_port = int(pushpin.url.rsplit(":", 1)[1])
         args.engine_pid = pushpin.popen.pid
     worker = (
@@ -840,6 +843,7 @@ def main() -> None:
         "--settle", type=float, default=2.0, help="the streams close after play once silent this many seconds"
     )
     parser.add_argument("--engine", choices=("embedded", "pushpin"), default="embedded", help="who holds the streams")
+    parser.add_argument("--keep-engine-logs", action="store_true", help="leave Pushpin's logs in /tmp for a look")
     args = parser.parse_args()
     args.stream_port = args.engine_pid = None
     result = run(args)
