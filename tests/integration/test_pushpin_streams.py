@@ -12,8 +12,11 @@ when they never come (a failure, never a pace).
 
 from __future__ import annotations
 
+import base64
+import hmac
 import json
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,7 +26,7 @@ from werkzeug.serving import make_server
 
 from api import grip_streams
 from api.app import create_app
-from services.grip import GripPublisher
+from services.grip import NEXT_PATH, GripPublisher, Links, Resume
 from services.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
@@ -308,3 +311,32 @@ def test_a_long_poll_through_pushpin_answers_with_the_next_move(world: World, mo
     rest = api.call("GET", f"/api/v1/games/{game_id}/events?after={version}", token=token).body
     assert answer.status_code == 200, answer.text + world.pushpin.log()
     assert answer.json()["events"] == rest["events"] and rest["events"]
+
+
+def test_the_link_pushpin_follows_answers_no_one_else(world: World) -> None:
+    """The recovery link names whose stream it is, so only Pushpin may ask it: a client that calls it
+    directly (no `Grip-Sig`), or with a link it made up, is answered 404 and reads no line."""
+    api = world.api
+    game_id, people = _table(api, "seven-dragons", players=2)
+    settings = api.platform.settings
+    resume = Resume("game", game_id, people[0]["id"], people[0]["id"], None, "ndjson", None, 0)
+    signed = Links(settings.secret_key).sign(resume)
+    forged = Links(b"not the server's key").sign(resume)
+    for link in (signed, forged):
+        answer = httpx.get(f"{world.direct}{NEXT_PATH}/{link}", timeout=WAIT)
+        assert answer.status_code == 404 and not answer.content
+    sig = _grip_sig({"iss": "pushpin", "exp": int(time.time()) + 60}, SIG_KEY)
+    answer = httpx.get(f"{world.direct}{NEXT_PATH}/{forged}", headers={"Grip-Sig": sig}, timeout=WAIT)
+    assert answer.status_code == 404 and not answer.content, "signed by Pushpin, but not a link the server made"
+    answer = httpx.get(f"{world.direct}{NEXT_PATH}/{signed}", headers={"Grip-Sig": sig}, timeout=WAIT)
+    assert answer.status_code == 200 and answer.headers["Grip-Hold"] == "stream", "Pushpin's own request is held"
+
+
+def _grip_sig(claim: dict[str, Any], key: str) -> str:
+    """A ``Grip-Sig`` as Pushpin makes it: a JWT signed with HS256 under its ``sig_key``."""
+
+    def part(raw: bytes) -> bytes:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=")
+
+    head = part(json.dumps({"typ": "JWT", "alg": "HS256"}).encode()) + b"." + part(json.dumps(claim).encode())
+    return (head + b"." + part(hmac.digest(key.encode(), head, "sha256"))).decode()
