@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 
@@ -180,7 +180,8 @@ class PostgresStore(SqlStore):
 
         try:
             with self._pool.connection() as conn:
-                return conn.execute(sql.replace("?", "%s"), tuple(params)).fetchone()
+                row = conn.execute(sql.replace("?", "%s"), tuple(params)).fetchone()
+                return cast("dict[str, Any] | None", row)  # the pool's row factory is dict_row
         except psycopg.OperationalError as e:
             raise OperationalError(str(e)) from e
         except psycopg.InterfaceError as e:
