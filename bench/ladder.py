@@ -34,6 +34,7 @@ import hmac
 import itertools
 import math
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -140,8 +141,20 @@ def versus(game: str, bots: list[str], games: int, budget: float, seconds: float
     names = [level_bot(ruleset, b) for b in bots]
     counts = {"a": 0, "b": 0, "tie": 0}
     started = time.perf_counter()
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a run stopped by `timeout` still reports
+    try:
+        _versus_games(ruleset, names, counts, games, budget, started + seconds, seed)
+    except KeyboardInterrupt:
+        console.print(f"{game}: stopped; the games finished so far")
+    return counts
+
+
+def _versus_games(
+    ruleset: Any, names: list[str], counts: dict[str, int], games: int, budget: float, until: float, seed: int
+) -> None:
+    game = ruleset.slug
     for n in range(games):
-        if time.perf_counter() - started > seconds:
+        if time.perf_counter() > until:
             break
         seats = names if n % 2 == 0 else names[::-1]
         chance = f"{seed}:{game}:{n}".encode()
@@ -157,7 +170,6 @@ def versus(game: str, bots: list[str], games: int, budget: float, seconds: float
         a = 0 if n % 2 == 0 else 1
         places = outcome.places if outcome is not None else (1, 1)
         counts["a" if places[a] < places[1 - a] else "b" if places[a] > places[1 - a] else "tie"] += 1
-    return counts
 
 
 def level_bot(ruleset: Any, name: str) -> str:
