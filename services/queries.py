@@ -20,7 +20,7 @@ from services import visibility
 from services.aggregate import Game
 from services.board_names import name_seats
 from services.board_points import board_points
-from services.documents import Summary, document, public_seat
+from services.documents import Summary, document, public_seats
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.game_log import decision_texts
 from services.games import GameService, reading_seat
@@ -140,7 +140,7 @@ class GameQueries:
                 "variant": r["variant"],
                 "status": r["status"],
                 "version": r["version"],
-                "seats": [public_seat(s) for s in r["seats"]],
+                "seats": public_seats(r["game"], r["seats"]),
                 "planned_seats": r["planned_seats"],
                 "awaiting": r["awaiting"],
                 "created_at": r["created_at"],

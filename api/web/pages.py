@@ -162,7 +162,7 @@ def variant_title(ruleset: Ruleset[Any], variant: str) -> str:
 
 
 def table_title(game_title: str, names: Names) -> str:
-    """A game as its players make it: "Tarasque: ann, Greedy bot"."""
+    """A game as its players make it: "Tarasque: ann, Level 3 bot"."""
     players = [names.player(s) for s in names.seats]
     return f"{game_title}: {', '.join(players)}" if players else game_title
 
