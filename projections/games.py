@@ -23,7 +23,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
 from functools import cache
 from typing import Any
 
@@ -473,11 +472,8 @@ class GameProjection(Projection[GameViewsSQL]):
         """When the seat's turn times out, before vacation days (which only push it later): the
         feed pushes it by the player's vacation days when it is read (``AccountFeed.since``)."""
         held = self._clock_of(gid)
-        since = held["turns"].get(str(seat))
-        seconds = clocks.budget(self._game_meta(gid)["tc"], held["banks"].get(str(seat)))
-        if since is None or seconds is None:
-            return None
-        return (clocks.parse(since) + timedelta(seconds=seconds)).isoformat()
+        due = clocks.deadline(self._game_meta(gid)["tc"], held["turns"].get(str(seat)), held["banks"].get(str(seat)))
+        return due.isoformat() if due else None
 
     # ------------------------------------------------------------ clocks
 
@@ -507,13 +503,9 @@ class GameProjection(Projection[GameViewsSQL]):
         (without vacation days, which only ever push them later) for the sweep's index."""
         held = self._clock_of(gid)
         tc = self._game_meta(gid)["tc"]
-        deadlines, reminders = [], []
-        for seat, since in held["turns"].items():
-            seconds = clocks.budget(tc, held["banks"].get(seat))
-            if seconds is not None:
-                start = clocks.parse(since)
-                deadlines.append(start + timedelta(seconds=seconds))
-                reminders.append(start + timedelta(seconds=clocks.REMINDER_AT * seconds))
+        turns, banks = held["turns"].items(), held["banks"]
+        deadlines = [d for seat, since in turns if (d := clocks.deadline(tc, since, banks.get(seat))) is not None]
+        reminders = [r for seat, since in turns if (r := clocks.reminder(tc, since, banks.get(seat))) is not None]
         seats = {s["seat"]: s for s in self._seats_of(gid)}
         bots = any(seats.get(s, {}).get("bot") for s in held["awaiting"])
         return {

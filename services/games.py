@@ -37,7 +37,7 @@ from services.journal import Journal
 from services.results import decision_result, move_result
 from services.seeds import Seeds
 from services.unit_of_work import GameUnitOfWork, game_uuid
-from services.visibility import has_ended
+from services.visibility import has_ended, revealed
 
 
 class GameService:
@@ -329,10 +329,10 @@ class GameService:
         """Whether everything about ``game`` is open to everyone: it has ended, and so has the
         game a sandbox was forked from (``services.visibility``)."""
         if not has_ended(game.status):
-            return False
+            return False  # before loading the origin: most games asked about are running
         origin = (game.sandbox_of or {}).get("game_id")
-        try:
-            return origin is None or has_ended(self.load(origin).status)
+        try:  # an origin that is gone hides nothing any more
+            return revealed(game.status, origin is None or has_ended(self.load(origin).status))
         except GameNotFound:
             return True
 

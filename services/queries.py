@@ -27,7 +27,6 @@ from services.games import GameService, reading_seat
 from services.redaction import redact_stored_event
 from services.seat_names import names_in, names_of
 from services.unit_of_work import game_uuid
-from services.visibility import has_ended
 
 STATE_CACHE = 256
 
@@ -83,7 +82,7 @@ class GameQueries:
 
     def _from_row(self, row: dict[str, Any], state: Any, player_id: str | None, seat: int | None) -> dict[str, Any]:
         """The document from the read models (never a sandbox's: its visibility needs its origin)."""
-        viewer = visibility.viewer(has_ended(row["status"]), row["seats"], player_id, seat)
+        viewer = visibility.viewer(visibility.revealed(row["status"]), row["seats"], player_id, seat)
         return self._document(Summary.of_row(row, state), viewer, player_id)
 
     def from_game(self, game: Game, player_id: str | None, seat: int | None = None) -> dict[str, Any]:
@@ -115,8 +114,8 @@ class GameQueries:
         stored = self.games.last_decision(doc["id"], doc["version"])
         if stored is None:
             return None
-        revealed = has_ended(doc["status"]) and not doc["sandbox"]
-        viewer = visibility.viewer(revealed, doc["seats"], player_id, seat)
+        shown_all = visibility.revealed(doc["status"], origin_ended=not doc["sandbox"])  # a document cannot tell
+        viewer = visibility.viewer(shown_all, doc["seats"], player_id, seat)
         ruleset = find_game(doc["game"])
         shown = redact_stored_event(ruleset, stored, viewer)
         kind = {"Resigned": "resigned", "MoveMade": "move"}.get(shown["type"], "timed_out")

@@ -236,7 +236,7 @@ def _timed_out(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any
     since = r.turns.get(str(seat))
     if since is None or seat in r.left:
         raise Mismatch(f"seat {seat} had no running turn to time out")
-    earliest = clocks.parse(since) + timedelta(seconds=clocks.budget(tc, r.banks.get(str(seat))) or 0.0)
+    earliest = clocks.deadline(tc, since, r.banks.get(str(seat))) or clocks.parse(since)
     deadline = clocks.parse(data["deadline"])
     if deadline < earliest - TOLERANCE:
         raise Mismatch(

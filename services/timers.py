@@ -132,18 +132,13 @@ class Timers:
     def _deadline(
         tc: dict[str, Any], turns: dict[str, str], banks: dict[str, float], seat: int, vacation: frozenset[Any]
     ) -> datetime | None:
-        since = turns.get(str(seat))
-        seconds = clocks.budget(tc, banks.get(str(seat)))
-        if since is None or seconds is None:
-            return None
-        return clocks.advance(clocks.parse(since), seconds, vacation)
+        return clocks.deadline(tc, turns.get(str(seat)), banks.get(str(seat)), vacation)
 
     def reminder_time(self, game: Game, seat: int) -> datetime | None:
-        since = game.turns.get(str(seat))
-        seconds = clocks.budget(game.time_control, game.banks.get(str(seat)))
-        if since is None or seconds is None:
+        since, bank = game.turns.get(str(seat)), game.banks.get(str(seat))
+        if since is None:
             return None
-        return clocks.advance(clocks.parse(since), clocks.REMINDER_AT * seconds, self._vacation(game, seat))
+        return clocks.reminder(game.time_control, since, bank, self._vacation(game, seat))
 
     def clock_view(
         self,
