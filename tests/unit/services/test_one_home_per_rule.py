@@ -27,7 +27,7 @@ START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def test_a_game_has_ended_once_finished_or_abandoned_and_cancelled_is_no_game_status() -> None:
-    assert visibility.ENDED == {"finished", "abandoned"}
+    assert {"finished", "abandoned"} == visibility.ENDED
     assert [s for s in ("open", "scheduled", "active", "finished", "abandoned") if visibility.has_ended(s)] == [
         "finished",
         "abandoned",
