@@ -31,7 +31,7 @@ import hashlib
 import hmac
 import random
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventsourcing.domain import Aggregate
 
@@ -44,6 +44,9 @@ from services.errors import InvalidRequest, NotAcceptingMoves, NotAPlayer, NotAr
 from services.records import audit_trail
 from services.redaction import redact_stored_event
 from services.sqlstore import SqlStore
+
+if TYPE_CHECKING:
+    from services.games import GameService
 
 TABLES = [
     """CREATE TABLE IF NOT EXISTS dh_disputes (
@@ -156,7 +159,7 @@ class Disputes:
     """Opens, answers, shows and resolves disputes."""
 
     def __init__(
-        self, games: Any, db: SqlStore, arbiters: frozenset[str] = frozenset(), feed: AccountFeed | None = None
+        self, games: GameService, db: SqlStore, arbiters: frozenset[str] = frozenset(), feed: AccountFeed | None = None
     ) -> None:
         self.games = games
         self.feed = feed

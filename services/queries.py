@@ -12,7 +12,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.kernel import Viewer, decode, find_game
 from domain.kernel.narration import Audience
@@ -28,13 +28,18 @@ from services.redaction import redact_stored_event
 from services.seat_names import names_in, names_of
 from services.unit_of_work import game_uuid
 
+if TYPE_CHECKING:
+    from services.journal import Journal
+    from services.ports import GameRows
+    from services.timers import Timers
+
 STATE_CACHE = 256
 
 
 class GameQueries:
     """Read models and history, rendered for one caller."""
 
-    def __init__(self, games: GameService, views: Any, timers: Any = None, journal: Any = None) -> None:
+    def __init__(self, games: GameService, views: GameRows, timers: Timers | None, journal: Journal) -> None:
         self.games = games
         self.views = views
         self.timers = timers

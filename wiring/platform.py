@@ -191,15 +191,16 @@ class Platform:
         self.credentials = Credentials(self.db, self.accounts)
         near = NEAR  # a worker renews the broker's lease on the ETA tasks it holds (``workers.leases``)
         self.webhooks = WebhookSubscriptions(self.db, self.feed, self.inbox, webhook_url(self.accounts))
-        self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near, self.webhooks)
+        self.tournaments = Tournaments(self.db, self.games, self.accounts, self.inbox)
+        self.timers = Timers(
+            self.games, self.vacations, self.inbox, self.accounts, self.views, near, self.webhooks, self.tournaments
+        )
         self.leases = Leases(self.db)
         self.disputes = Disputes(self.games, self.db, self.settings.arbiters, self.feed)
         self.queries = GameQueries(self.games, self.views, self.timers, self.journal)
         self.streams = Streams(self.games, self.queries, self.timers, self.feed, self.wakeups, self.invitations)
         self.advice = Advisor(self.games, self.settings.bot_budget)
         self.profiles = Profiles(self.accounts, self.views)
-        self.tournaments = Tournaments(self.db, self.games, self.accounts, self.inbox)
-        self.timers.tournaments = self.tournaments
         self.heartbeats = Heartbeats(self.db)
         self.health = HealthModel()
         self.health.add("projections", ProjectionProgress(self.head, self.tracked))
