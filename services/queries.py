@@ -23,9 +23,10 @@ from services.board_points import board_points
 from services.documents import Summary, document, public_seat
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.game_log import decision_texts
-from services.games import GameService, reading_seat
+from services.games import GameService
 from services.redaction import redact_stored_event
 from services.seat_names import names_in, names_of
+from services.table_seats import reading_seat
 from services.unit_of_work import game_uuid
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from infra import metrics
 from services import clock, clocks
 from services.aggregate import Game
 from services.errors import GameNotFound
-from services.games import awaits
+from services.table_seats import awaits
 
 if TYPE_CHECKING:
     from services.accounts import Accounts
