@@ -16,6 +16,7 @@ from domain.kernel.narration import display_name
 from services import rating_scale
 from services.accounts import SERVER_BOT_PREFIX, Accounts
 from services.errors import GameNotFound, PlayerNotFound
+from services.ports import RatingRows
 
 PROVISIONAL_GAMES = 10
 """Rated games of a game below which a player's rating there is provisional (and off the default
@@ -27,7 +28,7 @@ SERVER_OWNER = {"id": None, "name": "Dragonhall server"}
 class Profiles:
     """Profiles and leaderboards over the accounts and the rating read models."""
 
-    def __init__(self, accounts: Accounts, views: Any) -> None:
+    def __init__(self, accounts: Accounts, views: RatingRows) -> None:
         self.accounts = accounts
         self.views = views
 

@@ -21,6 +21,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError
 
 from infra.private_files import private_database, private_file
 from infra.sqlite_events import JOURNAL_SIZE_LIMIT
+from services.ports import Cursor
 
 
 class SqlStore(ABC):
@@ -66,7 +67,7 @@ class SqlStore(ABC):
 class Tx:
     """One open transaction: ``execute`` returns the row count, ``query`` dict rows."""
 
-    def __init__(self, cursor: Any, dialect: str) -> None:
+    def __init__(self, cursor: Cursor, dialect: str) -> None:
         self._c = cursor
         self._dialect = dialect
 
