@@ -84,7 +84,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.before_request(parser.bound_unsized_body)
     app.before_request(parser.refuse_undeclared_query)
     app.before_request(auth.authenticate_request)
-    errors.register_error_handlers(app)
+    errors.register_error_handlers(app, page=_error_page)
     app.after_request(_time_request)
     limits.install(app, platform.settings)  # after authenticate_request: its keys are the callers found there
     compress(app)
@@ -92,6 +92,11 @@ def create_app(platform: Platform | None = None) -> Flask:
         hops = platform.settings.trusted_proxies  # the client's address, scheme and host as the proxies saw them
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     return app
+
+
+def _error_page(status: int, code: str, message: str) -> Response | None:
+    """An error as the web client's page where a person's browser asked for a page (``api.web``)."""
+    return site.error_page(status, code, message) if site.is_page_request() else None
 
 
 COMPRESSED_TYPES = ["application/json", "text/html", "image/svg+xml"]

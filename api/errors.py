@@ -13,9 +13,10 @@ store that cannot be reached for now (with ``Retry-After``). No error writes an 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app, jsonify
+from flask import Flask, Response, current_app, jsonify
 from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
@@ -132,7 +133,15 @@ def _body(exc: Exception) -> dict[str, Any]:
     return error_body("error", str(exc))
 
 
-def register_error_handlers(app: Flask) -> None:
+ErrorPage = Callable[[int, str, str], Response | None]
+"""``(status, code, message)`` to an error page, or None where the request asked for no page."""
+_ERROR_PAGE = "dragonhall.error_page"
+
+
+def register_error_handlers(app: Flask, page: ErrorPage | None = None) -> None:
+    """Answers every error with the JSON body, or with ``page``'s answer where it gives one (the
+    app passes the web client's: errors know nothing of the pages)."""
+    app.extensions[_ERROR_PAGE] = page
     for cls, _status in STATUS:
         app.register_error_handler(cls, _handle_known)
     app.register_error_handler(HTTPException, _handle_http)
@@ -140,11 +149,11 @@ def register_error_handlers(app: Flask) -> None:
 
 
 def answer(body: dict[str, Any], status: int, headers: Any = ()) -> ResponseReturnValue:
-    """The error as JSON, or as a page where a person's browser asked for a page (``api.web``)."""
-    from api.web.site import error_page, is_page_request
-
-    if is_page_request():
-        return error_page(status, body["error"]["code"], body["error"]["message"]), headers
+    """The error as JSON, or as a page where a person's browser asked for a page."""
+    page: ErrorPage | None = current_app.extensions.get(_ERROR_PAGE)
+    shown = page(status, body["error"]["code"], body["error"]["message"]) if page is not None else None
+    if shown is not None:
+        return shown, headers
     return jsonify(body), status, headers
 
 

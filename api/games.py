@@ -11,12 +11,12 @@ from typing import Any
 from flask import Response
 
 from api import errors, grip_streams, log_schemas, schemas
+from api.actions import open_table
 from api.auth import caller_id, optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
 from api.streams import take_slot
 from infra import metrics
-from services.aggregate import Game
 from services.game_log import narrated_log
 
 blp = blueprint("games", "Create and play games; read their state and history.")
@@ -30,23 +30,6 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
     """Open a table; the caller is its creator. It starts when its last seat fills."""
     player = required_player()
     return current_platform().queries.from_game(open_table(player.id, body), player.id)
-
-
-def open_table(creator: str, body: dict[str, Any]) -> Game:
-    """A new game from a loaded ``GameCreate`` body (the API's and the web lobby's); the players
-    it invites, named or by id, are found first, so a name that is nobody's opens nothing."""
-    invited = current_platform().invitations.resolve(creator, body["invite"])
-    settings = {"fill": body["fill"], "fill_bot": body["fill_bot"], "invite": invited, "rated": body["rated"]}
-    return current_platform().games.create_game(
-        creator,
-        body["game"],
-        body["variant"],
-        body["options"],
-        body["players"],
-        time_control=body["time_control"],
-        starts_at=body["starts_at"],
-        settings=settings,
-    )
 
 
 @blp.route("/games", methods=["GET"])

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from api import competition_schemas, people_schemas, schemas
+from api.actions import register_person
 from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
-from services.credentials import check_password
 
 blp = blueprint("players", "Register players and manage your account.")
 
@@ -24,20 +24,6 @@ def create_player(body: dict[str, Any]) -> dict[str, Any]:
     its recovery codes, shown only once. 409 ``name_taken`` for a name another account holds, or
     one that differs from it only in case or in letters that look alike."""
     return register_person(body["name"], body["kind"], body.get("password"))
-
-
-def register_person(name: str, kind: str, password: str | None, token_name: str = "registration") -> dict[str, Any]:
-    """Registers an account (with a password and recovery codes when one is given): the API's
-    registration and the pages' sign-up. A password refused refuses the account: nothing is made."""
-    p = current_platform()
-    if password is not None:
-        check_password(password)
-    player, token = p.accounts.register(name, kind, token_name=token_name)
-    body: dict[str, Any] = {**player.to_json(), "token": token}
-    if password is not None:
-        p.credentials.set_password(player.id, password)
-        body["recovery_codes"] = p.credentials.new_recovery_codes(player.id)
-    return body
 
 
 @blp.route("/players", methods=["GET"])

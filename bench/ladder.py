@@ -16,6 +16,14 @@ Every bot is handed ``--budget`` seconds a decision, as the server hands it
 weaker search), the others take what they take.
 
     .venv/bin/python bench/ladder.py [--games 200] [--budget 2.0] [--game tarasque ...] [--seats 2]
+
+``--versus A B`` plays two bots of each game head to head instead (no ratings: the rules alone,
+the bots deciding on their seat's observation as on the server), A in seat 1 in the even games
+and seat 2 in the odd ones, ``--games`` games or until ``--seconds`` have passed, and prints the
+full counts (A's wins, B's wins, ties), A's score (a tie counts half) with its 95% Wilson interval
+and the two-sided sign test of "A and B are equally strong" (ties left out):
+
+    .venv/bin/python bench/ladder.py --versus search greedy --game seven-dragons --budget 0.2 --seconds 55
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import hmac
 import itertools
 import math
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -36,7 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console
 from rich.table import Table
 
-from domain.kernel import Command, choose_move, find_game
+from domain.catalog import GAMES as CATALOG
+from domain.kernel import Command, Rng, choose_move, find_game
 from services.config import Settings
 from services.ports import NullWork
 from services.rating_scale import PER_MU, rating
@@ -125,6 +135,84 @@ def show(game: str, rows: list[dict[str, Any]], games: int) -> None:
     )
 
 
+def versus(game: str, bots: list[str], games: int, budget: float, seconds: float, seed: int) -> dict[str, int]:
+    """``bots[0]`` against ``bots[1]`` (two seats), seats alternating: the counts of each result."""
+    ruleset = next(r for r in CATALOG if r.slug == game)
+    names = [level_bot(ruleset, b) for b in bots]
+    counts = {"a": 0, "b": 0, "tie": 0}
+    started = time.perf_counter()
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a run stopped by `timeout` still reports
+    try:
+        _versus_games(ruleset, names, counts, games, budget, started + seconds, seed)
+    except KeyboardInterrupt:
+        console.print(f"{game}: stopped; the games finished so far")
+    return counts
+
+
+def _versus_games(
+    ruleset: Any, names: list[str], counts: dict[str, int], games: int, budget: float, until: float, seed: int
+) -> None:
+    game = ruleset.slug
+    for n in range(games):
+        if time.perf_counter() > until:
+            break
+        seats = names if n % 2 == 0 else names[::-1]
+        chance = f"{seed}:{game}:{n}".encode()
+        state, _ = ruleset.new_game(ruleset.configure(None, None, 2), Rng(chance, "setup"))
+        for k in range(ruleset.max_decisions):
+            if ruleset.is_over(state):
+                break
+            seat = ruleset.awaiting(state)[0]
+            key = hmac.new(chance, f"dragonhall-bot:{k}:{seat}".encode(), hashlib.sha256).digest()
+            command = choose_move(ruleset, ruleset.bot(seats[seat]), state, seat, random.Random(key), budget)
+            state = ruleset.fold(state, ruleset.decide(state, seat, command, Rng(chance, f"v{k}")))
+        outcome = ruleset.outcome(state)
+        a = 0 if n % 2 == 0 else 1
+        places = outcome.places if outcome is not None else (1, 1)
+        counts["a" if places[a] < places[1 - a] else "b" if places[a] > places[1 - a] else "tie"] += 1
+
+
+def level_bot(ruleset: Any, name: str) -> str:
+    """A bot by its name or its level (``3`` or ``level-3``)."""
+    level = name.removeprefix("level-")
+    if level.isdigit():
+        return str(ruleset.ladder[int(level) - 1].bot)
+    ruleset.bot(name)  # refuses an unknown name
+    return name
+
+
+def show_versus(game: str, bots: list[str], counts: dict[str, int], budget: float) -> None:
+    played = sum(counts.values())
+    a, b, tie = counts["a"], counts["b"], counts["tie"]
+    score = (a + tie / 2) / played if played else float("nan")
+    low, high = wilson(a + tie / 2, played)
+    decided = a + b
+    p = sign_test(a, decided)
+    console.print(
+        f"{game}: {bots[0]} against {bots[1]}, budget {budget} s: {played} games, {bots[0]} won {a}, "
+        f"{bots[1]} won {b}, {tie} tied; {bots[0]}'s score {score:.3f} (95% {low:.3f} to {high:.3f}); "
+        f"sign test p = {p:.3g} over {decided} decided games"
+    )
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def sign_test(wins: int, n: int) -> float:
+    """The two-sided exact binomial test of ``wins`` out of ``n`` against a fair coin."""
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(0, min(wins, n - wins) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="rated games per game (200)")
@@ -132,7 +220,14 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=2.0, help="seconds a search bot may think a decision (2)")
     parser.add_argument("--seats", type=int, default=2, help="seats a table (2)")
     parser.add_argument("--seed", type=int, default=33)
+    parser.add_argument("--versus", nargs=2, metavar=("A", "B"), help="two bots (names or levels) head to head")
+    parser.add_argument("--seconds", type=float, default=math.inf, help="with --versus: stop after this long")
     args = parser.parse_args()
+    if args.versus:
+        for game in args.game or GAMES:
+            counts = versus(game, args.versus, args.games, args.budget, args.seconds, args.seed)
+            show_versus(game, args.versus, counts, args.budget)
+        return
     settings = Settings.from_env({"DRAGONHALL_STORE": "memory", "DRAGONHALL_SECRET_KEY": "33" * 32})
     platform = bootstrap(settings, work=NullWork())
     try:

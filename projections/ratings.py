@@ -36,7 +36,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
-from projections.views import Change
+from projections.views import Change, GameViewsSQL
 
 MODEL = PlackettLuce()
 
@@ -44,7 +44,7 @@ MODEL = PlackettLuce()
 class RatingBook:
     """The rating side of the game projection: what it remembers and the changes it writes."""
 
-    def __init__(self, view: Any) -> None:
+    def __init__(self, view: GameViewsSQL) -> None:
         self.view = view
         self._games: dict[str, dict[str, Any]] = {}
         self._ratings: dict[tuple[str, str], dict[str, Any]] = {}

@@ -23,15 +23,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import psycopg
 from eventsourcing.persistence import DataError, PersistenceError
 
 from services.health import Check
-
-if TYPE_CHECKING:
-    from projections.views import GameViewsSQL
 
 Change = tuple[str, Sequence[Any]]
 
@@ -105,11 +102,17 @@ def still(gid: str, error: str, last_version: int, at: str) -> Change:
     )
 
 
+class SetAsideRows(Protocol):
+    """Where the check reads the games set aside (``projections.views``, which imports this module)."""
+
+    def set_aside_games(self) -> list[dict[str, Any]]: ...
+
+
 class SetAsideCheck:
     """The ``projections.set_aside`` check: degraded while any game is set aside, naming them
     (up to ``SHOWN``), the version from which each waits, how many of its events wait, and why."""
 
-    def __init__(self, view: GameViewsSQL) -> None:
+    def __init__(self, view: SetAsideRows) -> None:
         self.view = view
 
     def __call__(self) -> Check:

@@ -19,6 +19,7 @@ Returns: the seats beaten less the seats that beat one, over ``players - 1`` (ze
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -98,18 +99,20 @@ def _game_type(ruleset: Ruleset[Any]) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"variant": default.name, "players": default.min_seats},
+        parameter_specification={"variant": default.name, "players": default.min_seats, "options": ""},
     )
 
 
 class DragonhallGame(pyspiel.Game):
-    """One game of the catalogue; parameters ``variant`` and ``players``."""
+    """One game of the catalogue; parameters ``variant``, ``players`` and ``options`` (the variant's
+    options as a JSON object, its defaults when empty: ``'{"track": "ring"}'``)."""
 
     ruleset: Ruleset[Any]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**self.game_type().parameter_specification, **(params or {})}
-        self.config = self.ruleset.configure(str(params["variant"]), None, int(params["players"]))
+        options = json.loads(str(params["options"]) or "{}")
+        self.config = self.ruleset.configure(str(params["variant"]), options, int(params["players"]))
         self.codec: ActionCodec = codec_for(self.ruleset)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size,
@@ -237,6 +240,13 @@ class DragonhallState(pyspiel.State):
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees of the position."""
         return self.ruleset.view(self.engine_state, Viewer.of(player))
+
+    def action_for(self, command: Command) -> int | None:
+        """The legal action of the player to act that stands for ``command`` (None when none does)."""
+        for action, legal in self._table().commands().items():
+            if legal == command:
+                return action
+        return None
 
     def own_actions(self, player: int) -> list[int]:
         return list(self._mine[player])

@@ -18,7 +18,8 @@ from typing import Any
 
 from domain.kernel import Command, RandomBot, Ruleset, choose_move
 from services.errors import InvalidRequest, NotAcceptingMoves, NotAwaited
-from services.games import GameService, reading_seat
+from services.games import GameService
+from services.table_seats import reading_seat
 
 log = logging.getLogger("dragonhall.advice")
 WORKERS = 2

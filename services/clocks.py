@@ -73,9 +73,36 @@ def closes_decision(event: Any) -> bool:
     return bool(getattr(event, "closes", True))
 
 
+def deadline(
+    tc: Mapping[str, Any], since: str | None, bank: float | None, vacation: frozenset[date] = frozenset()
+) -> datetime | None:
+    """When a turn started at ``since`` times out: its ``budget`` of clock time from its start,
+    vacation days not counted (None for a seat with no running turn, or an untimed game).
+    Without ``vacation`` it is the earliest the turn can time out: vacation days only push it later."""
+    return _after_share(tc, since, bank, 1.0, vacation)
+
+
+def reminder(
+    tc: Mapping[str, Any], since: str | None, bank: float | None, vacation: frozenset[date] = frozenset()
+) -> datetime | None:
+    """When the seat of a turn started at ``since`` is reminded: once ``REMINDER_AT`` of its budget has run."""
+    return _after_share(tc, since, bank, REMINDER_AT, vacation)
+
+
+def _after_share(
+    tc: Mapping[str, Any], since: str | None, bank: float | None, share: float, vacation: frozenset[date]
+) -> datetime | None:
+    seconds = budget(tc, bank)
+    if since is None or seconds is None:
+        return None
+    return advance(parse(since), share * seconds, vacation)
+
+
 def advance(start: datetime, seconds: float, vacation: frozenset[date] = frozenset()) -> datetime:
     """The instant at which ``seconds`` of clock time have run from ``start``, the clock
     standing still on vacation days."""
+    if not vacation:
+        return start + timedelta(seconds=seconds)
     t, left = start, seconds
     for _ in range(10_000):
         midnight = datetime.combine(t.date() + timedelta(days=1), datetime.min.time(), tzinfo=t.tzinfo)

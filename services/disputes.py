@@ -31,19 +31,21 @@ import hashlib
 import hmac
 import random
 import uuid
-from typing import Any
-
-from eventsourcing.domain import Aggregate
+from typing import TYPE_CHECKING, Any
 
 from domain.kernel import Rng, RuleError, Viewer, encode, seed_commitment, state_hash
 from services import sandbox_chance
 from services.account_feed import AccountFeed, Entry
 from services.accounts import SERVER_BOT_PREFIX
-from services.aggregate import Game, _Timed
+from services.aggregate import Game
+from services.dispute_aggregate import Dispute
 from services.errors import InvalidRequest, NotAcceptingMoves, NotAPlayer, NotArbiter, NotCreator, ServiceError
 from services.records import audit_trail
 from services.redaction import redact_stored_event
 from services.sqlstore import SqlStore
+
+if TYPE_CHECKING:
+    from services.games import GameService
 
 TABLES = [
     """CREATE TABLE IF NOT EXISTS dh_disputes (
@@ -67,96 +69,11 @@ class DisputeNotFound(ServiceError):
     code = "dispute_not_found"
 
 
-class Dispute(Aggregate):
-    """One claim about one version of a game, its answer and its resolution."""
-
-    TOPIC = "dragonhall:Dispute"
-
-    class Created(_Timed, Aggregate.Created):
-        """The dispute was opened about ``game_version`` of its game.
-
-        Version 1 of this event named that field ``version``, which also set the
-        dispute's own version (an aggregate's ``version`` attribute), so the events
-        after it were numbered from the game version, and a dispute about a late
-        version of a game crossed the snapshot interval and failed to save. A stored
-        version 1 event is read with both numbers (``upcast_v1_v2``), so the disputes
-        it opened still load.
-        """
-
-        TOPIC = "dragonhall:Dispute.Opened"
-        class_version = 2
-        game_id: str
-        game_version: int
-        claim: str
-        move: dict[str, Any] | None
-        seat: int | None
-        opener: str
-        numbered_from: int | None = None
-
-        @staticmethod
-        def upcast_v1_v2(state: dict[str, Any]) -> None:
-            state["game_version"] = state["numbered_from"] = state.pop("version")
-
-    class Answered(_Timed, Aggregate.Event):
-        TOPIC = "dragonhall:Dispute.Answered"
-        answer: dict[str, Any]
-
-        def apply(self, dispute: Dispute) -> None:
-            dispute.answer = dict(self.answer)
-            dispute.sandbox_id = self.answer.get("sandbox_id")
-
-    class SandboxForked(_Timed, Aggregate.Event):
-        """A sandbox was forked for a dispute opened while its game ran, once the game had ended."""
-
-        TOPIC = "dragonhall:Dispute.SandboxForked"
-        sandbox_id: str
-
-        def apply(self, dispute: Dispute) -> None:
-            dispute.sandbox_id = self.sandbox_id
-
-    class Resolved(_Timed, Aggregate.Event):
-        TOPIC = "dragonhall:Dispute.Resolved"
-        verdict: str
-        note: str
-        by: str
-
-        def apply(self, dispute: Dispute) -> None:
-            dispute.resolution = {
-                "verdict": self.verdict,
-                "note": self.note,
-                "by": self.by,
-                "at": self.timestamp.isoformat(),
-            }
-
-    def __init__(
-        self,
-        game_id: str,
-        game_version: int,
-        claim: str,
-        move: dict[str, Any] | None,
-        seat: int | None,
-        opener: str,
-        numbered_from: int | None = None,
-    ) -> None:
-        self.game_id = game_id
-        self.game_version = game_version
-        if numbered_from is not None:
-            self.version = numbered_from  # a version 1 event's numbering (see Created)
-        self.claim = claim
-        self.move = move
-        self.seat = seat
-        self.opener = opener
-        self.opened_at = self.created_on.isoformat()
-        self.answer: dict[str, Any] | None = None
-        self.sandbox_id: str | None = None
-        self.resolution: dict[str, Any] | None = None
-
-
 class Disputes:
     """Opens, answers, shows and resolves disputes."""
 
     def __init__(
-        self, games: Any, db: SqlStore, arbiters: frozenset[str] = frozenset(), feed: AccountFeed | None = None
+        self, games: GameService, db: SqlStore, arbiters: frozenset[str] = frozenset(), feed: AccountFeed | None = None
     ) -> None:
         self.games = games
         self.feed = feed

@@ -8,10 +8,12 @@ writes the answer once.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from domain.kernel import Viewer, find_game
+from domain.kernel.narration import seat_names
 from services.aggregate import Game
 from services.visibility import seats_held
 
@@ -74,7 +76,7 @@ def document(summary: Summary, viewer: Viewer, player_id: str | None, clocks: di
         "options": summary.options,
         "status": summary.status,
         "version": summary.version,
-        "seats": [public_seat(s) for s in summary.seats],
+        "seats": public_seats(summary.game, summary.seats),
         "planned_seats": summary.planned_seats,
         "awaiting": summary.awaiting,
         "view": view,
@@ -91,6 +93,13 @@ def document(summary: Summary, viewer: Viewer, player_id: str | None, clocks: di
     }
 
 
-def public_seat(s: dict[str, Any]) -> dict[str, Any]:
-    """A seat as every document and list shows it."""
-    return {"seat": s["seat"], "player_id": s["player_id"], "name": s["name"], "kind": s["kind"], "bot": s.get("bot")}
+def public_seats(game: str, seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The seats as every document and list shows them, each named as people read it
+    (``domain.kernel.narration.seat_names``): a server bot of the ladder by its level, two
+    seats whose names read alike numbered apart ("Level 2 bot (1)", "Level 2 bot (2)")."""
+    shown = seat_names(seats, find_game(game).bot_title)
+    return [
+        {"seat": s["seat"], "player_id": s["player_id"], "name": shown[int(s["seat"])], "kind": s["kind"],
+         "bot": s.get("bot")}
+        for s in seats
+    ]  # fmt: skip

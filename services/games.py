@@ -1,4 +1,4 @@
-"""The write side's use cases: one short method each, on top of the unit of work.
+"""The write side's use cases, on top of the unit of work.
 
 Each use case reads like the others: the unit of work loads the game under its
 lock (``services.unit_of_work``), the use case checks who may do what, asks the
@@ -24,7 +24,6 @@ from services.errors import (
     GameNotFound,
     InvalidRequest,
     NotAcceptingMoves,
-    NotAPlayer,
     NotCreator,
     NotInvited,
     SeatUnavailable,
@@ -36,8 +35,9 @@ from services.invitations import Invitations
 from services.journal import Journal
 from services.results import decision_result, move_result
 from services.seeds import Seeds
+from services.table_seats import acting_seat, awaits, free_seat
 from services.unit_of_work import GameUnitOfWork, game_uuid
-from services.visibility import has_ended
+from services.visibility import has_ended, revealed
 
 
 class GameService:
@@ -111,7 +111,7 @@ class GameService:
         def sit(game: Game) -> None:
             if game.status == "active" and bot is None and game.ruleset.can_join(game.state):
                 return self._join(game, player_id, name, kind)
-            taken = _free_seat(game, seat)
+            taken = free_seat(game, seat)
             if bot is not None and bot not in game.ruleset.bots:
                 raise InvalidRequest(f"unknown bot {bot!r} for {game.game}", field="bot")
             game.trigger_event(Game.SeatTaken, seat=taken, player_id=player_id, name=name, kind=kind, bot=bot)
@@ -329,10 +329,10 @@ class GameService:
         """Whether everything about ``game`` is open to everyone: it has ended, and so has the
         game a sandbox was forked from (``services.visibility``)."""
         if not has_ended(game.status):
-            return False
+            return False  # before loading the origin: most games asked about are running
         origin = (game.sandbox_of or {}).get("game_id")
-        try:
-            return origin is None or has_ended(self.load(origin).status)
+        try:  # an origin that is gone hides nothing any more
+            return revealed(game.status, origin is None or has_ended(self.load(origin).status))
         except GameNotFound:
             return True
 
@@ -347,50 +347,6 @@ ACTS = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.PolicyPlayed)
 """The events that end a seat's pending decision."""
 
 
-def awaits(game: Game, seat: int, version: int) -> bool:
-    """Whether ``game`` is still at ``version`` and awaits ``seat``: the guard of every task."""
-    return game.version == version and game.status == "active" and seat in game.awaiting and seat not in game.left
-
-
-def acting_seat(game: Game, player_id: str, seat: int | None) -> int:
-    """The seat a player's command is for: the one they name, else their awaited seat, else
-    their first; only seats they hold and have not left, in a running game."""
-    if game.status != "active":
-        raise NotAcceptingMoves(f"game {game.id} is {game.status}; it accepts no moves")
-    mine = [s for s in game.seats_of(player_id) if s not in game.left]
-    if not mine:
-        raise NotAPlayer(f"you hold no seat in game {game.id}")
-    if seat is not None and seat not in mine:
-        raise NotAPlayer(f"you do not hold seat {seat} in game {game.id}")
-    return seat if seat is not None else visibility.chosen_seat(mine, game.awaiting)
-
-
-def reading_seat(game: Game, player_id: str, seat: int | None) -> int:
-    """The seat a player reads its legal moves or advice for: the one they name, else the first
-    of theirs that is awaited (seats they have left come last), in a game of any status."""
-    mine = game.seats_of(player_id)
-    if not mine:
-        raise NotAPlayer(f"you hold no seat in game {game.id}")
-    if seat is not None and seat not in mine:
-        raise NotAPlayer(f"you do not hold seat {seat} in game {game.id}")
-    return (
-        seat
-        if seat is not None
-        else visibility.chosen_seat([s for s in mine if s not in game.left] or mine, game.awaiting)
-    )
-
-
-def _free_seat(game: Game, seat: int | None) -> int:
-    if game.status not in ("open", "scheduled"):
-        raise SeatUnavailable(f"game {game.id} is {game.status}; no seat can be taken")
-    free = game.free_seats()
-    if seat is None and free:
-        return free[0]
-    if seat is None or seat not in free:
-        raise SeatUnavailable(f"game {game.id} has no free seat" if seat is None else f"seat {seat} is not free")
-    return seat
-
-
 def _done(game: Game, player_id: str, command_id: str, move: Any) -> int | None:
     """The version a command with this id was recorded at, if it was (and with this move)."""
     done = game.commands.get(f"{player_id}:{command_id}")
@@ -401,4 +357,4 @@ def _done(game: Game, player_id: str, command_id: str, move: Any) -> int | None:
     return int(done["version"])
 
 
-__all__ = ["GameService", "acting_seat", "awaits"]
+__all__ = ["GameService"]

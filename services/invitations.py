@@ -26,6 +26,7 @@ from services.accounts import Accounts, Player
 from services.aggregate import Game
 from services.errors import InvalidRequest, PlayerNotFound, ServiceError
 from services.inbox import Inbox
+from services.ports import GameRows
 from services.sqlstore import SqlStore
 
 TABLES = [
@@ -78,7 +79,7 @@ class InvitationClosed(ServiceError):
 class Invitations:
     """Records invitations, tells invitees and inviters, and lists them for each side."""
 
-    def __init__(self, db: SqlStore, accounts: Accounts, inbox: Inbox, feed: AccountFeed, views: Any) -> None:
+    def __init__(self, db: SqlStore, accounts: Accounts, inbox: Inbox, feed: AccountFeed, views: GameRows) -> None:
         self.db = db
         self.accounts = accounts
         self.inbox = inbox

@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import ConfigError, all_games, find_game
+from domain.kernel.narration import display_name
 from services import rating_scale
 from services.accounts import SERVER_BOT_PREFIX, Accounts
 from services.errors import GameNotFound, PlayerNotFound
+from services.ports import RatingRows
 
 PROVISIONAL_GAMES = 10
 """Rated games of a game below which a player's rating there is provisional (and off the default
@@ -26,7 +28,7 @@ SERVER_OWNER = {"id": None, "name": "Dragonhall server"}
 class Profiles:
     """Profiles and leaderboards over the accounts and the rating read models."""
 
-    def __init__(self, accounts: Accounts, views: Any) -> None:
+    def __init__(self, accounts: Accounts, views: RatingRows) -> None:
         self.accounts = accounts
         self.views = views
 
@@ -97,12 +99,20 @@ class Profiles:
         settled = PROVISIONAL_GAMES if order == "rating" else None
         rows = self.views.leaderboard(slug, least, limit, offset, kind, settled)
         players = [
-            {"rank": offset + i + 1, "player_id": r["player_id"], "name": r["name"], "kind": r["kind"],
+            {"rank": offset + i + 1, "player_id": r["player_id"], "name": _board_name(slug, r), "kind": r["kind"],
              "bot": r["kind"] == "bot", **rating_json(r)}
             for i, r in enumerate(rows)
         ]  # fmt: skip
         total = self.views.leaderboard_size(slug, least, kind)
         return {"game": slug, "total": total, "offset": offset, "players": players}
+
+
+def _board_name(slug: str, row: dict[str, Any]) -> str:
+    """A leaderboard's name for a player: a server bot by its level in the game's ladder
+    ("Level 4 bot"), as the game's seats name it; anyone else by the account's name."""
+    if not str(row["player_id"]).startswith(SERVER_BOT_PREFIX):
+        return str(row["name"])
+    return display_name({"seat": 0, "bot": row["player_id"].removeprefix(SERVER_BOT_PREFIX)}, find_game(slug).bot_title)
 
 
 def _slug(game: str) -> str:

@@ -12,7 +12,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.kernel import Viewer, decode, find_game
 from domain.kernel.narration import Audience
@@ -20,14 +20,19 @@ from services import visibility
 from services.aggregate import Game
 from services.board_names import name_seats
 from services.board_points import board_points
-from services.documents import Summary, document, public_seat
+from services.documents import Summary, document, public_seats
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.game_log import decision_texts
-from services.games import GameService, reading_seat
+from services.games import GameService
 from services.redaction import redact_stored_event
 from services.seat_names import names_in, names_of
+from services.table_seats import reading_seat
 from services.unit_of_work import game_uuid
-from services.visibility import has_ended
+
+if TYPE_CHECKING:
+    from services.journal import Journal
+    from services.ports import GameRows
+    from services.timers import Timers
 
 STATE_CACHE = 256
 
@@ -35,7 +40,7 @@ STATE_CACHE = 256
 class GameQueries:
     """Read models and history, rendered for one caller."""
 
-    def __init__(self, games: GameService, views: Any, timers: Any = None, journal: Any = None) -> None:
+    def __init__(self, games: GameService, views: GameRows, timers: Timers | None, journal: Journal) -> None:
         self.games = games
         self.views = views
         self.timers = timers
@@ -83,7 +88,7 @@ class GameQueries:
 
     def _from_row(self, row: dict[str, Any], state: Any, player_id: str | None, seat: int | None) -> dict[str, Any]:
         """The document from the read models (never a sandbox's: its visibility needs its origin)."""
-        viewer = visibility.viewer(has_ended(row["status"]), row["seats"], player_id, seat)
+        viewer = visibility.viewer(visibility.revealed(row["status"]), row["seats"], player_id, seat)
         return self._document(Summary.of_row(row, state), viewer, player_id)
 
     def from_game(self, game: Game, player_id: str | None, seat: int | None = None) -> dict[str, Any]:
@@ -115,8 +120,8 @@ class GameQueries:
         stored = self.games.last_decision(doc["id"], doc["version"])
         if stored is None:
             return None
-        revealed = has_ended(doc["status"]) and not doc["sandbox"]
-        viewer = visibility.viewer(revealed, doc["seats"], player_id, seat)
+        shown_all = visibility.revealed(doc["status"], origin_ended=not doc["sandbox"])  # a document cannot tell
+        viewer = visibility.viewer(shown_all, doc["seats"], player_id, seat)
         ruleset = find_game(doc["game"])
         shown = redact_stored_event(ruleset, stored, viewer)
         kind = {"Resigned": "resigned", "MoveMade": "move"}.get(shown["type"], "timed_out")
@@ -140,7 +145,7 @@ class GameQueries:
                 "variant": r["variant"],
                 "status": r["status"],
                 "version": r["version"],
-                "seats": [public_seat(s) for s in r["seats"]],
+                "seats": public_seats(r["game"], r["seats"]),
                 "planned_seats": r["planned_seats"],
                 "awaiting": r["awaiting"],
                 "created_at": r["created_at"],

@@ -1,5 +1,9 @@
 """Each seat of a game named one way, for one viewer: by player and colour (``domain.kernel.narration``).
 
+A server bot of the game's ladder is named by its level ("Level 4 bot"), and two seats whose
+names read alike are numbered apart ("Level 2 bot (1)", "Level 2 bot (2)"), on pages, in
+sentences and in the API's seats (``services.documents.public_seats``) alike.
+
 The colours are the game's own where it has them (Mékong's villages, the racers' dragons) and the
 platform's seat colours otherwise, as the boards draw them; they are known from the table's
 configuration, so an open table's seats are named before its game starts.
@@ -31,7 +35,8 @@ def names_of(doc: Mapping[str, Any], player_id: str | None, state: Any = None) -
     """The names of a game document's seats (``GET /games/{id}``) for ``player_id``."""
     count = doc["planned_seats"] if doc["status"] in OPEN else len(doc["seats"])
     held = seats_held(doc["seats"], player_id)
-    return Names.of(doc["seats"], colours(doc["game"], doc["variant"], doc["options"], count, state), held)
+    shades = colours(doc["game"], doc["variant"], doc["options"], count, state)
+    return Names.of(doc["seats"], shades, held, find_game(doc["game"]).bot_title)
 
 
 def names_in(

@@ -20,6 +20,7 @@ from services.aggregate import Game
 from services.errors import InvalidRequest, NotAcceptingMoves, SeatUnavailable
 from services.games import GameService
 from services.invitations import InvitationClosed, Invitations
+from services.ports import GameRows
 
 CANDIDATES = 50
 """Open tables looked at, oldest first, before play now opens one."""
@@ -28,7 +29,7 @@ CANDIDATES = 50
 class Seating:
     """Accepts invitations and seats people who want to play now."""
 
-    def __init__(self, games: GameService, invitations: Invitations, views: Any) -> None:
+    def __init__(self, games: GameService, invitations: Invitations, views: GameRows) -> None:
         self.games = games
         self.invitations = invitations
         self.views = views

@@ -13,13 +13,22 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from infra import metrics
 from services import clock, clocks
 from services.aggregate import Game
 from services.errors import GameNotFound
-from services.games import awaits
+from services.table_seats import awaits
+
+if TYPE_CHECKING:
+    from services.accounts import Accounts
+    from services.games import GameService
+    from services.inbox import Inbox
+    from services.ports import GameRows
+    from services.tournaments import Tournaments
+    from services.vacations import Vacations
+    from services.webhook_subscriptions import WebhookSubscriptions
 
 log = logging.getLogger("dragonhall.timers")
 
@@ -96,19 +105,20 @@ class Timers:
 
     def __init__(
         self,
-        games: Any,
-        vacations: Any,
-        inbox: Any,
-        accounts: Any,
-        views: Any,
+        games: GameService,
+        vacations: Vacations,
+        inbox: Inbox,
+        accounts: Accounts,
+        views: GameRows,
         near: timedelta = NEAR,
-        webhooks: Any = None,
+        webhooks: WebhookSubscriptions | None = None,
+        tournaments: Tournaments | None = None,
     ) -> None:
         self.near = near
         self.webhooks = webhooks
         """Claims the deliveries of new feed entries (``services.webhook_subscriptions``); None: no webhooks."""
         self._last_sweep: datetime | None = None
-        self.tournaments: Any = None
+        self.tournaments = tournaments
         """Whose ``due`` tournaments each sweep moves on (``services.tournaments``); None: none."""
         self.games = games
         self.vacations = vacations
@@ -132,18 +142,13 @@ class Timers:
     def _deadline(
         tc: dict[str, Any], turns: dict[str, str], banks: dict[str, float], seat: int, vacation: frozenset[Any]
     ) -> datetime | None:
-        since = turns.get(str(seat))
-        seconds = clocks.budget(tc, banks.get(str(seat)))
-        if since is None or seconds is None:
-            return None
-        return clocks.advance(clocks.parse(since), seconds, vacation)
+        return clocks.deadline(tc, turns.get(str(seat)), banks.get(str(seat)), vacation)
 
     def reminder_time(self, game: Game, seat: int) -> datetime | None:
-        since = game.turns.get(str(seat))
-        seconds = clocks.budget(game.time_control, game.banks.get(str(seat)))
-        if since is None or seconds is None:
+        since, bank = game.turns.get(str(seat)), game.banks.get(str(seat))
+        if since is None:
             return None
-        return clocks.advance(clocks.parse(since), clocks.REMINDER_AT * seconds, self._vacation(game, seat))
+        return clocks.reminder(game.time_control, since, bank, self._vacation(game, seat))
 
     def clock_view(
         self,

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.kernel import ConfigError, find_game
-from services.record_replay import Replay, Step, walk
+from services.record_replay import walk
 from services.record_signing import PublicKey, check_signature
+from services.replay_state import Replay, Step
 from services.replay_text import short
 from services.steps import CAUSES, decisions
 

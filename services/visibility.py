@@ -15,11 +15,20 @@ from typing import Any
 from domain.kernel import Viewer
 
 ENDED = frozenset({"finished", "abandoned"})
-"""Statuses of a game that accepts no more decisions."""
+"""Statuses of a game that accepts no more decisions: the one list of them (``cancelled`` is a
+tournament's status, never a game's). The client library keeps a copy of its own
+(``dragonhall.streams.ENDED``), held to this one by a test."""
 
 
 def has_ended(status: str) -> bool:
     return status in ENDED
+
+
+def revealed(status: str, origin_ended: bool = True) -> bool:
+    """Whether everything about a game is open to everyone: it has ended and, for a sandbox,
+    ``origin_ended`` (the game it was forked from has ended too; a game that is no sandbox
+    passes True, and a caller that cannot tell passes False)."""
+    return has_ended(status) and origin_ended
 
 
 def seats_held(seats: Sequence[Mapping[str, Any]], player_id: str | None) -> list[int]:

@@ -178,6 +178,9 @@ class Platform:
     heartbeats: Heartbeats = field(init=False)
     health: HealthModel = field(init=False)
     runner: BatchingProjectionRunner | None = None
+    """The projection runner of this process, when it alone runs the projections."""
+    leader: ProjectionLeader[BatchingProjectionRunner] | None = None
+    """The projections' leader of this process, when another process may run them."""
     extras: dict[str, Any] = field(default_factory=dict)
     _closers: list[Callable[[], object]] = field(default_factory=list)
 
@@ -193,15 +196,16 @@ class Platform:
         self.credentials = Credentials(self.db, self.accounts)
         near = NEAR  # a worker renews the broker's lease on the ETA tasks it holds (``workers.leases``)
         self.webhooks = WebhookSubscriptions(self.db, self.feed, self.inbox, webhook_url(self.accounts))
-        self.timers = Timers(self.games, self.vacations, self.inbox, self.accounts, self.views, near, self.webhooks)
+        self.tournaments = Tournaments(self.db, self.games, self.accounts, self.inbox)
+        self.timers = Timers(
+            self.games, self.vacations, self.inbox, self.accounts, self.views, near, self.webhooks, self.tournaments
+        )
         self.leases = Leases(self.db)
         self.disputes = Disputes(self.games, self.db, self.settings.arbiters, self.feed)
         self.queries = GameQueries(self.games, self.views, self.timers, self.journal)
         self.streams = Streams(self.games, self.queries, self.timers, self.feed, self.wakeups, self.invitations)
         self.advice = Advisor(self.games, self.settings.bot_budget)
         self.profiles = Profiles(self.accounts, self.views)
-        self.tournaments = Tournaments(self.db, self.games, self.accounts, self.inbox)
-        self.timers.tournaments = self.tournaments
         self.heartbeats = Heartbeats(self.db)
         self.health = HealthModel()
         self.health.add("projections", ProjectionProgress(self.head, self.tracked))
@@ -222,12 +226,6 @@ class Platform:
     def tracked(self) -> int:
         """The position of the last event the read models have processed."""
         return self.views.max_tracking_id(self.store.name) or 0
-
-    @property
-    def leader(self) -> ProjectionLeader[BatchingProjectionRunner] | None:
-        """The projections' leader of this process, when another process may run them (``extras["leader"]``)."""
-        leader: ProjectionLeader[BatchingProjectionRunner] | None = self.extras.get("leader")
-        return leader
 
     def on_close(self, *closers: Callable[[], object]) -> None:
         """Has ``close`` call each of ``closers``: the last added first."""
@@ -347,14 +345,13 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     accounts = Accounts(db, settings.secret_key, WebhookTargets(settings.webhook_allow_networks))
     accounts.on_revoked.append(lambda player_id: wakeups.publish(tokens_key(player_id)))
     seeds = Seeds(settings.secret_key, keep=4 * settings.cache_size)
-    platform = Platform(settings, store, uow, seeds, accounts, view, db, wakeups, feed, runner=runner)
+    platform = Platform(settings, store, uow, seeds, accounts, view, db, wakeups, feed, runner=runner, leader=leader)
     platform._closers.extend(closers)
     if runner is None:
         platform._closers.append(store.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:
         platform._closers.append(lambda: runner.__exit__(None, None, None))
     if leader is not None:
-        platform.extras["leader"] = leader
         platform._closers.append(leader.stop)
     platform._closers.append(db.close)
     platform._closers.append(wakeups.close)

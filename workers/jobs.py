@@ -15,8 +15,8 @@ from domain.kernel import Command
 from infra import metrics
 from services import clock
 from services.aggregate import Game
-from services.games import awaits
 from services.heartbeats import SWEEP
+from services.table_seats import awaits
 from services.timers import BOT_NUDGE, Action, FireDeadline, PlayBot
 from workers import bot_claims, broker_memory
 from workers.bot_turns import bot_choice, play_bot_turn

@@ -16,12 +16,11 @@ from flask import Response, redirect, request, url_for
 from marshmallow import ValidationError
 
 from api import schemas
+from api.actions import open_table, register_person
 from api.auth import required_player
 from api.context import current_platform
 from api.errors import MalformedJSON, to_response
-from api.games import open_table
 from api.parser import INT64, page_contract, read_json
-from api.players import register_person
 from api.web import audit_pages, pages, session
 from api.web.audit_pages import open_dispute_fields
 from api.web.pages import _document, web

@@ -60,7 +60,7 @@ def seat_names(game: Mapping[str, Any], player_id: str) -> Names:
 
 
 def turn_words(game: Mapping[str, Any], player_id: str, seat: int) -> str:
-    """ "your turn (teal), against Greedy bot"."""
+    """ "your turn (teal), against Level 3 bot"."""
     names = seat_names(game, player_id)
     others = [names.player(s) for s in names.seats if not names.you(s)]
     return f"your turn ({names.colour(seat)})" + (f", against {listing(others)}" if others else "")

@@ -21,13 +21,13 @@ from domain.kernel.narration import Names
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.game_log import result_text, status_line
 from services.seat_names import names_of
+from services.visibility import ENDED
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static", static_url_path="/assets")
 
 PAGE = 25
 """Games per lobby page."""
 STATUSES = [("open", "open"), ("scheduled", "scheduled"), ("active", "running"), ("finished", "finished")]
-ENDED = ("finished", "abandoned", "cancelled")
 STATUS_WORDS = {"open": "open for players", "scheduled": "scheduled", "active": "running", "finished": "finished",
                 "abandoned": "abandoned", "cancelled": "cancelled"}  # fmt: skip
 """A game's status as people read it."""
@@ -162,7 +162,7 @@ def variant_title(ruleset: Ruleset[Any], variant: str) -> str:
 
 
 def table_title(game_title: str, names: Names) -> str:
-    """A game as its players make it: "Tarasque: ann, Greedy bot"."""
+    """A game as its players make it: "Tarasque: ann, Level 3 bot"."""
     players = [names.player(s) for s in names.seats]
     return f"{game_title}: {', '.join(players)}" if players else game_title
 

@@ -21,8 +21,11 @@ seat has more legal moves than ``width``, a node considers a sample of ``width``
 (the root: the prior bot's choice and a fixed sample; deeper: a fresh sample per visit,
 which the availability counts account for). Simultaneous phases are searched in seat
 order, except that the searching seat moves first at the root (the others then answer a
-move they could not have seen: the search is cautious there). It plays the root move
-visited most, unless the prior's move scored about as well.
+move they could not have seen: the search is cautious there). The root widens progressively
+(the prior's choice and one other first, more as the iterations grow), so a short search does not
+spread its few rollouts over many moves. It plays the root move visited most, unless the prior's
+move scored about as well or either was tried too few times to tell (``least_visits``): a search
+too short to decide plays its prior's move, so the search is never a noisier prior.
 
 **Budget.** With a ``budget`` (seconds; the server passes ``DRAGONHALL_BOT_BUDGET``) it
 searches for ``share`` of it, never more than ``max_seconds``, and at most ``iterations``
@@ -74,6 +77,14 @@ class SearchSettings:
     """UCB1's exploration constant (rewards lie in [0, 1])."""
     margin: float = 1.5
     """How many standard errors better than the prior's move another must score to be played."""
+    least_visits: int = 24
+    """The fewest rollouts both the prior's move and another must have had before the other may be
+    played instead: below it the search is too short to decide, and the prior's move stands (a
+    few rollouts that happen to agree would otherwise overturn a good player on noise)."""
+    widening: float = 1.0
+    """Progressive widening at the root: after ``v`` iterations the search considers the first
+    ``2 + widening * sqrt(v)`` candidates (the prior's choice first), so a short search spends its
+    rollouts on few moves rather than one or two on each of many."""
     horizon: int = 2_000
     """The most decisions a rollout plays before it scores the position as a draw."""
 
@@ -137,13 +148,15 @@ class SearchBot(Generic[S]):
 
     def _verdict(self, root: _Node, fixed: Sequence[Command]) -> Command:
         """The most visited root move; but with a prior, its move stands unless another one
-        scored better by more than ``margin`` standard errors (few rollouts are noisy, and the
-        prior is a good player)."""
+        was tried at least ``least_visits`` times, as was the prior's, and scored better by
+        more than ``margin`` standard errors (few rollouts are noisy, and the prior is a good
+        player: a search too short to decide plays the prior's move)."""
         best = max(fixed, key=lambda m: _standing(root.children.get(m)))
         if self.prior is None or best == fixed[0]:
             return best
         mine, theirs = root.children.get(best), root.children.get(fixed[0])
-        if mine is None or theirs is None:
+        least = self.settings.least_visits
+        if mine is None or theirs is None or min(mine.visits, theirs.visits) < least:
             return fixed[0]
         a, b = mine.reward / mine.visits, theirs.reward / theirs.visits
         p = min(max((mine.reward + theirs.reward) / (mine.visits + theirs.visits), 0.05), 0.95)
@@ -169,7 +182,7 @@ class SearchBot(Generic[S]):
         node, path = root, [root]
         while not ruleset.is_over(state):
             actor = seat if node is root else ruleset.awaiting(state)[0]
-            moves = fixed if node is root else self._candidates(state, actor, rng)
+            moves = self._widened(root, fixed) if node is root else self._candidates(state, actor, rng)
             for m in moves:
                 child = node.children.get(m)
                 if child is not None:
@@ -222,6 +235,11 @@ class SearchBot(Generic[S]):
         picked = [self.prior.choose(state, seat, rng)] if self.prior is not None else []
         rest = [m for m in moves if m not in picked]
         return picked + rng.sample(rest, width - len(picked))
+
+    def _widened(self, root: _Node, fixed: Sequence[Command]) -> Sequence[Command]:
+        """The root's candidates considered so far (progressive widening, ``widening``)."""
+        done = sum(c.visits for c in root.children.values())
+        return fixed[: 2 + int(self.settings.widening * math.sqrt(done))]
 
     def _candidates(self, state: S, actor: int, rng: random.Random) -> Sequence[Command]:
         moves = self.ruleset.legal_moves(state, actor)

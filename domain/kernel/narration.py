@@ -15,8 +15,9 @@ it is not handed, it cannot say.
 
 Seats are named by ``Names``, made for one viewer: "You" for the viewer's own seat, the
 player's name otherwise ("Bruno"), with the seat's colour where a seat is named in full
-("Bruno (red)"); players who share a name, bots of one kind above all, are numbered apart
-("Greedy bot 1", "Greedy bot 2"). No sentence carries a seat's index.
+("Bruno (red)"); a server bot of the game's ladder by its level ("Level 2 bot"), and players who
+share a name, bots of one level above all, are numbered apart in seat order ("Level 2 bot (1)",
+"Level 2 bot (2)"). No sentence carries a seat's index.
 """
 
 from __future__ import annotations
@@ -55,18 +56,17 @@ class Names:
         self._mine = [s.seat for s in seats if s.you]
 
     @classmethod
-    def of(cls, players: Sequence[Mapping[str, Any]], colours: Sequence[str] = (), yours: Iterable[int] = ()) -> Names:
+    def of(
+        cls,
+        players: Sequence[Mapping[str, Any]],
+        colours: Sequence[str] = (),
+        yours: Iterable[int] = (),
+        title: BotTitle | None = None,
+    ) -> Names:
         """From the platform's seats (``{seat, name, kind, bot}``), the seats' colours in seat
-        order and the seats the viewer holds."""
+        order, the seats the viewer holds and the game's bot titles (``Ruleset.bot_title``)."""
         mine = set(yours)
-        shown = {int(p["seat"]): display_name(p) for p in players}
-        taken: dict[str, list[int]] = {}
-        for seat in sorted(shown):
-            taken.setdefault(shown[seat].casefold(), []).append(seat)
-        for same in taken.values():
-            if len(same) > 1:
-                for n, seat in enumerate(same, 1):
-                    shown[seat] = f"{shown[seat]} {n}"
+        shown = seat_names(players, title)
         return cls([SeatName(s, shown[s], colour_of(colours, s), s in mine) for s in sorted(shown)])
 
     @classmethod
@@ -146,10 +146,34 @@ class Names:
         ]  # fmt: skip
 
 
-def display_name(player: Mapping[str, Any]) -> str:
-    """A seat's player as people read the name: a server bot's ``greedy bot`` is "Greedy bot"."""
+BotTitle = Callable[[str], str]
+"""A server bot's name to its title in the game's ladder (``Ruleset.bot_title``: "Level 4")."""
+
+
+def display_name(player: Mapping[str, Any], title: BotTitle | None = None) -> str:
+    """A seat's player as people read the name: a server bot of the game's ladder by its level
+    ("Level 4 bot"), another server bot by its name ("Greedy bot"), a person or a client bot by
+    the account's name. (A server bot's seat is named from its bot alone, so a name already
+    shown, numbered or not, reads the same again.)"""
     name = str(player.get("name") or "").strip() or f"Seat {int(player['seat']) + 1}"
-    return upper_first(name) if player.get("bot") else name
+    bot = player.get("bot")
+    if not bot:
+        return name
+    return upper_first(f"{title(str(bot)) if title is not None else bot} bot")
+
+
+def seat_names(players: Sequence[Mapping[str, Any]], title: BotTitle | None = None) -> dict[int, str]:
+    """Each seat's player as people read it (``display_name``), the seats whose names read alike
+    (case ignored) numbered apart in seat order: "Level 2 bot (1)", "Level 2 bot (2)"."""
+    shown = {int(p["seat"]): display_name(p, title) for p in players}
+    taken: dict[str, list[int]] = {}
+    for seat in sorted(shown):
+        taken.setdefault(shown[seat].casefold(), []).append(seat)
+    for same in taken.values():
+        if len(same) > 1:
+            for n, seat in enumerate(same, 1):
+                shown[seat] = f"{shown[seat]} ({n})"
+    return shown
 
 
 def colour_of(colours: Sequence[str], seat: int) -> str:

@@ -1,12 +1,14 @@
 """Every game offers a ladder of server bots, and its top rung searches.
 
 The ladder's ratings are measured by ``bench/ladder.py`` (docs/bots.md); here, a small
-fixed-seed sample: the search, without the prior that makes it strong, beats random.
+fixed-seed sample: the search, without the prior that makes it strong, beats random, and a search
+too short to decide plays its prior's move (it is never a noisier Level 3).
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -14,7 +16,7 @@ import pytest
 from api.meta import describe
 from domain.catalog import GAMES
 from domain.kernel import Outcome, Rng, SearchBot, SearchSettings, choose_move
-from domain.kernel.bots_search import rewards
+from domain.kernel.bots_search import _Node, rewards
 
 
 @pytest.mark.parametrize("ruleset", GAMES, ids=lambda g: g.slug)
@@ -76,3 +78,43 @@ def test_the_search_works_without_a_prior() -> None:
     ruleset = next(g for g in GAMES if g.slug == "seven-dragons")
     bots = [SearchBot(ruleset, None, None, SearchSettings(quick_iterations=8, quick_horizon=50)), ruleset.bot("random")]
     assert sorted(_play(ruleset, bots, 1)) in ([1, 2], [1, 1])
+
+
+@pytest.mark.parametrize("ruleset", GAMES, ids=lambda g: g.slug)
+def test_a_search_too_short_to_decide_plays_its_priors_move(ruleset: Any) -> None:
+    """Level 4 is never a noisier Level 3: without enough rollouts to tell two moves apart (here its
+    quick mode, a dozen iterations) it plays what its prior, the Level 3 bot, plays from the same draws,
+    however the few rollouts scored."""
+    search, strong = ruleset.bot("search"), ruleset.bot(ruleset.default_bot)
+    assert isinstance(search, SearchBot) and search.prior is not None
+    search.settings = replace(search.settings, margin=0.0, quick_iterations=12)  # the rollouts' counts alone
+    state, _ = ruleset.new_game(ruleset.configure(None, None, 2), Rng(b"short", "setup"))
+    rng, asked = random.Random(7), 0
+    for n in range(60):
+        if ruleset.is_over(state) or asked == 6:
+            break
+        seat = ruleset.awaiting(state)[0]
+        observed = ruleset.observe(state, seat, rng)
+        if n % 3 == 1 and len(ruleset.legal_moves(observed, seat)) > 1:
+            key = rng.getrandbits(32)
+            searched = search.choose(observed, seat, random.Random(key))
+            assert searched == strong.choose(observed, seat, random.Random(key))
+            asked += 1
+        command = ruleset.bot("random").choose(observed, seat, rng)
+        state = ruleset.fold(state, ruleset.decide(state, seat, command, Rng(b"short", f"v{n}")))
+    assert asked >= 3, asked
+
+
+def _root(prior: tuple[int, float], other: tuple[int, float]) -> _Node:
+    root = _Node(-1)
+    root.children = {"prior": _Node(0, *prior), "other": _Node(0, *other)}
+    return root
+
+
+def test_another_move_is_played_only_when_enough_rollouts_show_it_better() -> None:
+    ruleset = next(g for g in GAMES if g.slug == "seven-dragons")
+    bot = SearchBot(ruleset, None, ruleset.bot("greedy"), SearchSettings(least_visits=24, margin=1.5))
+    moves: list[Any] = ["prior", "other"]
+    assert bot._verdict(_root((10, 2.0), (14, 13.0)), moves) == "prior", "too few rollouts of the prior's move"
+    assert bot._verdict(_root((30, 6.0), (40, 36.0)), moves) == "other", "clearly better, on enough rollouts"
+    assert bot._verdict(_root((30, 14.0), (40, 20.0)), moves) == "prior", "about as good: the prior's stands"

@@ -64,8 +64,8 @@ def test_every_option_of_every_variant_is_described_for_a_form(ruleset: Any) -> 
 
 def test_names_tell_bots_of_one_kind_apart_and_call_the_viewer_you() -> None:
     names = Names.of(PLAYERS[:4], ("red", "blue", "green", "yellow"), yours=[0])
-    assert [names(s) for s in range(4)] == ["You", "Greedy bot 1", "Greedy bot 2", "Bruno"]
-    assert [names.full(s) for s in range(4)] == ["You (red)", "Greedy bot 1 (blue)", "Greedy bot 2 (green)",
+    assert [names(s) for s in range(4)] == ["You", "Greedy bot (1)", "Greedy bot (2)", "Bruno"]
+    assert [names.full(s) for s in range(4)] == ["You (red)", "Greedy bot (1) (blue)", "Greedy bot (2) (green)",
                                                  "Bruno (yellow)"]  # fmt: skip
     assert names.possessive(0, start=True) == "Your" and names.possessive(3) == "Bruno's"
     assert Names.of(PLAYERS[:2], (), yours=[0, 1])(1) == "You (orange)", "the platform's colours by default"

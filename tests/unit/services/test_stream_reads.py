@@ -60,6 +60,9 @@ def test_a_change_reads_as_the_store_answers_it_for_every_viewer(two_writers: li
             assert platform.games.known_version(gid) == head
             current = platform.games.load(gid)
             recent = platform.games.recent_events(gid, before, head)
+            if head - before > RECENT:  # a Mékong round's resolution can pass it: the store answers then
+                assert recent is None, "a change longer than is kept is read from the store"
+                continue
             assert recent is not None, "the change's events were saved or read by this process"
             stored = list(platform.games.stored_events(gid, after=before))
             for player_id, seat_of in [(None, None), (ids[0], 0), (ids[1], 1)]:

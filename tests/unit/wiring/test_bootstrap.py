@@ -38,7 +38,7 @@ def test_a_platform_that_was_built_keeps_what_it_started(tmp_path: Path) -> None
     before = _live_threads()
     platform = wiring.bootstrap(make_settings("sqlite", tmp_path), projections=True, work=NullWork())
     try:
-        assert platform.extras["leader"].runner is not None, "a lone process leads the projections"
+        assert platform.leader.runner is not None, "a lone process leads the projections"
         assert _live_threads() - before, "the projection runner's threads run"
         player, token = platform.accounts.register("ada", "human")
         assert platform.accounts.authenticate(token).id == player.id  # its database is still open
@@ -98,7 +98,7 @@ def test_the_read_models_recover_from_a_failed_batch(http_workers: int, tmp_path
         make_settings("sqlite", tmp_path, http_workers=http_workers), projections=True, work=NullWork()
     )
     try:
-        leader = platform.extras["leader"]
+        leader = platform.leader
         deadline = time.time() + 10
         while leader.runner is None and time.time() < deadline:
             time.sleep(0.01)

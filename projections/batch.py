@@ -1,0 +1,88 @@
+"""The row changes of a batch of events, and the error that names the game a batch cannot apply.
+
+The game projection's parts (``projections.games``, ``projections.deadline_index``,
+``projections.turn_notices``) add to one ``Batch``; it is written with the tracking record of the
+batch's last event in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.kernel import canonical_json
+from projections import set_aside
+from projections.views import Change
+from services.account_feed import Entry
+from services.aggregate import Game
+
+
+@dataclass
+class Batch:
+    """The row changes of a batch of events, coalesced per game."""
+
+    inserts: list[Change] = field(default_factory=list)
+    ended: set[str] = field(default_factory=set)
+    timed: set[str] = field(default_factory=set)
+    """Games whose awaited seats and clock columns are written once, after the batch's last event."""
+    updates: dict[str, dict[str, Any]] = field(default_factory=dict)
+    boards: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    feed: list[Entry] = field(default_factory=list)
+    """The account events of the batch (``services.account_feed``)."""
+    awaited_before: dict[str, list[int]] = field(default_factory=dict)
+    """Each game's awaited seats before the batch's first change of them: a seat awaited after
+    the batch and not before gets a ``your_turn``."""
+    ratings: list[Change] = field(default_factory=list)
+    """The rating tables' changes (``projections.ratings``), in event order: a player's rating
+    after one game is the rating before the next."""
+
+    def update(self, gid: str, e: Game.Event, **columns: Any) -> None:
+        row = self.updates.setdefault(gid, {})
+        row.update(version=e.originator_version, updated_at=e.timestamp.isoformat(), **columns)
+
+    def write_board(self, gid: str, version: int, state: Any) -> None:
+        self.boards[gid] = (version, state)
+
+    def changes(self) -> list[Change]:
+        out = list(self.inserts)
+        for gid, columns in self.updates.items():
+            sets = ", ".join(f"{k} = ?" for k in columns)
+            out.append((f"UPDATE {{p}}dh_games SET {sets} WHERE game_id = ?", (*columns.values(), gid)))
+        for gid, (version, state) in self.boards.items():
+            out.append(
+                (
+                    "INSERT INTO {p}dh_boards (game_id, version, state) VALUES (?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state",
+                    (gid, version, canonical_json(state)),
+                )
+            )
+        out.extend(self.ratings)
+        return out
+
+
+Fresh = dict[str, tuple[int, str]]
+"""Games set aside during a batch: from which version, and why."""
+
+
+class Poisoned(Exception):
+    """One game's events cannot be projected: ``error`` came of them, not of the database."""
+
+    def __init__(self, gid: str, error: BaseException) -> None:
+        super().__init__(gid, error)
+        self.gid = gid
+        self.error = error
+
+
+@contextmanager
+def blame(gid: str) -> Iterator[None]:
+    """Turns an error that is not ``set_aside.transient`` into one that names game ``gid``."""
+    try:
+        yield
+    except Poisoned:
+        raise
+    except Exception as e:
+        if set_aside.transient(e):
+            raise
+        raise Poisoned(gid, e) from e

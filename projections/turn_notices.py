@@ -1,0 +1,68 @@
+"""The account events the game projection writes to the players' feeds (``services.account_feed``).
+
+Every account seated in a game (not a server bot, not in a sandbox) learns that the game started,
+that a seat timed out and that the game ended; and a ``your_turn`` for each of its seats awaited
+after a batch and not before it. Each entry holds only facts every seat may know.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from projections.batch import Batch, blame
+from projections.game_memory import GameMemory
+from services import clocks
+from services.account_feed import Entry
+from services.accounts import SERVER_BOT_PREFIX
+from services.aggregate import Game
+
+
+def tell_seats(memory: GameMemory, batch: Batch, gid: str, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:
+    """A ``kind`` account event for every account seated in the game: facts every seat may know."""
+    meta = memory.game_meta(gid)
+    if meta.get("sandbox"):
+        return
+    version = e.originator_version
+    for s in memory.seats_of(gid):
+        pid = s["player_id"]
+        if pid.startswith(SERVER_BOT_PREFIX):
+            continue
+        payload = {"game": meta["game"], "variant": meta["variant"], "seat": s["seat"], "version": version, **facts}
+        batch.feed.append(Entry(pid, kind, f"{kind}:{gid}:{version}:{s['seat']}", gid, payload))
+
+
+def announce_turns(memory: GameMemory, batch: Batch) -> None:
+    """A ``your_turn`` for each account seat awaited after the batch and not before it."""
+    for gid, before in batch.awaited_before.items():
+        with blame(gid):
+            _announce_turns_of(memory, batch, gid, before)
+
+
+def _announce_turns_of(memory: GameMemory, batch: Batch, gid: str, before: list[int]) -> None:
+    meta = memory.game_meta(gid)
+    if gid in batch.ended or meta.get("sandbox"):
+        return
+    held = memory.clock_of(gid)
+    seats = {s["seat"]: s for s in memory.seats_of(gid)}
+    version = batch.updates[gid]["version"]
+    for seat in sorted(set(held["awaiting"]) - set(before)):
+        pid = seats.get(seat, {}).get("player_id")
+        if pid is None or pid.startswith(SERVER_BOT_PREFIX):
+            continue
+        payload = {
+            "game": meta["game"],
+            "variant": meta["variant"],
+            "seat": seat,
+            "version": version,
+            "deadline": _deadline(memory, gid, seat),
+            "turn_started": held["turns"].get(str(seat)),
+        }
+        batch.feed.append(Entry(pid, "your_turn", f"your_turn:{gid}:{version}:{seat}", gid, payload))
+
+
+def _deadline(memory: GameMemory, gid: str, seat: int) -> str | None:
+    """When the seat's turn times out, before vacation days (which only push it later): the
+    feed pushes it by the player's vacation days when it is read (``AccountFeed.since``)."""
+    held = memory.clock_of(gid)
+    due = clocks.deadline(memory.game_meta(gid)["tc"], held["turns"].get(str(seat)), held["banks"].get(str(seat)))
+    return due.isoformat() if due else None

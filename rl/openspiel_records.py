@@ -1,0 +1,114 @@
+"""A finished server game rebuilt as an OpenSpiel state: its chance nodes answered with the server's draws.
+
+The OpenSpiel games (``rl.openspiel_game``) make chance explicit: every ``Rng.below(n)`` the
+engine asks is a chance node of ``n`` equally likely outcomes. A server game draws the same
+``below`` calls from its seed (``Rng(seed, "setup")`` for the opening, ``Rng(seed, decision.stream)``
+for each recorded decision: ``rl.records``), so replaying a record is answering each chance node
+with the outcome the server drew and each decision node with the recorded move's action:
+
+    game, state = from_record(record)              # the state after the whole game
+    for state, decision, action in replay(record):  # the state before each recorded decision
+        state.observation_tensor(decision.seat)     # what the seat saw then
+
+The history of a state so rebuilt is the exact history of the server's game (chance outcomes
+and actions), so applying ``state.history()`` to a new initial state gives it again. Each seat
+sees in it what it saw on the server: its observation is built from its own view
+(``Ruleset.view``), the view ``GET /games/{id}`` gave it, and the seat to act has exactly the
+legal moves the server listed (``tests/unit/rl/test_openspiel_from_record.py``).
+
+Limits, as for PettingZoo (``rl.records``): only a finished game's record (a running game's seed
+is secret, so its chance cannot be answered), only records whose every decision is a move; a
+simultaneous phase is taken in seat order by OpenSpiel (one player at a time), so a record whose
+seats answered it in another order is refused with a ``ValueError`` naming the version, as is a
+move no action stands for (a Drachenreiter flight that ``racer`` refined off the action grid).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pyspiel
+
+from domain.kernel import Rng
+from rl import records
+from rl.openspiel_game import DragonhallState, game_name
+
+
+class Drawing(Rng):
+    """The server's generator for one step, noting each outcome of a draw with a choice (a chance node)."""
+
+    __slots__ = ("drawn",)
+
+    def __init__(self, seed: bytes, stream: str) -> None:
+        super().__init__(seed, stream)
+        self.drawn: list[int] = []
+
+    def below(self, n: int) -> int:
+        out = super().below(n)
+        if n > 1:
+            self.drawn.append(out)
+        return out
+
+
+def load_game(recorded: records.Recorded) -> pyspiel.Game:
+    """The OpenSpiel game of a record's table: its game, variant, options and seats."""
+    params = {"variant": recorded.variant, "players": recorded.players,
+              "options": json.dumps(dict(recorded.options), sort_keys=True)}  # fmt: skip
+    return pyspiel.load_game(game_name(recorded.ruleset.slug), params)
+
+
+def replay(record: Mapping[str, Any]) -> Iterator[tuple[DragonhallState, records.Decision, int]]:
+    """Plays a finished server game's record in OpenSpiel, yielding before each recorded decision
+    the state (a decision node of the decision's seat), the ``Decision`` (its server version) and
+    the action that stands for it. The state yielded is the one replayed: do not change it (clone
+    it to explore). ``ValueError`` for a record OpenSpiel cannot take (the module says which)."""
+    for state, decision, action in _steps(records.read(record)):
+        if decision is not None and action is not None:
+            yield state, decision, action
+
+
+def from_record(record: Mapping[str, Any]) -> tuple[pyspiel.Game, DragonhallState]:
+    """The OpenSpiel game of a finished server game's record and the state at its end."""
+    end, _, _ = deque(_steps(records.read(record)), maxlen=1)[0]
+    return end.get_game(), end
+
+
+def _steps(
+    recorded: records.Recorded,
+) -> Iterator[tuple[DragonhallState, records.Decision | None, int | None]]:
+    """The state before each recorded decision with the decision and its action, then the end (None, None)."""
+    game = load_game(recorded)
+    ruleset = recorded.ruleset
+    state = game.new_initial_state()
+    opening = Drawing(recorded.seed, "setup")
+    ruleset.setup(state.engine_state, opening)
+    _answer_chance(state, opening.drawn, "the opening")
+    for decision in recorded.decisions:
+        if state.current_player() != decision.seat:
+            raise ValueError(
+                f"version {decision.version}: seat {decision.seat + 1} moved while OpenSpiel awaits "
+                f"player {state.current_player()}: a simultaneous phase answered out of seat order"
+            )
+        action = state.action_for(decision.command)
+        if action is None:
+            raise ValueError(f"version {decision.version}: no action stands for the recorded move")
+        yield state, decision, action
+        drawing = Drawing(recorded.seed, decision.stream)
+        ruleset.decide(state.engine_state, decision.seat, decision.command, drawing)
+        state.apply_action(action)
+        _answer_chance(state, drawing.drawn, f"version {decision.version}")
+    yield state, None, None
+
+
+def _answer_chance(state: DragonhallState, drawn: list[int], where: str) -> None:
+    """Answers the chance nodes ``state`` now stands at with the outcomes the server drew in the
+    same step (its draws with a choice, in order)."""
+    for outcome in drawn:
+        if not state.is_chance_node():
+            raise ValueError(f"{where}: the server drew more than OpenSpiel asks")
+        state.apply_action(outcome)
+    if state.is_chance_node():
+        raise ValueError(f"{where}: OpenSpiel asks for more draws than the server made")
