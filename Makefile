@@ -20,9 +20,7 @@ run: $(STAMP)
 	$(BIN)/dragonhall serve $(ARGS)
 
 test: $(STAMP)
-	@sh tests/browser/ensure_chromium.sh
-	@sh tests/integration/ensure_pgbouncer.sh
-	@sh tests/integration/ensure_pushpin.sh
+	@sh tests/ensure_packages.sh
 	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup -q $(ARGS)
 
 lint: $(STAMP)

@@ -6,7 +6,7 @@ status 400 or more fails the test that caused it. ``shoot`` saves the page at a 
 width (``screens.py``); ``check_a11y`` runs the vendored axe-core (``a11y.py``). docs/web-tests.md says
 how to run them and how to add a page's test.
 
-Chromium is the system's (``/usr/bin/chromium``, installed by ``ensure_chromium.sh``): Playwright never
+Chromium is the system's (``/usr/bin/chromium``, installed by ``tests/ensure_packages.sh``): Playwright never
 downloads a browser here. Without it the tests skip, naming it.
 """
 
@@ -117,7 +117,7 @@ def browser() -> Iterator[Browser]:
     could not start theirs beside."""
     if not CHROMIUM.exists():
         pytest.skip(
-            f"Chromium is not installed at {CHROMIUM}: run tests/browser/ensure_chromium.sh (apt-get install chromium)"
+            f"Chromium is not installed at {CHROMIUM}: run tests/ensure_packages.sh (apt-get install chromium)"
         )
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=[LOOPBACK_ONLY])

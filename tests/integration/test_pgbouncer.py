@@ -3,7 +3,7 @@
 holds a session (the leader lock, the tables' lock, the runner's LISTEN). Debian's PgBouncer 1.18 keeps no
 prepared statement across transactions and refuses a ``search_path`` given at connection: a bot game
 still runs to its end through it, listed by the read models, and the pooler saw the web and worker
-processes by name. ``tests/integration/ensure_pgbouncer.sh`` installs it (``make test``, ``.ci/run``)."""
+processes by name. ``tests/ensure_packages.sh`` installs it (``make test``, ``.ci/run``)."""
 
 from __future__ import annotations
 
@@ -30,8 +30,8 @@ def bouncer(pg_url: str) -> Iterator[str]:
     """A PgBouncer in transaction mode in front of the test's database: its URL."""
     if not Path(PGBOUNCER).exists():
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"no {PGBOUNCER} (.ci/run installs it: tests/integration/ensure_pgbouncer.sh)")
-        pytest.skip(f"no {PGBOUNCER}: apt-get install pgbouncer (tests/integration/ensure_pgbouncer.sh) to run this")
+            pytest.fail(f"no {PGBOUNCER} (.ci/run installs it: tests/ensure_packages.sh)")
+        pytest.skip(f"no {PGBOUNCER}: apt-get install pgbouncer (tests/ensure_packages.sh) to run this")
     u = urlparse(pg_url)
     user, port = u.username or "postgres", free_port()
     home = Path(tempfile.mkdtemp(prefix="dh-pgbouncer-"))

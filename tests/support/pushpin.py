@@ -3,7 +3,7 @@
 The runner starts its own zurl (Debian's ``internal.conf`` expects a zurl daemon at
 ``/var/run/zurl``: a copy of it points at the run directory instead), and every socket but the
 client's port and the publish endpoint is a Unix socket in that directory, so two tests, or a
-test and a Pushpin of the machine, never meet. ``tests/integration/ensure_pushpin.sh`` installs
+test and a Pushpin of the machine, never meet. ``tests/ensure_packages.sh`` installs
 it (``.ci/run`` and ``make test`` call it); without it the tests skip, naming it, and fail in CI.
 """
 
@@ -105,7 +105,7 @@ def need_pushpin() -> None:
     message = f"Pushpin is not installed ({PUSHPIN})"
     if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
         pytest.fail(f"{message} (CI needs it: .ci/run installs it)")
-    pytest.skip(f"{message}; tests/integration/ensure_pushpin.sh installs Debian's")
+    pytest.skip(f"{message}; tests/ensure_packages.sh installs Debian's")
 
 
 @contextmanager
