@@ -182,11 +182,13 @@ window.DHBoard = (function () {
     return b;
   }
 
+  /** Sends move ``i``, unless the page still awaits the answer to a move before it (then the
+   * choice stays as it is, to send again). */
   function send(i) {
+    if (!play(moves[i])) return;
     armed = false;
     sent += 1;
     light();
-    play(moves[i]);
   }
 
   /** A click on ``ref``: the candidates narrow; one left is played (a posed one is shown first). */
