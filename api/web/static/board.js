@@ -168,7 +168,12 @@ window.DHBoard = (function () {
       for (const i of done) items.push(button(sentence(i), "confirm", () => send(i)));
     }
     if (chosen.length) items.push(button("Start again", "secondary", () => { chosen = []; shown = 0; light(); }));
+    const focused = bar.contains(document.activeElement);
     bar.replaceChildren(...items);
+    if (focused) { // a keyboard user's choice was drawn anew: the focus stays among the choices
+      const first = bar.querySelector("button");
+      if (first) first.focus();
+    }
   }
 
   function sentence(i) {

@@ -112,6 +112,34 @@
     turn.textContent = words.statusText() + " Choose one of " + legal.total + " move" + (legal.total === 1 ? "" : "s") + ".";
     window.DHControls.render(controls, moves, data.move_schema, play);
     board.arm(moves, moves.refs, moves.poses);
+    keepFocus();
+  }
+
+  // ------------------------------------------------------------ the keyboard's place
+
+  let byKeyboard = false, home = null; // the last input was a key; where the keyboard last was
+
+  /** Where the keyboard is among the move's choices: the board's buttons, the move controls, or
+   * elsewhere (null). */
+  function regionOf(node) {
+    if (!node || !node.closest) return null;
+    return node.closest("#board-pick") ? "board-pick" : node.closest("#controls") ? "controls" : null;
+  }
+
+  document.addEventListener("keydown", () => { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", () => { byKeyboard = false; }, true);
+  document.addEventListener("focusin", (event) => { home = regionOf(event.target); });
+
+  /** The choices were drawn anew, dropping the element that had the focus: a keyboard user who was
+   * choosing there finds the focus on the first of the new choices, not back at the page's top. */
+  function keepFocus() {
+    if (!byKeyboard || !home) return;
+    const at = document.activeElement;
+    if (at && at !== document.body && regionOf(at) === home) return;
+    if (at && at !== document.body) return; // the keyboard went on elsewhere
+    const box = $(home);
+    const first = box && !box.hidden && box.querySelector("button:not([disabled]), select:not([disabled])");
+    if (first) first.focus();
   }
 
   /** Plays ``move``; false when another of the viewer's moves is still on its way (then the
@@ -119,6 +147,7 @@
   function play(move) {
     if (busy) return false;
     busy = true;
+    $("play").dataset.sent = String(Number($("play").dataset.sent || 0) + 1);
     board.disarm();
     submit(move).then(settle);
     return true;
