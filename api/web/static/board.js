@@ -269,16 +269,9 @@ window.DHBoard = (function () {
 
   function disarm() { armed = false; chosen = []; light(); }
 
-  /** Draws the board no smaller than its own units (its text then no smaller than drawn: 11 px at
-   * least); a board wider or taller than its box scrolls inside it, beside its choices. */
-  function fit() {
-    const root = svgRoot();
-    const box = root && root.viewBox && root.viewBox.baseVal;
-    if (box && box.width) {
-      root.style.setProperty("--board-w", box.width + "px");
-      root.style.setProperty("--board-ratio", String(box.width / box.height));
-    }
-  }
+  /** Draws the board no smaller than its own units (DH.fitBoard); a board wider or taller than its
+   * box scrolls inside it, beside its choices. */
+  function fit() { window.DH.fitBoard(svgRoot()); }
 
   /** The board was drawn again: size it, and light it as it was. */
   function redrawn() { fit(); light(); }
