@@ -8,9 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Locator, Page, Route, expect
 
 from tests.browser.board_play import (
+    CLICKS,
     CONFIRM,
     LIT,
     SENT,
@@ -97,3 +98,53 @@ def test_the_board_offers_nothing_while_the_page_reads_the_game_after_a_stale_mo
     for route in held:
         route.continue_()
     assert play_one_decision_on_the_board(page) >= 1
+
+
+def ghost_at(page: Page, cell: Locator) -> str:
+    """The turn of the ghost drawn while the pointer is over ``cell`` (its ``transform``)."""
+    cell.hover(force=True)
+    ghost = page.locator(".board-panel .ghost.hover")
+    expect(ghost).to_have_count(1)
+    return ghost.get_attribute("transform") or ""
+
+
+@pytest.mark.expect_http_error(409, "/moves")
+def test_a_seven_dragons_card_is_laid_the_way_up_its_ghost_shows_where_it_fits_both_ways(
+    page: Page, web_server: Server
+) -> None:
+    """A card of the hand that fits a cell either way up is laid by two clicks, the card and the
+    cell, the way up its ghost shows there; "Turn the card" first shows and lays it the other way."""
+    sign_up(page, web_server.base, "dee seven ways up")
+    open_table(page, "seven-dragons/full", 2, bot="seven-dragons/greedy")
+    turn_it = page.locator("#board-pick").get_by_role("button", name="Turn the card")
+    for _ in range(12):
+        assert wait_for_turn_or_end(page), "the game ended before a card fitting both ways came"
+        hand = page.locator(".board-panel [data-ref^='card:'].pickable")
+        expect(hand.first).to_be_visible()
+        for k in range(hand.count()):
+            card = hand.nth(k).get_attribute("data-ref")
+            hand.nth(k).click(force=True)
+            if turn_it.is_visible():
+                break
+            page.locator("#board-pick").get_by_role("button", name="Start again").click()
+        else:
+            play_one_decision_on_the_board(page)
+            continue
+        cells = page.locator(".board-panel [data-ref^='cell:'].pickable")
+        before = [ghost_at(page, cells.nth(c)) for c in range(cells.count())]
+        turn_it.click()
+        after = [ghost_at(page, cells.nth(c)) for c in range(cells.count())]
+        both = [c for c in range(len(after)) if after[c] != before[c]]
+        assert both, "the card was said to fit both ways up, but no cell's ghost turned"
+        cell, degrees = cells.nth(both[0]), re.search(r"rotate\((\d+)\)", after[both[0]]).group(1)  # type: ignore[union-attr]
+        cell.hover(force=True)
+        version, sent, clicks = page.locator("#version").inner_text(), page.evaluate(SENT), page.evaluate(CLICKS)
+        cell.click(force=True)
+        assert page.evaluate(SENT) == sent + 1, "the click on the cell did not lay the card"
+        assert page.evaluate(CLICKS) == clicks + 1
+        expect(page.locator("#version")).not_to_have_text(version)
+        number = str(card).split(":")[1]
+        laid = page.locator(f"#board svg g.card[data-card='{number}'] > title")
+        expect(laid.first).to_contain_text(f"{degrees}°")
+        return
+    raise AssertionError("no card of the hand fitted a cell both ways up in 12 decisions")

@@ -1,6 +1,7 @@
 """Boards people can read: at 1440×900 and at 375×812, for every game at its largest table, the
-smallest text drawn on the board, as it is played and in its replay, is at least 11 CSS pixels, and on the phone the board and what
-the viewer plays with (the lit board and its own choices) are in view together."""
+smallest text drawn on the board, as it is played and in its replay, is at least 11 CSS pixels,
+and on the phone the board and what the viewer plays with (the lit board and its own choices) are
+in view together."""
 
 from __future__ import annotations
 
