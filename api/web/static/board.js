@@ -294,10 +294,12 @@ window.DHBoard = (function () {
     if (bar) bar.addEventListener("pointerover", onHover);
   }
 
-  /** The viewer's legal moves now (none: nothing to play), with their refs and poses. */
+  /** The viewer's legal moves now (none: nothing to play), with their refs and poses; ``list.version``
+   * the game's version they belong to. */
   function arm(list, refList, poseList) {
+    const again = armed && list && list.version !== undefined && list.version === moves.version;
     moves = list || []; refs = refList || []; poses = poseList || [];
-    chosen = []; shown = 0; turn = null;
+    if (!again) { chosen = []; shown = 0; turn = null; } // the same decision listed again keeps what was chosen
     const was = armed;
     armed = moves.some((m, i) => (refs[i] || []).length > 0);
     light();

@@ -84,7 +84,7 @@
       poses.push(...(page.poses || []));
     }
     window.DH.setMoveTexts(moves, texts);
-    moves.refs = refs; moves.poses = poses;
+    moves.refs = refs; moves.poses = poses; moves.version = legal.version;
     return moves;
   }
 
