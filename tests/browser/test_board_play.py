@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -143,12 +144,14 @@ def test_a_seven_dragons_card_is_laid_the_way_up_its_ghost_shows_where_it_fits_b
         cell, degrees = cells.nth(both[0]), re.search(r"rotate\((\d+)\)", after[both[0]]).group(1)  # type: ignore[union-attr]
         cell.hover(force=True)
         version, sent, clicks = page.locator("#version").inner_text(), page.evaluate(SENT), page.evaluate(CLICKS)
-        cell.click(force=True)
+        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as answer:
+            cell.click(force=True)
         assert page.evaluate(SENT) == sent + 1, "the click on the cell did not lay the card"
         assert page.evaluate(CLICKS) == clicks + 1
+        assert answer.value.status == 201, answer.value.text()
+        move = json.loads(answer.value.request.post_data or "{}")["move"]
+        # the move as sent: the bot may move the card on before a test could read the board
+        assert (move["card"], move["orientation"]) == (int(str(card).split(":")[1]), int(degrees)), move
         expect(page.locator("#version")).not_to_have_text(version)
-        number = str(card).split(":")[1]
-        laid = page.locator(f"#board svg g.card[data-card='{number}'] > title")
-        expect(laid.first).to_contain_text(f"{degrees}°")
         return
     raise AssertionError("no card of the hand fitted a cell both ways up in 12 decisions")
