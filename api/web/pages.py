@@ -177,7 +177,7 @@ def seat_rows(doc: dict[str, Any], names: Names) -> list[dict[str, Any]]:
     taken = {s["seat"] for s in doc["seats"]}
     for n in range(doc["planned_seats"]):
         if n not in taken:
-            rows.append({"seat": n, "full": f"Seat {n + 1}", "open": True, "awaited": False})
+            rows.append({"seat": n, "full": "An open seat", "open": True, "awaited": False})
     return sorted(rows, key=lambda r: r["seat"])
 
 

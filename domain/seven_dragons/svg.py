@@ -111,7 +111,7 @@ def _text(x: float, y: float, words: str, size: int = 12) -> str:
 
 def _title(view: Mapping[str, Any]) -> str:
     if view.get("end"):
-        winners = ", ".join(f"seat {s + 1}" for s in view["winners"]) or "nobody"
+        winners = " and ".join(seat_name(s, SEAT_COLOURS[s]) for s in view["winners"]) or "nobody"
         return f"Seven Dragons, over ({view['end']}): won by {winners}"
     turn = view.get("turn")
     if turn is None:
@@ -280,7 +280,7 @@ def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool, re
     if "orientation" in card:
         title += f" ({card['x']}, {card['y']}) {card['orientation']}°"
     if card.get("placed_by") is not None:
-        title += f", placed by seat {card['placed_by'] + 1}"
+        title += f", placed by {seat_name(card['placed_by'], SEAT_COLOURS[card['placed_by']])}"
     named = f' data-ref="card:{card["card"]}"' if ref else ""
     out = [f'<g class="card" data-card="{card["card"]}"{named}><title>{escape(title)}</title>']
     if card.get("kind") == "action":

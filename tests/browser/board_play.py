@@ -13,6 +13,8 @@ LIT = ".board-panel [data-ref].pickable"
 CONFIRM = "#board-pick button.confirm"
 SENT = "window.DHBoard.sent()"
 """How many moves the board has sent since the page opened."""
+CLICKS = "window.DHBoard.clicks()"
+"""How many clicks the board has taken (its elements and its own buttons) since the page opened."""
 
 
 def click_once(page: Page) -> bool:

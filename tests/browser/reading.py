@@ -27,6 +27,13 @@ class Person:
     token: str
 
 
+SAID = """Array.from(document.querySelectorAll("svg title, svg desc"), (e) => e.textContent).concat(
+  Array.from(document.querySelectorAll("[title], [aria-label]"),
+             (e) => (e.getAttribute("title") || "") + " " + (e.getAttribute("aria-label") || "")))"""
+"""What a page says beside its laid-out text: a board's title and description (read aloud, and a
+piece's title shown on hover), the tooltips and the accessible names of its elements."""
+
+
 @dataclass
 class Reading:
     """What a test read that a person must never read: each problem with the page it was on."""
@@ -35,11 +42,13 @@ class Reading:
     pages: int = 0
 
     def read(self, page: Page, who: str) -> str:
-        """The page's visible text and title, every disclosure opened, checked; returns the text."""
+        """The page's visible text and title, every disclosure opened, and the words it shows on
+        hover or reads aloud (``SAID``), checked; returns the visible text."""
         page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
         text = page.locator("body").inner_text()
+        said = page.evaluate(SAID)
         self.pages += 1
-        for found in machine_words(text + "\n" + page.title()):
+        for found in machine_words("\n".join([text, page.title(), *said])):
             self.problems.append(f"{who} at {page.url}: {found}")
         return text
 

@@ -1,6 +1,7 @@
 """Boards people can read: at 1440×900 and at 375×812, for every game at its largest table, the
-smallest text drawn on the board is at least 11 CSS pixels, and on the phone the board and what
-the viewer plays with (the lit board and its own choices) are in view together."""
+smallest text drawn on the board, as it is played and in its replay, is at least 11 CSS pixels,
+and on the phone the board and what the viewer plays with (the lit board and its own choices) are
+in view together."""
 
 from __future__ import annotations
 
@@ -69,3 +70,11 @@ def test_board_text_is_readable_and_the_board_and_its_choices_fit_a_phone(
             assert round(size, 1) >= SMALLEST, f"{where}: board text of {size:.1f} px"
         expect(page.locator(".board-panel [data-ref].pickable").first).to_be_visible()
         assert page.evaluate(TOGETHER), f"{game}: on a phone the board and its choices are not in view together"
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.goto(f"{web_server.base}/games/{gid}/replay?step=1")
+            expect(page.locator("#step-label")).to_contain_text("Step 1 of")
+            expect(page.locator("#board svg")).to_be_visible()
+            size = smallest_text(page)
+            where = f"{game}'s replay, {seats} seats, at {width}×{height}"
+            assert round(size, 1) >= SMALLEST, f"{where}: board text of {size:.1f} px"

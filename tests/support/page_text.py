@@ -1,10 +1,11 @@
 """What a person must never read on a page or in a sentence: the API's words instead of the game's.
 
 ``machine_words(text)`` lists each piece of ``text`` that looks like the wire form: an id (a UUID, or
-the 8 hex digits of its short form), JSON or a Python literal, a raw float, a seat counted from 0, a
-version number shown as such. A "step N" is allowed: it is how people refer to a point of a game.
-``narration_faults`` is stricter, for the sentences the narrators write: no seat number at all (seats
-are named by player), no wire name, and nothing said to be hidden.
+the 8 hex digits of its short form), JSON or a Python literal, a raw float, a seat named by its number
+("seat 2", from 0 or 1: seats are named by player and colour), a version number shown as such. A
+"step N" is allowed: it is how people refer to a point of a game.
+``narration_faults`` is stricter, for the sentences the narrators write: no wire name, and nothing said
+to be hidden.
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "JSON": re.compile(r"\{\s*\"|\"\s*:\s*[\[{\"\d]|\[\s*\{|\{\s*'|'\s*:\s*"),
     "a Python or JSON literal": re.compile(r"\b(True|False|None|null)\b"),
     "a raw float": re.compile(r"\d\.\d{3,}"),
-    "a seat counted from 0": re.compile(r"\bseat\s*0\b", re.I),
+    "a seat named by its number": re.compile(r"\bseats?[ \t]*(?:no\.?[ \t]*)?\d", re.I),
     "a version number": re.compile(r"\b(v\d+|versions?\s+\d+)\b", re.I),
 }
 NARRATION: dict[str, re.Pattern[str]] = {
-    "a seat number": re.compile(r"\bseats?\s*\d", re.I),
     "a wire name": re.compile(r"\b[a-z]+_[a-z_]+\b"),
     "a hidden value": re.compile(r"\bhidden\b", re.I),
     "a brace or bracket": re.compile(r"[{}\[\]]"),

@@ -1,8 +1,10 @@
 // Playing on the board: the board picture's elements carry ``data-ref`` names and each legal move,
 // as the server lists it (GET /legal-moves?words=true: ``refs``, ``poses``), the refs a person clicks
 // to make it. This script knows no rule: it lights the refs that begin some legal move, narrows the
-// candidates with each click and plays the move once one remains; where two moves share every click
-// (a card turned two ways), it draws the move's pose (a ghost of the piece, a path) and asks which.
+// candidates with each click and plays the move once one remains. Where two moves share every click
+// and differ only in the way up their piece lies, the click on its place plays the one its ghost
+// shows (a "Turn the card" button shows the other way up first); where they differ otherwise, it
+// draws the move's pose (a ghost of the piece, a path) and asks which.
 // The move controls (controls.js) stay the keyboard and screen-reader path: the board's elements
 // stay inside its picture (role="img"), not focusable, so nothing interactive nests in it.
 "use strict";
@@ -12,6 +14,7 @@ window.DHBoard = (function () {
   let holder = null, bar = null, play = null;
   let moves = [], refs = [], poses = [];
   let chosen = [], shown = 0, armed = false, clicks = 0, sent = 0;
+  let turn = null, hovered = null; // the way up a ghost is shown in (a pose's ``turn``); the ref under the pointer
 
   /** Every (move, way) pair still possible after the refs chosen so far. */
   function candidates() {
@@ -55,7 +58,28 @@ window.DHBoard = (function () {
     const done = distinct(left.filter((c) => c.way.length === chosen.length));
     if (chosen.length) fan(distinct(left), false);
     if (chosen.length && done.length) drawPose(done[shown % done.length]);
-    showBar(done, chips);
+    showBar(done, chips, turns(left));
+  }
+
+  /** The ways up (``turn``) a piece may be drawn in at its next place: the moves still possible
+   * whose next click is the place (``at``) where their ghost lies, told apart by their pose alone. */
+  function turns(left) {
+    const next = left.filter((c) => c.way.length === chosen.length + 1 && poses[c.i] && poses[c.i].ghost &&
+      poses[c.i].at === c.way[chosen.length]);
+    const byPlace = new Map();
+    for (const c of next) {
+      if (!byPlace.has(c.way[chosen.length])) byPlace.set(c.way[chosen.length], new Set());
+      byPlace.get(c.way[chosen.length]).add(poses[c.i].turn || 0);
+    }
+    const all = new Set();
+    for (const ways of byPlace.values()) if (ways.size > 1) ways.forEach((t) => all.add(t));
+    return [...all].sort((a, b) => a - b);
+  }
+
+  /** Of the moves ``list`` (indices) posed at one place, the one drawn the way up chosen. */
+  function wayUp(list) {
+    const want = turn ?? Math.min(...list.map((i) => poses[i].turn || 0));
+    return list.find((i) => (poses[i].turn || 0) === want) ?? list[0];
   }
 
   /** A free point of the board a move names (``pose.mark``), drawn as a disc to click. */
@@ -142,14 +166,17 @@ window.DHBoard = (function () {
     if (pose.path && pose.path.length > 1) drawPath(pose, hover ? "hover" : "");
   }
 
-  function showBar(done, chips) {
+  function showBar(done, chips, ways) {
     if (!bar) return;
     if (!armed) { bar.hidden = true; bar.replaceChildren(); return; }
     bar.hidden = false;
     const items = [];
     const said = chosen.map((r) => labelOf(r)).filter((w, k) => w !== chosen[k]);
     const text = said.length ? "Chosen: " + said.join(", ") + ". " : chosen.length ? "Chosen: " + chosen.length + " on the board. " : "";
-    items.push(el("span", { class: "pick-help", text: text + (done.length ? "Play it, or choose more." : "Choose on the board: the outlined places start a move.") }));
+    const help = done.length ? "Play it, or choose more." : ways && ways.length > 1
+      ? "Choose where it goes: it is put down as its ghost shows (turn the card first for the other way up)."
+      : "Choose on the board: the outlined places start a move.";
+    items.push(el("span", { class: "pick-help", text: text + help }));
     for (const ref of chips || []) {
       const chip = el("button", { type: "button", class: "chip pickable", "data-ref": ref, text: labelOf(ref) });
       chip.addEventListener("click", () => pick(ref));
@@ -167,8 +194,20 @@ window.DHBoard = (function () {
     } else {
       for (const i of done) items.push(button(sentence(i), "confirm", () => send(i)));
     }
+    if (ways && ways.length > 1) {
+      items.push(button("Turn the card", "turn", () => {
+        turn = ways[(ways.indexOf(turn ?? ways[0]) + 1) % ways.length];
+        light();
+        if (hovered) ghostAt(hovered);
+      }));
+    }
     if (chosen.length) items.push(button("Start again", "secondary", () => { chosen = []; shown = 0; light(); }));
+    const focused = bar.contains(document.activeElement);
     bar.replaceChildren(...items);
+    if (focused) { // a keyboard user's choice was drawn anew: the focus stays among the choices
+      const first = bar.querySelector("button");
+      if (first) first.focus();
+    }
   }
 
   function sentence(i) {
@@ -182,11 +221,13 @@ window.DHBoard = (function () {
     return b;
   }
 
+  /** Sends move ``i``, unless the page still awaits the answer to a move before it (then the
+   * choice stays as it is, to send again). */
   function send(i) {
+    if (!play(moves[i])) return;
     armed = false;
     sent += 1;
     light();
-    play(moves[i]);
   }
 
   /** A click on ``ref``: the candidates narrow; one left is played (a posed one is shown first). */
@@ -194,8 +235,13 @@ window.DHBoard = (function () {
     clicks += 1;
     chosen.push(ref);
     shown = 0;
-    const left = distinct(candidates());
+    const found = candidates();
+    const left = distinct(found);
     if (left.length === 1 && !(poses[left[0]] && poses[left[0]].path)) { send(left[0]); return; }
+    // a piece put down at the place its ghost showed it, nothing more to click: played the way up shown
+    const placed = found.every((c) => c.way.length === chosen.length && poses[c.i] && poses[c.i].ghost && poses[c.i].at === ref);
+    const apart = new Set(left.map((i) => (poses[i] && poses[i].turn) || 0)).size === left.length;
+    if (left.length > 1 && placed && apart) { send(wayUp(left)); return; }
     light();
   }
 
@@ -225,11 +271,17 @@ window.DHBoard = (function () {
     const root = svgRoot();
     if (!root) return;
     root.querySelectorAll(".hover").forEach((e) => e.remove());
-    if (!hit) return;
-    const ref = hit.getAttribute("data-ref");
+    hovered = hit ? hit.getAttribute("data-ref") : null;
+    if (hovered) ghostAt(hovered);
+  }
+
+  /** Draws faintly what a click on ``ref`` would make: the piece there, the way up chosen; a path. */
+  function ghostAt(ref) {
+    const root = svgRoot();
+    if (root) root.querySelectorAll(".hover").forEach((e) => e.remove());
     const next = candidates().filter((c) => c.way[chosen.length] === ref);
-    const posed = next.find((c) => poses[c.i] && poses[c.i].at === ref);
-    if (posed) drawPose(posed.i, true);
+    const posed = distinct(next.filter((c) => poses[c.i] && poses[c.i].at === ref));
+    if (posed.length) drawPose(wayUp(posed), true);
     fan(distinct(next), true);
   }
 
@@ -242,10 +294,12 @@ window.DHBoard = (function () {
     if (bar) bar.addEventListener("pointerover", onHover);
   }
 
-  /** The viewer's legal moves now (none: nothing to play), with their refs and poses. */
+  /** The viewer's legal moves now (none: nothing to play), with their refs and poses; ``list.version``
+   * the game's version they belong to. */
   function arm(list, refList, poseList) {
+    const again = armed && list && list.version !== undefined && list.version === moves.version;
     moves = list || []; refs = refList || []; poses = poseList || [];
-    chosen = []; shown = 0;
+    if (!again) { chosen = []; shown = 0; turn = null; } // the same decision listed again keeps what was chosen
     const was = armed;
     armed = moves.some((m, i) => (refs[i] || []).length > 0);
     light();
@@ -262,16 +316,9 @@ window.DHBoard = (function () {
 
   function disarm() { armed = false; chosen = []; light(); }
 
-  /** Draws the board no smaller than its own units (its text then no smaller than drawn: 11 px at
-   * least); a board wider or taller than its box scrolls inside it, beside its choices. */
-  function fit() {
-    const root = svgRoot();
-    const box = root && root.viewBox && root.viewBox.baseVal;
-    if (box && box.width) {
-      root.style.setProperty("--board-w", box.width + "px");
-      root.style.setProperty("--board-ratio", String(box.width / box.height));
-    }
-  }
+  /** Draws the board no smaller than its own units (DH.fitBoard); a board wider or taller than its
+   * box scrolls inside it, beside its choices. */
+  function fit() { window.DH.fitBoard(svgRoot()); }
 
   /** The board was drawn again: size it, and light it as it was. */
   function redrawn() { fit(); light(); }

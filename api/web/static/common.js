@@ -52,6 +52,17 @@ window.DH = (function () {
     if (root.nodeName !== "svg") return;
     root.querySelectorAll("script").forEach((s) => s.remove());
     holder.replaceChildren(document.importNode(root, true));
+    fitBoard(holder.querySelector("svg"));
+  }
+
+  /** Lets the page's style draw a board no smaller than its own units (board.css: its text then no
+   * smaller than drawn, 11 px at least), as wide as its panel allows: the same on every page. */
+  function fitBoard(root) {
+    const box = root && root.viewBox && root.viewBox.baseVal;
+    if (box && box.width) {
+      root.style.setProperty("--board-w", box.width + "px");
+      root.style.setProperty("--board-ratio", String(box.width / box.height));
+    }
   }
 
   function words(name) {
@@ -95,5 +106,5 @@ window.DH = (function () {
     return (d ? d + "d " : "") + (d || h ? pad(h) + ":" : "") + pad(m) + ":" + pad(r);
   }
 
-  return { api, svg, pageData, el, showBoard, words, brief, eventText, remaining, duration, setMoveTexts, moveText };
+  return { api, svg, pageData, el, showBoard, fitBoard, words, brief, eventText, remaining, duration, setMoveTexts, moveText };
 })();

@@ -14,7 +14,8 @@
   const $ = (id) => document.getElementById(id);
   let version = data.version, status = data.status, awaiting = data.awaiting, clocks = data.clocks;
   let lastMoves = [];
-  let seats = data.seats, busy = false, boardWanted = 0, stream = null, failures = 0;
+  let seats = data.seats, busy = false, boardWanted = 0, movesWanted = 0, stream = null, failures = 0;
+  let waiting; // the moves of a line that came while the viewer's move was on its way
 
   function setStatus(text) { $("live-state").textContent = text; }
 
@@ -83,13 +84,20 @@
       poses.push(...(page.poses || []));
     }
     window.DH.setMoveTexts(moves, texts);
-    moves.refs = refs; moves.poses = poses;
+    moves.refs = refs; moves.poses = poses; moves.version = legal.version;
     return moves;
   }
 
+  /** Lists the viewer's moves of ``legal`` (a line's summary) as controls and on the board. While
+   * a move of the viewer's is on its way nothing is offered (a click then would be lost): the last
+   * line's moves wait, and are shown once the answer came (``settle``). A listing that arrives
+   * after a newer one was asked for is dropped, so the board never offers an older version's moves. */
   async function showMoves(legal) {
     const controls = $("controls");
     if (!controls) return;
+    const wanted = ++movesWanted;
+    if (busy) { waiting = legal; return; }
+    waiting = undefined;
     const turn = $("turn");
     if (!legal || !legal.total || ended()) {
       controls.replaceChildren();
@@ -99,16 +107,62 @@
       return;
     }
     const moves = await allMoves(legal);
-    if (moves === null) return;
+    if (moves === null || wanted !== movesWanted || busy || legal.version !== version) return;
     lastMoves = moves;
     turn.textContent = words.statusText() + " Choose one of " + legal.total + " move" + (legal.total === 1 ? "" : "s") + ".";
     window.DHControls.render(controls, moves, data.move_schema, play);
     board.arm(moves, moves.refs, moves.poses);
+    keepFocus();
   }
 
-  async function play(move) {
-    if (busy) return;
+  // ------------------------------------------------------------ the keyboard's place
+
+  let byKeyboard = false, home = null; // the last input was a key; where the keyboard last was
+
+  /** Where the keyboard is among the move's choices: the board's buttons, the move controls, or
+   * elsewhere (null). */
+  function regionOf(node) {
+    if (!node || !node.closest) return null;
+    return node.closest("#board-pick") ? "board-pick" : node.closest("#controls") ? "controls" : null;
+  }
+
+  document.addEventListener("keydown", () => { byKeyboard = true; }, true);
+  document.addEventListener("pointerdown", () => { byKeyboard = false; }, true);
+  document.addEventListener("focusin", (event) => { home = regionOf(event.target); });
+
+  /** The choices were drawn anew, dropping the element that had the focus: a keyboard user who was
+   * choosing there finds the focus on the first of the new choices, not back at the page's top. */
+  function keepFocus() {
+    if (!byKeyboard || !home) return;
+    const at = document.activeElement;
+    if (at && at !== document.body && regionOf(at) === home) return;
+    if (at && at !== document.body) return; // the keyboard went on elsewhere
+    const box = $(home);
+    const first = box && !box.hidden && box.querySelector("button:not([disabled]), select:not([disabled])");
+    if (first) first.focus();
+  }
+
+  /** Plays ``move``; false when another of the viewer's moves is still on its way (then the
+   * caller keeps its choice: nothing was sent). */
+  function play(move) {
+    if (busy) return false;
     busy = true;
+    $("play").dataset.sent = String(Number($("play").dataset.sent || 0) + 1);
+    board.disarm();
+    submit(move).then(settle);
+    return true;
+  }
+
+  /** After a move's answer: the game as it is now when the move was refused as stale, else the
+   * moves of the last line that came while the move was on its way. */
+  function settle(stale) {
+    busy = false;
+    if (stale) refresh();
+    else if (waiting !== undefined) showMoves(waiting);
+  }
+
+  /** Sends ``move``; true when it was refused because the game had moved on. */
+  async function submit(move) {
     const box = $("move-error");
     box.hidden = true;
     $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = true));
@@ -120,7 +174,7 @@
       const last = made.events.filter((e) => e.awaiting).pop();
       if (last && made.version >= version) words.update({ awaiting: last.awaiting });
       words.moveSent(false);
-      if (!stream) await poll();
+      return false;
     } catch (err) {
       words.moveSent(false);
       const rule = err.body && err.body.error && err.body.error.rule;
@@ -128,17 +182,17 @@
       const why = err.status === 409 ? "the game moved on before it arrived; here is the game as it is now." : rule ? rule.text : err.message;
       box.replaceChildren(el("p", { text: "You could not " + what + ": " + why }));
       box.hidden = false;
-      board.arm(lastMoves, lastMoves.refs, lastMoves.poses);
+      if (err.status === 409) return true;
+      board.arm(lastMoves, lastMoves.refs, lastMoves.poses); // refused by a rule: the same moves stand
       $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = false));
-      if (err.status === 409) await refresh();
-    } finally {
-      busy = false;
+      return false;
     }
   }
 
   // ------------------------------------------------------------ the stream, or polling
 
   function onGame(line) {
+    if (line.version < version) return; // a read that left before the last line came: older than shown
     const doc = line.game;
     if (line.version !== version) board.disarm(); // what was lit belongs to the game as it was
     version = line.version; status = doc.status; awaiting = doc.awaiting; clocks = doc.clocks; seats = doc.seats;

@@ -17,7 +17,7 @@ window.DHLog = (function () {
 
   function nameOf(seat, full) {
     const s = seats.find((x) => x.seat === seat);
-    if (!s) return "Seat " + (seat + 1);
+    if (!s) return full ? "an open seat" : "a player";
     return full ? s.full : s.name;
   }
 

@@ -93,6 +93,7 @@
 
   document.addEventListener("keydown", (event) => {
     if (event.target.matches("input, textarea, select") && event.target.id !== "step") return;
+    if (event.target.closest("#board")) return; // the board has the keys: they scroll it
     const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: positions.length - 1 };
     if (!(event.key in moves)) return;
     event.preventDefault();

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
 from domain.kernel import Viewer
 from domain.kernel.picture import MARK
 from domain.seven_dragons import RULESET
 from domain.seven_dragons.cards import RAINBOW, Action, Colour
+from domain.seven_dragons.state import End, Phase
 from domain.seven_dragons.svg import CELL, FILL
 from tests.support.pictures import accessible, description, last, last_words
 
@@ -84,3 +86,15 @@ def test_the_legend_names_the_seat_to_play_and_the_card_placed_last_is_outlined(
         g.get("data-seat") for g in root.iter(f"{NS}g") if g.get("class") == "seat" and "▶" in "".join(g.itertext())
     ]
     assert bold == ["0"] and "Seven Dragons: seat 1 (teal) to play" in description(root)
+
+
+def test_a_finished_board_names_its_winners_and_each_card_s_player_by_seat_and_colour() -> None:
+    """The platform writes a player's name over "seat N (colour)" (``services.board_names``): a
+    seat written any other way ("won by seat 2") would reach the page as a bare number."""
+    rryy = dragon("RRYY")
+    state = replace(table(seats=3, layout=[(rryy, 1, 0, 0, 1)]), phase=Phase.OVER, winners=(1, 2), end=End.GOAL)
+    root = _draw(state)
+    title = "".join(next(root.iter(f"{NS}title")).itertext())
+    assert title == "Seven Dragons, over (goal completed): won by seat 2 (orange) and seat 3 (brown)"
+    card = next(g for g in root.iter(f"{NS}g") if g.get("data-card") == str(rryy))
+    assert "placed by seat 2 (orange)" in "".join(next(card.iter(f"{NS}title")).itertext())
