@@ -116,9 +116,7 @@ def browser() -> Iterator[Browser]:
     event loop in this thread while it runs, which later tests on the same worker (``asyncio.run``)
     could not start theirs beside."""
     if not CHROMIUM.exists():
-        pytest.skip(
-            f"Chromium is not installed at {CHROMIUM}: run tests/ensure_packages.sh (apt-get install chromium)"
-        )
+        pytest.skip(f"Chromium is not installed at {CHROMIUM}: run tests/ensure_packages.sh (apt-get install chromium)")
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=[LOOPBACK_ONLY])
         yield chromium
