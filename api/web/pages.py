@@ -101,6 +101,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         "clocks": doc["clocks"],
         "move_schema": ruleset.move_schema() if seated else None,
         "ended": doc["status"] in ENDED,
+        "ended_statuses": sorted(ENDED),  # the pages' scripts end a game where the server does
         "draws_board": draws_board(ruleset),
     }
     return render(
@@ -147,6 +148,7 @@ def replay_page(game_id: str) -> str:
             "draws_board": draws_board(ruleset),
             "your_seats": doc["your_seats"],
             "ended": doc["status"] in ENDED,
+        "ended_statuses": sorted(ENDED),  # the pages' scripts end a game where the server does
             "signed_in": me is not None,
         },
     )

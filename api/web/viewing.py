@@ -11,6 +11,7 @@ from api.web import session
 from services.accounts import Player
 from services.errors import NotAuthenticated
 from services.scopes import READ
+from services.visibility import ENDED
 
 _VIEWER = "dh_web_viewer"
 _CALLER = "dh_caller"
@@ -62,6 +63,7 @@ def base_context() -> dict[str, Any]:
     """What the layout template reads: the viewer, the CSRF token, the navigation."""
     person = viewer()
     return {
+        "ended_statuses": ENDED,
         "me": person,
         "csrf": csrf(),
         "sign_out_csrf": sign_out_csrf(),

@@ -24,7 +24,7 @@
     return "web-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   }
 
-  function ended() { return ["finished", "abandoned", "cancelled"].includes(status); }
+  function ended() { return data.ended_statuses.includes(status); }
 
   // ------------------------------------------------------------ what the page shows
 

@@ -8,7 +8,7 @@ window.DHLog = (function () {
   const { api, el } = window.DH;
   const $ = (id) => document.getElementById(id);
   const PACE_MS = 700; // one line of another seat's turn at a time: designed, skippable
-  const ENDED = ["finished", "abandoned", "cancelled"];
+  let ENDED = []; // the statuses a game ends in, as the server gives them (start)
   let gid = null, yours = [], seats = [], version = 0, state = { status: "", awaiting: [] };
   let result = null, current = null, queue = [], pacing = null, following = Promise.resolve();
   let loaded = false, sending = false, wasMyTurn = false;
@@ -263,6 +263,7 @@ window.DHLog = (function () {
 
   /** Starts the page's words: ``data`` is the page's data (id, your seats, names, status, awaiting). */
   function start(data) {
+    ENDED = data.ended_statuses;
     gid = data.id;
     yours = data.your_seats || [];
     seats = data.names || [];

@@ -8,6 +8,7 @@ these tests hold the rule and every place that must agree with it.
 from __future__ import annotations
 
 import ast
+import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,23 @@ def test_no_production_module_keeps_its_own_list_of_ended_statuses() -> None:
         for line in _status_lists(path)
     ]
     assert not copies, "import services.visibility.ENDED instead: " + ", ".join(copies)
+
+
+WEB_LIST = re.compile(r"""[\[(]\s*(["'](?:finished|abandoned|cancelled)["']\s*,?\s*){2,3}[\])]""")
+"""A list or tuple of two or three of the ending statuses, quoted, in a script or a template."""
+
+
+def test_no_page_script_or_template_keeps_its_own_list_of_ended_statuses() -> None:
+    """The pages' scripts read them from the page's data (``ended_statuses``), the templates from
+    the layout's context: a game ends on the page where it ends on the server."""
+    web = ROOT / "api" / "web"
+    copies = [
+        f"{path.relative_to(ROOT)}:{text[: m.start()].count(chr(10)) + 1}"
+        for path in sorted([*web.rglob("*.js"), *web.rglob("*.html")])
+        for text in [path.read_text()]
+        for m in WEB_LIST.finditer(text)
+    ]
+    assert not copies, "read ended_statuses instead: " + ", ".join(copies)
 
 
 # ------------------------------------------------------------ deadlines
