@@ -21,7 +21,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	@sh tests/ensure_packages.sh
-	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup -q $(ARGS)
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist loadgroup -q --durations=25 $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
