@@ -148,7 +148,7 @@ def replay_page(game_id: str) -> str:
             "draws_board": draws_board(ruleset),
             "your_seats": doc["your_seats"],
             "ended": doc["status"] in ENDED,
-        "ended_statuses": sorted(ENDED),  # the pages' scripts end a game where the server does
+            "ended_statuses": sorted(ENDED),  # the pages' scripts end a game where the server does
             "signed_in": me is not None,
         },
     )
