@@ -40,10 +40,10 @@ def test_the_profile_and_leaderboard_pages_pass_axe_and_fit_a_phone(
     check_page(page, "leaderboards", shoot, check_a11y)
     page.get_by_role("link", name="Tarasque").click()
     board = page.get_by_role("region", name="Bots").first  # a young server's board lists provisional ratings
-    expect(board.get_by_role("link", name="greedy")).to_be_visible()
+    expect(board.get_by_role("link", name="Level 3 bot")).to_be_visible()  # greedy, named by its level
     check_page(page, "leaderboard", shoot, check_a11y)
 
-    board.get_by_role("link", name="greedy").click()
+    board.get_by_role("link", name="Level 3 bot").click()
     expect(page.get_by_role("heading", name=re.compile("greedy bot"))).to_be_visible()
     expect(page.get_by_text("Dragonhall server")).to_be_visible()
     played = page.locator(f'a[href="/games/{game_id}"]')  # named by its game in words: "Tarasque"
