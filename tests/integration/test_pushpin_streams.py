@@ -358,7 +358,7 @@ class Recoveries:
 
 
 @pytest.mark.xfail(
-    strict=True,
+    strict=False,  # on a quiet machine a run may see no recovery: a pass must not turn CI red
     reason="issue 35: Pushpin asks the Grip-Link of held streams although no publish was lost "
     "(docs/operations.md, 'Where the seconds go'), and a reader then sometimes misses or repeats events",
 )
