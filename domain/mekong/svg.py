@@ -86,7 +86,7 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     drawn, height = legend(keys, 16, y, None if last is None else int(last["seat"]))
     parts.append(drawn)
     y += height + 8
-    pieces, y = _pieces(view, y, side)
+    pieces, y = _pieces(view, y, min(side, HAND_WIDTH))
     parts.append(pieces)
     for line in _programmes(view):
         block, height = text_block(line, 16, y, side - 32)
@@ -177,6 +177,10 @@ def _island(island: Mapping[str, Any], radius: float) -> str:
 
 
 CHIP_H = 26
+HAND_WIDTH = 350.0
+"""Designed: the width the pieces to click (a programme's cards, a reserve's planks) wrap in, in
+pixels at scale 1: what a 375 px phone shows of the board's box, so that all of them are in view
+together once the box is scrolled to them."""
 
 
 def _pieces(view: Mapping[str, Any], y: float, width: float) -> tuple[str, float]:
