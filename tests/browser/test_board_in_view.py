@@ -75,3 +75,34 @@ def test_a_board_larger_than_its_box_on_a_phone_says_so(page: Page, web_server: 
     page.set_viewport_size({"width": 1440, "height": 900})
     if not page.evaluate(OVERFLOWS):
         expect(cue).to_be_hidden()
+
+
+HOLD_LINES = """(() => {
+  const add = EventSource.prototype.addEventListener;
+  window.heldLines = []; window.holdLines = false;
+  EventSource.prototype.addEventListener = function (type, fn, options) {
+    if (type !== "game" && type !== "events") return add.call(this, type, fn, options);
+    const held = (m) => { if (window.holdLines) window.heldLines.push(() => fn(m)); else fn(m); };
+    return add.call(this, type, held, options);
+  };
+})();"""
+"""A stream whose lines a test holds back (``holdLines``) and lets go (``heldLines``): a slow line."""
+
+
+def test_the_move_panel_says_the_move_was_played_once_its_answer_is_back(page: Page, web_server: Server) -> None:
+    page.add_init_script(HOLD_LINES)
+    sign_up(page, web_server.base, "dee sent move")
+    open_table(page, "tarasque/dragon-dice", 2, bot="tarasque/greedy")
+    assert wait_for_turn_or_end(page), "the game ended before the person's first decision"
+    turn = page.locator("#turn")
+    expect(turn).to_contain_text("Choose one of")
+    page.evaluate("window.holdLines = true")
+    group = page.locator("#controls fieldset").first
+    play = group.get_by_role("button", name=re.compile(r"^Play "))
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as answer:
+        (play if play.count() else group.get_by_role("button").first).click()
+    assert answer.value.status == 201, answer.value.text()
+    expect(turn).not_to_contain_text("Sending")
+    expect(turn).to_contain_text(re.compile(r"^Your move was played\. (Your turn|Waiting for )"))
+    page.evaluate("window.holdLines = false; window.heldLines.splice(0).forEach((f) => f())")
+    expect(turn).not_to_contain_text("Your move was played")
