@@ -302,6 +302,10 @@ window.DHBoard = (function () {
     fit();
     window.DH.openOn(holder);
     holder.addEventListener("click", onClick);
+    window.addEventListener("resize", () => { // a phone turned, a window resized: what to choose stays in view
+      const root = svgRoot();
+      if (armed && !chosen.length && root) showLit(root);
+    });
     holder.addEventListener("pointerover", onHover);
     if (bar) bar.addEventListener("pointerover", onHover);
   }
