@@ -48,6 +48,9 @@ def test_a_mekong_programmes_cards_are_in_view_on_a_phone_when_they_are_to_be_ch
     expect(page.locator(cards).first).to_be_visible()
     expect(page.locator("#board-pick")).to_contain_text("Choose on the board")
     assert page.evaluate(IN_VIEW, cards) == 0, "cards to programme lie outside the board's box in view"
+    page.set_viewport_size({"width": 1440, "height": 900})  # all of the board in view: its box is not scrolled
+    page.set_viewport_size(PHONE)  # the phone turned back: the cards are brought back into view
+    assert page.evaluate(IN_VIEW, cards) == 0, "after a resize the cards lie outside the board's box in view"
     page.locator(cards).first.click()
     assert page.evaluate(IN_VIEW, cards) == 0, "the board's box moved the cards away after a click"
 
