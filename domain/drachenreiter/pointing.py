@@ -18,6 +18,7 @@ from itertools import permutations
 
 from domain.drachenreiter.commands import Aim, Ally, Discard, Draw, Face, Hold, LayTraps, Move, SetSpeed
 from domain.drachenreiter.flight import fly
+from domain.drachenreiter.narration import card as narrated_card
 from domain.drachenreiter.race import template_speeds
 from domain.drachenreiter.shapes import front_point
 from domain.drachenreiter.state import RaceState
@@ -41,7 +42,8 @@ def turn_words(value: float, when: str) -> str:
 
 
 def card_words(card: str) -> str:
-    return card.replace("-", " ")
+    """A magic card by the name on it, as the narrator says it ("Fireball (range 800)")."""
+    return narrated_card(card)
 
 
 def labelled(refs: list[tuple[str, str]]) -> Pointing:

@@ -17,6 +17,7 @@ from xml.sax.saxutils import escape
 import shapely
 
 from domain.drachenreiter.dimensions import BASE_LENGTH, FIELD_RADIUS, SYMBOL_RADIUS, TRACK_WIDTH, TRAP_RADIUS
+from domain.drachenreiter.narration import card, cards
 from domain.drachenreiter.shapes import base, template
 from domain.drachenreiter.track import Track, track
 from domain.kernel.picture import (
@@ -95,11 +96,12 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
         bar = template(t["x"], t["y"], t["direction"], t["reach"])
         out.append(f'<path d="{_path(bar)}" fill="#f0f0f0" opacity="0.7" stroke="#555"/>')
     on_track = [d for d in view["dragons"] if not d["out"] and d["place"] != 0]
-    out += [_dragon(d, d["seat"] == last_seat) for d in on_track]
+    out += [_dragon(d, d["seat"] == last_seat, k) for d in on_track]
     if view.get("step") == "face" and view.get("facing") is not None:
         out.append(_handles(view["dragons"][view["facing"]]))
     out.append("</g>")
-    out += [_number(d, k, minx, maxy, header) for d in on_track]
+    focus = _focus(view, on_track)
+    out += [_number(d, k, minx, maxy, header, d["seat"] == focus) for d in on_track]
     y = header + h * k + 12
     keys = [
         Key(d["seat"], d["colour"], _fill(d["colour"]), _note(d), d["seat"] in _awaited(view)) for d in view["dragons"]
@@ -126,25 +128,45 @@ def _awaited(view: Mapping[str, Any]) -> set[int]:
     return {view["mover"]} if view.get("mover") is not None else set(view.get("window") or [])
 
 
-def _dragon(d: Mapping[str, Any], marked: bool) -> str:
+HALO = 24.0
+"""Designed: the least radius of a dragon's halo on the page, in pixels at scale 1, whatever the
+track's scale: a base is drawn to the track's scale (under 20 px long on the largest tracks),
+its halo and arrow large enough to find and read at a glance."""
+TOKEN = 12.0
+"""Designed: the radius of the disc that carries a dragon's seat number, in pixels at scale 1."""
+
+
+def _focus(view: Mapping[str, Any], on_track: Sequence[Mapping[str, Any]]) -> int | None:
+    """The dragon the board opens on: the viewer's own (the one whose hand the view holds),
+    else the leader's."""
+    own = [d["seat"] for d in on_track if d["hand"] is not None]
+    if own:
+        return int(own[0])
+    placed = sorted(on_track, key=lambda d: d["place"])
+    return int(placed[0]["seat"]) if placed else None
+
+
+def _dragon(d: Mapping[str, Any], marked: bool, k: float = 1.0) -> str:
     """The base in its colour, a halo in that colour (a base is small beside the track on a
-    phone), and an arrow from its front point outwards."""
+    phone), and an arrow from its front point outwards, both at least ``HALO`` pixels out."""
     x, y, hd = d["x"], d["y"], d["heading"]
     cos, sin = math.cos(math.radians(hd)), math.sin(math.radians(hd))
-    front, tip = BASE_LENGTH / 2, BASE_LENGTH * 1.4
+    halo = max(BASE_LENGTH, HALO / k)
+    front, tip = BASE_LENGTH / 2, max(BASE_LENGTH * 1.4, halo + 10 / k)
+    head, shaft = max(20.0, 9 / k), max(6.0, 3 / k)
     fx, fy = x + front * cos, y + front * sin
     tx, ty = x + tip * cos, y + tip * sin
-    bx, by = x + (tip - 20) * cos, y + (tip - 20) * sin
-    wing = (bx - 12 * sin, by + 12 * cos), (bx + 12 * sin, by - 12 * cos)
+    bx, by = x + (tip - head) * cos, y + (tip - head) * sin
+    wing = (bx - head * 0.6 * sin, by + head * 0.6 * cos), (bx + head * 0.6 * sin, by - head * 0.6 * cos)
     stroke, weight = (MARK, 5.0) if marked else ("#000", 1.5)
     return (
         f'<g class="dragon" data-seat="{d["seat"]}" data-ref="dragon:{d["seat"]}">'
         f"<title>{escape(seat_name(d['seat'], d['colour']))}: "
         f"{escape(_note(d))}, facing {hd:.0f}°</title>"
         f'<path d="{_path(base(x, y, hd))}" fill="{_fill(d["colour"])}" stroke="{stroke}" stroke-width="{weight}"/>'
-        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{BASE_LENGTH:g}" fill="none" stroke="{_fill(d["colour"])}" '
-        f'stroke-width="6" opacity="0.6"/>'
-        f'<line x1="{fx:.1f}" y1="{fy:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#000" stroke-width="6"/>'
+        f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{halo:.1f}" fill="none" stroke="{_fill(d["colour"])}" '
+        f'stroke-width="{max(6.0, 4 / k):.1f}" opacity="0.7"/>'
+        f'<line x1="{fx:.1f}" y1="{fy:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#000" stroke-width="{shaft:.1f}"/>'
         f'<path d="M {tx:.1f} {ty:.1f} L {wing[0][0]:.1f} {wing[0][1]:.1f} L {wing[1][0]:.1f} {wing[1][1]:.1f} Z" '
         f'fill="#000" stroke="#fff" stroke-width="1.5"/></g>'
     )
@@ -170,13 +192,17 @@ def _handles(d: Mapping[str, Any]) -> str:
     return "".join(out)
 
 
-def _number(d: Mapping[str, Any], k: float, minx: float, maxy: float, header: float) -> str:
-    """The seat's number on its base, written in the page's frame (the track's is mirrored)."""
+def _number(d: Mapping[str, Any], k: float, minx: float, maxy: float, header: float, focus: bool = False) -> str:
+    """The seat's number on a disc of its colour over its base, written in the page's frame (the
+    track's is mirrored); the dragon the board opens on carries ``data-focus``."""
     px, py = (d["x"] - minx) * k, header + (maxy - d["y"]) * k
     fill = _fill(d["colour"])
+    mark = ' data-focus="true"' if focus else ""
     return (
-        f'<text x="{px:.1f}" y="{py + 4:.1f}" font-size="11" font-weight="bold" text-anchor="middle" '
-        f'fill="{ink_on(fill)}" pointer-events="none">{d["seat"] + 1}</text>'
+        f'<g class="dragon-token" pointer-events="none"{mark}>'
+        f'<circle cx="{px:.1f}" cy="{py:.1f}" r="{TOKEN:g}" fill="{fill}" stroke="#ffffff" stroke-width="2"/>'
+        f'<text x="{px:.1f}" y="{py + 5:.1f}" font-size="14" font-weight="bold" text-anchor="middle" '
+        f'fill="{ink_on(fill)}">{d["seat"] + 1}</text></g>'
     )
 
 
@@ -186,7 +212,11 @@ def _title(view: Mapping[str, Any], tr: Track) -> str:
         return f"{head}, over: {view['result']}"
     if view.get("mover") is not None:
         return f"{head}: {seat_name(view['mover'], view['dragons'][view['mover']]['colour'])} to move"
-    return f"{head}, {view['phase']}"
+    return f"{head}, {PHASES.get(view['phase'], view['phase'])}"
+
+
+PHASES = {"setup": "setting up", "speed": "speeds being set", "move": "movement", "over": "over"}
+"""The phases in words."""
 
 
 def _note(d: Mapping[str, Any]) -> str:
@@ -203,13 +233,13 @@ def _own(view: Mapping[str, Any]) -> list[str]:
     for d in view["dragons"]:
         if d["hand"] is None:
             continue
-        bits = [f"hand {', '.join(d['hand']) or 'empty'}"]
+        bits = [f"hand: {cards(d['hand']) if d['hand'] else 'empty'}"]
         if d["set_speed"] is not None:
             bits.append(f"speed set {d['set_speed']}")
         if d["laid"] is not None:
-            bits.append(f"card laid {d['laid']}")
+            bits.append(f"card laid: {card(d['laid'])}")
         if d["answer"] is not None:
-            bits.append(f"answer {d['answer']}")
+            bits.append("turns the alliance" if d["answer"] else "keeps its card face down")
         lines.append(f"{seat_name(d['seat'], d['colour']).capitalize()}: {'; '.join(bits)}")
     return lines
 

@@ -28,6 +28,8 @@ from domain.kernel.picture import (
     seat_name,
     text_block,
 )
+from domain.kernel.wording import upper_first
+from domain.mekong.narration import card, plank, stone, support
 
 FILL = {
     "yellow": "#f2c916", "red": "#d7263d", "green": "#2a9d4b", "blue": "#1f5fbf",
@@ -70,7 +72,7 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     for s in view["stones"]:
         marked = s["name"] in touched
         parts.append(
-            _disc(s["x"], s["y"], board["stone_radius"], STONE, f"stone {s['name']}", marked, ref=f"spot:{s['name']}")
+            _disc(s["x"], s["y"], board["stone_radius"], STONE, stone(s["name"]), marked, ref=f"spot:{s['name']}")
         )
     for p in view["planks"]:
         parts.append(_plank(p, points, p["plank"] in touched))
@@ -84,7 +86,7 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     drawn, height = legend(keys, 16, y, None if last is None else int(last["seat"]))
     parts.append(drawn)
     y += height + 8
-    pieces, y = _pieces(view, y, side)
+    pieces, y = _pieces(view, y, min(side, HAND_WIDTH))
     parts.append(pieces)
     for line in _programmes(view):
         block, height = text_block(line, 16, y, side - 32)
@@ -102,12 +104,12 @@ def _title(view: Mapping[str, Any]) -> str:
     if view["winner"] is not None:
         return f"{head}: {view['winner']} wins"
     if view["card"] is not None:
-        return f"{head}: card {view['card']}"
+        return f"{head}: {card(view['card'])}"
     return head
 
 
 def _note(seat: Mapping[str, Any]) -> str:
-    spot = seat["pawn"] or "not on the board"
+    spot = support(seat["pawn"]) if seat["pawn"] else "not on the board"
     bits = [f"from {seat['start']} to {seat['destination']}, pawn at {spot}", f"{seat['programmed']} cards programmed"]
     if seat["left"]:
         bits.append("left the game")
@@ -119,7 +121,7 @@ def _programmes(view: Mapping[str, Any]) -> list[str]:
     a line each."""
     shown = []
     for i, seat in enumerate(view["seats"]):
-        cards = [c if c is not None else "face down" for c in seat["programme"]]
+        cards = [card(c) if c is not None else "face down" for c in seat["programme"]]
         if any(c is not None for c in seat["programme"]):
             shown.append(f"Programme of {seat_name(i, seat['colour'])}: {', '.join(cards)}")
     return shown
@@ -127,8 +129,10 @@ def _programmes(view: Mapping[str, Any]) -> list[str]:
 
 def _desc(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) -> str:
     seats = "; ".join(f"{seat_name(i, s['colour'])} {_note(s)}" for i, s in enumerate(view["seats"]))
-    planks = ", ".join(f"{p['plank']} ({p['ends'][0]} to {p['ends'][1]})" for p in view["planks"]) or "none"
-    parts = [f"{_title(view)}.", f"Seats: {seats}.", f"Planks: {planks}.", f"{len(view['stones'])} stones."]
+    planks = ", ".join(
+        f"{plank(p['plank'])} ({support(p['ends'][0])} to {support(p['ends'][1])})" for p in view["planks"]
+    )
+    parts = [f"{_title(view)}.", f"Seats: {seats}.", f"Planks: {planks or 'none'}.", f"{len(view['stones'])} stones."]
     parts.extend(f"{line}." for line in _programmes(view))
     words = last_words(last, colours)
     return " ".join([*parts, words] if words else parts)
@@ -173,6 +177,10 @@ def _island(island: Mapping[str, Any], radius: float) -> str:
 
 
 CHIP_H = 26
+HAND_WIDTH = 350.0
+"""Designed: the width the pieces to click (a programme's cards, a reserve's planks) wrap in, in
+pixels at scale 1: what a 375 px phone shows of the board's box, so that all of them are in view
+together once the box is scrolled to them."""
 
 
 def _pieces(view: Mapping[str, Any], y: float, width: float) -> tuple[str, float]:
@@ -190,7 +198,9 @@ def _pieces(view: Mapping[str, Any], y: float, width: float) -> tuple[str, float
         x, y = 16.0, y + 22
         for name in names:
             ref = f"hand:{i}:{name}" if programming else f"plank:{name}"
-            words = name.replace("-", " ") if programming else f"{name.split('-')[0]} plank, size {name.split('-')[-1]}"
+            words = (
+                upper_first(card(name)) if programming else f"{name.split('-')[0]} plank, size {name.split('-')[-1]}"
+            )
             w = 14 + len(words) * 7.2
             if x + w > width - 16:
                 x, y = 16.0, y + CHIP_H + 6
@@ -208,6 +218,11 @@ def _text_at(x: float, y: float, words: str, fill: str = INK) -> str:
     return f'<text x="{x:g}" y="{y:g}" font-size="13" fill="{fill}">{escape(words)}</text>'
 
 
+def plank_words(name: str) -> str:
+    """A plank as its title says it: "white 6 plank"."""
+    return plank(name).removeprefix("the ")
+
+
 def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]], marked: bool) -> str:
     (x1, y1), (x2, y2) = (points[e] for e in plank["ends"])
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
@@ -216,7 +231,7 @@ def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]], 
     ends = f'x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke-linecap="round"'
     return (
         f'<g class="plank" data-ref="plank:{escape(plank["plank"])}">'
-        f"<title>plank {escape(plank['plank'])}, size {plank['size']}</title>"
+        f"<title>{escape(plank_words(plank['plank']))}, size {plank['size']}</title>"
         f'<line {ends} stroke="{edge}" stroke-width="{width}"/><line {ends} stroke="{fill}" stroke-width="2.6"/>'
         f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="2.8" fill="#ffffff" stroke="{INK}" stroke-width="0.3"/>'
         f'<text x="{mx:.1f}" y="{my + 1.5:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" fill="{INK}">'
@@ -243,7 +258,7 @@ def _pawns(view: Mapping[str, Any], points: Mapping[str, tuple[float, float]]) -
             y += (k // 3) * 5.2 - 2
         colour = FILL.get(seat["colour"], SAND)
         out.append(
-            f'<g class="pawn"><title>{escape(seat["colour"])} pawn at {escape(spot)}</title>'
+            f'<g class="pawn"><title>{escape(seat["colour"])} pawn on {escape(support(spot))}</title>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PAWN + 0.9}" fill="#ffffff" stroke="{INK}" stroke-width="0.5"/>'
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{PAWN}" fill="{colour}" stroke="{INK}" stroke-width="0.5"/>'
             f'<text x="{x:.1f}" y="{y + 1.5:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" '

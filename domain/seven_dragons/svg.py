@@ -30,6 +30,8 @@ from domain.kernel.picture import (
     seat_name,
     text_block,
 )
+from domain.kernel.wording import upper_first
+from domain.seven_dragons.narration import card as narrated_card
 
 CELL = 64
 """Designed: the side of a card in pixels; a panel is half of it."""
@@ -205,10 +207,17 @@ def _placed_at(last: Last | None) -> tuple[int, int] | None:
     return move["x"], move["y"]
 
 
+def card_words(card: Mapping[str, Any]) -> str:
+    """A card's name as the narrator says it: an Action card's name in words ("Zap a Card")."""
+    if card.get("kind") == "action" and isinstance(card.get("card"), int):
+        return upper_first(narrated_card(card["card"]))
+    return str(card["name"]).replace("_", " ")
+
+
 def _action(card: Mapping[str, Any], x: int, y: float, size: int) -> str:
     """An Action card: its colour (what the Silver Dragon takes from it) and its name."""
     fill = FILL.get(card.get("colour", ""), "#cccccc")
-    words = card["name"].replace("_", " ").split(" ")
+    words = card_words(card).split(" ")
     lines = "".join(
         f'<tspan x="{x + size / 2:g}" y="{y + size / 2 + (i - (len(words) - 1) / 2) * 12 + 4:g}">{escape(w)}</tspan>'
         for i, w in enumerate(words)
@@ -276,7 +285,7 @@ def _choices(view: Mapping[str, Any], y: float, width: float) -> tuple[str, floa
 
 def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool, ref: bool = False) -> str:
     half = size / 2
-    title = card["name"]
+    title = card_words(card)
     if "orientation" in card:
         title += f" ({card['x']}, {card['y']}) {card['orientation']}°"
     if card.get("placed_by") is not None:

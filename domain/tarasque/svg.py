@@ -29,6 +29,7 @@ from domain.kernel.picture import (
     seat_name,
     text_block,
 )
+from domain.tarasque.narration import tile as tile_words
 
 TILE_FILL = {
     "red": "#c62828", "yellow": "#f9d71c", "green": "#2e7d32",
@@ -101,17 +102,22 @@ def _desc(view: Mapping[str, Any], colours: Sequence[str], last: Last | None) ->
     parts = [
         f"{_title(view, colours)}.",
         f"Scores: {scores}.",
-        f"Middle: {', '.join(view['middle']) or 'empty'}; pile {view['pile']} tiles face down; "
+        f"Middle: {_tiles(view['middle']) or 'empty'}; pile {view['pile']} tiles face down; "
         f"supply {view['supply']} eggs.",
         f"Dice in hand {turn['in_hand']}, showing {', '.join(turn['showing']) or 'nothing'}; set aside "
         f"{_counts(turn['set_aside'])}; on the egg {turn['egg'] or 'none'}; spent {_counts(turn['spent'])}.",
     ]
     for s, c in enumerate(colours):
-        base = "; ".join(f"side {k}: {', '.join(t)}" for k, t in view["bases"][s].items() if t) or "empty"
-        lair = "; ".join(f"row {i + 1}: {', '.join(r)}" for i, r in enumerate(view["lairs"][s])) or "empty"
+        base = "; ".join(f"side {k}: {_tiles(t)}" for k, t in view["bases"][s].items() if t) or "empty"
+        lair = "; ".join(f"row {i + 1}: {_tiles(r)}" for i, r in enumerate(view["lairs"][s])) or "empty"
         parts.append(f"{seat_name(s, c).capitalize()} base {base}; lair {lair}.")
     words = last_words(last, colours)
     return " ".join([*parts, words] if words else parts)
+
+
+def _tiles(names: Sequence[str]) -> str:
+    """Tiles in words, as the narrator names them ("red forest, blue sea")."""
+    return ", ".join(tile_words(t).removeprefix("the ") for t in names)
 
 
 def _counts(by_face: Mapping[str, int]) -> str:

@@ -5,6 +5,7 @@ a point by them."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,6 +35,15 @@ SAID = """Array.from(document.querySelectorAll("svg title, svg desc"), (e) => e.
 piece's title shown on hover), the tooltips and the accessible names of its elements."""
 
 
+BOARD_WORDS = """Array.from(document.querySelectorAll(
+  "#board svg text, #board svg title, #board svg desc, #board-pick, .board-panel [aria-label]"),
+  (e) => e.getAttribute("aria-label") || e.textContent)"""
+"""What a board says: its picture's text, titles and description, and its own choices."""
+BOARD_IDS = re.compile(r"\b[a-z]+(?:[-_][a-z0-9]+)+\b|\b[is]\d+\b")
+"""An id as the rules name a thing ("fireball-800", "zap_card", island "i16"): never a board's
+word (a card named with a hyphen, "Counter-wind", is capitalised as on the card)."""
+
+
 @dataclass
 class Reading:
     """What a test read that a person must never read: each problem with the page it was on."""
@@ -50,6 +60,9 @@ class Reading:
         self.pages += 1
         for found in machine_words("\n".join([text, page.title(), *said])):
             self.problems.append(f"{who} at {page.url}: {found}")
+        for words in page.evaluate(BOARD_WORDS):
+            for m in BOARD_IDS.finditer(words):
+                self.problems.append(f"{who} at {page.url}: an id on the board: {m.group()!r} in …{words[:100]}…")
         return text
 
 

@@ -67,7 +67,7 @@ def read_game(browser: Browser, server: Server, gid: str, viewers: dict[str, Per
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_page_of_a_game_shows_the_api_words_to_any_reader(browser: Browser, web_server: Server, game: str) -> None:
-    ann, bea, cal = (register(web_server, f"{n}-{game[:4]}") for n in ("ann", "bea", "cal"))
+    ann, bea, cal = (register(web_server, f"{n} of {game[:4]}") for n in ("ann", "bea", "cal"))
     gid = table(web_server, game, [ann, bea])
     assert play(web_server, gid, [ann, bea], DECISIONS) > 0
     viewers: dict[str, Person | None] = {"seat 1": ann, "seat 2": bea, "a spectator": cal, "signed out": None}

@@ -14,6 +14,7 @@ window.DHBoard = (function () {
   let holder = null, bar = null, play = null;
   let moves = [], refs = [], poses = [];
   let chosen = [], shown = 0, armed = false, clicks = 0, sent = 0;
+  let toShow = false; // a decision came whose lit elements the board's box has not yet been scrolled to
   let turn = null, hovered = null; // the way up a ghost is shown in (a pose's ``turn``); the ref under the pointer
 
   /** Every (move, way) pair still possible after the refs chosen so far. */
@@ -54,11 +55,21 @@ window.DHBoard = (function () {
         e.classList.add("pickable");
       }
     }
+    if (toShow && !chosen.length) showLit(root);
     chosen.forEach((ref, k) => badge(ref, k + 1));
     const done = distinct(left.filter((c) => c.way.length === chosen.length));
     if (chosen.length) fan(distinct(left), false);
     if (chosen.length && done.length) drawPose(done[shown % done.length]);
     showBar(done, chips, turns(left));
+  }
+
+  /** Scrolls the board's box to what the viewer may click now (a Mékong programme's cards lie
+   * below the river), else to the viewer's own piece (``data-focus``); done once a decision, when
+   * its lit elements are drawn. */
+  function showLit(root) {
+    const lit = root.querySelectorAll("[data-ref].pickable");
+    if (window.DH.bringIntoBox(holder, lit)) toShow = false;
+    else window.DH.bringIntoBox(holder, root.querySelectorAll("[data-focus]"));
   }
 
   /** The ways up (``turn``) a piece may be drawn in at its next place: the moves still possible
@@ -289,7 +300,12 @@ window.DHBoard = (function () {
   function attach(holderNode, barNode, onPlay) {
     holder = holderNode; bar = barNode; play = onPlay;
     fit();
+    window.DH.openOn(holder);
     holder.addEventListener("click", onClick);
+    window.addEventListener("resize", () => { // a phone turned, a window resized: what to choose stays in view
+      const root = svgRoot();
+      if (armed && !chosen.length && root) showLit(root);
+    });
     holder.addEventListener("pointerover", onHover);
     if (bar) bar.addEventListener("pointerover", onHover);
   }
@@ -299,7 +315,7 @@ window.DHBoard = (function () {
   function arm(list, refList, poseList) {
     const again = armed && list && list.version !== undefined && list.version === moves.version;
     moves = list || []; refs = refList || []; poses = poseList || [];
-    if (!again) { chosen = []; shown = 0; turn = null; } // the same decision listed again keeps what was chosen
+    if (!again) { chosen = []; shown = 0; turn = null; toShow = true; } // the same decision listed again keeps what was chosen
     const was = armed;
     armed = moves.some((m, i) => (refs[i] || []).length > 0);
     light();

@@ -53,6 +53,7 @@ window.DH = (function () {
     root.querySelectorAll("script").forEach((s) => s.remove());
     holder.replaceChildren(document.importNode(root, true));
     fitBoard(holder.querySelector("svg"));
+    openOn(holder);
   }
 
   /** Lets the page's style draw a board no smaller than its own units (board.css: its text then no
@@ -63,7 +64,56 @@ window.DH = (function () {
       root.style.setProperty("--board-w", box.width + "px");
       root.style.setProperty("--board-ratio", String(box.width / box.height));
     }
+    if (root && root.parentElement) cue(root.parentElement);
   }
+
+  /** Scrolls the board's box (only it, never the page) so that ``targets`` (elements of its
+   * picture) are in view: all of them, centred, when they fit in it, else the first; nothing moves
+   * when they are already in view. True when it found something to show. */
+  function bringIntoBox(holder, targets) {
+    const list = [...targets].filter((t) => t.getBoundingClientRect().width > 0);
+    if (!holder || !list.length) return false;
+    const box = holder.getBoundingClientRect();
+    const rects = list.map((t) => t.getBoundingClientRect());
+    let want = {
+      left: Math.min(...rects.map((r) => r.left)), right: Math.max(...rects.map((r) => r.right)),
+      top: Math.min(...rects.map((r) => r.top)), bottom: Math.max(...rects.map((r) => r.bottom)),
+    };
+    if (want.right - want.left > holder.clientWidth || want.bottom - want.top > holder.clientHeight) want = rects[0];
+    const inside = want.left >= box.left && want.right <= box.left + holder.clientWidth &&
+      want.top >= box.top && want.bottom <= box.top + holder.clientHeight;
+    if (!inside) {
+      holder.scrollLeft += (want.left + want.right) / 2 - (box.left + holder.clientWidth / 2);
+      holder.scrollTop += (want.top + want.bottom) / 2 - (box.top + holder.clientHeight / 2);
+    }
+    return true;
+  }
+
+  /** The first time a board is shown in ``holder``, its box opens on what the picture marks as
+   * the viewer's (``data-focus``: a Drachenreiter dragon), not on its top left corner. */
+  function openOn(holder) {
+    if (!holder || holder.dataset.opened) return;
+    const focus = holder.querySelectorAll("svg [data-focus]");
+    if (focus.length) { holder.dataset.opened = "1"; bringIntoBox(holder, focus); }
+  }
+
+  /** Under a board larger than its box, says in words that it scrolls (a phone shows no scroll
+   * bar until it is touched); the box's edges are shaded where more of it lies (board.css). */
+  function cue(holder) {
+    if (!holder || !holder.classList.contains("board")) return;
+    const wide = holder.scrollWidth > holder.clientWidth + 1, tall = holder.scrollHeight > holder.clientHeight + 1;
+    let note = holder.previousElementSibling;
+    if (!note || !note.classList.contains("board-cue")) {
+      note = el("p", { class: "board-cue muted" });
+      holder.before(note);
+    }
+    const way = wide && tall ? "drag or scroll it in any direction" : wide ? "drag or scroll it sideways" : "scroll it down";
+    note.textContent = wide || tall ? "The board is larger than its box: " + way + " to see all of it." : "";
+    note.hidden = !(wide || tall);
+    holder.classList.toggle("overflows", wide || tall);
+  }
+
+  window.addEventListener("resize", () => document.querySelectorAll(".board-panel .board").forEach(cue));
 
   function words(name) {
     return String(name).replace(/[_-]+/g, " ");
@@ -106,5 +156,5 @@ window.DH = (function () {
     return (d ? d + "d " : "") + (d || h ? pad(h) + ":" : "") + pad(m) + ":" + pad(r);
   }
 
-  return { api, svg, pageData, el, showBoard, fitBoard, words, brief, eventText, remaining, duration, setMoveTexts, moveText };
+  return { api, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText };
 })();

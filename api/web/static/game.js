@@ -174,6 +174,9 @@
       const last = made.events.filter((e) => e.awaiting).pop();
       if (last && made.version >= version) words.update({ awaiting: last.awaiting });
       words.moveSent(false);
+      // the answer is back: say so at once, not "sending" until the next line (which, or the
+      // next decision's moves, then says it in its own words)
+      $("turn").textContent = "Your move was played. " + words.statusText();
       return false;
     } catch (err) {
       words.moveSent(false);

@@ -51,12 +51,12 @@ def test_a_seat_sees_its_own_hand_and_speed_and_no_one_else_does() -> None:
     state = dragon(state, 1, hand=(Magic.FIREBALL_400,), set_speed=None)
     own = accessible(RULESET.render_svg(RULESET.view(state, Viewer.of(0))), 2)
     words = "".join(own.itertext())
-    assert "Seat 1 (red): hand lasso, fireball-800; speed set 700" in words
-    assert "hand lasso, fireball-800" in description(own)
+    assert "Seat 1 (red): hand: Lasso and Fireball (range 800); speed set 700" in words
+    assert "hand: Lasso and Fireball (range 800)" in description(own)
     for viewer in (Viewer.spectator(), Viewer.of(1)):
         text = RULESET.render_svg(RULESET.view(state, viewer))
         accessible(text, 2)
-        assert "lasso" not in text and "fireball-800" not in text and "speed set 700" not in text
+        assert "Lasso" not in text and "Fireball (range 800)" not in text and "speed set 700" not in text
         assert "Seat 1 (red): hand" not in text
 
 

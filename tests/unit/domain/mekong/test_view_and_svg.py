@@ -12,6 +12,7 @@ from domain.kernel import Viewer
 from domain.kernel.picture import MARK
 from domain.mekong import RULESET
 from domain.mekong.commands import Program
+from domain.mekong.narration import card
 from domain.mekong.svg import FILL
 from tests.support.pictures import accessible, description, last, last_words
 
@@ -54,9 +55,13 @@ def test_the_svg_draws_water_villages_islands_stones_planks_and_pawns() -> None:
     titles = _titles(root)
     assert sum(t.startswith("village ") for t in titles) == 6
     assert sum(t.startswith("island ") for t in titles) == 27
-    assert {"stone i11", "stone i12", "plank white-2, size 2", "black pawn at black", "white pawn at white-2"} <= set(
-        titles
-    )
+    assert {
+        "the stone on island 11",
+        "the stone on island 12",
+        "white 2 plank, size 2",
+        "black pawn on the black village",
+        "white pawn on the white 2 plank",
+    } <= set(titles)
     assert any(line.get("stroke") == "#f4f4f4" for line in root.iter(f"{SVG}line"))
 
 
@@ -64,7 +69,7 @@ def test_the_challenge_board_is_drawn_without_islands() -> None:
     """Challenge: the board without rocks; stones where they were dropped."""
     state = dropped(table("challenge", 2), (0.0, -60.0))
     titles = _titles(_drawn(RULESET.view(state, Viewer.spectator())))
-    assert not any(t.startswith("island ") for t in titles) and "stone s1" in titles
+    assert not any(t.startswith("island ") for t in titles) and "stone 1" in titles
 
 
 @pytest.mark.parametrize("viewer", [Viewer.spectator(), Viewer.of(1)])
@@ -81,7 +86,7 @@ def test_a_seat_sees_its_own_programme_drawn_and_the_others_see_none_of_it() -> 
     """Issue 22: the viewer's own hidden things appear on its board, never on another's."""
     programme = (C.MOVE_1, C.MOVE_2, C.JUMP, C.REMOVE, C.PLACE_STONE)
     state, _ = play(table("classic", 2), 0, Program(programme))
-    secret = ", ".join(c.value for c in programme)
+    secret = ", ".join(card(c.value) for c in programme)
     own = RULESET.render_svg(RULESET.view(state, Viewer.of(0)))
     assert f"Programme of seat 1 (black): {secret}" in "".join(accessible(own, 2).itertext())
     assert secret in description(accessible(own, 2))
@@ -101,12 +106,12 @@ def test_a_pawn_in_its_own_village_and_a_plank_under_a_pawn_stay_readable() -> N
     )
     root = accessible(RULESET.render_svg(RULESET.view(state, Viewer.spectator())), 2)
     pawns = {(next(g.iter(f"{SVG}title")).text or ""): g for g in root.iter(f"{SVG}g") if g.get("class") == "pawn"}
-    black = pawns["black pawn at black"]
+    black = pawns["black pawn on the black village"]
     rings = [c.get("fill") for c in black.iter(f"{SVG}circle")]
     assert rings == ["#ffffff", FILL["black"]] and "".join(black.itertext()).endswith("B")
     plank = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "plank")
     badge = next(plank.iter(f"{SVG}circle"))
-    pawn = next(pawns["white pawn at white-2"].iter(f"{SVG}circle"))
+    pawn = next(pawns["white pawn on the white 2 plank"].iter(f"{SVG}circle"))
     gap = math.dist(*((float(c.get("cx", "0")), float(c.get("cy", "0"))) for c in (badge, pawn)))
     assert gap >= float(badge.get("r", "0")) + float(pawn.get("r", "0"))  # apart: the size stays in sight
     assert "".join(plank.itertext()).endswith("2")
