@@ -7,10 +7,12 @@ line of the game comes."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.board_play import LIT
 from tests.browser.pages import open_table, sign_up, wait_for_turn_or_end
@@ -28,6 +30,16 @@ IN_VIEW = """(selector) => {
 }"""
 """How many of the elements ``selector`` finds lie outside what the person sees of the board's
 box (the box's part inside the window); -1 when none is found."""
+
+
+def assert_in_view(page: Page, selector: str, what: str) -> None:
+    """Waits (up to 5 s) for every element ``selector`` finds to lie in the board's box in view: the
+    page scrolls the box after a redraw or a resize, on a later frame, not at once."""
+    try:
+        page.wait_for_function(f"() => ({IN_VIEW})({json.dumps(selector)}) === 0", timeout=5000)
+    except PlaywrightTimeout:
+        raise AssertionError(f"{what}: {page.evaluate(IN_VIEW, selector)} outside the box in view") from None
+
 
 OVERFLOWS = """() => { const b = document.querySelector("#board");
   return b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1; }"""
@@ -47,12 +59,12 @@ def test_a_mekong_programmes_cards_are_in_view_on_a_phone_when_they_are_to_be_ch
     cards = ".board-panel [data-ref^='hand:'].pickable"
     expect(page.locator(cards).first).to_be_visible()
     expect(page.locator("#board-pick")).to_contain_text("Choose on the board")
-    assert page.evaluate(IN_VIEW, cards) == 0, "cards to programme lie outside the board's box in view"
+    assert_in_view(page, cards, "cards to programme lie outside the board's box in view")
     page.set_viewport_size({"width": 1440, "height": 900})  # all of the board in view: its box is not scrolled
     page.set_viewport_size(PHONE)  # the phone turned back: the cards are brought back into view
-    assert page.evaluate(IN_VIEW, cards) == 0, "after a resize the cards lie outside the board's box in view"
+    assert_in_view(page, cards, "after a resize the cards lie outside the board's box in view")
     page.locator(cards).first.click()
-    assert page.evaluate(IN_VIEW, cards) == 0, "the board's box moved the cards away after a click"
+    assert_in_view(page, cards, "the board's box moved the cards away after a click")
 
 
 def test_a_drachenreiter_board_opens_on_the_viewers_dragon_on_a_phone(page: Page, web_server: Server) -> None:
@@ -62,7 +74,7 @@ def test_a_drachenreiter_board_opens_on_the_viewers_dragon_on_a_phone(page: Page
     mine = page.locator("#board [data-focus]")
     expect(mine).to_have_count(1)
     expect(mine).to_have_text("1")  # the person opened the table: the first seat's dragon
-    assert page.evaluate(IN_VIEW, "#board [data-focus]") == 0, "the viewer's dragon is off the board's box"
+    assert_in_view(page, "#board [data-focus]", "the viewer's dragon is off the board's box")
     assert page.evaluate(OVERFLOWS)
     expect(page.locator(".board-cue")).to_contain_text("larger than its box")
 
