@@ -28,6 +28,15 @@ def sign_up(page: Page, base: str, name: str, password: str = PASSWORD) -> list[
     return codes
 
 
+WHOLE_GAMES = [
+    ("tarasque/dragon-dice", "tarasque/greedy"),
+    ("seven-dragons/full", "seven-dragons/greedy"),
+    ("mekong/classic", "mekong/planner"),
+    ("drachenreiter/standard", "drachenreiter/racer"),
+]
+"""(variant, server bot) of the whole games a person plays in each of the four games, by board and by keyboard."""
+
+
 def open_table(page: Page, variant: str, players: int = 2, bot: str = "", clock: str = "none") -> str:
     """Opens a table from the lobby's form (the person in seat 0, server bots in the others); returns
     the game's id, from the page it lands on."""

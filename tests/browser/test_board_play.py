@@ -20,7 +20,7 @@ from tests.browser.board_play import (
     play_one_decision_on_the_board,
     play_to_the_end_on_the_board,
 )
-from tests.browser.pages import open_table, sign_up, wait_for_turn_or_end
+from tests.browser.pages import WHOLE_GAMES, open_table, sign_up, wait_for_turn_or_end
 from tests.support.processes import Server
 
 pytestmark = pytest.mark.slow
@@ -32,12 +32,7 @@ Shoot = Callable[[Page, str], list[Path]]
 @pytest.mark.expect_http_error(409, "/moves")
 @pytest.mark.parametrize(
     ("variant", "bot"),
-    [
-        ("tarasque/dragon-dice", "tarasque/greedy"),
-        ("seven-dragons/full", "seven-dragons/greedy"),
-        ("mekong/classic", "mekong/planner"),
-        ("drachenreiter/standard", "drachenreiter/racer"),
-    ],
+    WHOLE_GAMES,
 )
 def test_a_whole_game_is_played_by_clicking_the_board_only(
     page: Page, web_server: Server, variant: str, bot: str, shoot: Shoot
