@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 ENDED = re.compile(r"finished|abandoned|cancelled")
 
@@ -50,9 +50,15 @@ def open_table(page: Page, variant: str, players: int = 2, bot: str = "", clock:
     return page.url.rsplit("/", 1)[1]
 
 
+def offered(page: Page) -> Locator:
+    """The first group of move controls a person can use now. While a move is on its way the page
+    keeps the last decision's controls, disabled, until the answer comes: those are not offered."""
+    return page.locator("#controls fieldset").filter(has=page.locator("button:enabled")).first
+
+
 def wait_for_turn_or_end(page: Page) -> bool:
     """Waits until the viewer may play (True) or the game has ended (False)."""
-    turn = page.locator("#controls fieldset").first
+    turn = offered(page)
     ended = page.locator("#outcome:not([hidden])")
     expect(turn.or_(ended)).to_be_visible(timeout=30_000)
     return not ended.is_visible()
@@ -61,7 +67,7 @@ def wait_for_turn_or_end(page: Page) -> bool:
 def play_one_decision(page: Page) -> int:
     """Plays the first decision the page offers, by mouse; returns the version it was played at."""
     version = int(page.locator("#version").inner_text())
-    group = page.locator("#controls fieldset").first
+    group = offered(page)
     play = group.get_by_role("button", name=re.compile(r"^Play "))
     if play.count():
         play.click()  # a move type with many legal moves: its selects start at a legal move
