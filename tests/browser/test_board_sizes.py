@@ -1,7 +1,7 @@
 """Boards people can read: at 1440×900 and at 375×812, for every game at its largest table, the
 smallest text drawn on the board, as it is played and in its replay, is at least 11 CSS pixels,
 and on the phone the board and what the viewer plays with (the lit board and its own choices) are
-in view together."""
+in view together, with the move controls right below the board."""
 
 from __future__ import annotations
 
@@ -33,6 +33,12 @@ TOGETHER = """() => {
   return shown >= 0.4 * innerHeight && choices.top >= 0 && choices.bottom <= innerHeight;
 }"""
 """Whether the board shows on at least 40% of the screen with all its choices in view below it."""
+
+CONTROLS_GAP = """() => document.querySelector("#controls").getBoundingClientRect().top -
+  document.querySelector(".board-panel").getBoundingClientRect().bottom"""
+"""How far below the board the move controls (the keyboard's way to play) begin, in CSS pixels."""
+NEXT_TO_THE_BOARD = 200
+"""The most a phone may put between the board and the move controls: their heading and the turn's line."""
 
 
 def until_awaited(server: Server, gid: str, people: list[Person]) -> None:
@@ -70,6 +76,9 @@ def test_board_text_is_readable_and_the_board_and_its_choices_fit_a_phone(
             assert round(size, 1) >= SMALLEST, f"{where}: board text of {size:.1f} px"
         expect(page.locator(".board-panel [data-ref].pickable").first).to_be_visible()
         assert page.evaluate(TOGETHER), f"{game}: on a phone the board and its choices are not in view together"
+        expect(page.locator("#controls fieldset").first).to_be_visible()
+        gap = page.evaluate(CONTROLS_GAP)
+        assert gap <= NEXT_TO_THE_BOARD, f"{game}: on a phone the move controls begin {gap:.0f} px below the board"
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             page.goto(f"{web_server.base}/games/{gid}/replay?step=1")
