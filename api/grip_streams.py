@@ -12,12 +12,12 @@ streams (``services.streams``), so what a caller receives is the same whichever 
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime
 
 from flask import Flask, Response, jsonify, request
 
 from api.auth import optional_player
 from api.context import current_platform, platform_of
+from services import clock
 from services.aggregate import Game
 from services.errors import ServiceError
 from services.grip import (
@@ -128,8 +128,9 @@ def account_catch_up(follower: AccountFollower, opening: list[Line], cursor: int
 
 
 def _saved_before(game: Game, seconds: float) -> bool:
-    """Whether ``game`` was last saved more than ``seconds`` ago."""
-    return (datetime.now(UTC) - game.modified_on).total_seconds() > seconds
+    """Whether ``game`` was last saved more than ``seconds`` ago (by the services' clock, which
+    stamps the events)."""
+    return (clock.now() - game.modified_on).total_seconds() > seconds
 
 
 def _published(gid: str) -> int | None:

@@ -245,6 +245,7 @@ def test_a_lost_publish_is_recovered_from_the_api(world: World, monkeypatch: pyt
     lines = reader.up_to(head)
     rest = api.call("GET", f"/api/v1/games/{game_id}/events?after={opened}", token=people[2]["token"]).body
     assert _events(lines) == rest["events"]
+    assert world.publisher.flush() and world.publisher.published(game_id) == head, "holds may go up to the head"
     reader.close()
 
 
