@@ -42,10 +42,10 @@ import hmac
 import logging
 import threading
 import uuid
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import httpx
 import orjson
@@ -54,6 +54,7 @@ from pubcontrol import Format, Item
 
 from services.account_feed import Appended
 from services.aggregate import Game
+from services.published_marks import Marks
 from services.stream_frames import FRAMES, Frame, Line
 from services.streams import KEEPALIVE, Streams
 from services.visibility import has_ended
@@ -194,41 +195,6 @@ def last_position(grip_last: str, channel: str) -> int | None:
 def from_pushpin(grip_sig: str | None, key: str) -> bool:
     """Whether a request came through Pushpin: a ``Grip-Sig`` signed with its ``sig_key``, not expired."""
     return bool(grip_sig) and bool(key) and validate_sig(grip_sig, key.encode())
-
-
-# ------------------------------------------------------------ published marks
-
-
-class Marks(Protocol):
-    """Where the publishers post each game's published mark (``infra.version_board.VersionBoard``,
-    shared by the processes writing one SQLite store, or ``LocalMarks``)."""
-
-    def raise_to(self, game_id: uuid.UUID, version: int) -> None: ...
-
-    def version(self, game_id: uuid.UUID) -> int | None: ...
-
-
-MARKS_KEPT = 1 << 16
-
-
-class LocalMarks:
-    """The published marks of a process that is its store's only writer (it publishes every save)."""
-
-    def __init__(self) -> None:
-        self._marks: OrderedDict[uuid.UUID, int] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def raise_to(self, game_id: uuid.UUID, version: int) -> None:
-        with self._lock:
-            if self._marks.get(game_id, -1) < version:
-                self._marks[game_id] = version
-                self._marks.move_to_end(game_id)
-                while len(self._marks) > MARKS_KEPT:
-                    self._marks.popitem(last=False)
-
-    def version(self, game_id: uuid.UUID) -> int | None:
-        with self._lock:
-            return self._marks.get(game_id)
 
 
 # ------------------------------------------------------------ publishing
