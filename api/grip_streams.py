@@ -2,8 +2,10 @@
 
 A stream's request that came through Pushpin (``Grip-Sig``) is answered here: its first lines,
 the catch-up from ``after``, and the headers that hold it on its channels. ``next_lines`` answers
-Pushpin's own requests for what a held stream missed. A long poll with nothing new is held on
-the game's channel of hints. Every line is built by the same followers as the process's own
+Pushpin's own requests for what a held stream missed, from the position Pushpin names
+(``Grip-Last``). Both answer a game's lines only up to its published mark, so that what the
+channel brings next follows them. A long poll with nothing new is held on the game's channel of
+hints. Every line is built by the same followers as the process's own
 streams (``services.streams``), so what a caller receives is the same whichever holds it.
 """
 
@@ -15,9 +17,12 @@ from flask import Flask, Response, jsonify, request
 
 from api.auth import optional_player
 from api.context import current_platform, platform_of
+from services import clock
+from services.aggregate import Game
 from services.errors import ServiceError
 from services.grip import (
     NEXT_PATH,
+    GripPublisher,
     Links,
     Resume,
     from_pushpin,
@@ -30,6 +35,9 @@ from services.stream_frames import FRAMES, Line
 from services.streams import AccountFollower, GameFollower
 from services.visibility import has_ended
 
+STALE_MARK = 10.0
+"""Seconds after a save beyond which its publish is no longer waited for: a game's mark left behind
+(a process that ended between a save and its publish) holds its streams back no longer."""
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
 
@@ -55,13 +63,13 @@ def held(follower: GameFollower | AccountFollower, sse: bool) -> Response:
     if isinstance(follower, GameFollower):
         game = current_platform().games.load(follower.gid)
         follower.seat = stream_seat(game, follower.player_id, follower.seat)
-        lines, position = game_catch_up(follower, *follower.opening())
+        lines, position = game_catch_up(follower, follower.after)
     else:
         opening, cursor = follower.opening()
         lines, position = account_catch_up(follower, opening, cursor)
     player = optional_player()
     token = player.token_id if player is not None else None
-    return _answer(lines, position, _resume(follower, framing, token, position or 0), sse, opening=True)
+    return _answer(lines, position, _resume(follower, framing, token), sse, opening=True)
 
 
 def next_lines(signed: str) -> Response:
@@ -75,38 +83,60 @@ def next_lines(signed: str) -> Response:
     sse = resume.framing == "sse"
     if resume.token is not None and not platform.accounts.still_valid(resume.token):
         return Response(b"", mimetype=SSE if sse else NDJSON)
-    data_channel = resume.channels()[0]
-    position = last_position(request.headers.get("Grip-Last", ""), data_channel)
-    position = resume.position if position is None else position
+    position = last_position(request.headers.get("Grip-Last", ""), resume.channels()[0])
+    if position is None:  # Pushpin names the position of every hold it asks for: not one of ours
+        return Response(b"", mimetype=SSE if sse else NDJSON)
     try:
         if resume.kind == "game":
             follower = platform.streams.open_game(resume.key, resume.player_id, resume.seat, position)
-            lines, held_at = game_catch_up(follower, *follower.opening())
+            lines, held_at = game_catch_up(follower, position)
         else:
             account = platform.streams.open_account(resume.key, position)
             lines, held_at = account_catch_up(account, [], position)
     except ServiceError:
         return Response(b"", mimetype=SSE if sse else NDJSON)
-    return _answer(lines, held_at, _replace_position(resume, held_at or position), sse)
+    return _answer(lines, held_at, resume, sse)
 
 
-def game_catch_up(follower: GameFollower, opening: list[Line], position: int | None) -> tuple[list[Line], int | None]:
-    """The opening lines and the change after them, up to the game as stored now; the version the
-    stream goes on from (None: the game has ended, the stream with it)."""
-    lines = list(opening)
-    if position is None:
-        return lines, None
-    line = follower.line_after(position)
-    if line is None:
-        return lines, position
-    lines.append(line)
-    return lines, None if has_ended(line["status"]) else int(line["version"])
+def game_catch_up(follower: GameFollower, after: int | None) -> tuple[list[Line], int | None]:
+    """The lines of a stream that had the game up to ``after`` (None: nothing yet, the whole game),
+    up to the game's published mark; the version the stream goes on from (None: the game has
+    ended, the stream with it). A line beyond the mark would be ahead of the channel: the publish
+    of it, still on its way, would not follow the stream's position, and Pushpin would ask again."""
+    streams = follower.streams
+    head = streams.games.load(follower.gid)
+    if after is not None and has_ended(head.status) and after >= head.version:
+        return [follower.line_to(head, head.version)], None  # the line that ends it: the client stays away
+    mark = _published(follower.gid)
+    if mark is None or mark < 1 or _saved_before(head, STALE_MARK):
+        mark = head.version
+    upto = min(mark, head.version)
+    if after is not None and after >= upto:
+        return [], after
+    game = head if upto == head.version else streams.games.load_at(follower.gid, upto)
+    if after is None:
+        line = streams.game_line(game, follower.player_id, follower.seat)
+    else:
+        line = follower.line_to(game, after)
+    return [line], None if has_ended(game.status) else game.version
 
 
 def account_catch_up(follower: AccountFollower, opening: list[Line], cursor: int) -> tuple[list[Line], int]:
     lines = list(opening) + follower.since(cursor)
     cursors = [int(line["cursor"]) for line in lines if "cursor" in line]
     return lines, max([cursor, *cursors])
+
+
+def _saved_before(game: Game, seconds: float) -> bool:
+    """Whether ``game`` was last saved more than ``seconds`` ago (by the services' clock, which
+    stamps the events)."""
+    return (clock.now() - game.modified_on).total_seconds() > seconds
+
+
+def _published(gid: str) -> int | None:
+    """The game's published mark (``GripPublisher.published``); None when not known here."""
+    publisher: GripPublisher | None = current_platform().extras.get("grip_publisher")
+    return None if publisher is None else publisher.published(gid)
 
 
 def long_poll(game_id: str, after: int, seconds: float, answer: dict[str, object]) -> Response | None:
@@ -132,21 +162,14 @@ def _answer(lines: list[Line], position: int | None, resume: Resume, sse: bool, 
     response = Response(body, mimetype=SSE if sse else NDJSON)
     response.headers["Cache-Control"] = "no-cache"
     if position is not None:
-        response.headers.update(hold_headers(resume, _links()))
+        response.headers.update(hold_headers(resume, _links(), position))
     return response
 
 
-def _resume(follower: GameFollower | AccountFollower, framing: str, token: str | None, position: int) -> Resume:
+def _resume(follower: GameFollower | AccountFollower, framing: str, token: str | None) -> Resume:
     if isinstance(follower, GameFollower):
-        return Resume(
-            "game", follower.gid, follower.player_id, follower.viewer, follower.seat, framing, token, position
-        )
-    return Resume("account", follower.player_id, follower.player_id, None, None, framing, token, position)
-
-
-def _replace_position(resume: Resume, position: int) -> Resume:
-    fields = dict(resume.__dict__, position=position)
-    return Resume(**fields)
+        return Resume("game", follower.gid, follower.player_id, follower.viewer, follower.seat, framing, token)
+    return Resume("account", follower.player_id, follower.player_id, None, None, framing, token)
 
 
 def _links() -> Links:

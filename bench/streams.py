@@ -652,7 +652,9 @@ def half(
 
 def _recoveries(handler_log: Path | None) -> int:
     """Pushpin's requests so far for what a held stream missed (its ``Grip-Link``, ``NEXT_PATH``):
-    its handler logs each. None of them is due while no publish is lost (issue 35)."""
+    its handler logs each. With no publish lost, a stream still asks once when its channel is newly
+    subscribed, and once when it opens on a game whose next publish reached Pushpin before its hold
+    (docs/operations.md, "Where the seconds go")."""
     if handler_log is None or not handler_log.exists():
         return 0
     with handler_log.open("rb") as log:

@@ -51,6 +51,13 @@ class VersionBoard:
         slot, mark = _place(game_id)
         self._words[slot] = mark | (version & _VERSION)
 
+    def raise_to(self, game_id: uuid.UUID, version: int) -> None:
+        """Posts ``version`` unless the board already shows ``game_id`` at a later one: a mark that
+        only moves forward (two processes that post the same game's marks out of order)."""
+        shown = self.version(game_id)
+        if shown is None or shown < version:
+            self.post(game_id, version)
+
     def is_current(self, game_id: uuid.UUID, version: int) -> bool:
         """Whether the board shows ``game_id`` at ``version``: a cached copy at that
         version is then the latest. False when unsure."""

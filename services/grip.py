@@ -12,16 +12,23 @@ number of streams: ``GripPublisher.saved``, called in the process that saved the
 each line as ``services.streams`` builds it for the process's own streams, and publishes them in
 one batch (``Batches``: a thread of its own, off the move's path).
 
-Nothing is lost between the catch-up and the channel: every line carries ``id`` (the version, or
-the account's cursor) and ``prev-id`` (the one before it), and the hold names the position its
-catch-up ended at (``Grip-Channel: c; prev-id=N``). Pushpin puts lines that two processes
-published out of order back in order (it holds one whose ``prev-id`` it has not seen, up to its
-``message_wait``); when the one before never comes (a lost publish) or a line follows one the
-stream never had (published while the hold was answered), it asks the hold's ``Grip-Link`` (a
-signed link to ``/api/v1/streams/next``) for the lines after the last ``id`` it delivered
-(``Grip-Last``), and writes those instead. The end of a game and the revocation of a token publish
-a ``close``. (With ``no-seq``, every line out of order was such a request to the API: with two HTTP
-processes saving one game's moves in turn, a storm of them put deliveries seconds late.)
+Nothing is lost or repeated between the catch-up and the channel (GRIP's reliable mode): every
+line carries ``id`` (the version, or the account's cursor) and ``prev-id`` (the one before it), and
+the hold names the position its catch-up ended at (``Grip-Channel: c; prev-id=N``). Pushpin writes a
+line only when its ``prev-id`` is the last ``id`` the stream had, so a line a catch-up already gave
+is never written again. When a line does not follow (a lost publish, or a line published before
+the stream was held), and when a channel is newly subscribed, Pushpin asks the hold's ``Grip-Link``
+(a signed link to ``/api/v1/streams/next``) for the lines after the last ``id`` it delivered, which
+it names itself (``Grip-Last``: the reader's own position), and writes those instead; their hold
+names the new position, and Pushpin drops what it queued meanwhile up to it.
+
+The API answers a hold or a recovery only up to the game's *published mark*, the last version
+whose publish was sent to Pushpin (``GripPublisher.published``): a line not yet on its way to
+the channel would make the publish of it arrive behind the stream's position, and Pushpin would
+ask again. A link names its stream's viewer, framing and token but no position: the streams of
+one viewer class share one link, so Pushpin shares one request among those at the same
+``Grip-Last`` (its sharing key is the link and ``Grip-Last``) and one of its rate-limited update
+actions serves them all. The end of a game and the revocation of a token publish a ``close``.
 
 Long polling holds the request (``Grip-Hold: response``) on a channel per game where a move
 publishes a ``hint``: Pushpin then asks the same request again, which now finds the new events.
@@ -34,8 +41,9 @@ import hashlib
 import hmac
 import logging
 import threading
+import uuid
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +54,7 @@ from pubcontrol import Format, Item
 
 from services.account_feed import Appended
 from services.aggregate import Game
+from services.published_marks import Marks
 from services.stream_frames import FRAMES, Frame, Line
 from services.streams import KEEPALIVE, Streams
 from services.visibility import has_ended
@@ -121,7 +130,6 @@ class Resume:
     seat: int | None
     framing: str
     token: str | None
-    position: int
 
     def channels(self) -> list[str]:
         data = (
@@ -155,10 +163,12 @@ class Links:
             return None
 
 
-def hold_headers(resume: Resume, links: Links) -> dict[str, str]:
-    """The GRIP headers that hold a stream open after its catch-up, which ended at ``position``."""
+def hold_headers(resume: Resume, links: Links, position: int) -> dict[str, str]:
+    """The GRIP headers that hold a stream open after its catch-up, which ended at ``position``.
+    The link is the same for every stream of the viewer class: the position comes back in
+    ``Grip-Last``."""
     data, *others = resume.channels()
-    channels = [Channel(data, prev_id=str(resume.position))] + [Channel(c) for c in others]
+    channels = [Channel(data, prev_id=str(position))] + [Channel(c) for c in others]
     keep_alive = FRAMES[resume.framing](None).decode().encode("unicode_escape").decode()
     return {
         "Grip-Hold": "stream",
@@ -210,20 +220,22 @@ class Batches:
     other: under a few hundred moves a second its queue grew by seconds). One thread keeps them in
     the order they were queued, which is the order of the saves of a game in this process."""
 
-    def __init__(self, publish_url: str) -> None:
+    def __init__(self, publish_url: str, marks: Marks | None = None) -> None:
         self.url = publish_url.rstrip("/") + "/publish/"
         self.failures = 0
-        self._queue: deque[dict[str, Any]] = deque()
+        self.marks = marks
+        self._queue: deque[tuple[list[dict[str, Any]], Sequence[tuple[uuid.UUID, int]]]] = deque()
         self._ready = threading.Condition()
         self._sending = 0
         self._closed = False
         self._thread: threading.Thread | None = None
 
-    def put(self, items: list[dict[str, Any]]) -> None:
+    def put(self, items: list[dict[str, Any]], marks: Sequence[tuple[uuid.UUID, int]] = ()) -> None:
+        """Queues ``items``, and the games' ``marks`` (game, version) to raise once they are sent."""
         with self._ready:
             if self._closed:
                 return
-            self._queue.extend(items)
+            self._queue.append((items, marks))
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="dragonhall-grip-publish", daemon=True)
                 self._thread.start()
@@ -236,16 +248,27 @@ class Batches:
                     self._ready.wait_for(lambda: bool(self._queue) or self._closed)
                     if not self._queue:
                         return
-                    batch = [self._queue.popleft() for _ in range(min(len(self._queue), MAX_BATCH))]
-                    self._sending = len(batch)
+                    batch: list[dict[str, Any]] = []
+                    marks: list[tuple[uuid.UUID, int]] = []
+                    while self._queue and (not batch or len(batch) + len(self._queue[0][0]) <= MAX_BATCH):
+                        items, posted = self._queue.popleft()
+                        batch += items
+                        marks += posted
+                    self._sending = len(batch) or 1
                 try:
-                    sent = client.post(
-                        self.url, content=orjson.dumps({"items": batch}), headers={"Content-Type": "application/json"}
-                    )
-                    sent.raise_for_status()
+                    if batch:
+                        sent = client.post(
+                            self.url,
+                            content=orjson.dumps({"items": batch}),
+                            headers={"Content-Type": "application/json"},
+                        )
+                        sent.raise_for_status()
                 except httpx.HTTPError as error:  # the streams recover from the API what was lost
                     self.failures += 1
                     log.warning("%d items were not published to the fan-out engine: %s", len(batch), error)
+                if self.marks is not None:  # sent or lost, nothing of these versions is still on its way
+                    for game_id, version in marks:
+                        self.marks.raise_to(game_id, version)
                 with self._ready:
                     self._sending = 0
                     self._ready.notify_all()
@@ -267,14 +290,21 @@ class Batches:
 class GripPublisher:
     """Publishes each change of a game, and each account entry, once per viewer class."""
 
-    def __init__(self, publish_url: str, streams: Streams) -> None:
-        self.batches = Batches(publish_url)
+    def __init__(self, publish_url: str, streams: Streams, marks: Marks | None = None) -> None:
+        self.batches = Batches(publish_url, marks)
         self.streams = streams
+        self.marks = marks
         self._saving: dict[str, tuple[Game, int]] = {}
 
     @property
     def failures(self) -> int:
         return self.batches.failures
+
+    def published(self, gid: str) -> int | None:
+        """The game's published mark: the last version whose publish is no longer on its way to
+        Pushpin (sent, or lost and left to the streams' recovery); None when not known here (the
+        store has writers whose publishes this process does not see, or none was seen yet)."""
+        return None if self.marks is None else self.marks.version(uuid.UUID(gid))
 
     def before_save(self, game: Game) -> None:
         """The version a save starts from (a ``before_save`` hook; saves of one game take turns)."""
@@ -291,6 +321,7 @@ class GripPublisher:
         except Exception:  # a stream recovers what a failed publish lost; a move never fails for it
             self.batches.failures += 1
             log.exception("the change of game %s to version %s was not published", gid, game.version)
+            self.batches.put([], [(game.id, game.version)])
 
     def publish_change(self, game: Game, before: int) -> None:
         gid, version = str(game.id), game.version
@@ -305,7 +336,7 @@ class GripPublisher:
                     closing = Item(HttpStreamFormat(close=True), f"{version}-end", str(version))
                     items.append(_item(channel, closing))
         items.append(_item(waits_channel(gid), Item(_Hint())))
-        self.batches.put(items)
+        self.batches.put(items, [(game.id, version)])
 
     def accounts(self, appended: Iterable[Appended]) -> None:
         """Publishes account entries just recorded (an ``AccountFeed.publishers`` hook)."""

@@ -45,6 +45,7 @@ from services.journal import Journal
 from services.locks import Leases
 from services.ports import Work
 from services.profiles import Profiles
+from services.published_marks import LocalMarks, Marks
 from services.queries import GameQueries
 from services.seating import Seating
 from services.seeds import Seeds
@@ -214,10 +215,20 @@ class Platform:
         self.health.add(set_aside.CHECK, set_aside.SetAsideCheck(self.views))
         self._closers.append(self.advice.close)
         if self.settings.stream_engine == "pushpin":
-            publisher = GripPublisher(self.settings.grip_publish_url, self.streams)
+            publisher = GripPublisher(self.settings.grip_publish_url, self.streams, self._published_marks())
             grip.attach(publisher, self.uow, self.feed, self.accounts)
             self.extras["grip_publisher"] = publisher
             self._closers.append(publisher.close)
+
+    def _published_marks(self) -> Marks | None:
+        """Where the stream engine's publishers post each game's published mark: a board beside the
+        version board when processes share a SQLite store, this process's own when it is the only
+        writer, none when it cannot see the other writers' publishes (the holds then go to the head)."""
+        if self.uow.versions is not None:
+            board = VersionBoard(self.settings.data_dir / "published.board")
+            self._closers.append(board.close)
+            return board
+        return LocalMarks() if self.uow.single_writer else None
 
     def head(self) -> int:
         """The position of the last event saved."""

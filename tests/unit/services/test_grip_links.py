@@ -19,7 +19,7 @@ from services.grip import (
     viewer_classes,
 )
 
-RESUME = Resume("game", "g1", "ann", "ann", None, "sse", "tok-1", 7)
+RESUME = Resume("game", "g1", "ann", "ann", None, "sse", "tok-1")
 
 
 def test_a_signed_link_opens_to_what_was_signed() -> None:
@@ -36,7 +36,7 @@ def test_a_forged_or_altered_link_opens_to_nothing(forge: str) -> None:
     body, _, mac = signed.partition(".")
     forged = {
         "other key": Links(b"x" * 32).sign(RESUME),
-        "changed body": Links(b"x" * 32).sign(Resume("game", "g1", "bob", "bob", None, "sse", None, 7)).split(".")[0]
+        "changed body": Links(b"x" * 32).sign(Resume("game", "g1", "bob", "bob", None, "sse", None)).split(".")[0]
         + "."
         + mac,
         "no mac": body,
@@ -86,10 +86,27 @@ def test_each_viewer_class_and_framing_has_a_channel_of_its_own() -> None:
 
 def test_a_hold_names_where_its_catch_up_ended_and_how_to_recover() -> None:
     links = Links(b"k" * 32)
-    headers = hold_headers(RESUME, links)
+    headers = hold_headers(RESUME, links, 7)
     assert headers["Grip-Hold"] == "stream"
     assert headers["Grip-Channel"] == "dh.g.g1.ann.all.sse; prev-id=7, dh.t.ann"
     assert headers["Grip-Keep-Alive"].startswith(": keep-alive\\n\\n; format=cstring; timeout=")
     link = headers["Grip-Link"]
     signed = link[link.index("/api/v1/streams/next/") + len("/api/v1/streams/next/") : link.index(">")]
     assert links.open(signed) == RESUME and "rel=next" in link
+
+
+def test_the_streams_of_one_viewer_class_share_one_link_and_others_have_their_own() -> None:
+    """The link names the viewer, never the position (Pushpin sends that as ``Grip-Last`` and
+    shares a request only between streams at the same one): holds at different positions share a
+    link, holds of other viewers, seats, framings or tokens do not."""
+    links = Links(b"k" * 32)
+    link = hold_headers(RESUME, links, 7)["Grip-Link"]
+    assert hold_headers(RESUME, links, 12)["Grip-Link"] == link
+    others = [
+        Resume("game", "g1", "bob", "bob", None, "sse", "tok-2"),
+        Resume("game", "g1", "ann", "ann", 0, "sse", "tok-1"),
+        Resume("game", "g1", "ann", "ann", None, "ndjson", "tok-1"),
+        Resume("game", "g1", "ann", "ann", None, "sse", "tok-3"),
+        Resume("game", "g1", "ann", None, None, "sse", "tok-1"),
+    ]
+    assert len({link, *(hold_headers(r, links, 7)["Grip-Link"] for r in others)}) == 6

@@ -24,6 +24,17 @@ def test_a_posted_version_is_current_and_no_other_is(tmp_path: Path) -> None:
     assert not board.is_current(gid, 2) and not board.is_current(gid, 4)
 
 
+def test_a_raised_mark_only_moves_forward(tmp_path: Path) -> None:
+    """The stream engine's published marks: two processes may post one game's out of order."""
+    one, two = VersionBoard(tmp_path / "p.board"), VersionBoard(tmp_path / "p.board")
+    gid = uuid.uuid4()
+    one.raise_to(gid, 6)
+    two.raise_to(gid, 5)
+    assert one.version(gid) == 6
+    two.raise_to(gid, 8)
+    assert one.version(gid) == 8
+
+
 def test_another_game_in_the_same_slot_makes_the_reader_ask_the_store(tmp_path: Path) -> None:
     board = VersionBoard(tmp_path / "v.board")
     a = uuid.UUID(int=(1 << 64) | 7)
