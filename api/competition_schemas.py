@@ -63,6 +63,13 @@ class RecentGame(Schema):
     ended_at = fields.String(required=True)
 
 
+class ServerBotLevel(Schema):
+    game = fields.String(required=True)
+    level = fields.Integer(required=True, metadata={"description": "From 1, the weakest."})
+    title = fields.String(required=True, metadata={"description": "`Level N`, the name people read."})
+    about = fields.String(required=True, metadata={"description": "How the bot plays, in a phrase."})
+
+
 class Profile(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
@@ -74,6 +81,11 @@ class Profile(Schema):
     ratings = fields.List(fields.Nested(Rating), required=True)
     games = fields.Nested(GamesRecord, required=True)
     recent_games = fields.List(fields.Nested(RecentGame), required=True, metadata={"description": "Ended games."})
+    levels = fields.List(
+        fields.Nested(ServerBotLevel),
+        required=True,
+        metadata={"description": "For a server bot: its level in each game's ladder (empty for an account)."},
+    )
 
 
 class HistoryEntry(Schema):

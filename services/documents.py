@@ -15,6 +15,7 @@ from typing import Any
 from domain.kernel import Viewer, find_game
 from domain.kernel.narration import seat_names
 from services.aggregate import Game
+from services.seat_names import as_named
 from services.visibility import seats_held
 
 
@@ -96,8 +97,9 @@ def document(summary: Summary, viewer: Viewer, player_id: str | None, clocks: di
 def public_seats(game: str, seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The seats as every document and list shows them, each named as people read it
     (``domain.kernel.narration.seat_names``): a server bot of the ladder by its level, two
-    seats whose names read alike numbered apart ("Level 2 bot (1)", "Level 2 bot (2)")."""
-    shown = seat_names(seats, find_game(game).bot_title)
+    seats whose names read alike numbered apart ("Level 2 bot (1)", "Level 2 bot (2)"); an account
+    the server plays for by its account's name (``services.seat_names.as_named``)."""
+    shown = seat_names(as_named(seats), find_game(game).bot_title)
     return [
         {"seat": s["seat"], "player_id": s["player_id"], "name": shown[int(s["seat"])], "kind": s["kind"],
          "bot": s.get("bot")}

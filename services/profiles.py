@@ -3,7 +3,9 @@
 A profile shows what any player may know of another: name, kind, ratings per game, games
 finished and won, and recent *ended* games only (a running game's seats stay where its own
 document shows them). Server bots have no account; their profile comes from the games they
-played, and their owner is the server. A bot account registered by a player
+played, and their owner is the server. A server bot is named by its level, as the games' seats and
+leaderboards name it ("Level 3 bot", ``server_bot_name``), and its profile says at which level of
+each game's ladder it plays. A bot account registered by a player
 (``POST /me/bots``) names that player as its owner.
 """
 
@@ -50,20 +52,22 @@ class Profiles:
             "server_bot": False,
             "created_at": player.created_at,
             "owner": None if owner is None else {"id": owner.id, "name": owner.name},
+            "levels": [],
         }
 
     def _server_bot(self, player_id: str) -> dict[str, Any]:
-        name = player_id.removeprefix(SERVER_BOT_PREFIX)
-        if not any(name in r.bots for r in all_games()):
+        bot = player_id.removeprefix(SERVER_BOT_PREFIX)
+        if not any(bot in r.bots for r in all_games()):
             raise PlayerNotFound(f"no player {player_id}")
         return {
             "id": player_id,
-            "name": f"{name} bot",
+            "name": server_bot_name(bot),
             "kind": "bot",
             "bot": True,
             "server_bot": True,
             "created_at": None,
             "owner": SERVER_OWNER,
+            "levels": bot_levels(bot),
         }
 
     def history(self, player_id: str, game: str, limit: int, offset: int) -> dict[str, Any]:
@@ -113,6 +117,26 @@ def _board_name(slug: str, row: dict[str, Any]) -> str:
     if not str(row["player_id"]).startswith(SERVER_BOT_PREFIX):
         return str(row["name"])
     return display_name({"seat": 0, "bot": row["player_id"].removeprefix(SERVER_BOT_PREFIX)}, find_game(slug).bot_title)
+
+
+def bot_levels(bot: str) -> list[dict[str, Any]]:
+    """Where the server bot stands in each game's ladder (``Ruleset.ladder``), game by game:
+    ``{game, level, title, about}``; nothing for a game whose ladder does not hold it."""
+    return [
+        {"game": r.slug, "level": n, "title": f"Level {n}", "about": rung.about}
+        for r in all_games()
+        for n, rung in enumerate(r.ladder, 1)
+        if rung.bot == bot
+    ]
+
+
+def server_bot_name(bot: str) -> str:
+    """A server bot's name across the games, for its profile: by its level ("Level 3 bot") as each
+    game's seats and leaderboard name it (``domain.kernel.narration.display_name``); by its levels
+    when the ladders put it at different ones ("Level 2 or Level 3 bot"); by its own name ("Random
+    bot") when no game's ladder holds it."""
+    titles = list(dict.fromkeys(level["title"] for level in bot_levels(bot)))
+    return display_name({"seat": 0, "bot": bot}, (lambda _: " or ".join(titles)) if titles else None)
 
 
 def _slug(game: str) -> str:

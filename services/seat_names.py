@@ -2,7 +2,10 @@
 
 A server bot of the game's ladder is named by its level ("Level 4 bot"), and two seats whose
 names read alike are numbered apart ("Level 2 bot (1)", "Level 2 bot (2)"), on pages, in
-sentences and in the API's seats (``services.documents.public_seats``) alike.
+sentences and in the API's seats (``services.documents.public_seats``) alike. Only the server's
+own bot (``server-bot:NAME``) is named by its level: an account whose seats the server plays with
+one of its bots (a bot account entered in a tournament) keeps its account's name, as its profile,
+the standings and the leaderboards call it.
 
 The colours are the game's own where it has them (Mékong's villages, the racers' dragons) and the
 platform's seat colours otherwise, as the boards draw them; they are known from the table's
@@ -16,9 +19,20 @@ from typing import Any
 
 from domain.kernel import ConfigError, find_game
 from domain.kernel.narration import Names
+from services.accounts import SERVER_BOT_PREFIX
 from services.visibility import seats_held
 
 OPEN = ("open", "scheduled")
+
+
+def as_named(seats: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The seats as ``domain.kernel.narration.seat_names`` should name them: the ``bot`` that plays
+    a seat names it only when the server's bot is the seat's player itself."""
+    return [
+        {**s, "bot": None} if s.get("bot") and not str(s.get("player_id", SERVER_BOT_PREFIX)).startswith(
+            SERVER_BOT_PREFIX) else s
+        for s in seats
+    ]  # fmt: skip
 
 
 def colours(game: str, variant: str, options: Mapping[str, Any], seats: int, state: Any = None) -> tuple[str, ...]:
@@ -36,7 +50,7 @@ def names_of(doc: Mapping[str, Any], player_id: str | None, state: Any = None) -
     count = doc["planned_seats"] if doc["status"] in OPEN else len(doc["seats"])
     held = seats_held(doc["seats"], player_id)
     shades = colours(doc["game"], doc["variant"], doc["options"], count, state)
-    return Names.of(doc["seats"], shades, held, find_game(doc["game"]).bot_title)
+    return Names.of(as_named(doc["seats"]), shades, held, find_game(doc["game"]).bot_title)
 
 
 def names_in(

@@ -3,7 +3,12 @@
 A stream is opened in two steps. ``open_game`` and ``open_account`` check the
 request at once (the game exists, the seat is the caller's, ``after`` is in
 range), so a refusal is an ordinary error answer; the follower they return then
-yields the lines, as dicts, and None for a keep-alive.
+yields the lines, as dicts, and None for a keep-alive. A stream with nothing to say
+when it opens (an account with nothing pending, a game resumed at its head) starts
+with a keep-alive at once: a WSGI server sends the status and headers with the first
+bytes, and a client's read timeout (httpx's is 5 s) must not wait for the keep-alive
+that ``KEEPALIVE`` seconds of silence bring. The ASGI gateway and Pushpin's path send
+their first bytes at once the same way (``api.streams``, ``api.grip_streams``).
 
 Every line is read from the stores, never from a notification: a follower reads
 from the version (or cursor) it has sent up to whenever ``Wakeups`` wakes it, and
@@ -79,7 +84,7 @@ class GameFollower:
             def newer() -> bool:
                 return s.heads.head(self.gid) > version
 
-            for fresh in _paced(woken, still_valid, newer):
+            for fresh in _paced(woken, still_valid, newer, quiet=not opening):
                 if not fresh:
                     yield None
                     continue
@@ -205,7 +210,7 @@ class AccountFollower:
                 pending.extend(self.since(cursor))
                 return bool(pending)
 
-            for fresh in _paced(woken, still_valid, more):
+            for fresh in _paced(woken, still_valid, more, quiet=not opening):
                 if not fresh:
                     yield None
                     continue
@@ -231,13 +236,18 @@ class AccountFollower:
         return list(self.streams.feed.since(self.player_id, cursor))
 
 
-def _paced(woken: Subscription, still_valid: StillValid, changed: Callable[[], bool]) -> Iterator[bool]:
+def _paced(
+    woken: Subscription, still_valid: StillValid, changed: Callable[[], bool], quiet: bool = False
+) -> Iterator[bool]:
     """Yields True whenever ``changed()`` says there is something to send, False when a
     keep-alive is due; returns when the token is no longer valid. ``changed`` is asked after
     each wake-up, every ``POLL_FALLBACK`` seconds, and right after each True. The token is
     checked every ``RECHECK`` seconds, and at once after a wake-up that brought nothing (a
-    revocation publishes ``tokens_key``)."""
+    revocation publishes ``tokens_key``). ``quiet``: nothing was sent yet, so a keep-alive is
+    due at once when ``changed()`` first says there is nothing to send."""
     last_line = last_check = time.monotonic()
+    if quiet:
+        last_line -= KEEPALIVE
     woke = True  # the token is checked once when the stream has subscribed: a revocation before it is seen
     while True:
         try:

@@ -22,7 +22,7 @@ from api.web import words
 from api.web.forms import acting, form_messages, local_time, number, see_other, signed_in
 from api.web.pages import int_arg, render, titles, web
 from api.web.viewing import viewer
-from domain.kernel import all_games, find_game
+from domain.kernel import all_games
 from services import clock
 from services.profiles import PROVISIONAL_GAMES
 
@@ -143,7 +143,7 @@ def tournament_page(tournament_id: str, errors: list[str] | None = None) -> str:
         can_register=me is not None and open_ and len(names) < t["capacity"],
         my_bots=[b for b in bots if b.id not in names] if open_ else [],
         my_entered_bots=[b for b in bots if b.id in names],
-        server_bots=sorted(find_game(t["game"]).bots),
+        server_bots=words.server_bots(t["game"]),
         organiser=me is not None and me.id == t["creator"],
         my_tables=_tables_of(t, me.id if me else None, {b.id for b in bots}),
         errors=errors,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import ConfigError, find_game
+from domain.kernel.narration import display_name
 from services.invitations import DECLINE_REASONS
 
 UNITS = ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second"))
@@ -37,6 +38,17 @@ def clock_text(tc: dict[str, Any] | None) -> str:
             f"at most {duration(tc.get('cap', 0))}"
         )
     return "no clock"
+
+
+def server_bots(game: str) -> list[tuple[str, str]]:
+    """A game's server bots to choose from, each ``(bot, words)``: its ladder from the weakest up,
+    by level ("the server's Level 3 bot, which weighs every move by the harvest it expects"), then
+    any bot off the ladder by its name, as the game's seats name them."""
+    ruleset = find_game(game)
+    ladder = [(r.bot, f"the server's Level {n} bot, which {r.about}") for n, r in enumerate(ruleset.ladder, 1)]
+    listed = {bot for bot, _ in ladder}
+    others = sorted(bot for bot in ruleset.bots if bot not in listed)
+    return ladder + [(bot, f"the server's {display_name({'seat': 0, 'bot': bot})}") for bot in others]
 
 
 def variant_title(game: str, variant: str | None) -> str:

@@ -8,6 +8,7 @@ import importlib.util
 import signal
 import subprocess
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -126,6 +127,45 @@ def test_the_bot_command_plays_the_games_that_await_its_token_until_interrupted(
         _, err = bot.communicate(timeout=60)
     assert bot.returncode == 0, err
     assert ended["seats"][0]["name"] == "patient" and f"{game_id}: finished" in err.replace("\n", "")
+
+
+def test_a_bot_started_after_its_invitations_answers_them_by_its_rules_and_plays(server: Server) -> None:
+    """Issue 33: invitations sent while ``dragonhall bot --accept`` was not running reach it when it
+    connects (the account stream opens with them); it declines what its rules refuse, with the reason,
+    and accepts and plays the rest."""
+    host = Client.for_new_player(server.base, "host")
+    rusty = Client.for_new_player(server.base, f"rusty-{uuid.uuid4().hex[:6]}", kind="bot")
+    name = str(rusty.player["name"]) if rusty.player else ""
+    wanted = host.create_game("tarasque", players=2, invite=[name])["id"]
+    host.add_bot(wanted, "random")
+    refused = host.create_game("mekong", players=3, invite=[name])["id"]
+    command = [
+        str(BIN),
+        "bot",
+        "--server",
+        server.base,
+        "--token",
+        rusty.token or "",
+        "--accept",
+        "--games",
+        "tarasque",
+    ]
+    bot = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ended = server.wait_status(wanted, "finished", timeout=240)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            sent = {i["game_id"]: i for i in host.invitations()["sent"]}
+            if sent[refused]["status"] != "pending":
+                break
+            time.sleep(0.1)
+    finally:
+        bot.send_signal(signal.SIGINT)
+        _, err = bot.communicate(timeout=60)
+    assert bot.returncode == 0, err
+    assert [s["name"] for s in ended["seats"]].count(name) == 1
+    assert (sent[wanted]["status"], sent[refused]["status"]) == ("accepted", "declined"), sent
+    assert sent[refused]["reason"] == "generic", sent[refused]
 
 
 class LosesTheFirstMoveAnswer(httpx.BaseTransport):

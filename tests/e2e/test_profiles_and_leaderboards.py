@@ -94,6 +94,19 @@ def test_a_server_bot_has_a_profile_owned_by_the_server(client: ApiClient) -> No
     assert client.call("GET", "/api/v1/players/server-bot:no-such-bot").status == 404
 
 
+def test_a_server_bots_profile_names_it_by_its_level_in_each_games_ladder(client: ApiClient) -> None:
+    """Issue 33: as its seats and the leaderboards name it, "Level 3 bot", not "greedy bot"."""
+    profile = client.call("GET", "/api/v1/players/server-bot:greedy").body
+    assert profile["name"] == "Level 3 bot"
+    assert [(v["game"], v["level"], v["title"]) for v in profile["levels"]] == [
+        ("seven-dragons", 3, "Level 3"),
+        ("tarasque", 3, "Level 3"),
+    ]
+    assert client.call("GET", "/api/v1/players/server-bot:search").body["name"] == "Level 4 bot"
+    ada = client.player("ada")
+    assert client.call("GET", f"/api/v1/players/{ada['id']}").body["levels"] == []
+
+
 def test_an_unknown_player_is_a_404(client: ApiClient) -> None:
     r = client.call("GET", "/api/v1/players/nobody")
     assert r.status == 404 and r.body["error"]["code"] == "player_not_found"

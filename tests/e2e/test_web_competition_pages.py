@@ -4,6 +4,7 @@ without the session's CSRF token is refused and writes nothing."""
 
 from __future__ import annotations
 
+import html as entities
 import random
 import re
 from collections.abc import Iterator
@@ -14,10 +15,11 @@ from urllib.parse import quote
 import pytest
 
 from api.app import create_app
+from domain.kernel import find_game
 from services import clock
 from services.clock import FakeClock
 from tests.e2e.test_web_session import signed_up
-from tests.support.rated_games import play_table
+from tests.support.rated_games import play_out, play_table
 
 
 @pytest.fixture
@@ -39,6 +41,12 @@ def html(answer: Any) -> str:
     assert answer.status_code == 200, answer.get_data(as_text=True)[:2000]
     assert "text/html" in answer.content_type
     return str(answer.get_data(as_text=True))
+
+
+def read_text(page: str) -> str:
+    """What a person reads of a page: its words, without its tags, their attributes (form values,
+    links) or its scripts' data."""
+    return entities.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<script\b.*?</script>", " ", page, flags=re.S)))
 
 
 def profile_href(player_id: str) -> str:
@@ -100,7 +108,32 @@ def test_a_profile_shows_ratings_record_and_recent_games_linking_to_them(browser
 
 def test_a_server_bots_profile_names_the_server_as_its_owner(browser: Any) -> None:
     page = html(browser.get("/players/server-bot:greedy"))
-    assert "greedy bot" in page and "Dragonhall server" in page
+    assert "Dragonhall server" in page
+
+
+def test_a_server_bots_profile_names_it_by_its_level_as_its_games_and_the_leaderboard_do(
+    browser: Any, platform: Any
+) -> None:
+    """Issue 33: the leaderboard's "Level 3 bot" leads to a profile that calls it the same, never
+    "greedy bot"; the profile says at which level of each game it plays."""
+    ada, _ = platform.accounts.register("ada", "human")
+    gid = str(platform.games.create_game(ada.id, "tarasque", None, None, 2).id)
+    platform.games.add_bot(gid, ada.id, "greedy")
+    platform.games.add_bot(gid, ada.id, "random")
+    assert play_out(platform, gid).status == "finished"
+    platform.wait_for_projections()
+    board = html(browser.get("/leaderboards/tarasque"))
+    assert profile_href("server-bot:greedy") + ">Level 3 bot</a>" in board
+    game = html(browser.get(f"/games/{gid}"))
+    assert profile_href("server-bot:greedy") + ">Level 3 bot (" in game
+    page = html(browser.get("/players/server-bot:greedy"))
+    assert "<title>Level 3 bot · Dragonhall</title>" in page
+    assert "<h1>Level 3 bot <small>server bot</small></h1>" in page
+    assert "<li>Level 3 of Tarasque: weighs every move by the harvest it expects</li>" in page
+    assert "<li>Level 3 of Seven Dragons: " in page
+    assert "Ratings of Level 3 bot per game" in page and f'href="/games/{gid}"' in page
+    said = read_text(page).lower()
+    assert not [bot for bot in find_game("tarasque").bots if bot in said], "an internal name on the page"
 
 
 def test_a_bot_accounts_profile_links_to_its_owner(browser: Any, platform: Any) -> None:
@@ -229,6 +262,28 @@ def test_the_game_page_and_the_lobby_link_seats_to_their_profiles(browser: Any, 
         page = html(browser.get(path))
         assert profile_href(ada.id) + f">{named}</a>" in page, path
         assert profile_href("server-bot:greedy") in page, path
+
+
+def test_a_tournament_offers_the_server_bots_to_play_a_bot_account_by_their_levels(
+    browser: Any, platform: Any, fake_clock: FakeClock
+) -> None:
+    csrf = signed_up(browser, "ann")
+    tid = browser.post("/tournaments", data=tournament_form(csrf, fake_clock)).headers["Location"].rsplit("/", 1)[1]
+    ann = platform.accounts.get(platform.tournaments.get(tid)["creator"])
+    platform.accounts.register_bot(ann, "ann-bot")
+    page = html(browser.get(f"/tournaments/{tid}"))
+    start = page.index('<select id="enter-bot-player"')
+    chooser = page[start : page.index("</select>", start)]
+    offered = re.findall(r'<option value="(\w*)">([^<]*)</option>', chooser)
+    assert offered[0] == ("", "its own program (its token)")
+    assert offered[1:] == [
+        ("random", "the server&#39;s Level 1 bot, which plays any legal move at random"),
+        ("beginner", "the server&#39;s Level 2 bot, which knows the good moves but pushes its luck and sometimes "
+                     "overlooks the board"),
+        ("greedy", "the server&#39;s Level 3 bot, which weighs every move by the harvest it expects"),
+        ("search", "the server&#39;s Level 4 bot, which tries its moves out in many imagined games, built from "
+                   "what it can see"),
+    ]  # fmt: skip
 
 
 def test_the_tournament_list_filters_by_status(browser: Any, platform: Any, fake_clock: FakeClock) -> None:

@@ -90,3 +90,24 @@ def test_the_leaderboard_names_server_bots_by_level(platform: Any) -> None:
     platform.wait_for_projections()
     board = platform.profiles.leaderboard("tarasque", 10, 0, provisional=True)
     assert sorted(p["name"] for p in board["players"]) == ["Level 1 bot", "Level 2 bot"]
+
+
+def test_an_account_the_server_plays_keeps_its_name_as_its_profile_and_the_standings_call_it(
+    platform: Any,
+) -> None:
+    """A bot account entered in a tournament and played by the server's Level 3 bot is still that
+    account in its games' seats, lists and logs: only the server's own bot reads as a level."""
+    ann = platform.accounts.register("ann", "human")[0]
+    rusty = platform.accounts.register_bot(ann, "rusty")[0]
+    gid = str(platform.games.create_game(ann.id, "tarasque", None, None, 2).id)
+    platform.games.take_seat(gid, rusty.id, rusty.name, "bot", bot="greedy")
+    platform.games.add_bot(gid, ann.id, "greedy")
+    doc = platform.queries.document(gid, ann.id)
+    assert [(s["name"], s["bot"]) for s in doc["seats"]] == [("rusty", "greedy"), ("Level 3 bot", "greedy")]
+    names = names_of(doc, ann.id)
+    assert [names(s) for s in names.seats] == ["rusty", "Level 3 bot"]
+    platform.wait_for_projections()
+    listed = platform.queries.list_games(None, None, None, 10, 0)
+    assert [s["name"] for s in listed[0]["seats"]] == ["rusty", "Level 3 bot"]
+    titles = [step["title"] for step in narrated_log(platform.queries, gid, ann.id)["steps"]]
+    assert any(t.startswith("rusty (") for t in titles), titles
