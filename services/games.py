@@ -10,7 +10,7 @@ use case names a particular game.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -21,11 +21,10 @@ from domain.kernel import (
     GameConfig,
     RuleError,
     Ruleset,
-    Viewer,
     find_game,
     seed_commitment,
 )
-from services import clock, timed_cases, visibility
+from services import clock, timed_cases
 from services.accounts import server_bot_id
 from services.aggregate import Game
 from services.date_rules import check_moment
@@ -40,17 +39,16 @@ from services.errors import (
     ServiceError,
     StaleVersion,
 )
-from services.event_store import EventStore
+from services.game_reads import ACTS, GameReads
 from services.invitations import Invitations
 from services.journal import Journal
 from services.results import decision_result, move_result
 from services.seeds import Seeds
 from services.table_seats import acting_seat, awaits, free_seat
-from services.unit_of_work import GameUnitOfWork, game_uuid
-from services.visibility import has_ended, revealed
+from services.unit_of_work import GameUnitOfWork
 
 
-class GameService:
+class GameService(GameReads):
     """Creating, seating, starting and playing games; the time-driven cases are at the end."""
 
     def __init__(
@@ -64,10 +62,6 @@ class GameService:
         self.seeds = seeds
         self.journal = journal
         self.invitations = invitations
-
-    @property
-    def store(self) -> EventStore:
-        return self.uow.store
 
     # ------------------------------------------------------------ tables
 
@@ -333,51 +327,9 @@ class GameService:
 
         return self.uow.change(game_id, begin).value
 
-    # ------------------------------------------------------------ reads of the write model
-
-    def load(self, game_id: uuid.UUID | str) -> Game:
-        return self.uow.load(game_id)
-
-    def load_at(self, game_id: uuid.UUID | str, version: int) -> Game:
-        return self.uow.load_at(game_id, version)
-
-    def remembered(self, game_id: uuid.UUID | str) -> Game:
-        return self.uow.remembered(game_id)
-
-    def stored_events(self, game_id: uuid.UUID | str, after: int = 0) -> Iterable[Any]:
-        return self.store.stored_events(game_uuid(game_id), after)
-
-    def known_version(self, game_id: uuid.UUID | str) -> int | None:
-        return self.uow.known_version(game_id)
-
-    def recent_events(self, game_id: uuid.UUID | str, after: int, upto: int) -> list[Any] | None:
-        return self.uow.recent_events(game_id, after, upto)
-
-    def last_decision(self, game_id: uuid.UUID | str, version: int) -> Any | None:
-        """The stored event of the last seat decision up to ``version`` (one of ``ACTS``), if any."""
-        latest = self.store.latest_events(game_uuid(game_id), version)
-        return next((e for e in latest if isinstance(e, ACTS)), None)
-
-    def revealed(self, game: Game) -> bool:
-        """Whether everything about ``game`` is open to everyone: it has ended, and so has the
-        game a sandbox was forked from (``services.visibility``)."""
-        if not has_ended(game.status):
-            return False  # before loading the origin: most games asked about are running
-        origin = (game.sandbox_of or {}).get("game_id")
-        try:  # an origin that is gone hides nothing any more
-            return revealed(game.status, origin is None or has_ended(self.load(origin).status))
-        except GameNotFound:
-            return True
-
-    def viewer(self, game: Game, player_id: str | None, seat: int | None = None) -> Viewer:
-        """Who ``player_id`` is at ``game``'s table (the platform's one viewer rule)."""
-        return visibility.viewer(self.revealed(game), game.seats, player_id, seat)
-
 
 CHOICES = 5
 """Times a bot task chooses again when other seats keep moving while it thinks."""
-ACTS = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.PolicyPlayed)
-"""The events that end a seat's pending decision."""
 
 
 def _configured(
