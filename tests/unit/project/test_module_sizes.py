@@ -21,9 +21,6 @@ WAITING: dict[str, int] = {
     # The facts of a race: 46 frozen event classes, each with its rule. A split by the phase of the
     # race they belong to (flight, cards, the end) was not reached in time.
     "domain/drachenreiter/events.py": 480,
-    # The integer action space: the kinds of field (Values, Grid, Seq, Path, Listed), the codec and
-    # the table of legal actions. The kinds of field could have a module of their own; not reached in time.
-    "rl/actions.py": 455,
     # The Game aggregate. Its platform events are its nested classes, stored under topics that name
     # this module (``services.aggregate:Game.MoveMade``): moving them means registering each old topic
     # (``register_topic``) so that the stores already written still read. Not reached in time.
