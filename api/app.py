@@ -30,10 +30,11 @@ from api import (
     keys,
     limits,
     meta,
+    meta_schemas,
     move_docs,
     parser,
     players,
-    schemas,
+    schema_fields,
     sessions,
     streams,
 )
@@ -67,8 +68,8 @@ def create_app(platform: Platform | None = None) -> Flask:
     install(app, platform)
     api = ContractApi(app, spec_kwargs={"info": {"description": _DESCRIPTION}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    api.ma_plugin.converter.add_attribute_function(schemas.move_property)
-    api.ma_plugin.converter.add_attribute_function(schemas.catalog_enum)
+    api.ma_plugin.converter.add_attribute_function(schema_fields.move_property)
+    api.ma_plugin.converter.add_attribute_function(schema_fields.catalog_enum)
     move_docs.register(api)
     blueprints = (players.blp, sessions.blp, invitations.blp, games.blp, advice.blp, streams.blp, audit.blp,
                   meta.blp, keys.blp, competition.blp)  # fmt: skip
@@ -244,7 +245,7 @@ class ContractApi(Api):
     No operation has a catch-all ``default`` response: each lists the codes it answers
     (``ContractBlueprint.contract``), so a client, and a fuzzer, can tell an undocumented one."""
 
-    ERROR_SCHEMA = schemas.Error
+    ERROR_SCHEMA = meta_schemas.Error
     DEFAULT_ERROR_RESPONSE_NAME = None
 
     def _register_responses(self) -> None:

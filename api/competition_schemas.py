@@ -4,17 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import (
-    LARGEST,
-    MAX_PLAYER_ID,
-    MAX_SECONDS,
-    BotName,
-    GameSlug,
-    TimeControl,
-    VariantName,
-    ahead,
-    options_field,
-)
+from api.game_schemas import TimeControl, options_field
+from api.schema_fields import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, BotName, GameSlug, VariantName, ahead
 from services.tournament_notices import DEFAULT_NOTICE, LEAST_NOTICE, MOST_NOTICE
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Response
 
-from api import errors, grip_streams, log_schemas, schemas
+from api import errors, game_schemas, grip_streams, log_schemas
 from api.actions import open_table
 from api.auth import caller_id, optional_player, required_player
 from api.context import current_platform
@@ -24,8 +24,8 @@ blp = blueprint("games", "Create and play games; read their state and history.")
 
 @blp.route("/games", methods=["POST"])
 @blp.contract(auth="required", scope="play")
-@blp.arguments(schemas.GameCreate())
-@blp.response(201, schemas.GameDocument())
+@blp.arguments(game_schemas.GameCreate())
+@blp.response(201, game_schemas.GameDocument())
 def create_game(body: dict[str, Any]) -> dict[str, Any]:
     """Open a table; the caller is its creator. It starts when its last seat fills."""
     player = required_player()
@@ -34,8 +34,8 @@ def create_game(body: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/games", methods=["GET"])
 @blp.contract(auth="optional", scope="read")
-@blp.arguments(schemas.ListArgs(), location="query")
-@blp.response(200, schemas.GameList())
+@blp.arguments(game_schemas.ListArgs(), location="query")
+@blp.response(200, game_schemas.GameList())
 def list_games(args: dict[str, Any]) -> dict[str, Any]:
     """Games filtered by status, game and player (sandboxes are not listed)."""
     optional_player()
@@ -47,8 +47,8 @@ def list_games(args: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>", methods=["GET"])
 @blp.contract(auth="optional", scope="read", errors=[404])
-@blp.arguments(schemas.SeatArg(), location="query")
-@blp.response(200, schemas.GameDocument())
+@blp.arguments(game_schemas.SeatArg(), location="query")
+@blp.response(200, game_schemas.GameDocument())
 def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The game, with its board as the caller may see it."""
     return current_platform().queries.document(game_id, caller_id(), args.get("seat"))
@@ -56,8 +56,8 @@ def get_game(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/seats", methods=["POST"])
 @blp.contract(auth="required", scope="play", errors=[403, 404, 409])
-@blp.arguments(schemas.SeatRequest())
-@blp.response(201, schemas.GameDocument())
+@blp.arguments(game_schemas.SeatRequest())
+@blp.response(201, game_schemas.GameDocument())
 def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Take a seat (``{}`` or ``{seat}``), or, as the creator, add a server bot (``{bot}``)."""
     player = required_player()
@@ -71,7 +71,7 @@ def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/start", methods=["POST"])
 @blp.contract(auth="required", scope="play", errors=[403, 404, 409])
-@blp.response(200, schemas.GameDocument())
+@blp.response(200, game_schemas.GameDocument())
 def start_game(game_id: str) -> dict[str, Any]:
     """The creator starts the game early, where the rules allow the seats taken."""
     player = required_player()
@@ -81,8 +81,8 @@ def start_game(game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
 @blp.contract(auth="required", scope="read", errors=[403, 404])
-@blp.arguments(schemas.LegalMovesArgs(), location="query")
-@blp.response(200, schemas.LegalMoves())
+@blp.arguments(game_schemas.LegalMovesArgs(), location="query")
+@blp.response(200, game_schemas.LegalMoves())
 def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Every complete move the caller's seat may submit now (empty when not awaited), a page at a
     time: ``total`` says how many there are (some games list tens of thousands)."""
@@ -94,9 +94,9 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/moves", methods=["POST"])
 @blp.contract(auth="required", scope="play", errors=[403, 404, 409, 422])
-@blp.arguments(schemas.MoveRequest())
-@blp.response(201, schemas.MoveResult())
-@blp.alt_response(200, schema=schemas.MoveResult(), description="A repeated command_id: the first result.")
+@blp.arguments(game_schemas.MoveRequest())
+@blp.response(201, game_schemas.MoveResult())
+@blp.alt_response(200, schema=game_schemas.MoveResult(), description="A repeated command_id: the first result.")
 def submit_move(body: dict[str, Any], game_id: str) -> dict[str, Any] | tuple[dict[str, Any], int]:
     """Play a move. ``expected_version`` guards against racing moves; ``command_id``
     makes a retry safe: repeating it returns the first result and writes nothing."""
@@ -140,8 +140,8 @@ def _game_name(game_id: str) -> str:
 
 @blp.route("/games/<game_id>/resign", methods=["POST"])
 @blp.contract(auth="required", scope="play", errors=[403, 404, 409])
-@blp.arguments(schemas.ResignRequest())
-@blp.response(201, schemas.MoveResult())
+@blp.arguments(game_schemas.ResignRequest())
+@blp.response(201, game_schemas.MoveResult())
 def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The caller's seat leaves the game; the others play on where the rules allow."""
     player = required_player()
@@ -150,8 +150,8 @@ def resign(body: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
 @blp.contract(auth="optional", scope="read", errors=[404])
-@blp.arguments(schemas.EventsArgs(), location="query")
-@blp.response(200, schemas.EventList())
+@blp.arguments(game_schemas.EventsArgs(), location="query")
+@blp.response(200, game_schemas.EventList())
 def events(args: dict[str, Any], game_id: str) -> dict[str, Any] | Response:
     """The events after version ``after``: redacted for the caller while the game runs. With ``wait``,
     long polling: the answer comes as soon as an event after ``after`` exists, or after ``wait``
@@ -161,7 +161,7 @@ def events(args: dict[str, Any], game_id: str) -> dict[str, Any] | Response:
     if args.get("wait") and grip_streams.engine_request():
         answer = p.queries.events(game_id, player_id, args["after"], args["limit"])
         if not answer.get("events"):
-            held = grip_streams.long_poll(game_id, args["after"], args["wait"], schemas.EventList().dump(answer))
+            held = grip_streams.long_poll(game_id, args["after"], args["wait"], game_schemas.EventList().dump(answer))
             if held is not None:
                 return held
         return answer
@@ -187,8 +187,8 @@ def log(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/replay", methods=["GET"])
 @blp.contract(auth="optional", scope="read", errors=[404])
-@blp.arguments(schemas.ReplayArgs(), location="query")
-@blp.response(200, schemas.GameDocument())
+@blp.arguments(game_schemas.ReplayArgs(), location="query")
+@blp.response(200, game_schemas.GameDocument())
 def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The game as it stood at version ``at``, as the caller saw it then (all of it once finished)."""
     return current_platform().queries.replay(game_id, caller_id(), args["at"], args.get("seat"))
@@ -196,7 +196,7 @@ def replay(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 @blp.route("/games/<game_id>/board.svg", methods=["GET"])
 @blp.contract(auth="optional", scope="read", errors=[404])
-@blp.arguments(schemas.BoardArgs(), location="query")
+@blp.arguments(game_schemas.BoardArgs(), location="query")
 @blp.doc(
     responses={
         "200": {

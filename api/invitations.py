@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api import people_schemas, schemas
+from api import game_schemas, people_schemas
 from api.auth import required_player
 from api.context import current_platform
 from api.parser import blueprint
@@ -34,7 +34,7 @@ def get_invitation(invitation_id: str) -> dict[str, Any]:
 
 @blp.route("/invitations/<invitation_id>/accept", methods=["POST"])
 @blp.contract(auth="required", scope="play", errors=[404, 409])
-@blp.response(200, schemas.GameDocument())
+@blp.response(200, game_schemas.GameDocument())
 def accept(invitation_id: str) -> dict[str, Any]:
     """Accept an invitation: you take a seat at its table, which starts when its last seat fills;
     the inviter is told (``invitation_accepted``). 409 ``invitation_closed`` when it was answered
@@ -56,7 +56,7 @@ def decline(body: dict[str, Any], invitation_id: str) -> dict[str, Any]:
 @blp.route("/play-now", methods=["POST"])
 @blp.contract(auth="required", scope="play")
 @blp.arguments(people_schemas.PlayNow())
-@blp.response(200, schemas.GameDocument())
+@blp.response(200, game_schemas.GameDocument())
 def play_now(body: dict[str, Any]) -> dict[str, Any]:
     """Take a seat at the open table of a game that has waited longest for players (public tables
     only: nobody invited, not a tournament's), or open one (the variant's fewest seats, no clock,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api import schemas
+from api import audit_schemas
 from api.context import current_platform
 from api.parser import blueprint
 from services.record_signing import signer_for
@@ -14,7 +14,7 @@ blp = blueprint("keys", "The public keys that sign this server's game records.")
 
 @blp.route("/keys", methods=["GET"])
 @blp.contract(auth="none", scope=None, store=False)
-@blp.response(200, schemas.Keys())
+@blp.response(200, audit_schemas.Keys())
 def keys() -> dict[str, Any]:
     """The Ed25519 public key that signs this server's game records (`GET /games/{id}/record`):
     its id, algorithm, the raw 32-byte key in base64 and its fingerprint. Pin it with

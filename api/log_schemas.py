@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas import LARGEST
+from api.schema_fields import LARGEST
 
 
 class LogArgs(Schema):

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Response, current_app, url_for
 
-from api import schemas
+from api import meta_schemas
 from api.context import current_platform
 from api.parser import blueprint
 from domain.kernel import Ruleset, all_games
@@ -23,7 +23,7 @@ blp = blueprint("meta", "Health, the catalogue of games, and these docs.")
 
 @blp.route("/catalog", methods=["GET"])
 @blp.contract(auth="none", scope=None, store=False)
-@blp.response(200, schemas.Catalog())
+@blp.response(200, meta_schemas.Catalog())
 def catalog() -> dict[str, Any]:
     """Every game: variants, seat ranges, options, bots and the shape of each move type."""
     return {"games": [describe(g) for g in all_games()]}
@@ -81,7 +81,7 @@ def health() -> dict[str, Any]:
         "projections": {k: lag[k] for k in ("head", "tracked", "lag")} if lag and "lag" in lag else {},
         "games": [g.slug for g in all_games()],
     }
-    return schemas.Health().dump(body)
+    return meta_schemas.Health().dump(body)
 
 
 def ready() -> Response:

@@ -3,7 +3,7 @@
 Each game's ``Ruleset.move_schema()`` (JSON Schema 2020-12, made from its command types) becomes
 components of the document: ``Move.<game>.<type>`` per command type, ``Move.<game>`` for one
 game's moves (a ``oneOf`` discriminated by ``type``), and ``Move`` for a move of any game, which
-``schemas.MoveField`` refers to wherever a move appears.
+``schema_fields.MoveField`` refers to wherever a move appears.
 
 ``Move`` is a ``oneOf`` discriminated by ``type`` while no two games share a move type; once
 two do, the type alone no longer names the schema (two games' moves may even look alike), and

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api import competition_schemas, people_schemas, schemas
+from api import competition_schemas, people_schemas
 from api.actions import register_person
 from api.auth import optional_player, required_player
 from api.context import current_platform
@@ -15,7 +15,7 @@ blp = blueprint("players", "Register players and manage your account.")
 
 @blp.route("/players", methods=["POST"])
 @blp.contract(auth="none", scope=None, rate_limit="register", errors=[409])
-@blp.arguments(schemas.PlayerCreate())
+@blp.arguments(people_schemas.PlayerCreate())
 @blp.response(201, people_schemas.PlayerWithCodes())
 def create_player(body: dict[str, Any]) -> dict[str, Any]:
     """Register a human or a bot; the response's token is shown only once. It holds every scope
@@ -61,7 +61,7 @@ def rating_history(args: dict[str, Any], player_id: str, game: str) -> dict[str,
 @blp.route("/me/bots", methods=["POST"])
 @blp.contract(auth="required", scope="account", errors=[409])
 @blp.arguments(competition_schemas.BotCreate())
-@blp.response(201, schemas.PlayerWithToken())
+@blp.response(201, people_schemas.PlayerWithToken())
 def create_bot(body: dict[str, Any]) -> dict[str, Any]:
     """Register a bot account that you own: its profile names you as its owner. The response's
     token (every scope) is shown only once."""
@@ -80,7 +80,7 @@ def my_bots() -> dict[str, Any]:
 
 @blp.route("/me", methods=["GET"])
 @blp.contract(auth="required", scope="read")
-@blp.response(200, schemas.Player())
+@blp.response(200, people_schemas.Player())
 def me() -> dict[str, Any]:
     """The caller's account."""
     return required_player().to_json()
@@ -88,8 +88,8 @@ def me() -> dict[str, Any]:
 
 @blp.route("/me/webhook", methods=["PUT"])
 @blp.contract(auth="required", scope="account")
-@blp.arguments(schemas.WebhookUpdate())
-@blp.response(200, schemas.PlayerWithWebhookSecret())
+@blp.arguments(people_schemas.WebhookUpdate())
+@blp.response(200, people_schemas.PlayerWithWebhookSecret())
 def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
     """Register (or clear, with null) the URL that receives the account events of the chosen
     types (turn reminders by default); a URL's signing secret is shown only in this response."""
@@ -100,7 +100,7 @@ def set_webhook(body: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/me/inbox", methods=["GET"])
 @blp.contract(auth="required", scope="read")
-@blp.response(200, schemas.Inbox())
+@blp.response(200, people_schemas.Inbox())
 def inbox() -> dict[str, Any]:
     """Games awaiting your decision (soonest deadline first), reminders and invitations."""
     player = required_player()
@@ -109,7 +109,7 @@ def inbox() -> dict[str, Any]:
 
 @blp.route("/me/vacation", methods=["GET"])
 @blp.contract(auth="required", scope="read")
-@blp.response(200, schemas.Vacation())
+@blp.response(200, people_schemas.Vacation())
 def vacation() -> dict[str, Any]:
     """Your vacation days and what is left of each year's allowance."""
     return current_platform().vacations.summary(required_player().id)
@@ -117,8 +117,8 @@ def vacation() -> dict[str, Any]:
 
 @blp.route("/me/vacation", methods=["POST"])
 @blp.contract(auth="required", scope="account")
-@blp.arguments(schemas.VacationRequest())
-@blp.response(201, schemas.Vacation())
+@blp.arguments(people_schemas.VacationRequest())
+@blp.response(201, people_schemas.Vacation())
 def declare_vacation(body: dict[str, Any]) -> dict[str, Any]:
     """Declare vacation days: your clocks stand still on them in all your games. They are the
     account's and cannot be withdrawn, so a bot's token (read and play) may not declare them."""
@@ -127,8 +127,8 @@ def declare_vacation(body: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/me/tokens", methods=["POST"])
 @blp.contract(auth="required", scope="account")
-@blp.arguments(schemas.TokenCreate())
-@blp.response(201, schemas.TokenWithSecret())
+@blp.arguments(people_schemas.TokenCreate())
+@blp.response(201, people_schemas.TokenWithSecret())
 def create_token(body: dict[str, Any]) -> dict[str, Any]:
     """Make another token of your account, with the scopes named; its secret is shown only in this
     response. A token makes only tokens within its own scopes (403 ``insufficient_scope``)."""
@@ -138,7 +138,7 @@ def create_token(body: dict[str, Any]) -> dict[str, Any]:
 
 @blp.route("/me/tokens", methods=["GET"])
 @blp.contract(auth="required", scope="account")
-@blp.response(200, schemas.TokenList())
+@blp.response(200, people_schemas.TokenList())
 def list_tokens() -> dict[str, Any]:
     """Your account's live tokens, without their secrets."""
     return {"tokens": current_platform().accounts.tokens(required_player().id)}

@@ -25,7 +25,7 @@ from typing import Any
 
 from flask import Response, request
 
-from api import grip_streams, schemas
+from api import game_schemas, grip_streams
 from api.auth import optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
@@ -114,7 +114,7 @@ def take_slot() -> Callable[[], None]:
 
 @blp.route("/games/<game_id>/stream", methods=["GET"])
 @blp.contract(auth="optional", scope="read", errors=[403, 404])
-@blp.arguments(schemas.GameStreamArgs(), location="query")
+@blp.arguments(game_schemas.GameStreamArgs(), location="query")
 @blp.doc(responses=_STREAM_DOC)
 def game_stream(args: dict[str, Any], game_id: str) -> Response:
     """The game as the caller may see it: a `game` line (the document of `GET /games/{id}`, the
@@ -130,7 +130,7 @@ def game_stream(args: dict[str, Any], game_id: str) -> Response:
 
 @blp.route("/stream/events", methods=["GET"])
 @blp.contract(auth="required", scope="read")
-@blp.arguments(schemas.AccountStreamArgs(), location="query")
+@blp.arguments(game_schemas.AccountStreamArgs(), location="query")
 @blp.doc(responses=_STREAM_DOC)
 def account_stream(args: dict[str, Any]) -> Response:
     """Your account: first an `awaiting` line per game that awaits you, then each account event as it

@@ -64,7 +64,7 @@ from eventsourcing.domain import Aggregate, event
 from rich.console import Console
 from rich.table import Table
 
-from api.cli import default_threads
+from api.serve_command import default_threads
 from bench.game_driver import game_script
 from bench.http_client import Play, drive
 from infra.connection_balance import ESTABLISHED, LISTEN, own_sockets, tcp_sockets

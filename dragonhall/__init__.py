@@ -13,7 +13,7 @@ It imports nothing of the server's packages: a bot installs it and plays on any 
 """
 
 from dragonhall.bot import AdviceStrategy, BotRunner, GamePlayer, RandomStrategy, Strategy, load_strategy
-from dragonhall.client import Client, Retry, new_command_id
+from dragonhall.client import Client, new_command_id
 from dragonhall.errors import (
     BadRequest,
     Conflict,
@@ -28,6 +28,7 @@ from dragonhall.errors import (
     Unreachable,
 )
 from dragonhall.invitations import InvitationRules
+from dragonhall.transport import Retry
 
 __all__ = [
     "AdviceStrategy",

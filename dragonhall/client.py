@@ -20,18 +20,13 @@ Dragonhall server over HTTP.
 
 from __future__ import annotations
 
-import logging
-import random
-import time
 import uuid
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from datetime import date
 from typing import Any, cast
 
-import httpx
-
 from dragonhall import errors
+from dragonhall.transport import Transport
 from dragonhall.types import (
     Advice,
     Dispute,
@@ -48,32 +43,8 @@ from dragonhall.types import (
     TokenWithSecret,
 )
 
-API = "/api/v1"
-RETRIED_STATUSES = frozenset({429, 503})
-NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
-"""Transport errors raised before the request left: retrying them cannot apply anything twice."""
-LONG_WAIT = 3.0
-"""Waits longer than this many seconds are logged."""
-log = logging.getLogger("dragonhall.client")
 PAGE = 1000
 """The most legal moves the server lists in one page."""
-
-
-@dataclass(frozen=True)
-class Retry:
-    """How often and how long to retry: ``attempts`` tries in all, waiting ``backoff`` seconds doubled on
-    each failure (with jitter, at most ``max_delay``), or the server's ``Retry-After`` when it gives one."""
-
-    attempts: int = 6
-    backoff: float = 0.25
-    max_delay: float = 10.0
-
-    def delay(self, failures: int, retry_after: float | None = None) -> float:
-        """Seconds to wait after ``failures`` failures: the server's ``Retry-After`` (at most six times
-        ``max_delay``) when it gives one, else the doubling backoff with jitter."""
-        if retry_after is not None:
-            return min(retry_after, self.max_delay * 6)
-        return min(self.max_delay, self.backoff * 2 ** (failures - 1)) * random.uniform(0.5, 1.0)
 
 
 def new_command_id() -> str:
@@ -81,7 +52,7 @@ def new_command_id() -> str:
     return uuid.uuid4().hex
 
 
-class Client:
+class Client(Transport):
     """One server, one token (or none: a spectator). Thread-safe as an ``httpx.Client`` is.
 
     ``server``: the server's root URL. ``token``: the player's bearer token (``register`` and
@@ -96,24 +67,8 @@ class Client:
     reached raises ``Unreachable`` after the retries.
     """
 
-    def __init__(
-        self,
-        server: str = "http://127.0.0.1:8000",
-        token: str | None = None,
-        *,
-        timeout: float = 30.0,
-        retry: Retry | None = None,
-        transport: httpx.BaseTransport | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self.server = server.rstrip("/")
-        self.token = token
-        self.timeout = timeout
-        self.retry = retry or Retry()
-        self.sleep = sleep
-        self.http = httpx.Client(base_url=self.server, timeout=timeout, transport=transport)
-        self.player: PlayerWithToken | None = None
-        """The player ``for_new_player`` registered."""
+    player: PlayerWithToken | None = None
+    """The player ``for_new_player`` registered."""
 
     @classmethod
     def for_new_player(cls, server: str, name: str, kind: str = "human", **options: Any) -> Client:
@@ -122,16 +77,6 @@ class Client:
         client.player = client.register(name, kind)
         client.token = client.player["token"]
         return client
-
-    def close(self) -> None:
-        """Closes the connections (``with Client(...)`` does it on leaving)."""
-        self.http.close()
-
-    def __enter__(self) -> Client:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # ------------------------------------------------------------ players and tokens
 
@@ -402,78 +347,6 @@ class Client:
         from dragonhall.streams import account_stream
 
         return account_stream(self, after, **options)
-
-    # ------------------------------------------------------------ plumbing
-
-    def headers(self, accept: str = "application/json") -> dict[str, str]:
-        """The headers of each request: ``Accept`` and the token's ``Authorization``."""
-        headers = {"Accept": accept}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        return headers
-
-    def _call(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        *,
-        params: dict[str, Any] | None = None,
-        safe: bool = False,
-        timeout: float | None = None,
-    ) -> Any:
-        response = self._send(method, path, body, params=params, safe=safe, timeout=timeout)
-        if response.status_code == 204 or not response.content:
-            return None
-        return response.json()
-
-    def _send(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        *,
-        params: dict[str, Any] | None = None,
-        safe: bool = False,
-        timeout: float | None = None,
-        prefix: str = API,
-    ) -> httpx.Response:
-        """One request, retried as ``Retry`` says when that cannot apply it twice: reads and ``safe``
-        requests (a move with its ``command_id``) on any lost connection, a 503 or a 429; other writes
-        only when the request was never sent, or refused with a 429 before it was handled."""
-        safe = safe or method in ("GET", "HEAD", "PUT", "DELETE")
-        failures = 0
-        while True:
-            try:
-                response = self.http.request(
-                    method,
-                    prefix + path,
-                    json=body,
-                    params=params,
-                    headers=self.headers(),
-                    timeout=self.timeout if timeout is None else timeout,
-                )
-            except httpx.TransportError as error:
-                failures += 1
-                if failures >= self.retry.attempts or not (safe or isinstance(error, NOT_SENT)):
-                    raise errors.Unreachable.after(self.server, failures, error) from error
-                self.wait(self.retry.delay(failures), f"{method} {path}: {type(error).__name__}")
-                continue
-            if response.is_success:
-                return response
-            failure = errors.from_response(response)
-            failures += 1
-            retried = response.status_code == 429 or (safe and response.status_code in RETRIED_STATUSES)
-            if not retried or failures >= self.retry.attempts:
-                raise failure
-            self.wait(self.retry.delay(failures, failure.retry_after), f"{method} {path}: {failure}")
-
-    def wait(self, seconds: float, why: str) -> None:
-        """Sleeps before a retry or a reconnection, saying so in the log (``dragonhall.client``) when
-        the wait is longer than ``LONG_WAIT`` seconds, so that a bot never seems to hang."""
-        if seconds > LONG_WAIT:
-            log.warning("waiting %.0f s before trying again (%s)", seconds, why)
-        self.sleep(seconds)
 
 
 def _present(**values: Any) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator
 
-from dragonhall import bot, client, errors, invitations, streams
+from dragonhall import bot, client, errors, invitations, streams, transport
 
 HEAD = """# The client library's reference
 
@@ -20,7 +20,8 @@ option and error.
 """
 
 CLASSES = (
-    (client, ("Client", "Retry")),
+    (client, ("Client",)),
+    (transport, ("Transport", "Retry")),
     (
         errors,
         tuple(n for n, c in vars(errors).items() if isinstance(c, type) and issubclass(c, errors.DragonhallError)),

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import httpx
 
 from dragonhall import errors
-from dragonhall.client import API, Retry
+from dragonhall.transport import API, Retry
 
 if TYPE_CHECKING:
     from dragonhall.client import Client

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from domain.kernel import Ruleset
-from rl.actions import ActionCodec, Spec
+from rl.action_fields import Spec
+from rl.actions import ActionCodec
 from rl.features import Leaves
 
 Encoder = Callable[[Any, int], Leaves]

@@ -7,7 +7,7 @@ from every limit of ``datetime`` (year 9999) after the time controls (at most 14
 tournament rounds (at most 50) are added to it.
 
 ``RULES`` names each field and its rule; the services check them (``check_moment``,
-``check_day``), the API's schemas check them too (``api.schemas.ahead``) and say them in the
+``check_day``), the API's schemas check them too (``api.schema_fields.ahead``) and say them in the
 OpenAPI document, and ``docs/api.md`` lists them. A date outside its rule is ``invalid_request``
 (400), and nothing is written.
 """

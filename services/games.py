@@ -10,12 +10,21 @@ use case names a particular game.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from domain.kernel import Command, ConfigError, RuleError, Viewer, find_game, seed_commitment
-from services import clock, timed_cases, visibility
+from domain.kernel import (
+    Command,
+    ConfigError,
+    GameConfig,
+    RuleError,
+    Ruleset,
+    find_game,
+    seed_commitment,
+)
+from services import clock, timed_cases
 from services.accounts import server_bot_id
 from services.aggregate import Game
 from services.date_rules import check_moment
@@ -30,17 +39,16 @@ from services.errors import (
     ServiceError,
     StaleVersion,
 )
-from services.event_store import EventStore
+from services.game_reads import ACTS, GameReads
 from services.invitations import Invitations
 from services.journal import Journal
 from services.results import decision_result, move_result
 from services.seeds import Seeds
 from services.table_seats import acting_seat, awaits, free_seat
-from services.unit_of_work import GameUnitOfWork, game_uuid
-from services.visibility import has_ended, revealed
+from services.unit_of_work import GameUnitOfWork
 
 
-class GameService:
+class GameService(GameReads):
     """Creating, seating, starting and playing games; the time-driven cases are at the end."""
 
     def __init__(
@@ -54,10 +62,6 @@ class GameService:
         self.seeds = seeds
         self.journal = journal
         self.invitations = invitations
-
-    @property
-    def store(self) -> EventStore:
-        return self.uow.store
 
     # ------------------------------------------------------------ tables
 
@@ -74,21 +78,34 @@ class GameService:
         game_id: uuid.UUID | None = None,
     ) -> Game:
         """Opens a table for ``players`` seats; it starts when the last seat fills."""
-        try:
-            ruleset = find_game(game)
-            config = ruleset.configure(variant, options, players)
-        except ConfigError as e:
-            raise InvalidRequest(e.message, field=e.field) from None
+        ruleset, config = _configured(game, variant, options, players)
         if starts_at is not None:
             check_moment("starts_at", starts_at, clock.now())
-        game_id = game_id or uuid.uuid4()
-        table = Game._create(
+        table = self._new_table(game_id or uuid.uuid4(), ruleset, config, creator, time_control, starts_at, settings)
+        self.uow.add(table)
+        if self.invitations is not None:
+            self.invitations.send(table)
+        return table
+
+    def _new_table(
+        self,
+        game_id: uuid.UUID,
+        ruleset: Ruleset[Any],
+        config: GameConfig,
+        creator: str,
+        time_control: dict[str, Any] | None,
+        starts_at: datetime | None,
+        settings: dict[str, Any] | None,
+    ) -> Game:
+        """The ``Created`` game: its rules' configuration, its clock, its settings, and the
+        commitment to its secret seed."""
+        return Game._create(
             Game.Created,
             id=game_id,
             game=ruleset.slug,
             variant=config.variant,
             options=ruleset.options_json(config),
-            seats=players,
+            seats=config.seats,
             creator=creator,
             time_control=dict(time_control or {"kind": "none"}),
             starts_at=starts_at.isoformat() if starts_at else None,
@@ -97,10 +114,6 @@ class GameService:
             settings=dict(settings or {}),
             sandbox_of=None,
         )
-        self.uow.add(table)
-        if self.invitations is not None:
-            self.invitations.send(table)
-        return table
 
     def take_seat(
         self, game_id: str, player_id: str, name: str, kind: str, seat: int | None = None, bot: str | None = None
@@ -182,23 +195,22 @@ class GameService:
         move writes no event; it is entered in the journal of refusals."""
 
         def play(game: Game) -> dict[str, Any] | None:
-            if command_id is not None and (done := _done(game, player_id, command_id, move)) is not None:
-                return decision_result(self.store, game, done, self.viewer(game, player_id))
-            if expected_version is not None and expected_version != game.version:
-                raise StaleVersion(
-                    f"expected version {expected_version}, but game {game.id} is at version {game.version}",
-                    current_version=game.version,
-                )
+            if (first := self._first_result(game, player_id, command_id, move)) is not None:
+                return first
+            _check_version(game, expected_version)
             acting = acting_seat(game, player_id, seat)
             self._record_move(game, acting, player_id, game.ruleset.parse_move(move), command_id)
             return None
 
-        try:
+        with self._refusals_journaled(game_id, player_id, seat, move):
             done = self.uow.change(game_id, play, cached_first=True)
-        except (RuleError, ServiceError) as e:
-            self._journal_refusal(game_id, player_id, seat, move, e)
-            raise
         return done.value or move_result(done.game, done.events, self.viewer(done.game, player_id))
+
+    def _first_result(self, game: Game, player_id: str, command_id: str | None, move: Any) -> dict[str, Any] | None:
+        """The first result of a command whose ``command_id`` was already recorded, if it was."""
+        if command_id is None or (done := _done(game, player_id, command_id, move)) is None:
+            return None
+        return decision_result(self.store, game, done, self.viewer(game, player_id))
 
     def _record_move(self, game: Game, seat: int, player_id: str, command: Command, command_id: str | None) -> None:
         events = game.ruleset.decide(game.state, seat, command, self.seeds.rng(game))
@@ -206,6 +218,15 @@ class GameService:
                 "command_id": command_id}  # fmt: skip
         game.record(Game.MoveMade, made, events)
         game.finish_if_over(self.seeds.revealed(game))
+
+    @contextmanager
+    def _refusals_journaled(self, game_id: str, player_id: str, seat: int | None, move: Any) -> Iterator[None]:
+        """Journals the move refused inside (``_journal_refusal``), and lets the refusal through."""
+        try:
+            yield
+        except (RuleError, ServiceError) as e:
+            self._journal_refusal(game_id, player_id, seat, move, e)
+            raise
 
     def _journal_refusal(self, game_id: str, player_id: str, seat: int | None, move: Any, error: Exception) -> None:
         """Journals a refused move of a player seated in the game, under a seat they hold
@@ -249,20 +270,26 @@ class GameService:
             game = self.load(game_id)
             if not self._still_pending(game, seat, version):
                 return False
-            seen, command = game.version, choose(game)
-
-            def play(game: Game, seen: int = seen, command: Command = command) -> bool | None:
-                if game.version != seen:
-                    return None  # moved on while the bot chose: choose again on the new game
-                if before_save is not None:
-                    before_save()
-                self._record_move(game, seat, game.holder(seat), command, None)
-                return True
-
-            played = self.uow.change(game_id, play).value
+            played = self._play_if_unmoved(game_id, seat, game.version, choose(game), before_save)
             if played is not None:
                 return played
         return False
+
+    def _play_if_unmoved(
+        self, game_id: str, seat: int, seen: int, command: Command, before_save: Callable[[], object] | None
+    ) -> bool | None:
+        """Under the game's lock, records ``command`` for ``seat`` if the game is still at
+        ``seen``, the version the bot chose on: True; None if it has moved on since."""
+
+        def play(game: Game) -> bool | None:
+            if game.version != seen:
+                return None  # moved on while the bot chose: choose again on the new game
+            if before_save is not None:
+                before_save()
+            self._record_move(game, seat, game.holder(seat), command, None)
+            return True
+
+        return self.uow.change(game_id, play).value
 
     def _still_pending(self, game: Game, seat: int, version: int) -> bool:
         """Whether the decision ``seat`` was awaited for at ``version`` is still to be made."""
@@ -300,51 +327,30 @@ class GameService:
 
         return self.uow.change(game_id, begin).value
 
-    # ------------------------------------------------------------ reads of the write model
-
-    def load(self, game_id: uuid.UUID | str) -> Game:
-        return self.uow.load(game_id)
-
-    def load_at(self, game_id: uuid.UUID | str, version: int) -> Game:
-        return self.uow.load_at(game_id, version)
-
-    def remembered(self, game_id: uuid.UUID | str) -> Game:
-        return self.uow.remembered(game_id)
-
-    def stored_events(self, game_id: uuid.UUID | str, after: int = 0) -> Iterable[Any]:
-        return self.store.stored_events(game_uuid(game_id), after)
-
-    def known_version(self, game_id: uuid.UUID | str) -> int | None:
-        return self.uow.known_version(game_id)
-
-    def recent_events(self, game_id: uuid.UUID | str, after: int, upto: int) -> list[Any] | None:
-        return self.uow.recent_events(game_id, after, upto)
-
-    def last_decision(self, game_id: uuid.UUID | str, version: int) -> Any | None:
-        """The stored event of the last seat decision up to ``version`` (one of ``ACTS``), if any."""
-        latest = self.store.latest_events(game_uuid(game_id), version)
-        return next((e for e in latest if isinstance(e, ACTS)), None)
-
-    def revealed(self, game: Game) -> bool:
-        """Whether everything about ``game`` is open to everyone: it has ended, and so has the
-        game a sandbox was forked from (``services.visibility``)."""
-        if not has_ended(game.status):
-            return False  # before loading the origin: most games asked about are running
-        origin = (game.sandbox_of or {}).get("game_id")
-        try:  # an origin that is gone hides nothing any more
-            return revealed(game.status, origin is None or has_ended(self.load(origin).status))
-        except GameNotFound:
-            return True
-
-    def viewer(self, game: Game, player_id: str | None, seat: int | None = None) -> Viewer:
-        """Who ``player_id`` is at ``game``'s table (the platform's one viewer rule)."""
-        return visibility.viewer(self.revealed(game), game.seats, player_id, seat)
-
 
 CHOICES = 5
 """Times a bot task chooses again when other seats keep moving while it thinks."""
-ACTS = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.PolicyPlayed)
-"""The events that end a seat's pending decision."""
+
+
+def _configured(
+    game: str, variant: str | None, options: dict[str, Any] | None, players: int
+) -> tuple[Ruleset[Any], GameConfig]:
+    """The game's rules and its checked configuration; one that does not hold is an
+    ``InvalidRequest`` naming the field at fault."""
+    try:
+        ruleset = find_game(game)
+        return ruleset, ruleset.configure(variant, options, players)
+    except ConfigError as e:
+        raise InvalidRequest(e.message, field=e.field) from None
+
+
+def _check_version(game: Game, expected_version: int | None) -> None:
+    """Refuses a move sent for another version than the game's (``StaleVersion``), if it names one."""
+    if expected_version is not None and expected_version != game.version:
+        raise StaleVersion(
+            f"expected version {expected_version}, but game {game.id} is at version {game.version}",
+            current_version=game.version,
+        )
 
 
 def _done(game: Game, player_id: str, command_id: str, move: Any) -> int | None:

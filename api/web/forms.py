@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from flask import Response, redirect, request, url_for
 from marshmallow import ValidationError
 
-from api import schemas
+from api import audit_schemas, game_schemas, people_schemas
 from api.actions import open_table, register_person
 from api.auth import required_player
 from api.context import current_platform
@@ -48,7 +48,7 @@ def sign_up() -> Response | tuple[str, int]:
     account's recovery codes, once."""
     form = request.form
     try:
-        body = schemas.PlayerCreate().load({"name": form.get("name", ""), "password": form.get("password", "")})
+        body = people_schemas.PlayerCreate().load({"name": form.get("name", ""), "password": form.get("password", "")})
     except ValidationError as e:
         return pages.sign_in_page(form_messages(e.messages)), 400
     if form.get("password") != form.get("password_again"):
@@ -123,7 +123,7 @@ def new_game() -> Response | tuple[str, int]:
     """Opens a table from the lobby's form, seats the creator and, if asked, the server's bots."""
     me = signed_in()
     try:
-        body = schemas.GameCreate().load(_game_body(request.form))
+        body = game_schemas.GameCreate().load(_game_body(request.form))
     except (ValidationError, ValueError) as e:
         return pages.lobby(form_messages(e.messages if isinstance(e, ValidationError) else str(e))), 400
     return acting(
@@ -287,7 +287,7 @@ def open_dispute(game_id: str) -> Response | tuple[str, int]:
         claim = request.form.get("claim", "").strip()
         if not claim and move is not None:
             claim = f"This move should have been allowed at step {request.form['step'].strip()}."
-        body = schemas.DisputeRequest().load(
+        body = audit_schemas.DisputeRequest().load(
             {"version": at["version"], "claim": claim}
             | ({"move": move} if move is not None else {})
             | ({"seat": at["seat"]} if at["seat"] is not None else {})

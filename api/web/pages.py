@@ -14,7 +14,7 @@ from flask import Blueprint, abort, render_template, request
 from api.context import current_platform
 from api.meta import describe
 from api.parser import page_contract
-from api.schemas import LARGEST
+from api.schema_fields import LARGEST
 from api.web.viewing import base_context, viewer
 from domain.kernel import Ruleset, all_games, find_game
 from domain.kernel.narration import Names
@@ -215,7 +215,7 @@ def _journal(game_id: str, player_id: str | None) -> list[dict[str, Any]] | None
 
 def int_arg(name: str, default: int) -> int:
     """A whole-number query argument of a page; ``default`` when absent or not a number, a 400
-    (``InvalidRequest``) past the largest the API's query parameters take (``api.schemas.LARGEST``),
+    (``InvalidRequest``) past the largest the API's query parameters take (``api.schema_fields.LARGEST``),
     which no store could page to."""
     try:
         value = int(request.args.get(name, default))

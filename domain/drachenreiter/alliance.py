@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 
 from domain.drachenreiter import events as ev
+from domain.drachenreiter import magic_events
 from domain.drachenreiter.cards import ALLIANCE_RANGE, Magic
 from domain.drachenreiter.dimensions import BASE_LENGTH, SETTLE_CLEARANCE
 from domain.drachenreiter.magic import in_range
@@ -69,9 +70,9 @@ def close_window(out: Emitter[RaceState]) -> None:
             continue
         out.emit(ev.CardPlayed(seat, Magic.ALLIANCE))
         if not in_range(out.state, seat, out.state.dragons[target].pose, ALLIANCE_RANGE):
-            out.emit(ev.MagicMissed(seat, target, f"out of range {ALLIANCE_RANGE}"))
+            out.emit(magic_events.MagicMissed(seat, target, f"out of range {ALLIANCE_RANGE}"))
         elif shield(out, target):
-            out.emit(ev.MagicMissed(seat, target, "amulet"))
+            out.emit(magic_events.MagicMissed(seat, target, "amulet"))
         else:
             out.emit(ev.AllianceTurned(seat, target))
     out.emit(ev.AllianceWindowClosed(target))
@@ -94,13 +95,13 @@ def join(out: Emitter[RaceState], seat: int) -> bool:
     target = state.dragons[seat].ally_of
     assert target is not None
     if state.dragons[target].out:
-        out.emit(ev.MagicMissed(seat, target, "target out of the race"))
+        out.emit(magic_events.MagicMissed(seat, target, "target out of the race"))
         return False
     spot = join_spot(state, seat, target)
     if spot is None:
-        out.emit(ev.MagicMissed(seat, target, "no room behind"))
+        out.emit(magic_events.MagicMissed(seat, target, "no room behind"))
         return False
-    out.emit(ev.AllianceJoined(seat, target, spot))
+    out.emit(magic_events.AllianceJoined(seat, target, spot))
     out.emit(ev.HeadingAwaited(seat, Facing.ALLIANCE))
     return True
 

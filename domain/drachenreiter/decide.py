@@ -15,6 +15,7 @@ from collections import Counter
 
 from domain.drachenreiter import events as ev
 from domain.drachenreiter import rulebook as rb
+from domain.drachenreiter import setup_events
 from domain.drachenreiter.alliance import close_window, join, pending_join, window_seats
 from domain.drachenreiter.cards import AFTER_MOVE, FIREBALL_RANGE, ROUND_LIMIT, Magic
 from domain.drachenreiter.commands import Aim, Ally, Discard, Draw, Face, Hold, LayTraps, Move, SetSpeed
@@ -289,4 +290,4 @@ def _end_round(out: Emitter[RaceState]) -> None:
     elif out.state.round >= ROUND_LIMIT:
         out.emit(ev.RaceFinished("round limit"))
     else:
-        out.emit(ev.RoundStarted(out.state.round + 1))
+        out.emit(setup_events.RoundStarted(out.state.round + 1))

@@ -1,4 +1,6 @@
-"""The facts of a race. Poses in events are final (already put back inside)."""
+"""The facts of a race: its rounds and turns, and the list of all its events (``EVENTS``), with
+those of its setup (``setup_events``) and of the magic cards (``magic_events``). Poses in events
+are final (already put back inside)."""
 
 from __future__ import annotations
 
@@ -6,6 +8,23 @@ from dataclasses import dataclass
 
 from domain.drachenreiter import rulebook as rb
 from domain.drachenreiter.cards import Magic
+from domain.drachenreiter.magic_events import (
+    AllianceJoined,
+    AmuletShielded,
+    DragonLassoed,
+    EnergyDrained,
+    FireballRolled,
+    MagicMissed,
+    TrapsLaid,
+)
+from domain.drachenreiter.setup_events import (
+    DeckShuffled,
+    DragonLinedUp,
+    HandDealt,
+    RoundStarted,
+    StartCardsDealt,
+    TrapsShuffled,
+)
 from domain.drachenreiter.state import Facing, Pose, TemplatePose
 from domain.kernel import LEAVING, Event, RuleRef
 
@@ -15,55 +34,6 @@ HEADING_RULES: dict[Facing, RuleRef] = {
     Facing.ALLIANCE: rb.ALLIANCE_HEADING,
 }
 """The rulebook passage that lets a player turn a dragon placed by each rule."""
-
-# ------------------------------------------------------------------ setup
-
-
-@dataclass(frozen=True, slots=True)
-class StartCardsDealt(Event):
-    """``cards[seat]`` is the start card (grid place) each seat drew, face up."""
-
-    cards: tuple[int, ...]
-    RULE = rb.START_ORDER
-
-
-@dataclass(frozen=True, slots=True)
-class DragonLinedUp(Event):
-    seat: int
-    pose: Pose
-    energy: int
-    speed: int
-    RULE = rb.START_PLACE
-
-
-@dataclass(frozen=True, slots=True)
-class DeckShuffled(Event):
-    cards: tuple[Magic, ...]
-    RULE = rb.DECK
-    SECRET = ("cards",)
-
-
-@dataclass(frozen=True, slots=True)
-class TrapsShuffled(Event):
-    values: tuple[int, ...]
-    RULE = rb.TRAP_STOCK
-    SECRET = ("values",)
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt(Event):
-    seat: int
-    cards: tuple[Magic, ...]
-    RULE = rb.START_HAND
-    SECRET = ("cards",)
-    OWNERS = ("seat",)
-
-
-@dataclass(frozen=True, slots=True)
-class RoundStarted(Event):
-    round: int
-    RULE = rb.ROUND
-
 
 # ------------------------------------------------------------------ speed and laying
 
@@ -354,74 +324,6 @@ class LaidCardDiscarded(Event):
 class TurnEnded(Event):
     seat: int
     RULE = rb.NEXT_MOVER
-
-
-# ------------------------------------------------------------------ magic
-
-
-@dataclass(frozen=True, slots=True)
-class MagicMissed(Event):
-    """The card was played at ``target`` but did nothing (out of range, no room)."""
-
-    seat: int
-    target: int
-    reason: str
-    RULE = rb.RANGE
-
-
-@dataclass(frozen=True, slots=True)
-class AmuletShielded(Event):
-    """``seat``'s laid amulet is shown: it protects it through this movement phase."""
-
-    seat: int
-    RULE = rb.AMULET
-
-
-@dataclass(frozen=True, slots=True)
-class FireballRolled(Event):
-    seat: int
-    target: int
-    dice: tuple[int, ...]
-    RULE = rb.FIREBALL
-
-
-@dataclass(frozen=True, slots=True)
-class EnergyDrained(Event):
-    """``seat`` took one energy from ``target`` (kept up to four, else back to the supply)."""
-
-    seat: int
-    target: int
-    RULE = rb.MAGIC_ENERGY
-
-
-@dataclass(frozen=True, slots=True)
-class DragonLassoed(Event):
-    seat: int
-    target: int
-    pose: Pose
-    RULE = rb.LASSO
-
-
-@dataclass(frozen=True, slots=True)
-class AllianceJoined(Event):
-    """``target``'s turn is over: ``seat`` joins just behind it (placed as ``pose`` until its player
-    turns it), instead of moving this round; its set speed goes back to its dial."""
-
-    seat: int
-    target: int
-    pose: Pose
-    RULE = rb.ALLIANCE
-
-
-@dataclass(frozen=True, slots=True)
-class TrapsLaid(Event):
-    """Traps from the top of the stock laid at ``spots`` (id, x, y); faces unseen by all."""
-
-    seat: int
-    spots: tuple[tuple[int, float, float], ...]
-    values: tuple[int, ...]
-    RULE = rb.MAGIC_TRAP
-    SECRET = ("values",)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.drachenreiter import events as ev
+from domain.drachenreiter import magic_events, setup_events
 from domain.drachenreiter.cards import DEBILITATUS_ENERGY, DEBILITATUS_SPEED, ENERGY_LIMIT, Magic
 from domain.drachenreiter.state import Dragon, Phase, Pose, RaceState, Step, Trap
 from domain.drachenreiter.track import track
@@ -61,20 +62,20 @@ def _unasked(state: RaceState) -> RaceState:
 def evolve(state: RaceState, event: Event) -> RaceState:
     """Folds one event into the state (see the module doc)."""
     match event:
-        case ev.StartCardsDealt(cards):
+        case setup_events.StartCardsDealt(cards):
             return _restate(
                 state, dragons=tuple(_redragon(d, place=c) for d, c in zip(state.dragons, cards, strict=True))
             )
-        case ev.DragonLinedUp(seat, pose, energy, speed):
+        case setup_events.DragonLinedUp(seat, pose, energy, speed):
             return _dragon(_restate(state, supply=state.supply - energy), seat, pose=pose, energy=energy, speed=speed)
-        case ev.DeckShuffled(cards):
+        case setup_events.DeckShuffled(cards):
             return _restate(state, deck=cards)
-        case ev.TrapsShuffled(values):
+        case setup_events.TrapsShuffled(values):
             return _restate(state, stock=values)
-        case ev.HandDealt(seat, cards) | ev.CardsDrawn(seat, cards):
+        case setup_events.HandDealt(seat, cards) | ev.CardsDrawn(seat, cards):
             state = _restate(state, deck=state.deck[len(cards) :])
             return _dragon(state, seat, hand=_hand(state.dragons[seat].hand + cards))
-        case ev.RoundStarted(number):
+        case setup_events.RoundStarted(number):
             dragons = tuple(
                 _redragon(d, set_speed=None, laid=None, shown=False, moved=False, answer=None, ally_of=None)
                 for d in state.dragons
@@ -110,11 +111,11 @@ def evolve(state: RaceState, event: Event) -> RaceState:
             return _landed(_restate(state, template=template), seat, pose, haven)
         case ev.TemplateCrashed(seat, pose) | ev.DragonCrashed(seat, pose):
             return _dragon(state, seat, pose=pose)
-        case ev.AllianceJoined(seat, _, pose):
+        case magic_events.AllianceJoined(seat, _, pose):
             # The coloured needle goes onto the silver one: the set speed is the dial's, public.
             d = state.dragons[seat]
             return _dragon(_restate(state, mover=seat), seat, pose=pose, ally_of=None, set_speed=d.speed)
-        case ev.DragonStruck(_, struck, pose) | ev.DragonLassoed(_, struck, pose):
+        case ev.DragonStruck(_, struck, pose) | magic_events.DragonLassoed(_, struck, pose):
             return _dragon(state, struck, pose=pose)
         case ev.EnergyGained(seat, amount):
             return _dragon(
@@ -165,15 +166,15 @@ def evolve(state: RaceState, event: Event) -> RaceState:
         case ev.TurnEnded(seat):
             state = _restate(_unasked(state), mover=None, step=None, facing=None, face_cause=None, draws=0)
             return _dragon(state, seat, moved=True)
-        case ev.AmuletShielded(seat):
+        case magic_events.AmuletShielded(seat):
             return _dragon(state, seat, shown=True)
-        case ev.EnergyDrained(seat, target):
+        case magic_events.EnergyDrained(seat, target):
             t, me = state.dragons[target], state.dragons[seat]
             state = _dragon(state, target, energy=t.energy - 1)
             if me.energy < ENERGY_LIMIT:
                 return _dragon(state, seat, energy=me.energy + 1)
             return _restate(state, supply=state.supply + 1)
-        case ev.TrapsLaid(_, spots, values):
+        case magic_events.TrapsLaid(_, spots, values):
             traps = tuple(Trap(i, x, y, v) for (i, x, y), v in zip(spots, values, strict=True))
             return _restate(
                 state,
@@ -183,9 +184,9 @@ def evolve(state: RaceState, event: Event) -> RaceState:
             )
         case ev.RaceFinished(reason):
             return _restate(state, phase=Phase.OVER, mover=None, step=None, result=reason)
-        case ev.MagicMissed(seat, _, _):
+        case magic_events.MagicMissed(seat, _, _):
             return _dragon(state, seat, ally_of=None) if state.dragons[seat].ally_of is not None else state
-        case ev.MagicHeld() | ev.FireballRolled():
+        case ev.MagicHeld() | magic_events.FireballRolled():
             return state
     raise TypeError(f"unknown event {event!r}")
 

@@ -20,6 +20,7 @@ import numpy as np
 import shapely
 
 from domain.drachenreiter import events as ev
+from domain.drachenreiter import magic_events
 from domain.drachenreiter.cards import (
     DAMAGE_DICE,
     DAMAGE_DIE,
@@ -77,26 +78,26 @@ def aim(out: Emitter[RaceState], seat: int, card: Magic, target: int, rng: Rng) 
     state = out.state
     reach = FIREBALL_RANGE.get(card) or (LASSO_RANGE if card is Magic.LASSO else ENERGY_RANGE)
     if not in_range(state, seat, state.dragons[target].pose, reach):
-        out.emit(ev.MagicMissed(seat, target, f"out of range {reach}"))
+        out.emit(magic_events.MagicMissed(seat, target, f"out of range {reach}"))
         return
     if shield(out, target):
-        out.emit(ev.MagicMissed(seat, target, "amulet"))
+        out.emit(magic_events.MagicMissed(seat, target, "amulet"))
         return
     if card in FIREBALL_RANGE:
         dice = rng.roll(DAMAGE_DIE, DAMAGE_DICE)
-        out.emit(ev.FireballRolled(seat, target, dice))
+        out.emit(magic_events.FireballRolled(seat, target, dice))
         lose(out, target, sum(dice), f"fireball of seat {seat}")
     elif card is Magic.ENERGY:
         if out.state.dragons[target].energy:
-            out.emit(ev.EnergyDrained(seat, target))
+            out.emit(magic_events.EnergyDrained(seat, target))
         else:
             exhaust(out, target)
     else:
         spot = lasso_spot(state, seat, target)
         if spot is None:
-            out.emit(ev.MagicMissed(seat, target, "no room in front"))
+            out.emit(magic_events.MagicMissed(seat, target, "no room in front"))
         else:
-            out.emit(ev.DragonLassoed(seat, target, spot))
+            out.emit(magic_events.DragonLassoed(seat, target, spot))
             out.emit(ev.HeadingAwaited(target, Facing.LASSO))
 
 
@@ -186,4 +187,4 @@ def lay_traps(out: Emitter[RaceState], seat: int, spots: tuple[tuple[float, floa
     state = out.state
     first = state.next_trap
     placed = tuple((first + i, fix(x), fix(y)) for i, (x, y) in enumerate(spots))
-    out.emit(ev.TrapsLaid(seat, placed, state.stock[: len(spots)]))
+    out.emit(magic_events.TrapsLaid(seat, placed, state.stock[: len(spots)]))

@@ -14,6 +14,7 @@ joueur peut tirer une carte Magie"), none while exhausted.
 from __future__ import annotations
 
 from domain.drachenreiter import events as ev
+from domain.drachenreiter import magic_events
 from domain.drachenreiter.cards import ENERGY_LIMIT, Magic
 from domain.drachenreiter.dimensions import SPEEDS
 from domain.drachenreiter.flight import Flight, Touches, track_of
@@ -38,7 +39,7 @@ def shield(out: Emitter[RaceState], seat: int) -> bool:
     if not shielded(out.state, seat):
         return False
     if not out.state.dragons[seat].shown:
-        out.emit(ev.AmuletShielded(seat))
+        out.emit(magic_events.AmuletShielded(seat))
     return True
 
 

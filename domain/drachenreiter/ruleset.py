@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.drachenreiter import bots_ladder
+from domain.drachenreiter import bots_ladder, setup_events
 from domain.drachenreiter import events as ev
 from domain.drachenreiter.bots import RacerBot, SampledRandomBot
 from domain.drachenreiter.cards import ENERGY_TOKENS, START_CARDS, TRAP_TOKENS, full_deck
@@ -59,17 +59,17 @@ class Drachenreiter(Ruleset[RaceState]):
         tr = track(state.layout, state.backwards)
         out: Emitter[RaceState] = Emitter(self, state)
         cards = rng.shuffle(range(1, state.seats + 1))
-        out.emit(ev.StartCardsDealt(cards))
+        out.emit(setup_events.StartCardsDealt(cards))
         for seat, number in enumerate(cards):
             card = START_CARDS[number - 1]
             x, y, h = tr.grid[number - 1]
-            out.emit(ev.DragonLinedUp(seat, pose_at(tr, x, y, h, 0.0), card.energy, card.speed))
-        out.emit(ev.DeckShuffled(rng.shuffle(full_deck())))
-        out.emit(ev.TrapsShuffled(rng.shuffle(TRAP_TOKENS)))
+            out.emit(setup_events.DragonLinedUp(seat, pose_at(tr, x, y, h, 0.0), card.energy, card.speed))
+        out.emit(setup_events.DeckShuffled(rng.shuffle(full_deck())))
+        out.emit(setup_events.TrapsShuffled(rng.shuffle(TRAP_TOKENS)))
         for seat, number in enumerate(cards):
             count = START_CARDS[number - 1].cards
-            out.emit(ev.HandDealt(seat, out.state.deck[:count]))
-        out.emit(ev.RoundStarted(1))
+            out.emit(setup_events.HandDealt(seat, out.state.deck[:count]))
+        out.emit(setup_events.RoundStarted(1))
         return out.events
 
     def decide(self, state: RaceState, seat: int, command: Command, rng: Rng) -> list[Event]:

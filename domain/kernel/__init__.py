@@ -2,8 +2,9 @@
 
 from domain.kernel.bots import BeginnerBot, RandomBot, choose_move
 from domain.kernel.bots_search import SearchBot, SearchSettings
+from domain.kernel.decoding import DecodeError, decode
 from domain.kernel.emitter import Emitter, Evolves, Folded, state_after, states_after
-from domain.kernel.jsonable import DecodeError, canonical_json, decode, encode, state_hash
+from domain.kernel.jsonable import canonical_json, encode, state_hash
 from domain.kernel.outcome import Outcome
 from domain.kernel.records import Codec, Command, Event
 from domain.kernel.registry import all_games, find_game, register

@@ -22,7 +22,8 @@ from collections.abc import Iterable
 from dataclasses import Field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
-from domain.kernel.jsonable import DecodeError, decode, encode
+from domain.kernel.decoding import DecodeError, decode
+from domain.kernel.jsonable import encode
 from domain.kernel.rules import RuleRef
 from domain.kernel.viewer import Viewer
 

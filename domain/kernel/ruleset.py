@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from domain.kernel.jsonable import DecodeError, decode, encode
+from domain.kernel.decoding import DecodeError, decode
+from domain.kernel.jsonable import encode
 from domain.kernel.narration import DEFAULT_NARRATOR, Narrator
 from domain.kernel.options import describe as describe_option
 from domain.kernel.outcome import Outcome

@@ -1,6 +1,6 @@
 """JSON Schema of a game's moves, read from the type hints of its commands.
 
-The hints of a command dataclass are what ``jsonable.decode`` checks a posted move
+The hints of a command dataclass are what ``decoding.decode`` checks a posted move
 against, so a schema made from them says what ``Ruleset.parse_move`` accepts, and
 nothing else: no second description to keep in step. ``move_schema(codec)`` is one
 schema for every move of a game: a ``oneOf`` of one schema per command type (under

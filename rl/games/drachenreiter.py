@@ -19,7 +19,7 @@ from __future__ import annotations
 from domain import drachenreiter
 from domain.drachenreiter.cards import DECK, Magic
 from domain.drachenreiter.dimensions import NOTCH, SPEEDS
-from rl.actions import Grid, Listed, Values
+from rl.action_fields import Grid, Listed, Values
 from rl.specs import GameSpec, register_spec
 
 TURN_STEP = 5.0

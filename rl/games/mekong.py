@@ -40,7 +40,7 @@ from domain.mekong.decide import awaiting
 from domain.mekong.state import Bridge, MekongState, Phase, plank_colour, plank_name, plank_size
 from domain.mekong.turns import current_actor
 from domain.mekong.view import board_view, revealed_count
-from rl.actions import Grid, Path, Seq, Values
+from rl.action_fields import Grid, Path, Seq, Values
 from rl.features import Leaves, path
 from rl.specs import GameSpec, codec_for, register_spec
 

@@ -51,7 +51,7 @@ from domain.seven_dragons.commands import (
 from domain.seven_dragons.state import Phase, Placed, SevenDragonsState
 from domain.seven_dragons.variants import MAX_SEATS
 from domain.seven_dragons.view import _placed, describe, rules_of, silver_colour
-from rl.actions import Values
+from rl.action_fields import Values
 from rl.features import Leaves, path, path_from
 from rl.games.seven_dragons_grid import Grids
 from rl.specs import GameSpec, codec_for, register_spec

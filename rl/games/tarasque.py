@@ -18,7 +18,7 @@ from domain import tarasque
 from domain.tarasque import lair
 from domain.tarasque.state import AWAITING, Base, Board, Phase, TarasqueState, Turn
 from domain.tarasque.tiles import COLOURS, DECKS, DICE, LANDSCAPES, NUMBERS, SIDES
-from rl.actions import Values
+from rl.action_fields import Values
 from rl.features import Leaves, path, path_from
 from rl.specs import GameSpec, register_spec
 

@@ -7,7 +7,8 @@ import threading
 import httpx
 import pytest
 
-from api.cli import command_line, invitation_rules
+from api.cli import command_line
+from api.client_commands import invitation_rules
 from dragonhall import BotRunner, InvitationRules, Unauthenticated
 from tests.client.fakes import Script, body, client, error, ndjson
 

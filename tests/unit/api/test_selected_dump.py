@@ -1,4 +1,4 @@
-"""``schemas.Selected`` dumps events and legal moves exactly as ``Nested`` would, for every game."""
+"""``schema_fields.Selected`` dumps events and legal moves exactly as ``Nested`` would, for every game."""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ from typing import Any
 import pytest
 from marshmallow import Schema, fields
 
-from api import schemas
+from api import game_schemas
 from domain.kernel.registry import all_games
 
 
 class NestedMoveResult(Schema):
-    """``schemas.MoveResult`` as plain marshmallow dumps it, field by field."""
+    """``game_schemas.MoveResult`` as plain marshmallow dumps it, field by field."""
 
     version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(schemas.EventOut), required=True)
+    events = fields.List(fields.Nested(game_schemas.EventOut), required=True)
     replayed = fields.Boolean()
-    legal_moves = fields.Nested(schemas.LegalMoves, allow_none=True)
+    legal_moves = fields.Nested(game_schemas.LegalMoves, allow_none=True)
 
 
 def _play(client: Any, platform: Any, slug: str, rng: random.Random, moves: int) -> list[tuple[Any, Any]]:
@@ -47,21 +47,21 @@ def _play(client: Any, platform: Any, slug: str, rng: random.Random, moves: int)
 
 @pytest.mark.parametrize("slug", [g.slug for g in all_games()])
 def test_a_move_answer_dumps_as_nested_would(client: Any, platform: Any, slug: str) -> None:
-    selected, nested = schemas.MoveResult(), NestedMoveResult()
+    selected, nested = game_schemas.MoveResult(), NestedMoveResult()
     for events, legal in _play(client, platform, slug, random.Random(slug), moves=60):
         result = {"version": events[-1]["version"], "events": events, "legal_moves": legal}
         expected = nested.dump(result)
         assert selected.dump(result) == expected
-        assert schemas.EventList().dump(result) == {"version": result["version"], "events": expected["events"]}
+        assert game_schemas.EventList().dump(result) == {"version": result["version"], "events": expected["events"]}
 
 
 def test_fields_outside_the_schema_are_left_out() -> None:
     event = {"version": 3, "type": "Rolled", "data": {"dice": [1]}, "at": "t", "secret": "hand"}
     legal = {"version": 3, "seat": 0, "moves": [{"die": 1}], "internal": True}
-    dumped = schemas.MoveResult().dump({"version": 3, "events": [event], "legal_moves": legal})
+    dumped = game_schemas.MoveResult().dump({"version": 3, "events": [event], "legal_moves": legal})
     assert dumped == {
         "version": 3,
         "events": [{"version": 3, "type": "Rolled", "data": {"dice": [1]}, "at": "t"}],
         "legal_moves": {"version": 3, "seat": 0, "moves": [{"die": 1}]},
     }
-    assert schemas.MoveResult().dump({"version": 3, "events": [], "legal_moves": None})["legal_moves"] is None
+    assert game_schemas.MoveResult().dump({"version": 3, "events": [], "legal_moves": None})["legal_moves"] is None

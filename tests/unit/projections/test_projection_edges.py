@@ -25,7 +25,7 @@ from eventsourcing.persistence import Tracking
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from api.schemas import MAX_SECONDS
+from api.schema_fields import MAX_SECONDS
 from projections.games import GameProjection
 from services import clock, date_rules
 from services.aggregate import Game

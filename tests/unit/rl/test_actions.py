@@ -9,7 +9,8 @@ import pytest
 import rl  # noqa: F401  (registers the games' numberings)
 from domain.catalog import GAMES
 from domain.kernel import Ruleset
-from rl.actions import ActionCodec, Grid, Listed, Path, Seq, Values
+from rl.action_fields import Grid, Listed, Path, Seq, Values
+from rl.actions import ActionCodec
 from rl.specs import codec_for
 from tests.support.toygame import DICE_RACE
 from tests.unit.rl.support import CASES, ids, positions

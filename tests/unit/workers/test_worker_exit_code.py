@@ -11,7 +11,7 @@ import pytest
 SCRIPT = """
 import sys
 from celery import Celery, bootsteps
-from api.cli import _run_celery_worker
+from api.worker_command import _run_celery_worker
 
 class Ends(bootsteps.StartStopStep):
     def start(self, worker):

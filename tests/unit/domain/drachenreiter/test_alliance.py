@@ -21,19 +21,17 @@ from domain.drachenreiter.cards import Magic
 from domain.drachenreiter.commands import Ally, Face, Move, SetSpeed
 from domain.drachenreiter.events import (
     AllianceAnswered,
-    AllianceJoined,
     AllianceTurned,
     AllianceWindowClosed,
     AllianceWindowOpened,
-    AmuletShielded,
     CardPlayed,
     DragonFaced,
     HeadingAwaited,
-    MagicMissed,
     SpeedDialled,
     SpeedRevealed,
     TurnEnded,
 )
+from domain.drachenreiter.magic_events import AllianceJoined, AmuletShielded, MagicMissed
 from domain.drachenreiter.shapes import base
 from domain.drachenreiter.state import Facing, Step
 from domain.kernel import IllegalMove, NotYourTurn, Rng, Viewer

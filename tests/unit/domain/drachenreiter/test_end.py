@@ -8,7 +8,8 @@ from dataclasses import replace
 from domain.drachenreiter import RULESET
 from domain.drachenreiter.cards import ROUND_LIMIT, Magic
 from domain.drachenreiter.commands import Move, SetSpeed
-from domain.drachenreiter.events import DragonLeft, RaceFinished, RoundStarted, TurnEnded
+from domain.drachenreiter.events import DragonLeft, RaceFinished, TurnEnded
+from domain.drachenreiter.setup_events import RoundStarted
 from domain.drachenreiter.state import Phase
 from domain.drachenreiter.svg import FILL
 from domain.kernel import Rng, Viewer

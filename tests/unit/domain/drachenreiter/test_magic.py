@@ -14,22 +14,24 @@ from domain.drachenreiter.cards import Magic
 from domain.drachenreiter.commands import Aim, Ally, Hold, LayTraps, Move, SetSpeed
 from domain.drachenreiter.dimensions import TRAP_RADIUS
 from domain.drachenreiter.events import (
-    AmuletShielded,
     CardPlayed,
-    DragonLassoed,
-    EnergyDrained,
     EnergyLost,
     Exhausted,
-    FireballRolled,
     HeadingAwaited,
     LaidCardDiscarded,
-    MagicMissed,
     SpeedDialled,
-    TrapsLaid,
     TrapSprung,
     TurnEnded,
 )
 from domain.drachenreiter.flight import fly
+from domain.drachenreiter.magic_events import (
+    AmuletShielded,
+    DragonLassoed,
+    EnergyDrained,
+    FireballRolled,
+    MagicMissed,
+    TrapsLaid,
+)
 from domain.drachenreiter.race import template_speeds
 from domain.drachenreiter.shapes import base, template
 from domain.drachenreiter.state import Facing, Step

@@ -6,7 +6,7 @@ import pytest
 
 from domain.drachenreiter import RULESET
 from domain.drachenreiter.cards import DECK_SIZE, ENERGY_TOKENS, START_CARDS, TRAP_TOKENS
-from domain.drachenreiter.events import DeckShuffled, HandDealt, StartCardsDealt, TrapsShuffled
+from domain.drachenreiter.setup_events import DeckShuffled, HandDealt, StartCardsDealt, TrapsShuffled
 from domain.drachenreiter.shapes import base
 from domain.drachenreiter.state import Phase
 from domain.kernel import ConfigError, Rng, Viewer
