@@ -27,7 +27,6 @@ from projections.leader import ProjectionLeader
 from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
 from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
-from services import grip
 from services.account_feed import AccountFeed
 from services.accounts import Accounts
 from services.advice import Advisor
@@ -36,7 +35,6 @@ from services.credentials import Credentials
 from services.disputes import Disputes
 from services.event_store import EventStore
 from services.games import GameService
-from services.grip import GripPublisher
 from services.health import HealthModel, ProjectionProgress, Sweep, Workers
 from services.heartbeats import Heartbeats
 from services.inbox import Inbox
@@ -45,7 +43,6 @@ from services.journal import Journal
 from services.locks import Leases
 from services.ports import Work
 from services.profiles import Profiles
-from services.published_marks import LocalMarks, Marks
 from services.queries import GameQueries
 from services.seating import Seating
 from services.seeds import Seeds
@@ -59,6 +56,7 @@ from services.vacations import Vacations
 from services.wakeups import Wakeups, game_key, tokens_key
 from services.webhook_subscriptions import WebhookSubscriptions, webhook_url
 from services.webhook_targets import WebhookTargets
+from wiring import stream_engine
 from wiring.games import register_games
 from wiring.wakeups import wake_broadcast
 
@@ -215,20 +213,7 @@ class Platform:
         self.health.add(set_aside.CHECK, set_aside.SetAsideCheck(self.views))
         self._closers.append(self.advice.close)
         if self.settings.stream_engine == "pushpin":
-            publisher = GripPublisher(self.settings.grip_publish_url, self.streams, self._published_marks())
-            grip.attach(publisher, self.uow, self.feed, self.accounts)
-            self.extras["grip_publisher"] = publisher
-            self._closers.append(publisher.close)
-
-    def _published_marks(self) -> Marks | None:
-        """Where the stream engine's publishers post each game's published mark: a board beside the
-        version board when processes share a SQLite store, this process's own when it is the only
-        writer, none when it cannot see the other writers' publishes (the holds then go to the head)."""
-        if self.uow.versions is not None:
-            board = VersionBoard(self.settings.data_dir / "published.board")
-            self._closers.append(board.close)
-            return board
-        return LocalMarks() if self.uow.single_writer else None
+            self.extras["grip_publisher"] = stream_engine.attach_publisher(self, self._closers)
 
     def head(self) -> int:
         """The position of the last event saved."""
