@@ -1,6 +1,7 @@
 """Browser tests: Debian's Chromium driven by Playwright, against a real ``dragonhall serve``.
 
-One browser and one server per session; each test gets a fresh browser context and page, guarded
+One server per session (per xdist worker: the browser tests spread over the workers like the
+others) and one browser per module; each test gets a fresh browser context and page, guarded
 (``guard.py``): a console error, an uncaught exception, a failed request or an undeclared answer of
 status 400 or more fails the test that caused it. ``shoot`` saves the page at a desktop and a phone
 width (``screens.py``); ``check_a11y`` runs the vendored axe-core (``a11y.py``). docs/web-tests.md says
@@ -25,7 +26,6 @@ from tests.browser.guard import PageGuard
 from tests.support.processes import Server
 
 CHROMIUM = Path("/usr/bin/chromium")
-HERE = Path(__file__).parent
 LOOPBACK_ONLY = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1"
 """No host but localhost and 127.0.0.1 resolves: a page that reaches for another site (a CDN, a font host)
 fails its request, and the guard reports it, instead of the test depending on the network."""
@@ -42,13 +42,6 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.addinivalue_line("markers", "xdist_group(name): pytest-xdist's; declared too for a run without it")
     config.stash[STARTED] = time.time()
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keeps the browser tests on one xdist worker (``--dist loadgroup``): one browser and one server."""
-    for item in items:
-        if HERE in item.path.parents:
-            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 @pytest.hookimpl(wrapper=True)
