@@ -130,12 +130,24 @@ window.DH = (function () {
     return "v" + e.version + " " + e.type + (parts.length ? ": " + parts.join(", ") : "");
   }
 
-  const moveWords = new Map();
+  const moveWords = new Map(), moveSteps = new Map();
 
-  /** Keeps the game's phrase of each legal move (GET /legal-moves?words=true gives ``texts``). */
-  function setMoveTexts(moves, texts) {
+  /** Keeps the game's phrase of each legal move and its choices in words (GET
+   * /legal-moves?words=true gives ``texts`` and ``choices``). */
+  function setMoveTexts(moves, texts, choices) {
     moveWords.clear();
-    moves.forEach((m, i) => { if (texts[i]) moveWords.set(JSON.stringify(m), texts[i]); });
+    moveSteps.clear();
+    moves.forEach((m, i) => {
+      const key = JSON.stringify(m);
+      if (texts[i]) moveWords.set(key, texts[i]);
+      if (choices && choices[i] && choices[i].length) moveSteps.set(key, choices[i]);
+    });
+  }
+
+  /** A legal move as the choices that name it, each [question, answer] in the game's words
+   * ([["Card to lay", "the red dragon card"], ["Where", "right of the centre"]]), or null. */
+  function moveChoices(move) {
+    return moveSteps.get(JSON.stringify(move)) || null;
   }
 
   /** A legal move in the game's words ("set aside two reds"), or "" when none was given. */
@@ -156,5 +168,5 @@ window.DH = (function () {
     return (d ? d + "d " : "") + (d || h ? pad(h) + ":" : "") + pad(m) + ":" + pad(r);
   }
 
-  return { api, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText };
+  return { api, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText, moveChoices };
 })();
