@@ -269,6 +269,14 @@ class LegalMoves(Schema):
             "empty when the game gives none for its type."
         },
     )
+    kinds = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "With `words=true`: each move type of the page's moves as a heading over its moves, in "
+            'words ("Lay a dragon card").'
+        },
+    )
     refs = fields.List(
         fields.List(fields.List(fields.String())),
         metadata={

@@ -172,8 +172,9 @@ class GameQueries:
         """The caller's legal moves, with the version they belong to. ``after_own_write``
         (a move's answer) takes the game as this process last saved or loaded it, with
         no question to the store: it is at least the version just written. ``words`` adds
-        each move's phrase (``texts``), for a person's buttons, and its choices in words
-        (``choices``), for a person's selects: only when asked, never on a move's answer."""
+        each move's phrase (``texts``), for a person's buttons, its choices in words
+        (``choices``), for a person's selects, and each move type's heading (``kinds``): only
+        when asked, never on a move's answer."""
         game = self.games.remembered(game_id) if after_own_write else self.games.load(game_id)
         listed = self.legal_moves_of(game, player_id, seat, offset, limit)
         if words:
@@ -181,6 +182,7 @@ class GameQueries:
                              player_id, game.state)  # fmt: skip
             listed["texts"] = decision_texts(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
             listed["choices"] = decision_choices(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
+            listed["kinds"] = {m["type"]: game.ruleset.narrator.kind(m["type"]) for m in listed["moves"]}
             listed.update(board_points(game, listed["seat"], offset, len(listed["moves"])))
         return listed
 

@@ -307,10 +307,24 @@ MOVES = {
 }
 
 
+KINDS = {
+    "set_speed": "Set your speed",
+    "ally": "Answer the forced alliance",
+    "move": "Fly",
+    "face": "Turn your dragon",
+    "draw": "Draw magic cards",
+    "discard": "Discard magic cards",
+    "aim": "Aim the laid card",
+    "lay_traps": "Lay traps",
+    "hold": "Do not play the laid card",
+}
+"""Each move type as a heading over its moves (``Narrator.kind``)."""
+
 NARRATOR = Narrator(
     events=EVENTS,
     moves=MOVES,
     choices=CHOICES,
+    kinds=KINDS,
     turns={
         "RoundStarted": lambda d, a: f"Round {d['round']}: speeds",
         "SpeedRevealed": lambda d, a: f"{a.names.possessive(d['seat'], start=True)} flight",

@@ -221,6 +221,7 @@ class Narrator:
         reasons: Mapping[str, str] | None = None,
         score: ScoreWords | None = None,
         choices: Mapping[str, ChoiceWords] | None = None,
+        kinds: Mapping[str, str] | None = None,
     ) -> None:
         self.events: Mapping[str, EventWords] = dict(events or {})
         self.moves: Mapping[str, MoveWords] = dict(moves or {})
@@ -234,6 +235,8 @@ class Narrator:
         self.choices_of: Mapping[str, ChoiceWords] = dict(choices or {})
         """Move types to their choices in words (``choices``): the move controls' questions and
         answers, for a type with too many legal moves for one button each."""
+        self.kinds: Mapping[str, str] = dict(kinds or {})
+        """Move types to what they do, as a heading over their moves ("Lay a dragon card")."""
 
     def event(self, kind: str, data: Mapping[str, Any], audience: Audience) -> str:
         """The event in one sentence for its viewer."""
@@ -254,6 +257,10 @@ class Narrator:
         seat have the same answers."""
         told = self.choices_of.get(str(move.get("type", "")))
         return [(str(q), str(a)) for q, a in told(move, audience, seat)] if told else []
+
+    def kind(self, kind: str) -> str:
+        """A move type as a heading over its moves: "Lay a dragon card" (else its name in words)."""
+        return self.kinds.get(kind) or upper_first(words(kind))
 
     def turn(self, kind: str, data: Mapping[str, Any], audience: Audience) -> str | None:
         """The heading of a new turn when this event opens one, else None."""

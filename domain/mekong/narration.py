@@ -189,10 +189,23 @@ REASONS = {
     "round limit": "the round limit was reached and the pawn nearest its destination won",
 }
 
+KINDS = {
+    "program": "Programme five cards",
+    "place_stone": "Place a stone",
+    "place_stone_at": "Drop a stone into the water",
+    "place_plank": "Lay a plank",
+    "remove_plank": "Take a plank from the river",
+    "remove_stone": "Remove a stone",
+    "move": "Move your pawn",
+    "jump": "Jump over a pawn",
+}
+"""Each move type as a heading over its moves (``Narrator.kind``)."""
+
 NARRATOR = Narrator(
     events=EVENTS,
     moves=MOVES,
     choices=CHOICES,
+    kinds=KINDS,
     turns={
         "FirstPlayerDrawn": lambda d, a: "Round 1: programming",
         "RoundEnded": lambda d, a: f"Round {d['round'] + 1}: programming",

@@ -290,6 +290,18 @@ REASONS = {
     End.LAST_SEAT.value: "only one player was left",
 }
 
+KINDS = {
+    "place_dragon": "Lay a dragon card",
+    "trade_hands": "Play Trade Hands",
+    "trade_goals": "Play Trade Goals",
+    "rotate_goals": "Play Rotate Goals",
+    "move_card": "Play Move a Card",
+    "zap_card": "Play Zap a Card",
+    "discard_action": "Discard an action card without its effect",
+    "set_aside": "Set a card aside",
+}
+"""Each move type as a heading over its moves (``Narrator.kind``)."""
+
 NARRATOR = Narrator(
     events=EVENTS,
     moves=MOVES,
@@ -297,4 +309,5 @@ NARRATOR = Narrator(
     quiet=("TurnStarted", "DeckShuffled"),
     reasons=REASONS,
     choices=CHOICES,
+    kinds=KINDS,
 )

@@ -171,10 +171,23 @@ def turn_heading(d: Data, a: Audience) -> str:
 
 REASONS = {LAST_TILE: "the last tile entered a lair", LAST_SEAT: "only one player was left"}
 
+KINDS = {
+    "remove_tile": "Remove a tile from the game",
+    "store_tile": "Store a tile in your lair",
+    "set_aside": "Set dice aside",
+    "roll": "Roll",
+    "stop": "Stop rolling",
+    "take_tile": "Take a tile",
+    "move_lair_tile": "Move a tile of your lair",
+    "end_turn": "End the turn",
+}
+"""Each move type as a heading over its moves (``Narrator.kind``)."""
+
 NARRATOR = Narrator(
     events=EVENTS,
     moves=MOVES,
     choices=CHOICES,
+    kinds=KINDS,
     turns={"TurnStarted": turn_heading},
     quiet=("TurnEnded", "TurnStarted"),
     reasons=REASONS,

@@ -130,18 +130,25 @@ window.DH = (function () {
     return "v" + e.version + " " + e.type + (parts.length ? ": " + parts.join(", ") : "");
   }
 
-  const moveWords = new Map(), moveSteps = new Map();
+  const moveWords = new Map(), moveSteps = new Map(), kindWords = new Map();
 
-  /** Keeps the game's phrase of each legal move and its choices in words (GET
-   * /legal-moves?words=true gives ``texts`` and ``choices``). */
-  function setMoveTexts(moves, texts, choices) {
+  /** Keeps the game's phrase of each legal move, its choices and its type's heading in words (GET
+   * /legal-moves?words=true gives ``texts``, ``choices`` and ``kinds``). */
+  function setMoveTexts(moves, texts, choices, kinds) {
     moveWords.clear();
     moveSteps.clear();
+    kindWords.clear();
+    for (const [type, said] of Object.entries(kinds || {})) kindWords.set(type, said);
     moves.forEach((m, i) => {
       const key = JSON.stringify(m);
       if (texts[i]) moveWords.set(key, texts[i]);
       if (choices && choices[i] && choices[i].length) moveSteps.set(key, choices[i]);
     });
+  }
+
+  /** A move type as a heading over its moves, in the game's words ("Lay a dragon card"), or "". */
+  function kindText(type) {
+    return kindWords.get(type) || "";
   }
 
   /** A legal move as the choices that name it, each [question, answer] in the game's words
@@ -168,5 +175,5 @@ window.DH = (function () {
     return (d ? d + "d " : "") + (d || h ? pad(h) + ":" : "") + pad(m) + ":" + pad(r);
   }
 
-  return { api, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText, moveChoices };
+  return { api, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText, moveChoices, kindText };
 })();

@@ -71,7 +71,7 @@
   /** Every legal move with its words (``texts``, the game's phrase for each: DH.moveText). */
   async function allMoves(legal) {
     if (!legal) return [];
-    const moves = [], texts = [], choices = [], refs = [], poses = [];
+    const moves = [], texts = [], choices = [], refs = [], poses = [], kinds = {};
     const pages = [];
     for (let offset = 0; offset < legal.total; offset += 1000) {
       pages.push(api("GET", "/games/" + gid + "/legal-moves?words=true&offset=" + offset + "&limit=1000"));
@@ -81,10 +81,11 @@
       moves.push(...page.moves);
       texts.push(...(page.texts || []));
       choices.push(...(page.choices || []));
+      Object.assign(kinds, page.kinds || {});
       refs.push(...(page.refs || []));
       poses.push(...(page.poses || []));
     }
-    window.DH.setMoveTexts(moves, texts, choices);
+    window.DH.setMoveTexts(moves, texts, choices, kinds);
     moves.refs = refs; moves.poses = poses; moves.version = legal.version;
     return moves;
   }

@@ -218,9 +218,17 @@ def test_every_choice_of_the_move_controls_reads_in_words_and_names_its_move(
         state = ruleset.fold(state, ruleset.decide(state, seat, move, Rng(seed.to_bytes(4, "big"), f"d{n}")))
 
 
-@pytest.mark.parametrize("ruleset", all_games(), ids=[g.slug for g in all_games()])
-def test_every_move_type_with_fields_has_its_choices(ruleset: Any) -> None:
-    """A move type with fields may have more legal moves than buttons: the game words its choices."""
+REAL_GAMES = [g for g in GAMES if g is not DICE_RACE]
+"""The games people play on the pages (Dice Race is the tests' own toy)."""
+
+
+@pytest.mark.parametrize("ruleset", REAL_GAMES, ids=[g.slug for g in REAL_GAMES])
+def test_every_move_type_has_its_heading_and_with_fields_its_choices(ruleset: Any) -> None:
+    """A move type with fields may have more legal moves than buttons: the game words its choices;
+    and every type has a heading in words over its moves."""
     schema = ruleset.move_schema().get("$defs", {})
     with_fields = {t for t in ruleset.commands.types if set(schema.get(t, {}).get("properties", {})) - {"type"}}
     assert with_fields <= set(ruleset.narrator.choices_of), with_fields - set(ruleset.narrator.choices_of)
+    kinds = ruleset.narrator.kinds
+    assert set(ruleset.commands.types) <= set(kinds), "move types with no heading over their moves"
+    assert not [k for k in kinds.values() if narration_faults(k) or not k[0].isupper()], kinds

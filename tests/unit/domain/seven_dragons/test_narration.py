@@ -64,3 +64,8 @@ def test_the_move_controls_ask_for_a_card_then_where_and_which_way_up() -> None:
     ]
     assert choices(RULESET, TradeGoals(51, unused=0), ANN, 0)[1] == ("Trade goals with", "the first unused goal")
     assert choices(RULESET, TradeGoals(51, seat=1), ANN, 0)[1] == ("Trade goals with", "Bruno")
+
+
+def test_the_move_controls_head_each_kind_of_move_in_words() -> None:
+    assert RULESET.narrator.kind("place_dragon") == "Lay a dragon card"
+    assert RULESET.narrator.kind("zap_card") == "Play Zap a Card"
