@@ -10,8 +10,8 @@ the replay, the audit); and the pages around games (lobby, profiles, leaderboard
 
 The move controls (the keyboard and screen-reader path) are read through whole games of each game,
 played by the keyboard against a server bot: at every decision, every label, legend, option and
-button of the controls reads in the game's words, never a move's field name ("orientation", "cards
-1"), a JSON literal, a bare coordinate ("x -1"), a bare number or "none"."""
+button of the controls reads in the game's words, never a move's type or field name ("place dragon",
+"orientation", "cards 1"), a JSON literal, a bare coordinate ("x -1"), a bare number or "none"."""
 
 from __future__ import annotations
 
@@ -39,7 +39,8 @@ CONTROL_WORDS = """() => {
   const texts = Array.from(document.querySelectorAll(
     "#controls label, #controls legend, #controls option, #controls button"),
     (e) => ({ tag: e.tagName.toLowerCase(), text: e.textContent.trim() }));
-  return { fields: [...fields].map((f) => f.replace(/[_-]+/g, " ")), texts };
+  const spaced = (names) => [...names].map((f) => f.replace(/[_-]+/g, " "));
+  return { fields: spaced(fields), types: spaced(Object.keys(schema)), texts };
 }"""
 """Every word of the move controls (with the move schema's field names, to tell one when read)."""
 RAW_CONTROL_WORDS: dict[str, re.Pattern[str]] = {
@@ -53,8 +54,8 @@ RAW_CONTROL_WORDS: dict[str, re.Pattern[str]] = {
 
 def control_faults(page: Page) -> list[str]:
     """What the move controls show that is not the game's words: the patterns above, the page-wide
-    machine words, and a label or legend that is a move field's name as the wire spells it (lower
-    case, with or without a position: "cards 1")."""
+    machine words, a label or legend that is a move field's name as the wire spells it (lower case,
+    with or without a position: "cards 1"), and a legend that is a move type's ("place dragon")."""
     read = page.evaluate(CONTROL_WORDS)
     field_name = re.compile(r"^(?:" + "|".join(re.escape(f) for f in read["fields"] if f) + r")(?: \d+)?:?$")
     faults = []
@@ -64,6 +65,8 @@ def control_faults(page: Page) -> list[str]:
         found += machine_words(text)
         if tag in ("label", "legend") and read["fields"] and field_name.match(text):
             found.append("a move field's name")
+        if tag == "legend" and text.split(" (")[0] in read["types"]:
+            found.append("a move type's name")
         if not text:
             found.append("no words at all")
         faults += [f"<{tag}> {text!r}: {f}" for f in found]
