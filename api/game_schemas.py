@@ -261,6 +261,22 @@ class LegalMoves(Schema):
         fields.String(),
         metadata={"description": 'With `words=true`: each move in words, in the order of `moves` ("roll again").'},
     )
+    choices = fields.List(
+        fields.List(fields.List(fields.String())),
+        metadata={
+            "description": "With `words=true`: for each move, the choices that name it among the moves of its "
+            'type, in order, each `[question, answer]` in words (`["Card to lay", "the red dragon card"]`); '
+            "empty when the game gives none for its type."
+        },
+    )
+    kinds = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={
+            "description": "With `words=true`: each move type of the page's moves as a heading over its moves, in "
+            'words ("Lay a dragon card").'
+        },
+    )
     refs = fields.List(
         fields.List(fields.List(fields.String())),
         metadata={
@@ -289,7 +305,10 @@ class PageArgs(Schema):
 class LegalMovesArgs(SeatArg, PageArgs):
     words = fields.Boolean(
         load_default=False,
-        metadata={"description": "Also give each move's phrase in words (`texts`), for a person's buttons."},
+        metadata={
+            "description": "Also give each move's phrase in words (`texts`), for a person's buttons, its choices "
+            "in words (`choices`), for a person's selects, and its ways on the board (`refs`, `poses`)."
+        },
     )
 
 

@@ -142,6 +142,16 @@ def decision_texts(
     return [ruleset.narrator.move(m, audience, seat) for m in moves]
 
 
+def decision_choices(
+    ruleset: Any, moves: Iterable[Mapping[str, Any]], names: Names, variant: str, seat: int
+) -> list[list[list[str]]]:
+    """Each move as the choices that name it among its type's moves, each ``[question, answer]``
+    in words (``Narrator.choices``), for a page's move controls; empty for a type the game gives
+    none (its moves are then listed by their phrases)."""
+    audience = Audience(names, variant)
+    return [[[q, a] for q, a in ruleset.narrator.choices(m, audience, seat)] for m in moves]
+
+
 def result_text(queries: Any, doc: Mapping[str, Any], names: Names) -> str | None:
     """How the game of ``doc`` ended, in words (None while it runs), told by what ended it."""
     if not has_ended(doc["status"]):

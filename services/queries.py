@@ -22,7 +22,7 @@ from services.board_names import name_seats
 from services.board_points import board_points
 from services.documents import Summary, document, public_seats
 from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
-from services.game_log import decision_texts
+from services.game_log import decision_choices, decision_texts
 from services.games import GameService
 from services.redaction import redact_stored_event
 from services.seat_names import names_in, names_of
@@ -172,14 +172,17 @@ class GameQueries:
         """The caller's legal moves, with the version they belong to. ``after_own_write``
         (a move's answer) takes the game as this process last saved or loaded it, with
         no question to the store: it is at least the version just written. ``words`` adds
-        each move's phrase (``texts``), for a person's buttons: only when asked, never on a
-        move's answer."""
+        each move's phrase (``texts``), for a person's buttons, its choices in words
+        (``choices``), for a person's selects, and each move type's heading (``kinds``): only
+        when asked, never on a move's answer."""
         game = self.games.remembered(game_id) if after_own_write else self.games.load(game_id)
         listed = self.legal_moves_of(game, player_id, seat, offset, limit)
         if words:
             names = names_in(game.game, game.variant, game.options, game.seats, game.planned_seats, game.status,
                              player_id, game.state)  # fmt: skip
             listed["texts"] = decision_texts(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
+            listed["choices"] = decision_choices(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
+            listed["kinds"] = {m["type"]: game.ruleset.narrator.kind(m["type"]) for m in listed["moves"]}
             listed.update(board_points(game, listed["seat"], offset, len(listed["moves"])))
         return listed
 

@@ -273,6 +273,27 @@ def lay_traps(m: Data, a: Audience, seat: int) -> str:
     return f"lay {counted(len(m['spots']), 'trap')} at {spots}"
 
 
+CHOICES = {
+    "set_speed": lambda m, a, s: (
+        ("Speed", f"speed {m['speed']}"),
+        ("Magic card to lay", card(m["card"]) if m.get("card") else "no card"),
+    ),
+    "move": lambda m, a, s: (
+        ("Speed", f"speed {m['speed']}"),
+        ("Turn on setting off", turn_words(m["turn_in"])),
+        ("Then at the tip", turn_words(m["turn_out"])),
+    ),
+    "face": lambda m, a, s: (("Face", f"heading {degrees(m['heading'])}"),),
+    "draw": lambda m, a, s: (("Draw", counted(m["count"], "magic card") if m["count"] else "no card"),),
+    "discard": lambda m, a, s: (("Cards to discard", cards(m["cards"])),),
+    "aim": lambda m, a, s: (("Play the laid card at", f"{a.names.possessive(m['target'])} dragon"),),
+    "lay_traps": lambda m, a, s: (("Traps", lay_traps(m, a, s).removeprefix("lay ")),),
+    "ally": lambda m, a, s: (("The forced alliance", "turn it" if m["turn"] else "do not turn it"),),
+}
+"""Each move type's choices, in the order a player makes them (``Narrator.choices``): a flight by its
+speed, then its two turns."""
+
+
 MOVES = {
     "set_speed": set_speed,
     "ally": ally,
@@ -286,9 +307,24 @@ MOVES = {
 }
 
 
+KINDS = {
+    "set_speed": "Set your speed",
+    "ally": "Answer the forced alliance",
+    "move": "Fly",
+    "face": "Turn your dragon",
+    "draw": "Draw magic cards",
+    "discard": "Discard magic cards",
+    "aim": "Aim the laid card",
+    "lay_traps": "Lay traps",
+    "hold": "Do not play the laid card",
+}
+"""Each move type as a heading over its moves (``Narrator.kind``)."""
+
 NARRATOR = Narrator(
     events=EVENTS,
     moves=MOVES,
+    choices=CHOICES,
+    kinds=KINDS,
     turns={
         "RoundStarted": lambda d, a: f"Round {d['round']}: speeds",
         "SpeedRevealed": lambda d, a: f"{a.names.possessive(d['seat'], start=True)} flight",

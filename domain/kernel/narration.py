@@ -200,6 +200,10 @@ EventWords = Callable[[Mapping[str, Any], Audience], str]
 """An event's data (as the viewer may see it) to a sentence."""
 MoveWords = Callable[[Mapping[str, Any], Audience, int], str]
 """A move (as the viewer may see it) and its mover to a phrase: "set aside the two reds"."""
+ChoiceWords = Callable[[Mapping[str, Any], Audience, int], Sequence[tuple[str, str]]]
+"""A move (as the viewer may see it) and its mover to the choices a person makes to name it among
+the moves of its type, in order, each a question and its answer in words: (("Card", "the red dragon
+card"), ("Where", "right of the centre"), ("Turned", "upright"))."""
 ScoreWords = Callable[[float, Audience], str]
 """A seat's final score to words: "31 points"."""
 
@@ -216,6 +220,8 @@ class Narrator:
         quiet: Iterable[str] = (),
         reasons: Mapping[str, str] | None = None,
         score: ScoreWords | None = None,
+        choices: Mapping[str, ChoiceWords] | None = None,
+        kinds: Mapping[str, str] | None = None,
     ) -> None:
         self.events: Mapping[str, EventWords] = dict(events or {})
         self.moves: Mapping[str, MoveWords] = dict(moves or {})
@@ -226,6 +232,11 @@ class Narrator:
         self.reasons: Mapping[str, str] = dict(reasons or {})
         """An outcome's reason (as the game words it) to the words a result shows."""
         self.score = score
+        self.choices_of: Mapping[str, ChoiceWords] = dict(choices or {})
+        """Move types to their choices in words (``choices``): the move controls' questions and
+        answers, for a type with too many legal moves for one button each."""
+        self.kinds: Mapping[str, str] = dict(kinds or {})
+        """Move types to what they do, as a heading over their moves ("Lay a dragon card")."""
 
     def event(self, kind: str, data: Mapping[str, Any], audience: Audience) -> str:
         """The event in one sentence for its viewer."""
@@ -237,6 +248,19 @@ class Narrator:
         kind = str(move.get("type", ""))
         told = self.moves.get(kind)
         return told(move, audience, seat) if told else words(kind)
+
+    def choices(self, move: Mapping[str, Any], audience: Audience, seat: int) -> list[tuple[str, str]]:
+        """The move as the choices that name it among its type's legal moves, each a question and
+        its answer ("Card", "the red dragon card"), in the order a person makes them; none when the
+        game gives none for its type (a page then lists its moves by their whole phrases). Every
+        move of one type has as many choices, with the same questions, and no two legal moves of a
+        seat have the same answers."""
+        told = self.choices_of.get(str(move.get("type", "")))
+        return [(str(q), str(a)) for q, a in told(move, audience, seat)] if told else []
+
+    def kind(self, kind: str) -> str:
+        """A move type as a heading over its moves: "Lay a dragon card" (else its name in words)."""
+        return self.kinds.get(kind) or upper_first(words(kind))
 
     def turn(self, kind: str, data: Mapping[str, Any], audience: Audience) -> str | None:
         """The heading of a new turn when this event opens one, else None."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.kernel.narration import Audience, Narrator
-from domain.kernel.wording import counted, figure, hidden_count, is_hidden, listing, number, upper_first
+from domain.kernel.wording import counted, figure, hidden_count, is_hidden, listing, number, ordinal, upper_first
 
 Data = Mapping[str, Any]
 
@@ -149,6 +149,29 @@ EVENTS = {
 
 # ------------------------------------------------------------------ moves
 
+
+def programme_choices(m: Data, a: Audience, seat: int) -> tuple[tuple[str, str], ...]:
+    return tuple((f"{upper_first(ordinal(i + 1))} card", card(c)) for i, c in enumerate(m["cards"]))
+
+
+CHOICES = {
+    "program": programme_choices,
+    "place_stone": lambda m, a, s: (("Island for the stone", f"island {str(m['island'])[1:]}"),),
+    "place_stone_at": lambda m, a, s: (("Where in the water", spot(m["x"], m["y"])),),
+    "place_plank": lambda m, a, s: (
+        ("Plank to lay", plank(m["plank"])),
+        ("From", support(m["ends"][0])),
+        ("To", support(m["ends"][1])),
+    ),
+    "remove_plank": lambda m, a, s: (("Plank to take from the river", plank(m["plank"])),),
+    "remove_stone": lambda m, a, s: (("Stone to remove", stone(m["stone"])),),
+    "move": lambda m, a, s: (("Way to move", path(m["path"])),),
+    "jump": lambda m, a, s: (("Jump over the pawn on", support(m["over"])), ("Landing on", support(m["to"]))),
+}
+"""Each move type's choices, in the order a player makes them (``Narrator.choices``): a programme
+card by card, a plank by the plank and its two ends."""
+
+
 MOVES = {
     "program": lambda m, a, s: f"program {programme(m['cards'])}",
     "place_stone": lambda m, a, s: f"place a stone on island {str(m['island'])[1:]}",
@@ -166,9 +189,23 @@ REASONS = {
     "round limit": "the round limit was reached and the pawn nearest its destination won",
 }
 
+KINDS = {
+    "program": "Programme five cards",
+    "place_stone": "Place a stone",
+    "place_stone_at": "Drop a stone into the water",
+    "place_plank": "Lay a plank",
+    "remove_plank": "Take a plank from the river",
+    "remove_stone": "Remove a stone",
+    "move": "Move your pawn",
+    "jump": "Jump over a pawn",
+}
+"""Each move type as a heading over its moves (``Narrator.kind``)."""
+
 NARRATOR = Narrator(
     events=EVENTS,
     moves=MOVES,
+    choices=CHOICES,
+    kinds=KINDS,
     turns={
         "FirstPlayerDrawn": lambda d, a: "Round 1: programming",
         "RoundEnded": lambda d, a: f"Round {d['round'] + 1}: programming",

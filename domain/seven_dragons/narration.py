@@ -221,6 +221,68 @@ MOVES = {
     "set_aside": lambda m, a, s: f"set {card(m['card'])} aside, out of the game",
 }
 
+# ------------------------------------------------------------------ choices (the move controls)
+
+
+def then(m: Data) -> tuple[str, str]:
+    """Where a played action card goes, as a choice."""
+    if m.get("discard", "top") == "top":
+        colour = CARDS[m["card"]].colour
+        return (
+            "Then the card goes",
+            f"on top of the discard pile (the Silver Dragon turns {colour.value if colour else 'wild'})",
+        )
+    return ("Then the card goes", "to the bottom of the discard pile")
+
+
+def where(m: Data) -> tuple[str, str]:
+    return ("Where", cell(m["x"], m["y"]))
+
+
+def turn(m: Data) -> tuple[str, str]:
+    return ("Which way up", "turned round" if m.get("orientation") == 180 else "upright")
+
+
+def trade_goals_with(m: Data, a: Audience) -> str:
+    if m.get("seat") is not None:
+        return a.names.object(m["seat"])
+    return f"the {ordinal((m['unused'] or 0) + 1)} unused goal"
+
+
+CHOICES = {
+    "place_dragon": lambda m, a, s: (("Card to lay", card(m["card"])), where(m), turn(m)),
+    "trade_hands": lambda m, a, s: (
+        ("Action card to play", card(m["card"])),
+        ("Trade hands with", a.names.object(m["seat"])),
+        then(m),
+    ),
+    "trade_goals": lambda m, a, s: (
+        ("Action card to play", card(m["card"])),
+        ("Trade goals with", trade_goals_with(m, a)),
+        then(m),
+    ),
+    "rotate_goals": lambda m, a, s: (
+        ("Action card to play", card(m["card"])),
+        ("Pass every goal", f"to the {m['direction']}"),
+        then(m),
+    ),
+    "move_card": lambda m, a, s: (
+        ("Action card to play", card(m["card"])),
+        ("Card to move", card(m["target"])),
+        where(m),
+        turn(m),
+        then(m),
+    ),
+    "zap_card": lambda m, a, s: (
+        ("Action card to play", card(m["card"])),
+        ("Card to take into your hand", card(m["target"])),
+        then(m),
+    ),
+    "discard_action": lambda m, a, s: (("Card to discard without its effect", card(m["card"])),),
+    "set_aside": lambda m, a, s: (("Card to set aside", card(m["card"])),),
+}
+"""Each move type's choices, in the order a player makes them (``Narrator.choices``)."""
+
 REASONS = {
     End.GOAL.value: "seven dragons of their goal's colour are connected",
     End.ALL_CARDS_PLAYED.value: "every card was played",
@@ -228,10 +290,24 @@ REASONS = {
     End.LAST_SEAT.value: "only one player was left",
 }
 
+KINDS = {
+    "place_dragon": "Lay a dragon card",
+    "trade_hands": "Play Trade Hands",
+    "trade_goals": "Play Trade Goals",
+    "rotate_goals": "Play Rotate Goals",
+    "move_card": "Play Move a Card",
+    "zap_card": "Play Zap a Card",
+    "discard_action": "Discard an action card without its effect",
+    "set_aside": "Set a card aside",
+}
+"""Each move type as a heading over its moves (``Narrator.kind``)."""
+
 NARRATOR = Narrator(
     events=EVENTS,
     moves=MOVES,
     turns={"TurnStarted": lambda d, a: f"{a.names.possessive(d['seat'], start=True)} turn"},
     quiet=("TurnStarted", "DeckShuffled"),
     reasons=REASONS,
+    choices=CHOICES,
+    kinds=KINDS,
 )

@@ -136,6 +136,22 @@ def set_aside(m: Data, a: Audience, seat: int) -> str:
     return said
 
 
+def egg(m: Data) -> str:
+    if not m["egg"]:
+        return "not on the egg"
+    return "on the egg" if m["count"] == 1 else "one of them on the egg"
+
+
+CHOICES = {
+    "remove_tile": lambda m, a, s: (("Tile to remove from the game", tile(m["tile"])),),
+    "store_tile": lambda m, a, s: (("Tile to store", tile(m["tile"])), ("Row of the lair", row(m["row"]))),
+    "set_aside": lambda m, a, s: (("Dice to set aside", dice(m["symbol"], m["count"])), ("The egg", egg(m))),
+    "take_tile": lambda m, a, s: (("Tile to take", tile(m["tile"])), ("With", counted(m["dice"], "die"))),
+    "move_lair_tile": lambda m, a, s: (("Tile to move", tile(m["tile"])), ("To", f"{row(m['row'])} of the lair")),
+}
+"""Each move type's choices, in the order a player makes them (``Narrator.choices``)."""
+
+
 MOVES = {
     "remove_tile": lambda m, a, s: f"remove {tile(m['tile'])} from the game",
     "store_tile": lambda m, a, s: f"store {tile(m['tile'])} in {row(m['row'])} of the lair",
@@ -155,9 +171,23 @@ def turn_heading(d: Data, a: Audience) -> str:
 
 REASONS = {LAST_TILE: "the last tile entered a lair", LAST_SEAT: "only one player was left"}
 
+KINDS = {
+    "remove_tile": "Remove a tile from the game",
+    "store_tile": "Store a tile in your lair",
+    "set_aside": "Set dice aside",
+    "roll": "Roll",
+    "stop": "Stop rolling",
+    "take_tile": "Take a tile",
+    "move_lair_tile": "Move a tile of your lair",
+    "end_turn": "End the turn",
+}
+"""Each move type as a heading over its moves (``Narrator.kind``)."""
+
 NARRATOR = Narrator(
     events=EVENTS,
     moves=MOVES,
+    choices=CHOICES,
+    kinds=KINDS,
     turns={"TurnStarted": turn_heading},
     quiet=("TurnEnded", "TurnStarted"),
     reasons=REASONS,

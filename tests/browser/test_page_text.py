@@ -6,7 +6,12 @@ point of a game, and is allowed).
 For each of the four games, two people play a table through the API; its pages are read as each seat,
 as a signed-in spectator and signed out, while it runs (the game, every step of its replay, the audit
 with a dispute's form open, the inbox) and once a resignation has ended it (the game, every step of
-the replay, the audit); and the pages around games (lobby, profiles, leaderboards, tournaments)."""
+the replay, the audit); and the pages around games (lobby, profiles, leaderboards, tournaments).
+
+The move controls (the keyboard and screen-reader path) are read through whole games of each game,
+played by the keyboard against a server bot: at every decision, every label, legend, option and
+button of the controls reads in the game's words, never a move's type or field name ("place dragon",
+"orientation", "cards 1"), a JSON literal, a bare coordinate ("x -1"), a bare number or "none"."""
 
 from __future__ import annotations
 
@@ -16,13 +21,56 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.keyboard_play import play_one_decision_by_keyboard, wait_for_controls_or_end
+from tests.browser.pages import WHOLE_GAMES, open_table, sign_up
 from tests.browser.reading import Person, Reading, play, reader, register, table
+from tests.support.page_text import machine_words
 from tests.support.processes import Server
 
 pytestmark = pytest.mark.slow
 GAMES = ["tarasque", "seven-dragons", "mekong", "drachenreiter"]
 DECISIONS = 14
 """Decisions played before the running game's pages are read: a few turns of each game."""
+
+
+CONTROL_WORDS = """() => {
+  const schema = (JSON.parse(document.getElementById("page-data").textContent).move_schema || {}).$defs || {};
+  const fields = new Set(Object.values(schema).flatMap((d) => Object.keys(d.properties || {})));
+  const texts = Array.from(document.querySelectorAll(
+    "#controls label, #controls legend, #controls option, #controls button"),
+    (e) => ({ tag: e.tagName.toLowerCase(), text: e.textContent.trim() }));
+  const spaced = (names) => [...names].map((f) => f.replace(/[_-]+/g, " "));
+  return { fields: spaced(fields), types: spaced(Object.keys(schema)), texts };
+}"""
+"""Every word of the move controls (with the move schema's field names, to tell one when read)."""
+RAW_CONTROL_WORDS: dict[str, re.Pattern[str]] = {
+    "a field name in snake_case": re.compile(r"\b[a-z]+_[a-z_]+\b"),
+    "a JSON literal": re.compile(r"\b(null|true|false)\b|[\[\]{}]"),
+    "a bare coordinate": re.compile(r"\b[xy]\s*[:=]?\s*-?\d"),
+    "'none'": re.compile(r"\bnone\b", re.I),
+    "a bare number": re.compile(r"^-?\d+(\.\d+)?$"),
+}
+
+
+def control_faults(page: Page) -> list[str]:
+    """What the move controls show that is not the game's words: the patterns above, the page-wide
+    machine words, a label or legend that is a move field's name as the wire spells it (lower case,
+    with or without a position: "cards 1"), and a legend that is a move type's ("place dragon")."""
+    read = page.evaluate(CONTROL_WORDS)
+    field_name = re.compile(r"^(?:" + "|".join(re.escape(f) for f in read["fields"] if f) + r")(?: \d+)?:?$")
+    faults = []
+    for item in read["texts"]:
+        text, tag = item["text"], item["tag"]
+        found = [f"{what}" for what, pattern in RAW_CONTROL_WORDS.items() if pattern.search(text)]
+        found += machine_words(text)
+        if tag in ("label", "legend") and read["fields"] and field_name.match(text):
+            found.append("a move field's name")
+        if tag == "legend" and text.split(" (")[0] in read["types"]:
+            found.append("a move type's name")
+        if not text:
+            found.append("no words at all")
+        faults += [f"<{tag}> {text!r}: {f}" for f in found]
+    return faults
 
 
 def read_replay(page: Page, reading: Reading, who: str) -> int:
@@ -106,3 +154,26 @@ def test_no_page_around_the_games_shows_the_api_words(browser: Browser, web_serv
                 expect(page.locator("h1").first).to_be_visible()
                 reading.read(page, who)
     assert not reading.problems, "\n".join(reading.problems[:40])
+
+
+# A move sent while the bot's move of a simultaneous phase lands first is refused as "the game moved
+# on" (409) and the page shows the game as it is now: the person plays again.
+@pytest.mark.expect_http_error(409, "/moves")
+@pytest.mark.parametrize(("variant", "bot"), WHOLE_GAMES)
+def test_the_move_controls_read_in_the_games_words_through_a_whole_game(
+    page: Page, web_server: Server, variant: str, bot: str
+) -> None:
+    sign_up(page, web_server.base, f"lea {variant.replace('/', ' ')}")
+    open_table(page, variant, 2, bot=bot)
+    faults: dict[str, int] = {}
+    decisions = 0
+    while wait_for_controls_or_end(page):
+        for fault in control_faults(page):
+            faults[fault] = faults.get(fault, 0) + 1
+        play_one_decision_by_keyboard(page, decisions)
+        decisions += 1
+        assert decisions < 400, "the game did not end"
+    assert decisions, "the person made no decision"
+    assert not faults, f"{len(faults)} kinds of raw words in the move controls:\n" + "\n".join(
+        f"{n}x {f}" for f, n in list(faults.items())[:60]
+    )

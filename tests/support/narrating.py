@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.kernel import Viewer
+from domain.kernel import Codec, Viewer
 from domain.kernel.narration import Audience, Names
 
 PLAYERS = [{"seat": 0, "name": "ann"}, {"seat": 1, "name": "Bruno"}, {"seat": 2, "name": "cai"}]
@@ -27,3 +27,8 @@ def phrase(ruleset: Any, move: Any, heard: Audience, seat: int, reader: int | No
     """``move`` by ``seat`` in words, as ``reader`` may see it."""
     viewer = Viewer.spectator() if reader is None else Viewer.of(reader)
     return str(ruleset.narrator.move({"type": move.TYPE, **move.visible_data(seat, viewer)}, heard, seat))
+
+
+def choices(ruleset: Any, move: Any, heard: Audience, seat: int) -> list[tuple[str, str]]:
+    """``move`` by ``seat`` as the move controls ask it of that seat: each question and its answer."""
+    return list(ruleset.narrator.choices(Codec.dump(move), heard, seat))

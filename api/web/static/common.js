@@ -130,12 +130,31 @@ window.DH = (function () {
     return "v" + e.version + " " + e.type + (parts.length ? ": " + parts.join(", ") : "");
   }
 
-  const moveWords = new Map();
+  const moveWords = new Map(), moveSteps = new Map(), kindWords = new Map();
 
-  /** Keeps the game's phrase of each legal move (GET /legal-moves?words=true gives ``texts``). */
-  function setMoveTexts(moves, texts) {
+  /** Keeps the game's phrase of each legal move, its choices and its type's heading in words (GET
+   * /legal-moves?words=true gives ``texts``, ``choices`` and ``kinds``). */
+  function setMoveTexts(moves, texts, choices, kinds) {
     moveWords.clear();
-    moves.forEach((m, i) => { if (texts[i]) moveWords.set(JSON.stringify(m), texts[i]); });
+    moveSteps.clear();
+    kindWords.clear();
+    for (const [type, said] of Object.entries(kinds || {})) kindWords.set(type, said);
+    moves.forEach((m, i) => {
+      const key = JSON.stringify(m);
+      if (texts[i]) moveWords.set(key, texts[i]);
+      if (choices && choices[i] && choices[i].length) moveSteps.set(key, choices[i]);
+    });
+  }
+
+  /** A move type as a heading over its moves, in the game's words ("Lay a dragon card"), or "". */
+  function kindText(type) {
+    return kindWords.get(type) || "";
+  }
+
+  /** A legal move as the choices that name it, each [question, answer] in the game's words
+   * ([["Card to lay", "the red dragon card"], ["Where", "right of the centre"]]), or null. */
+  function moveChoices(move) {
+    return moveSteps.get(JSON.stringify(move)) || null;
   }
 
   /** A legal move in the game's words ("set aside two reds"), or "" when none was given. */
@@ -156,5 +175,5 @@ window.DH = (function () {
     return (d ? d + "d " : "") + (d || h ? pad(h) + ":" : "") + pad(m) + ":" + pad(r);
   }
 
-  return { api, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText };
+  return { api, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText, moveChoices, kindText };
 })();

@@ -1,7 +1,8 @@
-// Move controls built from the legal moves the API lists and the game's move schema: nothing here
-// knows a rule. A move type with few legal moves gets one button per move; one with many (a Mékong
-// programme, a Drachenreiter flight) gets one select per field, each listing only the values that
-// some legal move still has given the fields chosen before it.
+// Move controls built from the legal moves the API lists, in the game's words: nothing here knows a
+// rule. A move type with few legal moves gets one button per move, named by the move's phrase; one
+// with many (a Mékong programme, a Drachenreiter flight) gets one select per choice the game words
+// for it ("Card to lay": "the red dragon card"), each listing only the answers that some legal move
+// still has given the answers chosen before it.
 "use strict";
 window.DHControls = (function () {
   const { el, words } = window.DH;
@@ -27,31 +28,6 @@ window.DHControls = (function () {
     return list.length <= BUTTONS_UP_TO || (fields.size <= 1 && list.length <= ONE_FIELD_BUTTONS_UP_TO);
   }
 
-  /** The fields of a move type in the schema's order, arrays opened into one key per position. */
-  function keysOf(type, moves, schema) {
-    const props = (((schema || {}).$defs || {})[type] || {}).properties || moves[0];
-    const keys = [];
-    for (const name of Object.keys(props)) {
-      if (name === "type") continue;
-      const longest = Math.max(0, ...moves.map((m) => (Array.isArray(m[name]) ? m[name].length : -1)));
-      if (longest > 0) for (let i = 0; i < longest; i++) keys.push([name, i]);
-      else keys.push([name, null]);
-    }
-    return keys;
-  }
-
-  function valueAt(move, [name, index]) {
-    const v = move[name];
-    const at = index === null ? v : Array.isArray(v) ? v[index] : null;
-    return JSON.stringify(at === undefined ? null : at);
-  }
-
-  function description(type, name, schema) {
-    const def = (((schema || {}).$defs || {})[type] || {});
-    const prop = (def.properties || {})[name] || {};
-    return prop.description || def.description || "";
-  }
-
   function buttons(type, moves, play) {
     const box = el("div", { class: "choices" });
     for (const move of moves) {
@@ -62,46 +38,64 @@ window.DHControls = (function () {
     return box;
   }
 
-  function cascade(type, moves, schema, play) {
-    const keys = keysOf(type, moves, schema);
-    const box = el("div", { class: "fields" });
-    const go = el("button", { type: "button", text: "Play " + words(type) });
-    const chosen = [];
-    const selects = keys.map(([name, index], i) => {
-      const id = "f-" + type + "-" + name + (index === null ? "" : "-" + index);
-      const text = words(name) + (index === null ? "" : " " + (index + 1));
-      const select = el("select", { id, title: description(type, name, schema) || null });
-      select.addEventListener("change", () => { chosen[i] = select.value; refresh(i + 1); });
-      box.append(el("label", { for: id, text }), select);
-      return select;
-    });
+  /** The moves of one type as the game words their choices (``DH.moveChoices``): each move's
+   * [question, answer] pairs, when the game gives them for every move, as many for each; else each
+   * move as one choice, its whole phrase. */
+  function stepsOf(moves) {
+    const steps = moves.map((m) => window.DH.moveChoices(m));
+    if (steps.every((s) => s && s.length && s.length === steps[0].length)) return steps;
+    return moves.map((m) => [["Move", label(m)]]);
+  }
 
+  /** One select per choice, in the game's words, each listing only the answers that some legal
+   * move still has given the answers chosen before it; the button plays the move they name. */
+  function cascade(type, moves, play) {
+    const steps = stepsOf(moves);
+    const count = steps[0].length;
+    const box = el("div", { class: "fields" });
+    const go = el("button", { type: "button", text: "Play" });
+    const chosen = [], labels = [], selects = [];
+    for (let i = 0; i < count; i++) {
+      const id = "f-" + type + "-" + i;
+      const select = el("select", { id });
+      select.addEventListener("change", () => { chosen[i] = select.value; refresh(i + 1); });
+      const text = el("label", { for: id });
+      labels.push(text);
+      selects.push(select);
+      box.append(text, select);
+    }
+
+    /** The moves (their indices) whose first ``upTo`` answers are those chosen. */
     function candidates(upTo) {
-      return moves.filter((m) => keys.slice(0, upTo).every((k, j) => valueAt(m, k) === chosen[j]));
+      return moves.map((_, k) => k).filter((k) => steps[k].slice(0, upTo).every((step, j) => step[1] === chosen[j]));
     }
 
     function refresh(from) {
-      for (let i = from; i < keys.length; i++) {
-        const values = [...new Set(candidates(i).map((m) => valueAt(m, keys[i])))];
-        const select = selects[i];
-        select.replaceChildren(...values.map((v) => el("option", { value: v, text: show(JSON.parse(v)) })));
+      for (let i = from; i < count; i++) {
+        const left = candidates(i);
+        const values = [...new Set(left.map((k) => steps[k][i][1]))];
+        labels[i].textContent = steps[left[0]][i][0];
+        selects[i].replaceChildren(...values.map((v) => el("option", { value: v, text: v })));
         if (!values.includes(chosen[i])) chosen[i] = values[0];
-        select.value = chosen[i];
-        select.disabled = values.length < 2;
+        selects[i].value = chosen[i];
+        selects[i].disabled = values.length < 2;
       }
-      go.disabled = candidates(keys.length).length !== 1;
+      const left = candidates(count);
+      go.textContent = left.length ? "Play: " + (window.DH.moveText(moves[left[0]]) || label(moves[left[0]])) : "Play";
+      go.disabled = !left.length;
     }
 
+    // Moves whose answers are all alike read alike in the game's words too: either is the same to play.
     go.addEventListener("click", () => {
-      const left = candidates(keys.length);
-      if (left.length === 1) play(left[0]);
+      const left = candidates(count);
+      if (left.length) play(moves[left[0]]);
     });
     refresh(0);
     return el("div", {}, box, go);
   }
 
   /** Fills ``container`` with the controls of ``moves`` (every legal move of the viewer's seat). */
-  function render(container, moves, schema, play) {
+  function render(container, moves, play) {
     const byType = new Map();
     for (const m of moves) {
       if (!byType.has(m.type)) byType.set(m.type, []);
@@ -109,8 +103,8 @@ window.DHControls = (function () {
     }
     const groups = [];
     for (const [type, list] of byType) {
-      const legend = el("legend", { text: words(type) + " (" + list.length + (list.length === 1 ? " way)" : " ways)") });
-      const body = asButtons(list) ? buttons(type, list, play) : cascade(type, list, schema, play);
+      const legend = el("legend", { text: (window.DH.kindText(type) || words(type)) + " (" + list.length + (list.length === 1 ? " way)" : " ways)") });
+      const body = asButtons(list) ? buttons(type, list, play) : cascade(type, list, play);
       groups.push(el("fieldset", { "data-type": type }, legend, body));
     }
     container.replaceChildren(...groups);

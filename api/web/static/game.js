@@ -71,7 +71,7 @@
   /** Every legal move with its words (``texts``, the game's phrase for each: DH.moveText). */
   async function allMoves(legal) {
     if (!legal) return [];
-    const moves = [], texts = [], refs = [], poses = [];
+    const moves = [], texts = [], choices = [], refs = [], poses = [], kinds = {};
     const pages = [];
     for (let offset = 0; offset < legal.total; offset += 1000) {
       pages.push(api("GET", "/games/" + gid + "/legal-moves?words=true&offset=" + offset + "&limit=1000"));
@@ -80,10 +80,12 @@
       if (page.version !== legal.version) return null; // the game moved on: the next line brings them
       moves.push(...page.moves);
       texts.push(...(page.texts || []));
+      choices.push(...(page.choices || []));
+      Object.assign(kinds, page.kinds || {});
       refs.push(...(page.refs || []));
       poses.push(...(page.poses || []));
     }
-    window.DH.setMoveTexts(moves, texts);
+    window.DH.setMoveTexts(moves, texts, choices, kinds);
     moves.refs = refs; moves.poses = poses; moves.version = legal.version;
     return moves;
   }
@@ -110,7 +112,7 @@
     if (moves === null || wanted !== movesWanted || busy || legal.version !== version) return;
     lastMoves = moves;
     turn.textContent = words.statusText() + " Choose one of " + legal.total + " move" + (legal.total === 1 ? "" : "s") + ".";
-    window.DHControls.render(controls, moves, data.move_schema, play);
+    window.DHControls.render(controls, moves, play);
     board.arm(moves, moves.refs, moves.poses);
     keepFocus();
   }

@@ -176,3 +176,67 @@ def test_a_refusal_is_told_as_what_could_not_be_played_and_why(ruleset: Any) -> 
     said = ruleset.narrator.refusal(Codec.dump(move), refused.value.code, refused.value.rule.text, audience, idle)
     assert said.startswith("You cannot ") and "it is not your turn" in said
     assert not narration_faults(said), said
+
+
+CHOICE_DECISIONS = 30
+"""Decisions of each random game whose choices are read (every third's, for each awaited seat)."""
+CHOICE_MOVES = 300
+"""Legal moves of a seat whose choices are read at such a decision, drawn at random (a Mékong
+programme has thousands)."""
+
+
+@pytest.mark.parametrize(("ruleset", "variant"), CASES)
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16))
+def test_every_choice_of_the_move_controls_reads_in_words_and_names_its_move(
+    ruleset: Any, variant: str, seed: int
+) -> None:
+    """The move controls ask a seat's legal moves of one type as the game's choices
+    (``Narrator.choices``): every question and answer is clean words; every move of a type has as
+    many choices; two moves with the same answers read alike in their whole phrase too, so that the
+    selects can name every move a person could tell apart."""
+    rng = random.Random(seed)
+    v = ruleset.variant(variant)
+    seats = rng.randint(v.min_seats, v.max_seats)
+    config = ruleset.configure(variant, None, seats)
+    state, _ = ruleset.new_game(config, Rng(seed.to_bytes(4, "big"), "choices"))
+    narrator = ruleset.narrator
+    for n in range(CHOICE_DECISIONS):
+        awaited = ruleset.awaiting(state)
+        if not awaited:
+            break
+        for seat in awaited if n % 3 == 0 else ():
+            audience = Audience(Names.of(PLAYERS[:seats], ruleset.seat_colours(config), [seat]), variant)
+            every = list(ruleset.legal_moves(state, seat))
+            listed = [Codec.dump(m) for m in rng.sample(every, min(len(every), CHOICE_MOVES))]
+            lengths: dict[str, set[int]] = {}
+            named: dict[tuple[str, ...], str] = {}
+            for move in listed:
+                asked = narrator.choices(move, audience, seat)
+                assert not [f for q, a in asked for f in narration_faults(q) + narration_faults(a)], (move, asked)
+                assert not [a for _, a in asked if re.fullmatch(r"-?\d+(\.\d+)?|none", a)], (move, asked)
+                lengths.setdefault(move["type"], set()).add(len(asked))
+                if asked:
+                    said = narrator.move(move, audience, seat)
+                    key = (move["type"], *(a for _, a in asked))
+                    assert named.setdefault(key, said) == said, f"{said!r} and {named[key]!r} answer alike: {asked}"
+            assert all(len(counts) == 1 for counts in lengths.values()), lengths
+        seat = rng.choice(awaited)
+        move = rng.choice(list(ruleset.legal_moves(state, seat)))
+        state = ruleset.fold(state, ruleset.decide(state, seat, move, Rng(seed.to_bytes(4, "big"), f"d{n}")))
+
+
+REAL_GAMES = [g for g in GAMES if g is not DICE_RACE]
+"""The games people play on the pages (Dice Race is the tests' own toy)."""
+
+
+@pytest.mark.parametrize("ruleset", REAL_GAMES, ids=[g.slug for g in REAL_GAMES])
+def test_every_move_type_has_its_heading_and_with_fields_its_choices(ruleset: Any) -> None:
+    """A move type with fields may have more legal moves than buttons: the game words its choices;
+    and every type has a heading in words over its moves."""
+    schema = ruleset.move_schema().get("$defs", {})
+    with_fields = {t for t in ruleset.commands.types if set(schema.get(t, {}).get("properties", {})) - {"type"}}
+    assert with_fields <= set(ruleset.narrator.choices_of), with_fields - set(ruleset.narrator.choices_of)
+    kinds = ruleset.narrator.kinds
+    assert set(ruleset.commands.types) <= set(kinds), "move types with no heading over their moves"
+    assert not [k for k in kinds.values() if narration_faults(k) or not k[0].isupper()], kinds

@@ -6,7 +6,7 @@ from domain.drachenreiter import RULESET
 from domain.drachenreiter.cards import Magic
 from domain.drachenreiter.commands import Move, SetSpeed
 from domain.drachenreiter.events import CardLaid, EnergyLost, SpeedRevealed, SpeedSet
-from tests.support.narrating import audience, phrase, told
+from tests.support.narrating import audience, choices, phrase, told
 
 ANN = audience(RULESET, "standard")
 
@@ -31,3 +31,20 @@ def test_energy_lost_says_what_cost_it_naming_the_seats() -> None:
     assert told(RULESET, lost, ANN) == (
         "You lost three energy tokens: the template touched a border and a collision with Bruno's dragon."
     )
+
+
+def test_the_move_controls_ask_for_a_flight_by_its_speed_and_its_turns_in_words() -> None:
+    assert choices(RULESET, Move(600, 15.0, -30.0), ANN, 0) == [
+        ("Speed", "speed 600"),
+        ("Turn on setting off", "15° left"),
+        ("Then at the tip", "30° right"),
+    ]
+    assert choices(RULESET, Move(600, 0.0, 0.0), ANN, 0)[1:] == [
+        ("Turn on setting off", "straight on"),
+        ("Then at the tip", "straight on"),
+    ]
+    assert choices(RULESET, SetSpeed(400, Magic.LASSO), ANN, 0) == [
+        ("Speed", "speed 400"),
+        ("Magic card to lay", "Lasso"),
+    ]
+    assert choices(RULESET, SetSpeed(400), ANN, 0)[1] == ("Magic card to lay", "no card")

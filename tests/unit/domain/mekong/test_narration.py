@@ -6,7 +6,7 @@ from domain.mekong import RULESET
 from domain.mekong.cards import Card
 from domain.mekong.commands import Move, PlacePlank, PlaceStoneAt, Program
 from domain.mekong.events import ActionCancelled, CardsProgrammed, PawnMoved, PlankPlaced, PositionRevealed
-from tests.support.narrating import audience, phrase, told
+from tests.support.narrating import audience, choices, phrase, told
 
 ANN = audience(RULESET, "classic")
 PROGRAMME = (Card.MOVE_1, Card.PLACE_2_STONES, Card.MOVE_2, Card.PLACE_STONE, Card.RED_DRAGON)
@@ -40,3 +40,19 @@ def test_a_position_turned_up_names_each_seat_and_a_dragon_what_it_cancelled() -
         "The cards at position 2 were turned up: Jump (you) and the white dragon (Bruno)."
     )
     assert told(RULESET, ActionCancelled(0, Card.JUMP, (1,)), ANN) == "Your Jump was cancelled by Bruno's dragon."
+
+
+def test_the_move_controls_ask_for_a_programme_card_by_card_and_a_plank_by_its_ends() -> None:
+    cards = (Card.PLACE_STONE, Card.MOVE_2, Card.JUMP, Card.PLACE_2_PLANKS, Card.REMOVE)
+    assert choices(RULESET, Program(cards), ANN, 0) == [
+        ("First card", "Place a stone"), ("Second card", "Move 2"), ("Third card", "Jump"),
+        ("Fourth card", "Place two planks"), ("Fifth card", "Remove a plank or a stone"),
+    ]  # fmt: skip
+    assert choices(RULESET, PlacePlank("white-6", ("blue", "i9")), ANN, 0) == [
+        ("Plank to lay", "the white 6 plank"),
+        ("From", "the blue village"),
+        ("To", "island 9"),
+    ]
+    assert choices(RULESET, PlaceStoneAt(120.4, -35.0), ANN, 0) == [
+        ("Where in the water", "120 right and 35 up from the centre")
+    ]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from domain.seven_dragons import RULESET
 from domain.seven_dragons.cards import DRAGON_CODES, Colour
-from domain.seven_dragons.commands import Discard, PlaceDragon, ZapCard
+from domain.seven_dragons.commands import Discard, PlaceDragon, TradeGoals, ZapCard
 from domain.seven_dragons.events import CardDrawn, DragonPlaced, GoalDealt, GoalsTraded
 from domain.seven_dragons.narration import card
-from tests.support.narrating import audience, phrase, told
+from tests.support.narrating import audience, choices, phrase, told
 
 ANN = audience(RULESET, "full")
 RED = DRAGON_CODES.index("RRRR")
@@ -45,3 +45,27 @@ def test_an_action_says_where_the_card_then_goes() -> None:
     assert phrase(RULESET, zap, ANN, 0) == (
         "play Zap a Card on the red dragon card, then on top of the discard pile (the Silver Dragon turns red)"
     )
+
+
+def test_the_move_controls_ask_for_a_card_then_where_and_which_way_up() -> None:
+    assert choices(RULESET, PlaceDragon(1, -1, 0, 0), ANN, 0) == [
+        ("Card to lay", "the red dragon card"),
+        ("Where", "left of the centre"),
+        ("Which way up", "upright"),
+    ]
+    assert choices(RULESET, PlaceDragon(3, 2, 1, 180), ANN, 0)[1:] == [
+        ("Where", "2 right and 1 down from the centre"),
+        ("Which way up", "turned round"),
+    ]
+    assert choices(RULESET, ZapCard(51, 1, Discard.BOTTOM), ANN, 0) == [
+        ("Action card to play", "Zap a Card"),
+        ("Card to take into your hand", "the red dragon card"),
+        ("Then the card goes", "to the bottom of the discard pile"),
+    ]
+    assert choices(RULESET, TradeGoals(51, unused=0), ANN, 0)[1] == ("Trade goals with", "the first unused goal")
+    assert choices(RULESET, TradeGoals(51, seat=1), ANN, 0)[1] == ("Trade goals with", "Bruno")
+
+
+def test_the_move_controls_head_each_kind_of_move_in_words() -> None:
+    assert RULESET.narrator.kind("place_dragon") == "Lay a dragon card"
+    assert RULESET.narrator.kind("zap_card") == "Play Zap a Card"

@@ -6,7 +6,7 @@ from domain.kernel import Outcome
 from domain.tarasque import RULESET
 from domain.tarasque.commands import MoveLairTile, SetAside, StoreTile
 from domain.tarasque.events import DiceRolled, DiceSetAside, RollingEnded, TileTaken, TurnStarted
-from tests.support.narrating import audience, phrase, told
+from tests.support.narrating import audience, choices, phrase, told
 
 ANN = audience(RULESET, "dragon-dice")
 
@@ -46,3 +46,19 @@ def test_a_turn_opens_under_its_heading_and_the_result_counts_points() -> None:
     assert RULESET.narrator.outcome(outcome.to_json(), ANN) == (
         "Bruno (orange) won with 31 points: the last tile entered a lair. You (teal) came second with 25 points."
     )
+
+
+def test_the_move_controls_ask_for_a_tile_then_its_row_in_words() -> None:
+    assert choices(RULESET, StoreTile("red-forest", None), ANN, 0) == [
+        ("Tile to store", "the red forest"),
+        ("Row of the lair", "a new row"),
+    ]
+    assert choices(RULESET, MoveLairTile("red-3", 1), ANN, 0) == [
+        ("Tile to move", "the red 3"),
+        ("To", "row 2 of the lair"),
+    ]
+    assert choices(RULESET, SetAside("red", 2, True), ANN, 0) == [
+        ("Dice to set aside", "two reds"),
+        ("The egg", "one of them on the egg"),
+    ]
+    assert choices(RULESET, SetAside("red", 1, False), ANN, 0)[1] == ("The egg", "not on the egg")
