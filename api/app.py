@@ -70,6 +70,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.ma_plugin.converter.add_attribute_function(schema_fields.move_property)
     api.ma_plugin.converter.add_attribute_function(schema_fields.catalog_enum)
+    api.ma_plugin.converter.add_attribute_function(schema_fields.built_property)
     move_docs.register(api)
     blueprints = (players.blp, sessions.blp, invitations.blp, games.blp, advice.blp, streams.blp, audit.blp,
                   meta.blp, keys.blp, competition.blp)  # fmt: skip

@@ -13,6 +13,7 @@ from api.schema_fields import (
     MAX_PLAYER_ID,
     MAX_SECONDS,
     BotName,
+    Built,
     GameSlug,
     MoveField,
     Selected,
@@ -261,8 +262,8 @@ class LegalMoves(Schema):
         fields.String(),
         metadata={"description": 'With `words=true`: each move in words, in the order of `moves` ("roll again").'},
     )
-    choices = fields.List(
-        fields.List(fields.List(fields.String())),
+    choices = Built(
+        fields.List(fields.List(fields.List(fields.String()))),
         metadata={
             "description": "With `words=true`: for each move, the choices that name it among the moves of its "
             'type, in order, each `[question, answer]` in words (`["Card to lay", "the red dragon card"]`); '
@@ -277,8 +278,8 @@ class LegalMoves(Schema):
             'words ("Lay a dragon card").'
         },
     )
-    refs = fields.List(
-        fields.List(fields.List(fields.String())),
+    refs = Built(
+        fields.List(fields.List(fields.List(fields.String()))),
         metadata={
             "description": "With `words=true`: for each move, the ways of making it by clicking the board: each "
             "a list of the `data-ref` names of the board picture's elements, in click order (none: not on the board)."

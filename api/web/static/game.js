@@ -68,15 +68,26 @@
 
   // ------------------------------------------------------------ the viewer's moves
 
-  /** Every legal move with its words (``texts``, the game's phrase for each: DH.moveText). */
-  async function allMoves(legal) {
+  /** How many pages of moves are asked for at once. A browser opens six connections to a server:
+   * a Mékong programme's 49 pages, asked for all at once, held the board's picture back behind
+   * them for seconds after the move before it. */
+  const PAGES_AT_ONCE = 2;
+
+  /** Every legal move with its words (``texts``, the game's phrase for each: DH.moveText), read a
+   * few pages at a time; null when the game moved on (or a newer listing was asked for) meanwhile. */
+  async function allMoves(legal, wanted) {
     if (!legal) return [];
     const moves = [], texts = [], choices = [], refs = [], poses = [], kinds = {};
+    const offsets = [];
+    for (let offset = 0; offset < legal.total; offset += 1000) offsets.push(offset);
     const pages = [];
-    for (let offset = 0; offset < legal.total; offset += 1000) {
-      pages.push(api("GET", "/games/" + gid + "/legal-moves?words=true&offset=" + offset + "&limit=1000"));
+    for (let i = 0; i < offsets.length; i += PAGES_AT_ONCE) {
+      if (wanted !== movesWanted || legal.version !== version) return null;
+      const asked = offsets.slice(i, i + PAGES_AT_ONCE).map((offset) =>
+        api("GET", "/games/" + gid + "/legal-moves?words=true&offset=" + offset + "&limit=1000"));
+      pages.push(...(await Promise.all(asked)));
     }
-    for (const page of await Promise.all(pages)) {
+    for (const page of pages) {
       if (page.version !== legal.version) return null; // the game moved on: the next line brings them
       moves.push(...page.moves);
       texts.push(...(page.texts || []));
@@ -108,7 +119,7 @@
       if (ended()) $("play").hidden = true; // nothing to play, and no one to resign from
       return;
     }
-    const moves = await allMoves(legal);
+    const moves = await allMoves(legal, wanted);
     if (moves === null || wanted !== movesWanted || busy || legal.version !== version) return;
     lastMoves = moves;
     turn.textContent = words.statusText() + " Choose one of " + legal.total + " move" + (legal.total === 1 ? "" : "s") + ".";
