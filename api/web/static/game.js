@@ -14,7 +14,7 @@
   const $ = (id) => document.getElementById(id);
   let version = data.version, status = data.status, awaiting = data.awaiting, clocks = data.clocks;
   let lastMoves = [];
-  let seats = data.seats, busy = false, boardWanted = 0, movesWanted = 0, stream = null, failures = 0;
+  let seats = data.seats, busy = false, boardWanted = 0, boardDrawn = 0, movesWanted = 0, stream = null, failures = 0;
   let waiting; // the moves of a line that came while the viewer's move was on its way
 
   function setStatus(text) { $("live-state").textContent = text; }
@@ -28,11 +28,14 @@
 
   // ------------------------------------------------------------ what the page shows
 
+  /** Draws the board as it is now. Pictures asked for one after another may come back in any
+   * order: each is drawn unless a picture asked for after it was drawn first, so the board shows
+   * a move's result as soon as its picture comes, not only once the latest one asked for does. */
   async function redrawBoard() {
     if (!data.draws_board || status === "open" || status === "scheduled") return;
     const wanted = ++boardWanted;
     const text = await svg("/games/" + gid + "/board.svg");
-    if (wanted === boardWanted) { showBoard($("board"), text); board.redrawn(); }
+    if (wanted > boardDrawn) { boardDrawn = wanted; showBoard($("board"), text); board.redrawn(); }
   }
 
   function showHead() {
