@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import open_page
 from tests.browser.guard import PageGuard
-from tests.support.page_text import machine_words
+from tests.support.page_text import bot_names, machine_words
 from tests.support.processes import Server
 
 
@@ -58,7 +58,8 @@ class Reading:
         text = page.locator("body").inner_text()
         said = page.evaluate(SAID)
         self.pages += 1
-        for found in machine_words("\n".join([text, page.title(), *said])):
+        everything = "\n".join([text, page.title(), *said])
+        for found in machine_words(everything) + bot_names(everything):
             self.problems.append(f"{who} at {page.url}: {found}")
         for words in page.evaluate(BOARD_WORDS):
             for m in BOARD_IDS.finditer(words):

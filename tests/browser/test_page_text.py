@@ -143,10 +143,13 @@ def test_no_page_around_the_games_shows_the_api_words(browser: Browser, web_serv
         "starts_at": starts, "round_seconds": 3600}, dee.token)  # fmt: skip
     assert status == 201, cup
     web_server.call("POST", f"/api/v1/tournaments/{cup['id']}/registrations", {}, dee.token)
+    bots, _ = web_server.bot_game("tarasque", 2, bot="greedy")  # seats, log and result name them by level
+    web_server.wait_status(bots, "finished")
     reading = Reading()
     base = web_server.base
     pages = ["/", "/leaderboards", "/leaderboards/tarasque", "/tournaments", f"/tournaments/{cup['id']}",
-             f"/players/{dee.id}", f"/players/{eve.id}", "/players/server-bot:greedy", "/signin"]  # fmt: skip
+             f"/players/{dee.id}", f"/players/{eve.id}", "/players/server-bot:greedy", "/signin",
+             f"/games/{bots}", f"/games/{bots}/replay?step=3"]  # fmt: skip
     for who, person in {"a player": dee, "signed out": None}.items():
         with reader(browser, base, person) as page:
             for path in pages + (["/inbox"] if person else []):

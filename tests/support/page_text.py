@@ -5,12 +5,16 @@ the 8 hex digits of its short form), JSON or a Python literal, a raw float, a se
 ("seat 2", from 0 or 1: seats are named by player and colour), a version number shown as such. A
 "step N" is allowed: it is how people refer to a point of a game.
 ``narration_faults`` is stricter, for the sentences the narrators write: no wire name, and nothing said
-to be hidden.
+to be hidden. ``bot_names`` is for pages: a server bot is named by its level ("Level 3 bot"), never by
+the name the code knows it by ("greedy bot").
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
+
+from domain.catalog import GAMES
 
 PATTERNS: dict[str, re.Pattern[str]] = {
     "a UUID": re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I),
@@ -46,3 +50,14 @@ def narration_faults(text: str) -> list[str]:
     if not text.strip():
         found.append("an empty sentence")
     return found
+
+
+@cache
+def _bot_name() -> re.Pattern[str]:
+    names = sorted({bot for game in GAMES for bot in game.bots}, key=len, reverse=True)
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, names)) + r")[ -]bots?\b", re.I)
+
+
+def bot_names(text: str) -> list[str]:
+    """Each server bot named in ``text`` by its code name ("greedy bot") instead of its level."""
+    return [f"a bot's code name: …{text[max(0, m.start() - 30) : m.end() + 30]}…" for m in _bot_name().finditer(text)]
