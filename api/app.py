@@ -77,6 +77,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     for blp in blueprints:
         api.register_blueprint(blp)
     grip_streams.install(app)
+    streams.install(app)
     app.add_url_rule("/healthz", "healthz", meta.health)
     app.add_url_rule("/readyz", "readyz", meta.ready)
     app.add_url_rule("/metrics", "metrics", meta.metrics)

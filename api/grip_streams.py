@@ -22,7 +22,6 @@ from services.aggregate import Game
 from services.errors import ServiceError
 from services.grip import (
     NEXT_PATH,
-    GripPublisher,
     Links,
     Resume,
     from_pushpin,
@@ -135,7 +134,7 @@ def _saved_before(game: Game, seconds: float) -> bool:
 
 def _published(gid: str) -> int | None:
     """The game's published mark (``GripPublisher.published``); None when not known here."""
-    publisher: GripPublisher | None = current_platform().extras.get("grip_publisher")
+    publisher = current_platform().grip_publisher
     return None if publisher is None else publisher.published(gid)
 
 

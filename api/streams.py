@@ -23,11 +23,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from flask import Response, request
+from flask import Flask, Response, current_app, request
 
 from api import game_schemas, grip_streams
 from api.auth import optional_player, required_player
-from api.context import current_platform
+from api.context import current_platform, platform_of
 from api.parser import blueprint
 from api.stream_hub import HANDOFF_KEY, HUB_KEY, Handoff
 from infra import metrics
@@ -95,12 +95,18 @@ class Slots:
         return give_back
 
 
+SLOTS = "dragonhall.stream_slots"
+"""Where an app keeps its ``Slots`` (``Flask.extensions``): one count of streams per process."""
+
+
+def install(app: Flask) -> None:
+    """Gives ``app`` the slots of its streams, as its platform's settings size them."""
+    settings = platform_of(app).settings
+    app.extensions[SLOTS] = Slots(settings.max_streams, settings.max_streams_per_caller)
+
+
 def slots() -> Slots:
-    platform = current_platform()
-    held: Slots | None = platform.extras.get("stream_slots")
-    if held is None:
-        settings = platform.settings
-        held = platform.extras.setdefault("stream_slots", Slots(settings.max_streams, settings.max_streams_per_caller))
+    held: Slots = current_app.extensions[SLOTS]
     return held
 
 

@@ -40,7 +40,8 @@ def run_worker(args: argparse.Namespace) -> int:
     from wiring import bootstrap
 
     platform = bootstrap(projections=False, worker=False)
-    celery = platform.extras["celery"]
+    celery = platform.celery
+    assert celery is not None, "bootstrap sends the background work through Celery"
     queues = ",".join(platform.settings.queue_prefix + q for q in args.queues.split(","))
     argv = [
         "--quiet",  # no banner: what it says is logged as a line of ours

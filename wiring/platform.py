@@ -13,8 +13,9 @@ import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar
 
+from celery import Celery
 from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.utils import Environment
 
@@ -35,6 +36,7 @@ from services.credentials import Credentials
 from services.disputes import Disputes
 from services.event_store import EventStore
 from services.games import GameService
+from services.grip import GripPublisher
 from services.health import HealthModel, ProjectionProgress, Sweep, Workers
 from services.heartbeats import Heartbeats
 from services.inbox import Inbox
@@ -180,7 +182,11 @@ class Platform:
     """The projection runner of this process, when it alone runs the projections."""
     leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     """The projections' leader of this process, when another process may run them."""
-    extras: dict[str, Any] = field(default_factory=dict)
+    celery: Celery | None = None
+    """The Celery app the background work is sent through (``workers.dispatch``); None when the
+    process was given other work (the tests' ``NullWork``)."""
+    grip_publisher: GripPublisher | None = field(init=False, default=None)
+    """What publishes each saved event to Pushpin, when the streams are served through it."""
     _closers: list[Callable[[], object]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -213,7 +219,7 @@ class Platform:
         self.health.add(set_aside.CHECK, set_aside.SetAsideCheck(self.views))
         self._closers.append(self.advice.close)
         if self.settings.stream_engine == "pushpin":
-            self.extras["grip_publisher"] = stream_engine.attach_publisher(self, self._closers)
+            self.grip_publisher = stream_engine.attach_publisher(self, self._closers)
 
     def head(self) -> int:
         """The position of the last event saved."""
@@ -389,4 +395,4 @@ def _attach_work(platform: Platform, work: Work | None, worker: bool | None) -> 
         return
     from workers.dispatch import attach_celery  # the composition root may reach every layer
 
-    attach_celery(platform, start_worker=worker)
+    platform.celery = attach_celery(platform, start_worker=worker)

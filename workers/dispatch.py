@@ -111,15 +111,13 @@ class EmbeddedSweep:
         self.thread.join(5)
 
 
-def attach_celery(platform: WorkPlatform, start_worker: bool | None = None) -> None:
-    """Plugs Celery into the platform; without a broker, starts the embedded worker and sweep.
-    Feed entries appended in this process have their webhook deliveries claimed and sent at once
-    (the sweep claims those appended where no worker is plugged in)."""
+def attach_celery(platform: WorkPlatform, start_worker: bool | None = None) -> Celery:
+    """Plugs Celery into the platform and returns its app; without a broker, starts the embedded
+    worker and sweep. Feed entries appended in this process have their webhook deliveries claimed
+    and sent at once (the sweep claims those appended where no worker is plugged in)."""
     holder: dict[str, CeleryWork] = {}
     celery = make_celery(platform.settings, lambda: platform, lambda actions: holder["work"].send(actions))
     work = holder["work"] = CeleryWork(celery, platform.settings, platform.timers)
-    platform.extras["celery"] = celery
-    platform.extras["work"] = work
     platform.uow.work = work
     platform.feed.listeners.append(lambda players: work.send([PostWebhook(d) for d in platform.webhooks.due(players)]))
     run_worker = platform.settings.embedded if start_worker is None else start_worker
@@ -127,5 +125,5 @@ def attach_celery(platform: WorkPlatform, start_worker: bool | None = None) -> N
         work.local = LocalExecutor(platform, work.send)
         sweep = EmbeddedSweep(platform, work, platform.settings.sweep_interval)
         sweep.start()
-        platform.extras["worker"] = work.local
         platform.on_close(work.local.stop, sweep.stop)
+    return celery

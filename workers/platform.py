@@ -8,7 +8,7 @@ what it reads of it, and ``Platform`` matches both protocols by its shape.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from services.account_feed import AccountFeed
 from services.accounts import Accounts
@@ -60,9 +60,6 @@ class WorkPlatform(JobPlatform, Protocol):
 
     @property
     def uow(self) -> GameUnitOfWork: ...
-
-    @property
-    def extras(self) -> dict[str, Any]: ...
 
     @property
     def feed(self) -> AccountFeed: ...

@@ -49,7 +49,7 @@ class World:
 
     @property
     def publisher(self) -> GripPublisher:
-        publisher: GripPublisher = self.api.platform.extras["grip_publisher"]
+        publisher: GripPublisher = self.api.platform.grip_publisher
         return publisher
 
 

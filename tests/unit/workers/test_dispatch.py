@@ -21,7 +21,7 @@ def cut_off() -> Iterator[Any]:
     from wiring import bootstrap
 
     platform = bootstrap(make_settings("memory", broker_url=UNREACHABLE))
-    platform.extras["celery"].conf.broker_connection_max_retries = 0
+    platform.celery.conf.broker_connection_max_retries = 0
     yield ApiClient(create_app(platform).test_client(), platform)
     platform.close()
 
