@@ -103,7 +103,7 @@ window.DHControls = (function () {
     }
     const groups = [];
     for (const [type, list] of byType) {
-      const legend = el("legend", { text: (window.DH.kindText(type) || words(type)) + " (" + list.length + (list.length === 1 ? " way)" : " ways)") });
+      const legend = el("legend", { text: (window.DH.kindText(type) || words(type)) + " (" + list.length.toLocaleString("en") + (list.length === 1 ? " way)" : " ways)") });
       const body = asButtons(list) ? buttons(type, list, play) : cascade(type, list, play);
       groups.push(el("fieldset", { "data-type": type }, legend, body));
     }

@@ -125,7 +125,7 @@
     const moves = await allMoves(legal, wanted);
     if (moves === null || wanted !== movesWanted || busy || legal.version !== version) return;
     lastMoves = moves;
-    turn.textContent = words.statusText() + " Choose one of " + legal.total + " move" + (legal.total === 1 ? "" : "s") + ".";
+    turn.textContent = words.statusText() + " Choose one of " + legal.total.toLocaleString("en") + " move" + (legal.total === 1 ? "" : "s") + ".";
     window.DHControls.render(controls, moves, play);
     board.arm(moves, moves.refs, moves.poses);
     keepFocus();
