@@ -16,6 +16,10 @@ window.DHBoard = (function () {
   let chosen = [], shown = 0, armed = false, clicks = 0, sent = 0;
   let toShow = false; // a decision came whose lit elements the board's box has not yet been scrolled to
   let turn = null, hovered = null; // the way up a ghost is shown in (a pose's ``turn``); the ref under the pointer
+  /** Once a piece was clicked, when the choices left have no place on the board (a direction, a
+   * pile) and lead to this many moves or fewer, each move is offered whole ("Play Rotate Goals to
+   * the left, then on top of the discard pile"): one click, not one a choice. */
+  const WHOLE = 6;
 
   /** Every (move, way) pair still possible after the refs chosen so far. */
   function candidates() {
@@ -57,9 +61,13 @@ window.DHBoard = (function () {
     }
     if (toShow && !chosen.length) showLit(root);
     chosen.forEach((ref, k) => badge(ref, k + 1));
-    const done = distinct(left.filter((c) => c.way.length === chosen.length));
+    let done = distinct(left.filter((c) => c.way.length === chosen.length));
     if (chosen.length) fan(distinct(left), false);
     if (chosen.length && done.length) drawPose(done[shown % done.length]);
+    if (chosen.length && next.size && chips.length === next.size && distinct(left).length <= WHOLE) {
+      done = distinct(left); // what is left to choose is words alone, among a few moves: each offered whole
+      chips.length = 0;
+    }
     showBar(done, chips, turns(left));
   }
 
