@@ -258,6 +258,13 @@ class LegalMoves(Schema):
     total = fields.Integer(metadata={"description": "How many moves there are; page with offset and limit."})
     offset = fields.Integer()
     moves = fields.List(MoveField(), required=True)
+    listing = fields.String(
+        metadata={
+            "description": "Where the game knows it: names this listing apart from its version. Two answers (or "
+            "stream lines) with the same `listing` list the same moves, with the same words, though other seats "
+            "moved in between (Mékong's programmes, chosen at once): a client need not read them again."
+        }
+    )
     texts = fields.List(
         fields.String(),
         metadata={"description": 'With `words=true`: each move in words, in the order of `moves` ("roll again").'},

@@ -8,10 +8,11 @@ acknowledged by ``POST /moves`` is in the next ``GET``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from domain.kernel import Viewer, decode, find_game
@@ -197,7 +198,11 @@ class GameQueries:
         total = len(listed)
         dump = game.ruleset.commands.dump
         moves = [dump(listed[i]) for i in range(offset, min(total, offset + limit))]
-        return {"version": game.version, "seat": seat, "total": total, "offset": offset, "moves": moves}
+        out = {"version": game.version, "seat": seat, "total": total, "offset": offset, "moves": moves}
+        key = game.ruleset.listing_key(game.state, seat) if total else None
+        if key is not None:
+            out["listing"] = listing_digest(game, seat, key)
+        return out
 
     def events(self, game_id: str, player_id: str | None, after: int, limit: int) -> dict[str, Any]:
         game = self.games.load(game_id)
@@ -253,6 +258,13 @@ class GameQueries:
             doc["view"] = past.ruleset.view(past.state, Viewer.everyone())
         doc["current_version"] = current.version
         return doc
+
+
+def listing_digest(game: Game, seat: int, key: Hashable) -> str:
+    """A seat's listing named apart from its version (``Ruleset.listing_key``): equal at two
+    versions of the game when the seat's legal moves are the same. A digest, so that it says
+    nothing itself of what the key holds (a seat's hand), though only that seat reads it."""
+    return hashlib.blake2b(f"{game.id}/{seat}/{key!r}".encode(), digest_size=8).hexdigest()
 
 
 _STALE = object()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -216,6 +216,14 @@ class Ruleset(ABC, Generic[S]):
 
     def preview(self, state: S, seat: int, command: Command) -> dict[str, Any] | None:
         """A cheap forecast of a command's effect, for clients and bots."""
+        return None
+
+    def listing_key(self, state: S, seat: int) -> Hashable | None:
+        """What ``seat``'s legal moves, their words and their ways on the board depend on, where
+        the game knows it: two states of one game with equal keys list the same moves. None (the
+        default): not known, and a listing belongs to its version alone. A game whose seats decide
+        at once gives one (Mékong's programmes), so a seat's listing stands while the others
+        decide: a page does not read it again, nor drop the choices a person made in it."""
         return None
 
     def point(self, state: S, seat: int, command: Command) -> Pointing:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from domain.kernel import (
@@ -93,6 +93,12 @@ class Mekong(Ruleset[MekongState]):
 
     def legal_moves(self, state: MekongState, seat: int) -> Sequence[Command]:
         return legal_moves(state, seat)
+
+    def listing_key(self, state: MekongState, seat: int) -> Hashable | None:
+        """A programme is chosen from the seat's hand alone, whoever else has programmed."""
+        if state.phase is Phase.PROGRAMMING and seat in awaiting(state):
+            return ("programme", state.hand(seat))
+        return None
 
     def awaiting(self, state: MekongState) -> tuple[int, ...]:
         return awaiting(state)

@@ -16,6 +16,10 @@
   let lastMoves = [];
   let seats = data.seats, busy = false, boardWanted = 0, boardDrawn = 0, movesWanted = 0, stream = null, failures = 0;
   let waiting; // the moves of a line that came while the viewer's move was on its way
+  // A listing's name apart from its version (``listing``, where the game gives one: a Mékong
+  // programme): the latest line's, and the one being read. While the others decide, the same
+  // listing stands: it is neither read again nor taken off the board with the choices made in it.
+  let listing, fetching;
 
   function setStatus(text) { $("live-state").textContent = text; }
 
@@ -76,6 +80,17 @@
    * them for seconds after the move before it. */
   const PAGES_AT_ONCE = 2;
 
+  /** Whether the moves of ``legal`` (a listing shown or being read) are the game's moves now: it
+   * is of the page's version, or the latest line names the same listing. */
+  function stands(legal) {
+    return legal.version === version || (legal.listing !== undefined && legal.listing === listing);
+  }
+
+  /** Whether a line's listing ``legal`` is the one the board offers or is reading now. */
+  function sameListing(legal) {
+    return Boolean(!busy && legal && legal.listing && (legal.listing === fetching || legal.listing === lastMoves.listing));
+  }
+
   /** Every legal move with its words (``texts``, the game's phrase for each: DH.moveText), read a
    * few pages at a time; null when the game moved on (or a newer listing was asked for) meanwhile. */
   async function allMoves(legal, wanted) {
@@ -85,13 +100,14 @@
     for (let offset = 0; offset < legal.total; offset += 1000) offsets.push(offset);
     const pages = [];
     for (let i = 0; i < offsets.length; i += PAGES_AT_ONCE) {
-      if (wanted !== movesWanted || legal.version !== version) return null;
+      if (wanted !== movesWanted || !stands(legal)) return null;
       const asked = offsets.slice(i, i + PAGES_AT_ONCE).map((offset) =>
         api("GET", "/games/" + gid + "/legal-moves?words=true&offset=" + offset + "&limit=1000"));
       pages.push(...(await Promise.all(asked)));
     }
     for (const page of pages) {
-      if (page.version !== legal.version) return null; // the game moved on: the next line brings them
+      // the game moved on, and with it this listing: the next line brings the new one
+      if (page.version !== legal.version && !(legal.listing && page.listing === legal.listing)) return null;
       moves.push(...page.moves);
       texts.push(...(page.texts || []));
       choices.push(...(page.choices || []));
@@ -100,7 +116,7 @@
       poses.push(...(page.poses || []));
     }
     window.DH.setMoveTexts(moves, texts, choices, kinds);
-    moves.refs = refs; moves.poses = poses; moves.version = legal.version;
+    moves.refs = refs; moves.poses = poses; moves.version = legal.version; moves.listing = legal.listing;
     return moves;
   }
 
@@ -111,6 +127,10 @@
   async function showMoves(legal) {
     const controls = $("controls");
     if (!controls) return;
+    if (sameListing(legal)) { // the others decided: the moves offered, or being read, stand
+      if (legal.listing === lastMoves.listing) lastMoves.version = legal.version;
+      return;
+    }
     const wanted = ++movesWanted;
     if (busy) { waiting = legal; return; }
     waiting = undefined;
@@ -122,8 +142,10 @@
       if (ended()) $("play").hidden = true; // nothing to play, and no one to resign from
       return;
     }
+    fetching = legal.listing;
     const moves = await allMoves(legal, wanted);
-    if (moves === null || wanted !== movesWanted || busy || legal.version !== version) return;
+    if (fetching === legal.listing) fetching = undefined;
+    if (moves === null || wanted !== movesWanted || busy || !stands(legal)) return;
     lastMoves = moves;
     turn.textContent = words.statusText() + " Choose one of " + legal.total.toLocaleString("en") + " move" + (legal.total === 1 ? "" : "s") + ".";
     window.DHControls.render(controls, moves, play);
@@ -163,6 +185,7 @@
   function play(move) {
     if (busy) return false;
     busy = true;
+    lastMoves.listing = undefined; // what is offered after the answer is read anew
     $("play").dataset.sent = String(Number($("play").dataset.sent || 0) + 1);
     board.disarm();
     submit(move).then(settle);
@@ -213,7 +236,9 @@
   function onGame(line) {
     if (line.version < version) return; // a read that left before the last line came: older than shown
     const doc = line.game;
-    if (line.version !== version) board.disarm(); // what was lit belongs to the game as it was
+    // what was lit belongs to the game as it was, unless this seat's listing stands
+    if (line.version !== version && !sameListing(line.legal_moves)) board.disarm();
+    listing = line.legal_moves ? line.legal_moves.listing : undefined;
     version = line.version; status = doc.status; awaiting = doc.awaiting; clocks = doc.clocks; seats = doc.seats;
     showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves); words.follow(version);
     setStatus(ended() ? "This game has ended." : stream ? "Live." : "Live (polling).");
@@ -221,7 +246,8 @@
   }
 
   function onEvents(line) {
-    if (line.version !== version) board.disarm();
+    if (line.version !== version && !sameListing(line.legal_moves)) board.disarm();
+    listing = line.legal_moves ? line.legal_moves.listing : undefined;
     version = line.version; status = line.status; awaiting = line.awaiting; clocks = line.clocks;
     words.follow(version);
     showHead(); showClocks(); redrawBoard(); showMoves(line.legal_moves);

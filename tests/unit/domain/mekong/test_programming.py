@@ -140,3 +140,25 @@ def test_every_programme_is_listed_lazily_and_each_is_accepted() -> None:
 def test_programming_cannot_be_skipped() -> None:
     """Issue: the programming decision cannot be skipped."""
     assert RULESET.skip(table("classic", 2), 0, RNG) is None
+
+
+def test_a_seats_programme_listing_stands_while_the_others_programme_and_ends_with_its_own() -> None:
+    """The seats programme at once (rulebook "Phase de programmation"): what one may programme
+    comes from its hand alone, so its listing's key (``Ruleset.listing_key``) is the same whoever
+    else has programmed, and each seat's differs; once it has programmed it lists nothing."""
+    state = table("classic", 3)
+    key = RULESET.listing_key(state, 0)
+    assert key is not None and key != RULESET.listing_key(state, 2)
+    moved, _ = play(state, 1, Program(PLAN))
+    assert RULESET.listing_key(moved, 0) == key
+    assert list(RULESET.legal_moves(moved, 0)) == list(RULESET.legal_moves(state, 0))
+    assert RULESET.listing_key(moved, 1) is None
+
+
+def test_a_listing_of_the_resolution_has_no_key() -> None:
+    """Cards are resolved one by one on a river every decision changes: no key, the version decides."""
+    state = table("classic", 2)
+    for seat in (0, 1):
+        state, _ = play(state, seat, Program(PLAN) if seat == 1 else next(iter(RULESET.legal_moves(state, 0))))
+    assert state.phase is not Phase.PROGRAMMING
+    assert all(RULESET.listing_key(state, seat) is None for seat in range(2))
