@@ -201,7 +201,7 @@ class GameQueries:
         out = {"version": game.version, "seat": seat, "total": total, "offset": offset, "moves": moves}
         key = game.ruleset.listing_key(game.state, seat) if total else None
         if key is not None:
-            out["listing"] = listing_digest(game, seat, key)
+            out["listing"] = listing_digest(seat, key)
         return out
 
     def events(self, game_id: str, player_id: str | None, after: int, limit: int) -> dict[str, Any]:
@@ -260,11 +260,12 @@ class GameQueries:
         return doc
 
 
-def listing_digest(game: Game, seat: int, key: Hashable) -> str:
+def listing_digest(seat: int, key: Hashable) -> str:
     """A seat's listing named apart from its version (``Ruleset.listing_key``): equal at two
-    versions of the game when the seat's legal moves are the same. A digest, so that it says
-    nothing itself of what the key holds (a seat's hand), though only that seat reads it."""
-    return hashlib.blake2b(f"{game.id}/{seat}/{key!r}".encode(), digest_size=8).hexdigest()
+    versions of the game when the seat's legal moves are the same. A digest of what the seat
+    itself knows and nothing else (not even the game's id), so that it tells its reader nothing
+    that reading the moves would not; only that seat reads it."""
+    return hashlib.blake2b(f"{seat}/{key!r}".encode(), digest_size=8).hexdigest()
 
 
 _STALE = object()
