@@ -24,6 +24,8 @@ from tests.browser.pages import WHOLE_GAMES, open_table, sign_up, wait_for_turn_
 from tests.support.processes import Server
 
 pytestmark = pytest.mark.slow
+WORDS_READ = "() => performance.getEntriesByType('resource').filter((e) => e.name.includes('words=true')).length"
+"""How many pages of legal moves with their words the page has read since it opened."""
 Shoot = Callable[[Page, str], list[Path]]
 
 
@@ -150,3 +152,51 @@ def test_a_seven_dragons_card_is_laid_the_way_up_its_ghost_shows_where_it_fits_b
         expect(page.locator("#version")).not_to_have_text(version)
         return
     raise AssertionError("no card of the hand fitted a cell both ways up in 12 decisions")
+
+
+def click_lit(page: Page, times: int) -> None:
+    """Clicks lit elements of the board ``times`` times, again where one went away under the
+    pointer as the board was drawn anew."""
+    clicked = 0
+    for _ in range(times * 5):
+        clicked += click_once(page)
+        if clicked == times:
+            return
+    raise AssertionError(f"{clicked} of {times} clicks on the board landed")
+
+
+def test_a_programme_half_chosen_on_the_board_stands_while_another_seat_programmes(
+    page: Page, web_server: Server
+) -> None:
+    """Mékong's seats programme at once. Another seat's programme is a new version of the game, but
+    not of this seat's 15,120 programmes: the cards a person has picked stay picked, the page does
+    not read the moves again, and the programme, finished, is played at the new version."""
+    status, other = web_server.call("POST", "/api/v1/players", {"name": "eve programmes"})
+    assert status == 201, other
+    status, game = web_server.call("POST", "/api/v1/games", {"game": "mekong", "players": 2}, other["token"])
+    assert status == 201, game
+    gid = game["id"]
+    assert web_server.call("POST", f"/api/v1/games/{gid}/seats", {}, other["token"])[0] == 201
+    sign_up(page, web_server.base, "dee programmes")
+    page.goto(f"{web_server.base}/games/{gid}")
+    page.get_by_role("button", name="Take a seat").click()
+    assert wait_for_turn_or_end(page)
+    expect(page.locator(LIT).first).to_be_visible()
+    click_lit(page, 2)
+    expect(page.locator(".pick-badge")).to_have_count(2)
+    read = page.evaluate(WORDS_READ)
+    version = page.locator("#version").inner_text()
+
+    status, listed = web_server.call("GET", f"/api/v1/games/{gid}/legal-moves?limit=1", None, other["token"])
+    assert status == 200 and listed["total"] > 1000, listed
+    status, made = web_server.call("POST", f"/api/v1/games/{gid}/moves", {"move": listed["moves"][0]}, other["token"])
+    assert status == 201, (made, listed)
+    expect(page.locator("#version")).not_to_have_text(version)
+
+    expect(page.locator(".pick-badge")).to_have_count(2)
+    assert page.evaluate(WORDS_READ) == read
+    sent = page.evaluate(SENT)
+    click_lit(page, 3)
+    assert page.evaluate(SENT) == sent + 1
+    expect(page.locator("#log")).to_contain_text("You programmed Place", timeout=10_000)
+    expect(page.locator("#move-error")).to_be_hidden()
