@@ -51,9 +51,7 @@ def replay_sample(server: Server, gid: str, person: Person | None) -> set[int] |
         shows |= {f"event {type_at[v]}" for v in range(s["version"], s["until"] + 1) if v in type_at}
         for what in shows:
             first.setdefault(what, s["step"])
-    out = {0, max(s["step"] for s in log["steps"]), *first.values()}
-    print("SAMPLE", len(out), max(s["step"] for s in log["steps"]), sorted(out))
-    return out
+    return {0, max(s["step"] for s in log["steps"]), *first.values()}
 
 
 def read_replay(page: Page, reading: Reading, who: str, sample: set[int] | None) -> int:
