@@ -37,7 +37,8 @@ CASES = [
     for n in sorted({v.min_seats, v.max_seats})
 ]
 SEED = b"conformance-seed"
-LEGAL_SAMPLE = 12
+LEGAL_SAMPLE = count(4, 12)
+"""Listed moves decided at each decision (as is, and through their wire form) besides the one played."""
 
 
 def _check_event(ruleset: Any, event: Any) -> None:

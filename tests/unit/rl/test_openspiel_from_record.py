@@ -19,31 +19,19 @@ from rl import hooks, records
 from rl.features import describe
 from rl.openspiel_records import from_record, replay
 from rl.specs import codec_for
-from tests.support.runs import thorough
+from tests.unit.rl.support import corpus_sample
 
 CORPUS = Path(__file__).resolve().parents[2] / "regression" / "corpus"
 RECORDS = sorted(CORPUS.glob("*/*.json.gz"))
 
 
-def first_of_each_table(paths: list[Path]) -> list[Path]:
-    """The first game of each game, variant and seat count ("tarasque", "numbered-4p") among ``paths``."""
-    seen: set[tuple[str, str]] = set()
-    kept = []
-    for path in paths:
-        table = (path.parent.name, path.name.rsplit("-", 1)[0])
-        if table not in seen:
-            seen.add(table)
-            kept.append(path)
-    return kept
-
-
 EVERY = [p for p in RECORDS if p.parent.name in ("tarasque", "seven-dragons")]
 CHECKED = [
-    *(EVERY if thorough() else first_of_each_table(EVERY)),
+    *corpus_sample(EVERY),
     CORPUS / "mekong" / "challenge-2p-1002.json.gz",
 ]
-"""Every Tarasque and Seven Dragons game of the corpus with ``--thorough``; in ``make test`` the first
-game of each variant and seat count (the others replay the same code on other deals); and a Mekong one
+"""Every Tarasque and Seven Dragons game of the corpus with ``--thorough``; in ``make test`` a game of
+each variant and of each seat count (``corpus_sample``); and a Mekong one
 (a legal-move table a step is slow there). Drachenreiter's corpus games fly off the action grid:
 refused, tested below."""
 
