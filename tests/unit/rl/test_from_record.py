@@ -13,7 +13,7 @@ import pytest
 
 from domain.kernel import state_hash
 from rl.pettingzoo_env import env
-from tests.unit.rl.support import corpus_sample
+from tests.support.runs import corpus_sample
 
 CORPUS = Path(__file__).resolve().parents[2] / "regression" / "corpus"
 RECORDS = sorted(CORPUS.glob("*/*.json.gz"))

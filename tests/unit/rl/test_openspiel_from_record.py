@@ -19,7 +19,7 @@ from rl import hooks, records
 from rl.features import describe
 from rl.openspiel_records import from_record, replay
 from rl.specs import codec_for
-from tests.unit.rl.support import corpus_sample
+from tests.support.runs import corpus_sample
 
 CORPUS = Path(__file__).resolve().parents[2] / "regression" / "corpus"
 RECORDS = sorted(CORPUS.glob("*/*.json.gz"))
