@@ -30,8 +30,17 @@ def pytest_addoption(parser: Any) -> None:
     parser.addoption(
         "--thorough",
         action="store_true",
-        help="also run the tests marked thorough: property runs with many more examples",
+        help="also run the tests marked thorough, and run every property with its larger counts "
+        "(more random games, examples and replay steps: tests.support.runs)",
     )
+
+
+def pytest_configure(config: Any) -> None:
+    """Counts chosen by ``tests.support.runs.count`` follow ``--thorough``: set before the test
+    modules, whose decorators read them, are imported."""
+    from tests.support.runs import set_thorough
+
+    set_thorough(bool(config.getoption("--thorough")))
 
 
 def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:

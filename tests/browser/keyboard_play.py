@@ -3,9 +3,13 @@ the arrow keys to change a select's value, Enter or Space to press a button. No 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Page, expect
+
+from tests.support.page_text import machine_words
 
 SENT = "Number(document.getElementById('play').dataset.sent || 0)"
 """How many moves the page has sent since it opened (the board's and the controls')."""
@@ -57,11 +61,55 @@ def wait_for_controls_or_end(page: Page) -> bool:
     return not ended.is_visible()
 
 
-def play_to_the_end_by_keyboard(page: Page, most: int = 400) -> list[int]:
+def play_to_the_end_by_keyboard(
+    page: Page, most: int = 400, before_each: Callable[[Page], None] | None = None
+) -> list[int]:
     """Plays the viewer's decisions by keyboard until the game ends; the Tabs each took to reach
-    the move controls."""
+    the move controls. ``before_each`` looks at the page as each decision's controls are shown."""
     tabs: list[int] = []
     while wait_for_controls_or_end(page):
+        if before_each is not None:
+            before_each(page)
         tabs.append(play_one_decision_by_keyboard(page, len(tabs)))
         assert len(tabs) < most, "the game did not end"
     return tabs
+
+
+CONTROL_WORDS = """() => {
+  const schema = (JSON.parse(document.getElementById("page-data").textContent).move_schema || {}).$defs || {};
+  const fields = new Set(Object.values(schema).flatMap((d) => Object.keys(d.properties || {})));
+  const texts = Array.from(document.querySelectorAll(
+    "#controls label, #controls legend, #controls option, #controls button"),
+    (e) => ({ tag: e.tagName.toLowerCase(), text: e.textContent.trim() }));
+  const spaced = (names) => [...names].map((f) => f.replace(/[_-]+/g, " "));
+  return { fields: spaced(fields), types: spaced(Object.keys(schema)), texts };
+}"""
+"""Every word of the move controls (with the move schema's field names, to tell one when read)."""
+RAW_CONTROL_WORDS: dict[str, re.Pattern[str]] = {
+    "a field name in snake_case": re.compile(r"\b[a-z]+_[a-z_]+\b"),
+    "a JSON literal": re.compile(r"\b(null|true|false)\b|[\[\]{}]"),
+    "a bare coordinate": re.compile(r"\b[xy]\s*[:=]?\s*-?\d"),
+    "'none'": re.compile(r"\bnone\b", re.I),
+    "a bare number": re.compile(r"^-?\d+(\.\d+)?$"),
+}
+
+
+def control_faults(page: Page) -> list[str]:
+    """What the move controls show that is not the game's words: the patterns above, the page-wide
+    machine words, a label or legend that is a move field's name as the wire spells it (lower case,
+    with or without a position: "cards 1"), and a legend that is a move type's ("place dragon")."""
+    read = page.evaluate(CONTROL_WORDS)
+    field_name = re.compile(r"^(?:" + "|".join(re.escape(f) for f in read["fields"] if f) + r")(?: \d+)?:?$")
+    faults = []
+    for item in read["texts"]:
+        text, tag = item["text"], item["tag"]
+        found = [f"{what}" for what, pattern in RAW_CONTROL_WORDS.items() if pattern.search(text)]
+        found += machine_words(text)
+        if tag in ("label", "legend") and read["fields"] and field_name.match(text):
+            found.append("a move field's name")
+        if tag == "legend" and text.split(" (")[0] in read["types"]:
+            found.append("a move type's name")
+        if not text:
+            found.append("no words at all")
+        faults += [f"<{tag}> {text!r}: {f}" for f in found]
+    return faults

@@ -4,28 +4,27 @@ seat counted from 0 or version number (``tests.support.page_text``; "step N" is 
 point of a game, and is allowed).
 
 For each of the four games, two people play a table through the API; its pages are read as each seat,
-as a signed-in spectator and signed out, while it runs (the game, every step of its replay, the audit
-with a dispute's form open, the inbox) and once a resignation has ended it (the game, every step of
-the replay, the audit); and the pages around games (lobby, profiles, leaderboards, tournaments).
+as a signed-in spectator and signed out, while it runs (the game, its replay, the audit with a
+dispute's form open, the inbox) and once a resignation has ended it (the game, the replay, the audit);
+and the pages around games (lobby, profiles, leaderboards, tournaments). The replay is stepped through
+by keyboard from its first step to its last; ``make test`` reads step 0, the last step and the first
+step of each kind of decision, move type and event type (``replay_sample``), ``--thorough`` every step.
 
-The move controls (the keyboard and screen-reader path) are read through whole games of each game,
-played by the keyboard against a server bot: at every decision, every label, legend, option and
-button of the controls reads in the game's words, never a move's type or field name ("place dragon",
-"orientation", "cards 1"), a JSON literal, a bare coordinate ("x -1"), a bare number or "none"."""
+The move controls' words are read at every decision of the keyboard's whole games
+(``test_keyboard_play.py``, ``keyboard_play.control_faults``)."""
 
 from __future__ import annotations
 
 import re
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.keyboard_play import play_one_decision_by_keyboard, wait_for_controls_or_end
-from tests.browser.pages import WHOLE_GAMES, open_table, sign_up
 from tests.browser.reading import Person, Reading, play, reader, register, table
-from tests.support.page_text import machine_words
 from tests.support.processes import Server
+from tests.support.runs import thorough
 
 pytestmark = pytest.mark.slow
 GAMES = ["tarasque", "seven-dragons", "mekong", "drachenreiter"]
@@ -33,100 +32,88 @@ DECISIONS = 14
 """Decisions played before the running game's pages are read: a few turns of each game."""
 
 
-CONTROL_WORDS = """() => {
-  const schema = (JSON.parse(document.getElementById("page-data").textContent).move_schema || {}).$defs || {};
-  const fields = new Set(Object.values(schema).flatMap((d) => Object.keys(d.properties || {})));
-  const texts = Array.from(document.querySelectorAll(
-    "#controls label, #controls legend, #controls option, #controls button"),
-    (e) => ({ tag: e.tagName.toLowerCase(), text: e.textContent.trim() }));
-  const spaced = (names) => [...names].map((f) => f.replace(/[_-]+/g, " "));
-  return { fields: spaced(fields), types: spaced(Object.keys(schema)), texts };
-}"""
-"""Every word of the move controls (with the move schema's field names, to tell one when read)."""
-RAW_CONTROL_WORDS: dict[str, re.Pattern[str]] = {
-    "a field name in snake_case": re.compile(r"\b[a-z]+_[a-z_]+\b"),
-    "a JSON literal": re.compile(r"\b(null|true|false)\b|[\[\]{}]"),
-    "a bare coordinate": re.compile(r"\b[xy]\s*[:=]?\s*-?\d"),
-    "'none'": re.compile(r"\bnone\b", re.I),
-    "a bare number": re.compile(r"^-?\d+(\.\d+)?$"),
-}
+def replay_sample(server: Server, gid: str, person: Person | None) -> set[int] | None:
+    """The replay steps read as ``person``: every step with ``--thorough`` (None); else step 0, the
+    last step, and the first step of each kind of decision, each move type and each event type the
+    game has, so that every kind of sentence, title and board a replay shows is read at least once,
+    and a step's other occurrences (the same words about other cards) are not read again."""
+    if thorough():
+        return None
+    token = None if person is None else person.token
+    status, log = server.call("GET", f"/api/v1/games/{gid}/log", token=token)
+    assert status == 200, log
+    status, listed = server.call("GET", f"/api/v1/games/{gid}/events", token=token)
+    assert status == 200, listed
+    type_at = {e["version"]: e["type"] for e in listed["events"]}
+    first: dict[str, int] = {}
+    for s in log["steps"]:
+        shows = {f"kind {s.get('kind')}", f"move {(s.get('move') or {}).get('type')}"}
+        shows |= {f"event {type_at[v]}" for v in range(s["version"], s["until"] + 1) if v in type_at}
+        for what in shows:
+            first.setdefault(what, s["step"])
+    return {0, max(s["step"] for s in log["steps"]), *first.values()}
 
 
-def control_faults(page: Page) -> list[str]:
-    """What the move controls show that is not the game's words: the patterns above, the page-wide
-    machine words, a label or legend that is a move field's name as the wire spells it (lower case,
-    with or without a position: "cards 1"), and a legend that is a move type's ("place dragon")."""
-    read = page.evaluate(CONTROL_WORDS)
-    field_name = re.compile(r"^(?:" + "|".join(re.escape(f) for f in read["fields"] if f) + r")(?: \d+)?:?$")
-    faults = []
-    for item in read["texts"]:
-        text, tag = item["text"], item["tag"]
-        found = [f"{what}" for what, pattern in RAW_CONTROL_WORDS.items() if pattern.search(text)]
-        found += machine_words(text)
-        if tag in ("label", "legend") and read["fields"] and field_name.match(text):
-            found.append("a move field's name")
-        if tag == "legend" and text.split(" (")[0] in read["types"]:
-            found.append("a move type's name")
-        if not text:
-            found.append("no words at all")
-        faults += [f"<{tag}> {text!r}: {f}" for f in found]
-    return faults
-
-
-def read_replay(page: Page, reading: Reading, who: str) -> int:
-    """Reads every step of the replay, from the first to the last; returns how many there were."""
+def read_replay(page: Page, reading: Reading, who: str, sample: set[int] | None) -> int:
+    """Steps through the replay by keyboard from the first step to the last, and reads the steps of
+    ``sample`` (all of them for None); returns how many steps there were."""
     label = page.locator("#step-label")
     expect(label).to_contain_text("Step 0 of")
     last = int(re.search(r"of (\d+)", label.inner_text()).group(1))  # type: ignore[union-attr]
+    assert sample is None or last in sample, f"the replay has {last} steps, the log {max(sample)}"
     for step in range(last + 1):
         if step:
             page.keyboard.press("ArrowRight")
         expect(label).to_contain_text(f"Step {step} of")
         expect(page).to_have_url(re.compile(rf"step={step}$"))
-        reading.read(page, who)
+        if sample is None or step in sample:
+            reading.read(page, who)
     return last
 
 
-def read_game(browser: Browser, server: Server, gid: str, viewers: dict[str, Person | None], reading: Reading,
+def read_game(server: Server, gid: str, pages: dict[str, tuple[Page, Person | None]], reading: Reading,
               every_step: set[str]) -> None:  # fmt: skip
     base = server.base
-    for who, person in viewers.items():
-        with reader(browser, base, person) as page:
-            page.goto(f"{base}/games/{gid}")
-            expect(page.locator("#log .turn").first).to_be_visible()
-            expect(page.locator("#status-line, #outcome").locator("visible=true")).not_to_be_empty()
+    for who, (page, person) in pages.items():
+        page.goto(f"{base}/games/{gid}")
+        expect(page.locator("#log .turn").first).to_be_visible()
+        expect(page.locator("#status-line, #outcome").locator("visible=true")).not_to_be_empty()
+        reading.read(page, who)
+        page.goto(f"{base}/games/{gid}/replay")
+        if who in every_step:
+            assert read_replay(page, reading, who, replay_sample(server, gid, person)) > 0
+        else:
+            expect(page.locator("#step-label")).to_contain_text("Step 0 of")
             reading.read(page, who)
-            page.goto(f"{base}/games/{gid}/replay")
-            if who in every_step:
-                assert read_replay(page, reading, who) > 0
-            else:
-                expect(page.locator("#step-label")).to_contain_text("Step 0 of")
-                reading.read(page, who)
-            page.goto(f"{base}/games/{gid}/audit")
-            expect(page.locator(".verdict")).to_be_visible()
+        page.goto(f"{base}/games/{gid}/audit")
+        expect(page.locator(".verdict")).to_be_visible()
+        reading.read(page, who)
+        if person is not None:
+            page.goto(f"{base}/games/{gid}/audit?dispute=1#dispute-form")
+            expect(page.locator("#dispute-form")).to_be_visible()
             reading.read(page, who)
-            if person is not None:
-                page.goto(f"{base}/games/{gid}/audit?dispute=1#dispute-form")
-                expect(page.locator("#dispute-form")).to_be_visible()
-                reading.read(page, who)
-                page.goto(f"{base}/inbox")
-                reading.read(page, who)
+            page.goto(f"{base}/inbox")
+            reading.read(page, who)
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_page_of_a_game_shows_the_api_words_to_any_reader(browser: Browser, web_server: Server, game: str) -> None:
+    """Each reader signs in once, in a browser of their own, and reads the game while it runs and
+    once it has ended."""
     ann, bea, cal = (register(web_server, f"{n} of {game[:4]}") for n in ("ann", "bea", "cal"))
     gid = table(web_server, game, [ann, bea])
     assert play(web_server, gid, [ann, bea], DECISIONS) > 0
     viewers: dict[str, Person | None] = {"seat 1": ann, "seat 2": bea, "a spectator": cal, "signed out": None}
     reading = Reading()
-    read_game(browser, web_server, gid, viewers, reading, every_step={"seat 1", "seat 2", "a spectator"})
+    with ExitStack() as readers:
+        pages = {who: (readers.enter_context(reader(browser, web_server.base, p)), p) for who, p in viewers.items()}
+        read_game(web_server, gid, pages, reading, every_step={"seat 1", "seat 2", "a spectator"})
 
-    status, body = web_server.call("POST", f"/api/v1/games/{gid}/resign", {}, bea.token)
-    ended_by_itself = status == 409 and body["error"]["code"] == "not_accepting_moves"  # a short game, won
-    assert status == 201 or ended_by_itself, body
-    web_server.wait_status(gid, "finished")
-    read_game(browser, web_server, gid, viewers, reading, every_step={"seat 1"})
+        status, body = web_server.call("POST", f"/api/v1/games/{gid}/resign", {}, bea.token)
+        ended_by_itself = status == 409 and body["error"]["code"] == "not_accepting_moves"  # a short game, won
+        assert status == 201 or ended_by_itself, body
+        web_server.wait_status(gid, "finished")
+        read_game(web_server, gid, pages, reading, every_step={"seat 1"})
     assert reading.pages > 20
     assert not reading.problems, "\n".join(reading.problems[:40])
 
@@ -157,26 +144,3 @@ def test_no_page_around_the_games_shows_the_api_words(browser: Browser, web_serv
                 expect(page.locator("h1").first).to_be_visible()
                 reading.read(page, who)
     assert not reading.problems, "\n".join(reading.problems[:40])
-
-
-# A move sent while the bot's move of a simultaneous phase lands first is refused as "the game moved
-# on" (409) and the page shows the game as it is now: the person plays again.
-@pytest.mark.expect_http_error(409, "/moves")
-@pytest.mark.parametrize(("variant", "bot"), WHOLE_GAMES)
-def test_the_move_controls_read_in_the_games_words_through_a_whole_game(
-    page: Page, web_server: Server, variant: str, bot: str
-) -> None:
-    sign_up(page, web_server.base, f"lea {variant.replace('/', ' ')}")
-    open_table(page, variant, 2, bot=bot)
-    faults: dict[str, int] = {}
-    decisions = 0
-    while wait_for_controls_or_end(page):
-        for fault in control_faults(page):
-            faults[fault] = faults.get(fault, 0) + 1
-        play_one_decision_by_keyboard(page, decisions)
-        decisions += 1
-        assert decisions < 400, "the game did not end"
-    assert decisions, "the person made no decision"
-    assert not faults, f"{len(faults)} kinds of raw words in the move controls:\n" + "\n".join(
-        f"{n}x {f}" for f, n in list(faults.items())[:60]
-    )

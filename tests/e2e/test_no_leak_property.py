@@ -34,6 +34,7 @@ from services import clock
 from services.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient, Reply
+from tests.support.runs import count
 from tests.support.twins import Twins, World, fork, matching_move, resampled
 from wiring import bootstrap
 from workers import jobs
@@ -185,7 +186,9 @@ def test_every_read_of_a_game_is_checked(client: ApiClient) -> None:
 
 @pytest.mark.parametrize(("ruleset", "variant"), CASES)
 @settings(
-    max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+    max_examples=count(2, 4),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(seed=st.integers(0, 2**32 - 1), who=st.integers(0, 3), timed=st.booleans())
 def test_no_read_reveals_what_the_reader_may_not_know(

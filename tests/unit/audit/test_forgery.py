@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from services.verification import NotARecord, verify_record
+from tests.support.runs import thorough
 from tests.unit.audit.sample_records import FORGER, GAMES, fields_of, forged, timed_record
 
 ONLY_SIGNED = {("header", "game_id")}
@@ -136,6 +137,8 @@ def _format_1(header: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_every_field_of_more_records_changed_fails_naming_it(game: str) -> None:
+    """Two more records of each game (other seats' moves, other lengths): in ``make test`` the fields of
+    the first event of each kind, as above; with ``--thorough`` every field of every event and decision."""
     from services.ports import NullWork
     from tests.conftest import make_settings
     from wiring import bootstrap
@@ -146,7 +149,7 @@ def test_every_field_of_more_records_changed_fails_naming_it(game: str) -> None:
     finally:
         platform.close()
     for record in samples:
-        for path in fields_of(record, every_event=True):
+        for path in fields_of(record, every_event=thorough()):  # make test: each kind's first; all with --thorough
             report = verified(forged(record, path))
             assert not report["ok"] and names(report, path, record), (path, report["problems"][:3])
             if _independent(path, record):

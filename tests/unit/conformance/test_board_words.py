@@ -15,6 +15,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from domain.kernel import Rng, Ruleset, Viewer, all_games
+from tests.support.runs import count
 
 CASES = [
     pytest.param(g, v.name, n, id=f"{g.slug}-{v.name}-{n}p")
@@ -27,6 +28,9 @@ MACHINE = re.compile(r"\b[a-z]+(?:[-_][a-z0-9]+)+\b|\b[is]\d+\b|\b(?:True|False|
 """An id as the rules name a thing (lower case joined by hyphens or underscores, an island or a
 stone's id), or a Python literal: never a word a person reads. Names of cards with a hyphen
 ("Counter-wind") are capitalised as on the card."""
+POSITIONS = count(24, 60)
+"""States read per game (every fifth of one random game, from its start): the first 24 in ``make
+test``, 60 with ``--thorough``; and always its last."""
 READ = ("title", "desc", "text")
 """The elements whose words a person reads (``text`` with its ``tspan`` lines)."""
 
@@ -62,7 +66,8 @@ def positions(ruleset: Any, variant: str, seats: int, seed: int) -> list[Any]:
 @pytest.mark.parametrize(("ruleset", "variant", "seats"), CASES)
 def test_no_board_shows_an_id_instead_of_the_games_words(ruleset: Any, variant: str, seats: int) -> None:
     found: set[str] = set()
-    for state in positions(ruleset, variant, seats, 3)[:60]:
+    states = positions(ruleset, variant, seats, 3)
+    for state in [*states[:POSITIONS], states[-1]]:
         for viewer in [*(Viewer.of(s) for s in range(seats)), Viewer.spectator()]:
             for words in said(ruleset.render_svg(ruleset.view(state, viewer), None) or "<svg/>"):
                 found |= {f"{m.group()!r} in {words[:120]!r}" for m in MACHINE.finditer(words)}

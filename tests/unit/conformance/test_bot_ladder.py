@@ -17,6 +17,7 @@ from api.meta import describe
 from domain.catalog import GAMES
 from domain.kernel import Outcome, Rng, SearchBot, SearchSettings, choose_move
 from domain.kernel.bots_search import _Node, rewards
+from tests.support.runs import count
 
 
 @pytest.mark.parametrize("ruleset", GAMES, ids=lambda g: g.slug)
@@ -80,6 +81,10 @@ def test_the_search_works_without_a_prior() -> None:
     assert sorted(_play(ruleset, bots, 1)) in ([1, 2], [1, 1])
 
 
+ASKED = count(3, 6)
+"""Decisions of the search compared with its prior's in each game (each a dozen rollouts to the end)."""
+
+
 @pytest.mark.parametrize("ruleset", GAMES, ids=lambda g: g.slug)
 def test_a_search_too_short_to_decide_plays_its_priors_move(ruleset: Any) -> None:
     """Level 4 is never a noisier Level 3: without enough rollouts to tell two moves apart (here its
@@ -91,7 +96,7 @@ def test_a_search_too_short_to_decide_plays_its_priors_move(ruleset: Any) -> Non
     state, _ = ruleset.new_game(ruleset.configure(None, None, 2), Rng(b"short", "setup"))
     rng, asked = random.Random(7), 0
     for n in range(60):
-        if ruleset.is_over(state) or asked == 6:
+        if ruleset.is_over(state) or asked == ASKED:
             break
         seat = ruleset.awaiting(state)[0]
         observed = ruleset.observe(state, seat, rng)

@@ -17,6 +17,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from domain.kernel import Codec, MalformedMove, Rng, all_games
+from tests.support.runs import count
 from tests.support.toygame import DICE_RACE
 
 GAMES = [DICE_RACE, *all_games()]
@@ -26,9 +27,9 @@ CASES = [
     for v in g.variants
     for n in sorted({v.min_seats, v.max_seats})
 ]
-POSITIONS = 80
-"""Positions visited per case (whole games one after the other, from fixed seeds): a few
-hundred per game over its variants and seat counts."""
+POSITIONS = count(30, 80)
+"""Positions visited per case (whole games one after the other, from fixed seeds): 30 in ``make
+test``, 80 with ``--thorough`` (a few hundred per game over its variants and seat counts)."""
 MALFORMED_POSITIONS = 12
 """Positions whose first legal moves are spoilt into malformed ones."""
 SAMPLE = 8

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from domain.kernel import Codec, Rng, RuleError, Viewer, all_games
 from domain.kernel.narration import Audience, Names
 from tests.support.page_text import narration_faults
+from tests.support.runs import count
 from tests.support.toygame import DICE_RACE
 
 GAMES = [DICE_RACE, *all_games()]
@@ -72,7 +73,7 @@ def test_names_tell_bots_of_one_kind_apart_and_call_the_viewer_you() -> None:
 
 
 @pytest.mark.parametrize(("ruleset", "variant"), CASES)
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=count(1, 3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**16))
 def test_every_sentence_is_clean_and_tells_no_viewer_a_secret(ruleset: Any, variant: str, seed: int) -> None:
     rng = random.Random(seed)
@@ -186,7 +187,7 @@ programme has thousands)."""
 
 
 @pytest.mark.parametrize(("ruleset", "variant"), CASES)
-@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=count(1, 2), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**16))
 def test_every_choice_of_the_move_controls_reads_in_words_and_names_its_move(
     ruleset: Any, variant: str, seed: int

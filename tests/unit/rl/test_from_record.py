@@ -1,5 +1,6 @@
 """A finished server game rebuilt in the PettingZoo environment from its record (issue 33): every
-game of the regression corpus replays, decision by decision, to the states the server recorded."""
+game of the regression corpus replays, decision by decision, to the states the server recorded
+(``make test``: a game of each game's variants and seat counts, ``corpus_sample``; ``--thorough``: all)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from domain.kernel import state_hash
 from rl.pettingzoo_env import env
+from tests.support.runs import corpus_sample
 
 CORPUS = Path(__file__).resolve().parents[2] / "regression" / "corpus"
 RECORDS = sorted(CORPUS.glob("*/*.json.gz"))
@@ -38,7 +40,7 @@ def hashes_after_moves(record: dict[str, Any]) -> dict[int, str]:
     return out
 
 
-@pytest.mark.parametrize("path", RECORDS, ids=lambda p: f"{p.parent.name}/{p.name[:-8]}")
+@pytest.mark.parametrize("path", corpus_sample(RECORDS), ids=lambda p: f"{p.parent.name}/{p.name[:-8]}")
 def test_a_recorded_game_replays_in_the_environment_to_the_recorded_states(path: Path) -> None:
     record = load(path)
     expected = hashes_after_moves(record)

@@ -18,6 +18,7 @@ from rl.features import featurize
 from rl.hooks import of_view
 from rl.pettingzoo_env import DragonhallEnv
 from rl.specs import codec_for, spec_for
+from tests.support.runs import count
 from tests.support.toygame import DICE_RACE
 from tests.unit.rl.support import positions
 
@@ -25,6 +26,9 @@ ENCODED = [g for g in GAMES if spec_for(g.slug).observation is not None]
 MASKED = [g for g in GAMES if spec_for(g.slug).legal_actions is not None]
 STEPS = 150
 """Steps of each random game: past Mekong's first rounds of programming and building."""
+MASKED_SHARE = count(0.35, 1.0)
+"""Share of those steps whose mask is checked against the listing's (a Mékong listing has thousands of
+moves): a fixed third of them in ``make test``, every step with ``--thorough``."""
 
 
 def _steps(ruleset: Ruleset[Any], variant: str, seats: int, seed: int) -> Any:
@@ -80,7 +84,10 @@ def test_an_encoder_gives_equal_vectors_in_states_the_seat_cannot_tell_apart(rul
 def test_a_mask_hook_gives_the_listings_mask_and_commands_at_every_step(ruleset: Ruleset[Any], variant: str) -> None:
     codec = codec_for(ruleset)
     hooked = 0
+    pick = random.Random(4)  # the same steps every run
     for state, seat in _steps(ruleset, variant, ruleset.variant(variant).min_seats, seed=3):
+        if pick.random() >= MASKED_SHARE:
+            continue
         fast = spec_for(ruleset.slug).legal_actions
         assert fast is not None
         actions = fast(state, seat)

@@ -19,14 +19,21 @@ from rl import hooks, records
 from rl.features import describe
 from rl.openspiel_records import from_record, replay
 from rl.specs import codec_for
+from tests.support.runs import corpus_sample
 
 CORPUS = Path(__file__).resolve().parents[2] / "regression" / "corpus"
 RECORDS = sorted(CORPUS.glob("*/*.json.gz"))
-CHECKED = [p for p in RECORDS if p.parent.name in ("tarasque", "seven-dragons")] + [
-    CORPUS / "mekong" / "challenge-2p-1002.json.gz"
+
+
+EVERY = [p for p in RECORDS if p.parent.name in ("tarasque", "seven-dragons")]
+CHECKED = [
+    *corpus_sample(EVERY),
+    CORPUS / "mekong" / "challenge-2p-1002.json.gz",
 ]
-"""Every Tarasque and Seven Dragons game of the corpus, and a Mekong one (a legal-move table a
-step is slow there). Drachenreiter's corpus games fly off the action grid: refused, tested below."""
+"""Every Tarasque and Seven Dragons game of the corpus with ``--thorough``; in ``make test`` a game of
+each variant and of each seat count (``corpus_sample``); and a Mekong one
+(a legal-move table a step is slow there). Drachenreiter's corpus games fly off the action grid:
+refused, tested below."""
 
 
 def load(path: Path) -> dict[str, Any]:

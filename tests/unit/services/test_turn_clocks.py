@@ -26,6 +26,7 @@ from services.clock import FakeClock
 from services.records import game_record
 from services.verification import verify_record
 from tests.support.names import fresh
+from tests.support.runs import count
 
 GAMES = (("tarasque", 2), ("seven-dragons", 3), ("mekong", 2), ("drachenreiter", 2))
 PER_MOVE = {"kind": "per_move", "seconds": 60}
@@ -189,7 +190,7 @@ def test_a_bank_is_charged_once_per_turn_with_one_increment(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(3, 9))
+@pytest.mark.parametrize("seed", range(3, count(6, 9)))  # each clock and policy once; all six with --thorough
 @pytest.mark.parametrize(("slug", "seats"), GAMES, ids=[g for g, _ in GAMES])
 def test_clocks_hold_over_more_random_games(
     platform: Any, fake_clock: FakeClock, slug: str, seats: int, seed: int

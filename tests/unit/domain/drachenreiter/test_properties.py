@@ -14,10 +14,11 @@ from domain.drachenreiter.cards import DECK_SIZE, ENERGY_TOKENS
 from domain.drachenreiter.shapes import base
 from domain.drachenreiter.state import RaceState
 from domain.kernel import Rng, canonical_json, choose_move
+from tests.support.runs import count
 
 from .helpers import card_total, energy_total, new_race, track_of
 
-SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=count(3, 8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def landed_cleanly(state: RaceState) -> bool:

@@ -7,7 +7,7 @@ import random
 from collections import Counter
 from itertools import combinations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString, Point
 
@@ -16,6 +16,7 @@ from domain.mekong import RULESET
 from domain.mekong.board import ISLAND_RADIUS, SIZES, STONE_RADIUS
 from domain.mekong.layout import layout
 from domain.mekong.state import MekongState, plank_size
+from tests.support.runs import count
 
 DECISIONS = 250
 SAMPLE = 6
@@ -79,7 +80,10 @@ def _random_game(variant: str, seats: int, seed: int) -> tuple[MekongState, list
     return state, history
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=count(5, 30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(variant="classic", seats=2, seed=1)
+@example(variant="river-dragons", seats=4, seed=2)
+@example(variant="challenge", seats=6, seed=3)
 @given(
     variant=st.sampled_from(["classic", "river-dragons", "challenge"]),
     seats=st.integers(2, 6),
@@ -93,7 +97,7 @@ def test_random_play_keeps_stones_and_planks_accounted_for_and_planks_apart(
     _random_game(variant, seats, seed)
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=count(2, 4), deadline=None)
 @given(seed=st.integers(0, 2**31))
 def test_the_same_seeds_give_the_same_events(seed: int) -> None:
     """Determinism: events depend only on the seeds."""

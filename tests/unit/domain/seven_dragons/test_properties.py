@@ -17,6 +17,7 @@ from domain.seven_dragons import RULESET
 from domain.seven_dragons.board import Board, board_of
 from domain.seven_dragons.cards import ACTION_OF, CARDS, COLOURS, IS_DRAGON, ORIENTATIONS, RAINBOW, SILVER, Action
 from domain.seven_dragons.state import SevenDragonsState
+from tests.support.runs import count
 
 from .helpers import start
 
@@ -83,7 +84,7 @@ def tables(draw: st.DrawFn) -> tuple[str, int, dict[str, object]]:
     return variant, seats, options
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=count(25, 80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     setting=tables(),
     seed=st.integers(0, 10_000),
@@ -123,7 +124,7 @@ def test_random_games_keep_every_card_once_and_a_legal_grid_and_end(
     assert outcome is not None and len(outcome.places) == state.seats and min(outcome.places) == 1
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=count(4, 10), deadline=None)
 @given(variant=VARIANTS, seed=st.integers(0, 10_000))
 def test_the_same_seeds_give_the_same_events(variant: str, seed: int) -> None:
     """Determinism: a game is a function of its seeds."""
