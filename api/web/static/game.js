@@ -147,7 +147,9 @@
     if (fetching === legal.listing) fetching = undefined;
     if (moves === null || wanted !== movesWanted || busy || !stands(legal)) return;
     lastMoves = moves;
-    turn.textContent = words.statusText() + " Choose one of " + legal.total.toLocaleString("en") + " move" + (legal.total === 1 ? "" : "s") + ".";
+    // brief: at a six-seat table "also to play" named five players there, pushing the controls
+    // below a phone's screen (the status line above the board names them)
+    turn.textContent = words.statusText(true) + " Choose one of " + legal.total.toLocaleString("en") + " move" + (legal.total === 1 ? "" : "s") + ".";
     window.DHControls.render(controls, moves, play);
     board.arm(moves, moves.refs, moves.poses);
     keepFocus();

@@ -28,7 +28,9 @@ window.DHLog = (function () {
   function isMine(seat) { return yours.includes(seat); }
 
   /** Whose turn it is, in words: the same rule as the server's (services/game_log.status_line). */
-  function statusText() {
+  /** Whose turn it is, in words; ``brief``: of the viewer's turn, not who else plays at once (the
+   * line above the move controls, where the status line above the board says it all). */
+  function statusText(brief) {
     const { status, awaiting } = state;
     const taken = seats.length, planned = state.planned || taken;
     if (status === "open") return "Waiting for players: " + taken + " of " + planned + " seats taken.";
@@ -37,7 +39,7 @@ window.DHLog = (function () {
     const mine = awaiting.filter(isMine), others = awaiting.filter((s) => !isMine(s));
     if (mine.length) {
       const colours = yours.length > 1 ? " (" + listing(mine.map((s) => (seats.find((x) => x.seat === s) || {}).colour)) + ")" : "";
-      return "Your turn" + colours + (others.length ? "; " + listing(others.map((s) => nameOf(s, true))) + " also to play." : ".");
+      return "Your turn" + colours + (others.length && !brief ? "; " + listing(others.map((s) => nameOf(s, true))) + " also to play." : ".");
     }
     if (sending) return "Sending your move…";
     if (others.length) return "Waiting for " + listing(others.map((s) => nameOf(s, true))) + ".";
