@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from api.context import current_platform
-from services.aggregate import Game
-from services.credentials import check_password
+from services.accounts.credentials import check_password
+from services.play.aggregate import Game
 
 
 def open_table(creator: str, body: dict[str, Any]) -> Game:

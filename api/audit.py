@@ -8,7 +8,7 @@ from api import audit_schemas, game_schemas
 from api.auth import caller_id, optional_player, required_player
 from api.context import current_platform
 from api.parser import blueprint
-from services.records import audit_trail, game_record
+from services.audits.records import audit_trail, game_record
 
 blp = blueprint("audit", "Replay, verify and dispute what happened in a game.")
 

@@ -18,8 +18,8 @@ from flask import current_app, g, request
 from api.context import current_platform
 from api.parser import Contract, contract_of
 from api.web import session
-from services.accounts import Player
-from services.errors import NotAuthenticated
+from services.accounts.players import Player
+from services.common.errors import NotAuthenticated
 
 _CALLER = "dh_caller"
 """The attribute of ``flask.g`` that holds the request's caller (None: no token was sent)."""

@@ -1,4 +1,5 @@
-"""Competitive play: leaderboards (from the rating read models) and tournaments (``services.tournaments``)."""
+"""Competitive play: leaderboards (from the rating read models) and tournaments
+(``services.competition.tournaments``)."""
 
 from __future__ import annotations
 

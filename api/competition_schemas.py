@@ -6,7 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from api.game_schemas import TimeControl, options_field
 from api.schema_fields import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, BotName, GameSlug, VariantName, ahead
-from services.tournament_notices import DEFAULT_NOTICE, LEAST_NOTICE, MOST_NOTICE
+from services.competition.tournament_notices import DEFAULT_NOTICE, LEAST_NOTICE, MOST_NOTICE
 
 
 class Rating(Schema):

@@ -22,11 +22,17 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api.web.session import CsrfRefused
 from domain.kernel import MalformedMove, RuleError
-from services import errors as svc
-from services.disputes import DisputeNotFound
-from services.invitations import InvitationClosed, InvitationNotFound
-from services.name_book import NameTaken
-from services.tournaments import NotOrganiser, NotOwner, RegistrationClosed, TooFewPlayers, TournamentNotFound
+from services.accounts.name_book import NameTaken
+from services.audits.disputes import DisputeNotFound
+from services.common import errors as svc
+from services.competition.tournaments import (
+    NotOrganiser,
+    NotOwner,
+    RegistrationClosed,
+    TooFewPlayers,
+    TournamentNotFound,
+)
+from services.play.invitations import InvitationClosed, InvitationNotFound
 
 log = logging.getLogger("dragonhall.api")
 

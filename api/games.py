@@ -17,7 +17,7 @@ from api.context import current_platform
 from api.parser import blueprint
 from api.streams import take_slot
 from infra import metrics
-from services.game_log import narrated_log
+from services.reads.game_log import narrated_log
 
 blp = blueprint("games", "Create and play games; read their state and history.")
 

@@ -1,4 +1,4 @@
-"""The API's half of the streams Pushpin holds (``services.grip`` says how they work).
+"""The API's half of the streams Pushpin holds (``services.streams.grip`` says how they work).
 
 A stream's request that came through Pushpin (``Grip-Sig``) is answered here: its first lines,
 the catch-up from ``after``, and the headers that hold it on its channels. ``next_lines`` answers
@@ -6,7 +6,7 @@ Pushpin's own requests for what a held stream missed, from the position Pushpin 
 (``Grip-Last``). Both answer a game's lines only up to its published mark, so that what the
 channel brings next follows them. A long poll with nothing new is held on the game's channel of
 hints. Every line is built by the same followers as the process's own
-streams (``services.streams``), so what a caller receives is the same whichever holds it.
+streams (``services.streams.lines``), so what a caller receives is the same whichever holds it.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from flask import Flask, Response, jsonify, request
 
 from api.auth import optional_player
 from api.context import current_platform, platform_of
-from services import clock
-from services.aggregate import Game
-from services.errors import ServiceError
-from services.grip import (
+from services.common import clock
+from services.common.errors import ServiceError
+from services.common.visibility import has_ended
+from services.play.aggregate import Game
+from services.streams.grip import (
     NEXT_PATH,
     Links,
     Resume,
@@ -30,9 +31,8 @@ from services.grip import (
     stream_seat,
     waits_channel,
 )
-from services.stream_frames import FRAMES, Line
-from services.streams import AccountFollower, GameFollower
-from services.visibility import has_ended
+from services.streams.lines import AccountFollower, GameFollower
+from services.streams.stream_frames import FRAMES, Line
 
 STALE_MARK = 10.0
 """Seconds after a save beyond which its publish is no longer waited for: a game's mark left behind

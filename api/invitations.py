@@ -1,4 +1,4 @@
-"""Invitations (challenges), one flow for people and bots (``services.invitations``): the ones you
+"""Invitations (challenges), one flow for people and bots (``services.play.invitations``): the ones you
 received and sent; accept (you are seated) or decline with a reason; and "play now"."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The server's public keys: what records are signed with (``services.record_signing``)."""
+"""The server's public keys: what records are signed with (``services.audits.record_signing``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from api import audit_schemas
 from api.context import current_platform
 from api.parser import blueprint
-from services.record_signing import signer_for
+from services.audits.record_signing import signer_for
 
 blp = blueprint("keys", "The public keys that sign this server's game records.")
 

@@ -53,8 +53,8 @@ from limits.strategies import FixedWindowRateLimiter
 from api.errors import answer, error_body
 from api.parser import contract_of
 from infra.rate_windows import Windows
-from services.accounts import Player
-from services.config import Settings
+from services.accounts.players import Player
+from services.common.config import Settings
 
 EXTENSION = "dragonhall_limits"
 """The key of the app's ``RateLimits`` in ``app.extensions``."""

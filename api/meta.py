@@ -16,7 +16,7 @@ from api.context import current_platform
 from api.parser import blueprint
 from domain.kernel import Ruleset, all_games
 from infra import metrics as measured
-from services.health import publish
+from services.operations.health import publish
 
 blp = blueprint("meta", "Health, the catalogue of games, and these docs.")
 
@@ -69,7 +69,7 @@ def _type_name(tp: object) -> str:
 
 
 def health() -> dict[str, Any]:
-    """The deployment's health (``services.health``): ``ok``, or ``degraded`` naming each failing
+    """The deployment's health (``services.operations.health``): ``ok``, or ``degraded`` naming each failing
     check (the read models, the workers, the sweep), the store in use and the read models' lag.
     Always 200: a degraded deployment still serves, and ``/readyz`` says whether this process does."""
     p = current_platform()

@@ -59,7 +59,7 @@ def share_metrics(role: str) -> None:
     the process answering a scrape adds up (``infra.metrics_dir``): before anything imports the
     metrics' client."""
     from infra.metrics_dir import setup
-    from services.config import Settings
+    from services.common.config import Settings
 
     setup(Settings.from_env().data_dir, role)
 
@@ -93,7 +93,7 @@ def serve_metrics(args: argparse.Namespace, readiness: Callable[[], dict[str, An
     if not args.metrics_port:
         return None
     from infra import metrics_server
-    from services.health import publish
+    from services.operations.health import publish
 
     return metrics_server.start(
         args.metrics_host, args.metrics_port, readiness, lambda: publish(platform.health.report())

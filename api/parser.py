@@ -6,7 +6,7 @@
   route does not declare (from the same ``@blp.arguments(..., location="query")`` schemas that
   parse and document them), so a misspelt parameter is an error rather than silently dropped.
 * Documentation and access: ``ContractBlueprint.contract`` declares a route's authentication and
-  the token scope it needs (``services.scopes``), which ``api.auth.authenticate_request`` enforces,
+  the token scope it needs (``services.accounts.scopes``), which ``api.auth.authenticate_request`` enforces,
   and documents its bearer security, its scope and every status code it answers, each error with
   the one error body (``api.errors``).
 """

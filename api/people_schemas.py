@@ -7,13 +7,13 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.schema_fields import NEW_PASSWORD, GameSlug, VariantName, day_ahead, strict_int
-from services import date_rules
-from services.account_feed import TYPES as FEED_TYPES
-from services.credentials import MAX_PASSWORD, MIN_PASSWORD, RECOVERY_CODES
-from services.invitations import DECLINE_REASONS, STATUSES
-from services.names import MAX_LENGTH
-from services.scopes import SCOPES
-from services.webhook_subscriptions import DEFAULT_EVENTS
+from services.accounts.account_feed import TYPES as FEED_TYPES
+from services.accounts.credentials import MAX_PASSWORD, MIN_PASSWORD, RECOVERY_CODES
+from services.accounts.names import MAX_LENGTH
+from services.accounts.scopes import SCOPES
+from services.accounts.webhook_subscriptions import DEFAULT_EVENTS
+from services.common import date_rules
+from services.play.invitations import DECLINE_REASONS, STATUSES
 
 
 class PlayerCreate(Schema):

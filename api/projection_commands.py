@@ -20,7 +20,7 @@ def lead_projections(on_lead: Callable[[], None], args: argparse.Namespace | Non
     import signal
     import threading
 
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from wiring import bootstrap
 
     stop = threading.Event()
@@ -46,7 +46,7 @@ def lead_projections(on_lead: Callable[[], None], args: argparse.Namespace | Non
 
 def prepare_store() -> None:
     """Creates every table once, before the HTTP processes start (they would race to)."""
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from wiring import bootstrap
 
     bootstrap(projections=False, work=NullWork()).close()
@@ -63,7 +63,7 @@ def rebuild(args: argparse.Namespace) -> int:
     holding the projections' lock; refuses while another process runs the projections."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from services.config import Settings
+    from services.common.config import Settings
     from wiring.rebuild import ProjectionsLed, rebuild_projections
 
     settings = Settings.from_env()
@@ -85,7 +85,7 @@ def rebuild(args: argparse.Namespace) -> int:
 def init(args: argparse.Namespace) -> int:
     """Creates every missing table (the events', the read models', the services'), then exits:
     the deployment's schema job, run before the other processes and after each upgrade."""
-    from services.config import Settings
+    from services.common.config import Settings
 
     settings = Settings.from_env()
     prepare_store()

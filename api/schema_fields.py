@@ -15,8 +15,8 @@ from typing import Any
 from marshmallow import ValidationError, fields, validate
 
 from domain.kernel import ConfigError, all_games, find_game
-from services import clock, date_rules
-from services.credentials import MAX_PASSWORD, MIN_PASSWORD
+from services.accounts.credentials import MAX_PASSWORD, MIN_PASSWORD
+from services.common import clock, date_rules
 
 DAY = 86_400
 LARGEST = 2**31 - 1
@@ -39,14 +39,14 @@ def strict_int(**kw: Any) -> fields.Integer:
 
 
 def moment_ahead(value: datetime) -> None:
-    """The rule of every moment a request carries (``services.date_rules.MOMENT``)."""
+    """The rule of every moment a request carries (``services.common.date_rules.MOMENT``)."""
     error = date_rules.moment_error(value, clock.now())
     if error is not None:
         raise ValidationError(error)
 
 
 def day_ahead(value: date) -> None:
-    """The rule of every day a request carries (``services.date_rules.DAY``)."""
+    """The rule of every day a request carries (``services.common.date_rules.DAY``)."""
     error = date_rules.day_error(value, clock.now().date())
     if error is not None:
         raise ValidationError(error)

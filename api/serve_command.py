@@ -40,7 +40,7 @@ def serve(args: argparse.Namespace) -> int:
 
     from api.processes import HttpServer
     from infra import log_lines
-    from services.config import Settings
+    from services.common.config import Settings
 
     settings = Settings.from_env()
     workers = max(1, args.workers)

@@ -1,5 +1,5 @@
 """A person's way in by name: sign in with a password or a recovery code, change the password,
-make new recovery codes (``services.credentials``). Bots keep their tokens; these routes are
+make new recovery codes (``services.accounts.credentials``). Bots keep their tokens; these routes are
 how the pages sign people in, open to any client that holds a name and a password."""
 
 from __future__ import annotations

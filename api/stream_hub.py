@@ -12,11 +12,11 @@ shares one, each seat has its own), all in one call on a worker thread, and queu
 it to every feed that waits for it; an account's streams that wait from one cursor
 share one read of the feed, and the streams of one token one check of it. A writer
 sends what was queued while it was sending in one piece. Before, each of a game's
-streams woke its own thread, which read and built for itself (``services.streams``,
+streams woke its own thread, which read and built for itself (``services.streams.lines``,
 still what a plain WSGI server runs): with a thousand streams open, the threads'
 wake-ups and their fight for the GIL cost more than the moves themselves.
 
-The lines are the ones ``services.streams`` builds, so what a caller receives is
+The lines are the ones ``services.streams.lines`` builds, so what a caller receives is
 the same whichever way its stream is held.
 """
 
@@ -32,10 +32,10 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
-from services.errors import STORE_UNAVAILABLE
-from services.streams import KEEPALIVE, RECHECK, AccountFollower, GameFollower, Line, StillValid, Streams
-from services.visibility import has_ended
-from services.wakeups import POLL_FALLBACK, account_key, game_key
+from services.common.errors import STORE_UNAVAILABLE
+from services.common.visibility import has_ended
+from services.streams.lines import KEEPALIVE, RECHECK, AccountFollower, GameFollower, Line, StillValid, Streams
+from services.streams.wakeups import POLL_FALLBACK, account_key, game_key
 
 log = logging.getLogger("dragonhall.api.streams")
 

@@ -4,7 +4,7 @@ NDJSON by default (``application/x-ndjson``: one JSON object a line, an empty li
 as a keep-alive), or Server-Sent Events when the client accepts
 ``text/event-stream`` (``id`` is the version or the cursor, ``event`` the line's
 type, a comment as a keep-alive). Both resume with ``?after=`` (or
-``Last-Event-ID``). The lines come from ``services.streams``; this module only
+``Last-Event-ID``). The lines come from ``services.streams.lines``; this module only
 checks the request, counts the streams the process holds and writes the bytes.
 
 Under ``dragonhall serve`` (ASGI, ``api.asgi``) a route sends a stream's first
@@ -31,9 +31,9 @@ from api.context import current_platform, platform_of
 from api.parser import blueprint
 from api.stream_hub import HANDOFF_KEY, HUB_KEY, Handoff
 from infra import metrics
-from services.errors import CallerStreamsBusy, InvalidRequest, StreamsBusy
-from services.stream_frames import ndjson_frame, sse_frame
-from services.streams import AccountFollower, GameFollower
+from services.common.errors import CallerStreamsBusy, InvalidRequest, StreamsBusy
+from services.streams.lines import AccountFollower, GameFollower
+from services.streams.stream_frames import ndjson_frame, sse_frame
 
 blp = blueprint("streams", "Follow a game, or your account, as it changes (NDJSON or Server-Sent Events).")
 

@@ -3,7 +3,7 @@
 It reads a record as the server exports it (``GET /api/v1/games/{id}/record``), as
 ``.json`` or gzipped (``.json.gz``, recognised by its content), or ``-`` for standard
 input, and needs no server, database or configuration. It re-decides every decision
-(``services.verification``), prints one line per step, the signature's key and
+(``services.audits.verification``), prints one line per step, the signature's key and
 fingerprint, every problem found, and the verdict.
 
 A signed record (format 2) is checked against the public key it embeds. To pin the
@@ -133,7 +133,7 @@ def trusted_keys(keys: list[str], env: str, server: str | None) -> list[str] | N
 
 
 def _is_key_name(name: str) -> bool:
-    from services.record_signing import PublicKey
+    from services.audits.record_signing import PublicKey
 
     if _FINGERPRINT.match(name):
         return True
@@ -160,7 +160,7 @@ def _server_keys(server: str) -> list[str]:
 
 
 def _verify(record: Any, trusted: list[str] | None) -> dict[str, Any]:
-    from services.verification import NotARecord, verify_record
+    from services.audits.verification import NotARecord, verify_record
     from wiring import register_games
 
     register_games()  # the rules of every game this build knows

@@ -28,8 +28,8 @@ from rich.table import Table
 
 from domain.catalog import GAMES
 from domain.kernel import Rng, Viewer, choose_move
-from services.config import Settings
-from services.ports import NullWork
+from services.common.config import Settings
+from services.common.ports import NullWork
 from wiring import bootstrap
 
 console = Console()

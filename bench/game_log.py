@@ -32,8 +32,8 @@ from rich.table import Table
 
 from api.app import create_app
 from bench.replay import long_game
-from services.config import Settings
-from services.ports import NullWork
+from services.common.config import Settings
+from services.common.ports import NullWork
 from wiring import bootstrap
 
 console = Console()

@@ -259,7 +259,7 @@ def raw_writes_per_second(store: str, database_url: str | None, workdir: Path, s
     else:
         import psycopg
 
-        from services.config import PostgresParams
+        from services.common.config import PostgresParams
 
         pg = PostgresParams.from_url(database_url or "")
         with psycopg.connect(database_url or "", autocommit=True) as conn:

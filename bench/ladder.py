@@ -47,9 +47,9 @@ from rich.table import Table
 
 from domain.catalog import GAMES as CATALOG
 from domain.kernel import Command, Rng, choose_move, find_game
-from services.config import Settings
-from services.ports import NullWork
-from services.rating_scale import PER_MU, rating
+from services.common.config import Settings
+from services.common.ports import NullWork
+from services.reads.rating_scale import PER_MU, rating
 from tests.support.rated_games import seeded_id
 from wiring import bootstrap
 

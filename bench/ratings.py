@@ -29,8 +29,8 @@ from rich.console import Console
 from rich.table import Table
 
 from projections.ratings import RatingBook
-from services.config import Settings
-from services.ports import NullWork
+from services.common.config import Settings
+from services.common.ports import NullWork
 from tests.support.rated_games import fresh_views, play_table, population, rating_tables, rebuild
 from wiring import bootstrap
 

@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console
 from rich.table import Table
 
-from services.config import Settings
-from services.ports import NullWork
+from services.common.config import Settings
+from services.common.ports import NullWork
 from wiring import bootstrap
 
 console = Console()

@@ -102,7 +102,7 @@ def _configure(store: str, data_dir: Path, database_url: str | None, determinist
         os.environ["DRAGONHALL_SECRET_KEY"] = "d1" * 32
     if store != "postgres":
         return None
-    schema = f"cost_{os.urandom(4).hex()}"  # the platform creates it (services.sqlstore)
+    schema = f"cost_{os.urandom(4).hex()}"  # the platform creates it (services.common.sqlstore)
     os.environ.update(DRAGONHALL_DATABASE_URL=database_url or "", DRAGONHALL_POSTGRES_SCHEMA=schema)
     return schema
 

@@ -36,7 +36,7 @@ moves/s with the streams open at least 85% of moves/s without them, in the same 
     python bench/streams.py --rounds 3 --seconds 20          # halves interleaved, both orders
     python bench/streams.py --store postgres --database-url postgresql://postgres@127.0.0.1:5432/test
     python bench/streams.py --store postgres --redis-url redis://127.0.0.1:6379/15
-    python bench/streams.py --engine pushpin                 # the streams held by Pushpin (services.grip)
+    python bench/streams.py --engine pushpin                 # the streams held by Pushpin (services.streams.grip)
 
 With ``--engine pushpin`` (issue 35) the server runs with ``DRAGONHALL_STREAM_ENGINE=pushpin`` and a
 Pushpin of its own (``tests.support.pushpin``, Debian's package) in front of it: the streams' clients
@@ -74,7 +74,7 @@ from bench.game_driver import play_script
 from bench.http_client import Play, drive
 from bench.http_load import _tree_cpu_seconds, _wait_for_listeners, drop_schema
 from bench.raw_streams import Record, lines, open_stream
-from services.grip import NEXT_PATH
+from services.streams.grip import NEXT_PATH
 from tests.support.processes import Proc, Server, free_port
 from tests.support.pushpin import SIG_KEY, running_pushpin
 

@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     server = Server(env, workdir)
     steady = Proc(["worker", "--concurrency", "4", "--beat"], env, workdir / "steady.log", workdir)
     victim = Proc(["worker", "--concurrency", "4"], env, workdir / "victim.log", workdir)
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from wiring import bootstrap
 
     reader = bootstrap(projections=False, work=NullWork())

@@ -1,4 +1,4 @@
-"""Carrying stream wake-ups between the processes of one deployment (``services.wakeups``).
+"""Carrying stream wake-ups between the processes of one deployment (``services.streams.wakeups``).
 
 Three transports, one per kind of deployment:
 

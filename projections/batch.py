@@ -15,8 +15,8 @@ from typing import Any
 from domain.kernel import canonical_json
 from projections import set_aside
 from projections.views import Change
-from services.account_feed import Entry
-from services.aggregate import Game
+from services.accounts.account_feed import Entry
+from services.play.aggregate import Game
 
 
 @dataclass
@@ -30,7 +30,7 @@ class Batch:
     updates: dict[str, dict[str, Any]] = field(default_factory=dict)
     boards: dict[str, tuple[int, Any]] = field(default_factory=dict)
     feed: list[Entry] = field(default_factory=list)
-    """The account events of the batch (``services.account_feed``)."""
+    """The account events of the batch (``services.accounts.account_feed``)."""
     awaited_before: dict[str, list[int]] = field(default_factory=dict)
     """Each game's awaited seats before the batch's first change of them: a seat awaited after
     the batch and not before gets a ``your_turn``."""

@@ -1,6 +1,6 @@
 """The deadline index: each timed game's awaited seats, clock, next deadline and next reminder.
 
-The sweep (``services.timers``) finds the games whose deadline or reminder came near in the
+The sweep (``services.deadlines.timers``) finds the games whose deadline or reminder came near in the
 ``next_deadline`` and ``next_reminder`` columns of ``dh_games``, and the games awaiting a server
 bot in ``bots_awaited``. They are written once per game per batch, as the clock stands after the
 batch's last event: a move's several rule events cost one computation, not one each. Deadlines
@@ -14,8 +14,8 @@ from typing import Any
 
 from projections.batch import Batch, blame
 from projections.game_memory import GameMemory
-from services import clocks
-from services.timers import clocks_key
+from services.deadlines import clocks
+from services.deadlines.timers import clocks_key
 
 NO_TIMING = {"next_deadline": None, "next_reminder": None, "bots_awaited": 0}
 """The columns of a game with nothing due: ended, or not timed."""

@@ -23,7 +23,7 @@ from typing import Any
 
 from domain.kernel import Ruleset, decode
 from projections.views import GameViewsSQL
-from services.event_store import EventStore
+from services.common.event_store import EventStore
 
 STATE_CACHE = 4096
 BOARD_LAG = 0.5

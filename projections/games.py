@@ -27,11 +27,12 @@ from projections.batch import Batch, Fresh, Poisoned, blame
 from projections.game_memory import GameMemory
 from projections.ratings import RatingBook
 from projections.views import Change, GameViewsSQL
-from services import clock, clocks
-from services.account_feed import AccountFeed
-from services.aggregate import Game
-from services.event_store import EventStore
-from services.timers import clocks_key
+from services.accounts.account_feed import AccountFeed
+from services.common import clock
+from services.common.event_store import EventStore
+from services.deadlines import clocks
+from services.deadlines.timers import clocks_key
+from services.play.aggregate import Game
 
 log = logging.getLogger(__name__)
 
@@ -297,7 +298,7 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def _rule_event(self, e: Game.RuleEvent, batch: Batch) -> None:
         """Folds the board; at the event that closes its decision, moves the awaited seats
-        and their turns (as the aggregate does: ``services.clocks``)."""
+        and their turns (as the aggregate does: ``services.deadlines.clocks``)."""
         gid = str(e.originator_id)
         ruleset = find_game(self.memory.game_meta(gid)["game"])
         state = self.memory.state_before(gid, e.originator_version, ruleset)

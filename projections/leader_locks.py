@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
-from services.sqlstore import advisory_key
+from services.common.sqlstore import advisory_key
 
 if TYPE_CHECKING:
     import psycopg

@@ -23,7 +23,7 @@ rating with a few games each, so mostly provisional.
 every seat is a one-player team ranked by ``Outcome.places`` (1 first, ties share, leavers
 last), so the order of the losers counts and ties are ties. The ordinal ``mu - 3 sigma``
 is the conservative rating leaderboards sort by. A player with few rated games of a game is
-provisional there (``services.profiles.PROVISIONAL_GAMES``).
+provisional there (``services.reads.profiles.PROVISIONAL_GAMES``).
 
 The book keeps the ratings it has read or written in memory; after a failed write the
 projection calls ``forget`` and the tables are the truth again.

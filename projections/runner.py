@@ -28,7 +28,7 @@ from eventsourcing.projection import ApplicationSubscription, ProjectionRunner
 from infra.batched_pull import BatchedPull
 from projections.games import GameProjection
 from projections.views import GameViewsSQL
-from services.event_store import EventStore
+from services.common.event_store import EventStore
 
 BATCH = 500
 IDLE = 0.5

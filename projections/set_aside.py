@@ -28,7 +28,7 @@ from typing import Any, Protocol
 import psycopg
 from eventsourcing.persistence import DataError, PersistenceError
 
-from services.health import Check
+from services.operations.health import Check
 
 Change = tuple[str, Sequence[Any]]
 

@@ -1,4 +1,4 @@
-"""The account events the game projection writes to the players' feeds (``services.account_feed``).
+"""The account events the game projection writes to the players' feeds (``services.accounts.account_feed``).
 
 Every account seated in a game (not a server bot, not in a sandbox) learns that the game started,
 that a seat timed out and that the game ended; and a ``your_turn`` for each of its seats awaited
@@ -11,10 +11,10 @@ from typing import Any
 
 from projections.batch import Batch, blame
 from projections.game_memory import GameMemory
-from services import clocks
-from services.account_feed import Entry
-from services.accounts import SERVER_BOT_PREFIX
-from services.aggregate import Game
+from services.accounts.account_feed import Entry
+from services.accounts.players import SERVER_BOT_PREFIX
+from services.deadlines import clocks
+from services.play.aggregate import Game
 
 
 def tell_seats(memory: GameMemory, batch: Batch, gid: str, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:

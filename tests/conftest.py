@@ -116,7 +116,7 @@ def pg_schema(pg_url: str) -> Iterator[str]:
 def make_settings(store: str, tmp: Path | None = None, **overrides: Any) -> Any:
     """Settings of a test platform. Webhooks may reach 127.0.0.1, where the ``webhook_server``
     fixture listens (an operator allows it the same way); a test of the refusal overrides it."""
-    from services.config import Settings
+    from services.common.config import Settings
 
     env = {
         "DRAGONHALL_STORE": store,
@@ -131,7 +131,7 @@ def make_settings(store: str, tmp: Path | None = None, **overrides: Any) -> Any:
 @pytest.fixture
 def platform() -> Iterator[Any]:
     """In-memory store, read models in-process, no background work."""
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from wiring import bootstrap
 
     p = bootstrap(make_settings("memory"), work=NullWork())

@@ -7,7 +7,7 @@ from typing import Any
 
 from domain import catalog
 from domain.kernel import Ruleset, register
-from services.aggregate import register_rule_events
+from services.play.aggregate import register_rule_events
 
 
 def register_games(games: Iterable[Ruleset[Any]] = catalog.GAMES) -> None:

@@ -28,36 +28,36 @@ from projections.leader import ProjectionLeader
 from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
 from projections.runner import BatchingProjectionRunner
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
-from services.account_feed import AccountFeed
-from services.accounts import Accounts
-from services.advice import Advisor
-from services.config import Settings
-from services.credentials import Credentials
-from services.disputes import Disputes
-from services.event_store import EventStore
-from services.games import GameService
-from services.grip import GripPublisher
-from services.health import HealthModel, ProjectionProgress, Sweep, Workers
-from services.heartbeats import Heartbeats
-from services.inbox import Inbox
-from services.invitations import Invitations
-from services.journal import Journal
-from services.locks import Leases
-from services.ports import Work
-from services.profiles import Profiles
-from services.queries import GameQueries
-from services.seating import Seating
-from services.seeds import Seeds
-from services.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
-from services.streams import Streams
-from services.timed_cases import ClockSettler
-from services.timers import NEAR, Timers
-from services.tournaments import Tournaments
-from services.unit_of_work import GameUnitOfWork
-from services.vacations import Vacations
-from services.wakeups import Wakeups, game_key, tokens_key
-from services.webhook_subscriptions import WebhookSubscriptions, webhook_url
-from services.webhook_targets import WebhookTargets
+from services.accounts.account_feed import AccountFeed
+from services.accounts.credentials import Credentials
+from services.accounts.inbox import Inbox
+from services.accounts.players import Accounts
+from services.accounts.webhook_subscriptions import WebhookSubscriptions, webhook_url
+from services.accounts.webhook_targets import WebhookTargets
+from services.audits.disputes import Disputes
+from services.common.config import Settings
+from services.common.event_store import EventStore
+from services.common.locks import Leases
+from services.common.ports import Work
+from services.common.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
+from services.competition.tournaments import Tournaments
+from services.deadlines.timed_cases import ClockSettler
+from services.deadlines.timers import NEAR, Timers
+from services.deadlines.vacations import Vacations
+from services.operations.health import HealthModel, ProjectionProgress, Sweep, Workers
+from services.operations.heartbeats import Heartbeats
+from services.play.advice import Advisor
+from services.play.games import GameService
+from services.play.invitations import Invitations
+from services.play.journal import Journal
+from services.play.seating import Seating
+from services.play.seeds import Seeds
+from services.play.unit_of_work import GameUnitOfWork
+from services.reads.profiles import Profiles
+from services.reads.queries import GameQueries
+from services.streams.grip import GripPublisher
+from services.streams.lines import Streams
+from services.streams.wakeups import Wakeups, game_key, tokens_key
 from wiring import stream_engine
 from wiring.games import register_games
 from wiring.wakeups import wake_broadcast

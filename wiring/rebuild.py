@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from projections.views import VIEW_TABLES
-from services.config import Settings
-from services.event_store import EventStore
-from services.ports import NullWork
+from services.common.config import Settings
+from services.common.event_store import EventStore
+from services.common.ports import NullWork
 from wiring.platform import bootstrap, eventsourcing_env, leader_lock, start_runner, views_class
 
 Progress = Callable[[int, int], None]

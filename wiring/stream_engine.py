@@ -1,5 +1,5 @@
 """The dedicated stream engine's wiring (``DRAGONHALL_STREAM_ENGINE=pushpin``): a GRIP publisher fed
-by every save, and where it posts each game's published mark (``services.published_marks``)."""
+by every save, and where it posts each game's published mark (``services.streams.published_marks``)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from infra.version_board import VersionBoard
-from services import grip
-from services.grip import GripPublisher
-from services.published_marks import LocalMarks, Marks
+from services.streams import grip
+from services.streams.grip import GripPublisher
+from services.streams.published_marks import LocalMarks, Marks
 
 if TYPE_CHECKING:
     from wiring.platform import Platform

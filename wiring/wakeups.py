@@ -1,4 +1,4 @@
-"""Choosing how stream wake-ups reach the other processes of a deployment (``services.wakeups``)."""
+"""Choosing how stream wake-ups reach the other processes of a deployment (``services.streams.wakeups``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 from infra import sqlite_events
 from infra.wake_transports import PostgresBroadcast, RedisBroadcast, UnixBroadcast
-from services.config import Settings
-from services.wakeups import Broadcast, NoBroadcast
+from services.common.config import Settings
+from services.streams.wakeups import Broadcast, NoBroadcast
 
 
 def wake_broadcast(settings: Settings, deliver: Callable[[str], None]) -> Broadcast:

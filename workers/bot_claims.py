@@ -1,7 +1,7 @@
 """One bot task per awaited bot seat: a claim in Redis, taken when a task is sent, kept while it lives.
 
 After every save the service plans a bot task for each awaited bot seat
-(``services.timers.Timers.plan``). Where several seats decide at once, each
+(``services.deadlines.timers.Timers.plan``). Where several seats decide at once, each
 save by one of them planned the others' tasks again, although theirs were
 still queued or running: about a tenth to a quarter of all bot tasks found
 their decision already played and wrote nothing. So sending a task first takes
@@ -18,7 +18,7 @@ extends it with its leases (``workers.leases``). A task lost before it reached
 the broker (its sender killed between a save and the send), or with a dead
 worker, leaves a claim that lapses within seconds, and ``nudge_bots``
 (``workers.jobs``, every second) sends the turn again once it has waited
-``services.timers.BOT_NUDGE``. A broker that cannot answer claims nothing: the
+``services.deadlines.timers.BOT_NUDGE``. A broker that cannot answer claims nothing: the
 task is sent. A task that waited in a queue longer than ``LIFETIME`` (workers
 overloaded) may get a second one, which writes nothing.
 """
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 
-from services.config import Settings
+from services.common.config import Settings
 from workers.broker_memory import redis_client
 
 log = logging.getLogger("dragonhall.workers")

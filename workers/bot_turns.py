@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable
 
 from domain.kernel import Command, RandomBot, choose_move
-from services.aggregate import Game
+from services.play.aggregate import Game
 from workers.platform import JobPlatform
 
 log = logging.getLogger("dragonhall.bots")

@@ -3,7 +3,7 @@
 Redis holds Celery's queues in memory. One restarted without persistence comes
 back empty, and the tasks it held (bot turns, near deadlines, webhooks) are gone
 without a trace. The sweep would find them again, but a deadline only once it is
-overdue, and a bot turn only once it has stalled for ``services.timers.BOT_STALL``
+overdue, and a bot turn only once it has stalled for ``services.deadlines.timers.BOT_STALL``
 (30 s). So after each sweep the marker is set; a sweep that finds it missing knows
 the broker lost its data (or that this is the deployment's first sweep) and sends
 everything a lost task could have carried (``Timers.sweep(tasks_lost=True)``).
@@ -18,7 +18,7 @@ import logging
 from functools import cache
 from typing import TYPE_CHECKING
 
-from services.config import Settings
+from services.common.config import Settings
 
 if TYPE_CHECKING:
     import redis

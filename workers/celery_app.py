@@ -13,8 +13,8 @@ from collections.abc import Callable
 from celery import Celery
 from kombu import Queue
 
-from services.config import Settings
-from services.timers import Action
+from services.common.config import Settings
+from services.deadlines.timers import Action
 from workers.heartbeat import heartbeat_step
 from workers.leases import lease_step, transport_options
 from workers.platform import JobPlatform

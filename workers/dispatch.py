@@ -10,11 +10,9 @@ from typing import Any
 from celery import Celery
 from kombu.exceptions import OperationalError as BrokerUnreachable
 
-from services import clock
-from services.aggregate import Game
-from services.config import Settings
-from services.heartbeats import SWEEP
-from services.timers import (
+from services.common import clock
+from services.common.config import Settings
+from services.deadlines.timers import (
     Action,
     AdvanceTournament,
     FireDeadline,
@@ -24,6 +22,8 @@ from services.timers import (
     StartGame,
     Timers,
 )
+from services.operations.heartbeats import SWEEP
+from services.play.aggregate import Game
 from workers import bot_claims
 from workers.celery_app import make_celery, queue
 from workers.local import LocalExecutor

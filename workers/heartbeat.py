@@ -2,7 +2,7 @@
 
 A consumer bootstep, so it beats only while the worker consumes: a worker that lost
 its broker stops its consumer, and with it its heartbeat, until it reconnects. Each
-beat is a row in ``dh_heartbeats`` (``services.heartbeats``); a worker that stops on
+beat is a row in ``dh_heartbeats`` (``services.operations.heartbeats``); a worker that stops on
 purpose removes its row, one killed leaves it to grow old. ``PULSE`` remembers the
 last beat that was written, for the worker's ``/readyz``.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 from celery import bootsteps
 
-from services.heartbeats import WORKER_BEAT, process_name
+from services.operations.heartbeats import WORKER_BEAT, process_name
 from workers.platform import JobPlatform
 
 log = logging.getLogger("dragonhall.workers")

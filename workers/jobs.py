@@ -13,11 +13,11 @@ from typing import Any
 
 from domain.kernel import Command
 from infra import metrics
-from services import clock
-from services.aggregate import Game
-from services.heartbeats import SWEEP
-from services.table_seats import awaits
-from services.timers import BOT_NUDGE, Action, FireDeadline, PlayBot
+from services.common import clock
+from services.deadlines.timers import BOT_NUDGE, Action, FireDeadline, PlayBot
+from services.operations.heartbeats import SWEEP
+from services.play.aggregate import Game
+from services.play.table_seats import awaits
 from workers import bot_claims, broker_memory
 from workers.bot_turns import bot_choice, play_bot_turn
 from workers.platform import JobPlatform
@@ -98,7 +98,7 @@ def sweep(platform: JobPlatform, send: Send) -> int:
     send(actions)
     if lost:
         broker_memory.remember(platform.settings)
-    platform.heartbeats.beat(SWEEP, SWEEP)  # the health model's sweep check (``services.health``)
+    platform.heartbeats.beat(SWEEP, SWEEP)  # the health model's sweep check (``services.operations.health``)
     return len(actions)
 
 

@@ -5,7 +5,7 @@ thread, or waiting for its ETA) unacknowledged, and Redis delivers it again to
 another worker once it has been held for the visibility timeout. With the
 usual hour, the tasks of a worker killed outright (SIGKILL, the OOM killer, a
 lost machine) waited an hour, and bot turns stalled until the sweep nudged them
-30 s later (``services.timers.BOT_STALL``). A short timeout alone would hand a
+30 s later (``services.deadlines.timers.BOT_STALL``). A short timeout alone would hand a
 live worker's slow or delayed tasks to a second worker.
 
 So the timeout is a lease, and a live worker renews it: every ``RENEW_SHARE``
@@ -34,7 +34,7 @@ from typing import Any
 
 from celery import bootsteps
 
-from services.config import Settings
+from services.common.config import Settings
 from workers import bot_claims
 from workers.broker_memory import redis_client
 

@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from infra import log_lines
-from services import clock
+from services.common import clock
 from workers.jobs import JOBS, MAX_RETRIES, TRANSIENT, RetryLater, Send
 from workers.platform import JobPlatform
 from workers.tasks import task_fields, trace_headers

@@ -10,17 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from services.account_feed import AccountFeed
-from services.accounts import Accounts
-from services.config import Settings
-from services.games import GameService
-from services.heartbeats import Heartbeats
-from services.inbox import Inbox
-from services.seeds import Seeds
-from services.timers import Timers
-from services.tournaments import Tournaments
-from services.unit_of_work import GameUnitOfWork
-from services.webhook_subscriptions import WebhookSubscriptions
+from services.accounts.account_feed import AccountFeed
+from services.accounts.inbox import Inbox
+from services.accounts.players import Accounts
+from services.accounts.webhook_subscriptions import WebhookSubscriptions
+from services.common.config import Settings
+from services.competition.tournaments import Tournaments
+from services.deadlines.timers import Timers
+from services.operations.heartbeats import Heartbeats
+from services.play.games import GameService
+from services.play.seeds import Seeds
+from services.play.unit_of_work import GameUnitOfWork
 
 
 class JobPlatform(Protocol):

@@ -12,12 +12,12 @@ comes from Dragonhall, drop a duplicate and refuse a stale one:
 - ``X-Dragonhall-Timestamp``: Unix seconds when this try was sent;
 - ``X-Dragonhall-Signature``: ``sha256=`` and the hex HMAC-SHA256, keyed with the
   secret shown when the URL was set, of ``f"{timestamp}."`` followed by the body
-  (``services.webhook_keys.signature``).
+  (``services.accounts.webhook_keys.signature``).
 
 A webhook set before secrets existed has none until its URL is set again; its
 POSTs go out as before, without the signature header.
 
-A delivery goes only where ``services.webhook_targets`` allows: its host is
+A delivery goes only where ``services.accounts.webhook_targets`` allows: its host is
 looked up at each try, and the POST connects to an address that was checked, so a
 name that now resolves to a private address (DNS rebinding) reaches nothing; such
 a delivery fails at once. Redirects are not followed (a 3xx fails the delivery:
@@ -34,9 +34,10 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from services import clock, webhook_keys
-from services.inbox import Inbox
-from services.webhook_targets import RefusedTarget, WebhookTargets
+from services.accounts import webhook_keys
+from services.accounts.inbox import Inbox
+from services.accounts.webhook_targets import RefusedTarget, WebhookTargets
+from services.common import clock
 
 log = logging.getLogger("dragonhall.webhooks")
 TIMEOUT = 10

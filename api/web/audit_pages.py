@@ -2,7 +2,7 @@
 commands and the disputes, and the form that disputes a step with a claim in words or a move chosen
 from the step's legal moves (``/games/{id}/steps/{n}/choices``, which any picker of a move may read).
 
-Every step is numbered as the replay numbers it (``services.game_log``: 0 is the start of play).
+Every step is numbered as the replay numbers it (``services.reads.game_log``: 0 is the start of play).
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from api.web.pages import ENDED, STATUS_WORDS, _document, _journal, int_arg, ren
 from api.web.viewing import viewer
 from domain.kernel import find_game
 from domain.kernel.narration import Audience, Narrator
-from services.errors import ServiceError
-from services.game_log import narrated_log
-from services.records import audit_trail
-from services.seat_names import names_of
-from services.step_index import before_step, bounds, step_of_version
-from services.step_index import index as steps_of
+from services.audits.records import audit_trail
+from services.common.errors import ServiceError
+from services.reads.game_log import narrated_log
+from services.reads.seat_names import names_of
+from services.reads.step_index import before_step, bounds, step_of_version
+from services.reads.step_index import index as steps_of
 
 STEPS_PAGE = 25
 """Steps per audit page: short enough for a phone."""

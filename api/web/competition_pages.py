@@ -23,8 +23,8 @@ from api.web.forms import acting, form_messages, local_time, number, see_other, 
 from api.web.pages import int_arg, render, titles, web
 from api.web.viewing import viewer
 from domain.kernel import all_games
-from services import clock
-from services.profiles import PROVISIONAL_GAMES
+from services.common import clock
+from services.reads.profiles import PROVISIONAL_GAMES
 
 BOARD_PAGE = 25
 """Players per leaderboard page."""

@@ -25,8 +25,8 @@ from api.web import audit_pages, pages, session
 from api.web.audit_pages import open_dispute_fields
 from api.web.pages import _document, web
 from domain.kernel import ConfigError, RuleError, find_game
-from services.accounts import SESSION_TOKEN, Player
-from services.errors import InvalidRequest, NotAuthenticated, ServiceError
+from services.accounts.players import SESSION_TOKEN, Player
+from services.common.errors import InvalidRequest, NotAuthenticated, ServiceError
 
 
 def signed_in() -> Player:

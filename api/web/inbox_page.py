@@ -13,7 +13,7 @@ from api.web.pages import STATUS_WORDS, render, sign_in_page, titles, web
 from api.web.viewing import viewer
 from domain.kernel.narration import Names
 from domain.kernel.wording import listing
-from services.seat_names import names_in
+from services.reads.seat_names import names_in
 
 MINE = 50
 """The viewer's games the inbox lists, the newest first."""

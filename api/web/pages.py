@@ -18,10 +18,10 @@ from api.schema_fields import LARGEST
 from api.web.viewing import base_context, viewer
 from domain.kernel import Ruleset, all_games, find_game
 from domain.kernel.narration import Names
-from services.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
-from services.game_log import result_text, status_line
-from services.seat_names import names_of
-from services.visibility import ENDED
+from services.common.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
+from services.common.visibility import ENDED
+from services.reads.game_log import result_text, status_line
+from services.reads.seat_names import names_of
 
 web = Blueprint("web", __name__, template_folder="templates", static_folder="static", static_url_path="/assets")
 

@@ -15,7 +15,7 @@ import hmac
 
 from flask import Request, Response
 
-from services.errors import ServiceError
+from services.common.errors import ServiceError
 
 COOKIE = "dragonhall_session"
 HEADER = "X-CSRF-Token"

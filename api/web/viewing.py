@@ -8,10 +8,10 @@ from flask import Request, g, request, url_for
 
 from api.context import current_platform
 from api.web import session
-from services.accounts import Player
-from services.errors import NotAuthenticated
-from services.scopes import READ
-from services.visibility import ENDED
+from services.accounts.players import Player
+from services.accounts.scopes import READ
+from services.common.errors import NotAuthenticated
+from services.common.visibility import ENDED
 
 _VIEWER = "dh_web_viewer"
 _CALLER = "dh_caller"

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.kernel import ConfigError, find_game
 from domain.kernel.narration import display_name
-from services.invitations import DECLINE_REASONS
+from services.play.invitations import DECLINE_REASONS
 
 UNITS = ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second"))
 

@@ -21,7 +21,7 @@ from api.app import create_app
 from api.asgi import Gateway
 from api.stream_hub import StreamHub
 from api.streams import slots
-from services.ports import NullWork
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from wiring import bootstrap

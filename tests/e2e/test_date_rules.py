@@ -1,4 +1,4 @@
-"""Every date a request carries is in its documented range (``services.date_rules``): a date past
+"""Every date a request carries is in its documented range (``services.common.date_rules``): a date past
 it is a 400 naming the field, nothing is written, and the OpenAPI document says the rule.
 
 A year-10000 start (``9999-12-31T23:59:59-14:00``) was once accepted and stopped the read models.
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from services import clock, date_rules
+from services.common import clock, date_rules
 
 YEAR_10000 = "9999-12-31T23:59:59-14:00"
 
@@ -103,7 +103,7 @@ def test_the_last_dates_in_range_are_accepted_and_projected(client: Any) -> None
 
 def test_the_services_keep_the_same_rules_for_every_caller(platform: Any) -> None:
     """The pages and forms reach the same services: the rule holds there, not only in the API's schemas."""
-    from services.errors import InvalidRequest
+    from services.common.errors import InvalidRequest
 
     pid = platform.accounts.register("dates", "human")[0].id
     year_10000 = datetime.fromisoformat(YEAR_10000)

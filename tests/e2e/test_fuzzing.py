@@ -35,7 +35,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-import services.streams
+import services.streams.lines
 
 CHECKS = [
     not_a_server_error,
@@ -71,7 +71,7 @@ def _streams_end_after_their_first_lines(monkeypatch: pytest.MonkeyPatch) -> Non
     """A stream never ends by itself, and schemathesis reads a body to its end: here a stream sends
     what it sends on connect (the game, the games awaiting the caller) and ends. Its status, headers
     and first lines are checked as every answer is."""
-    monkeypatch.setattr(services.streams, "_paced", lambda *args, **kwargs: iter(()))
+    monkeypatch.setattr(services.streams.lines, "_paced", lambda *args, **kwargs: iter(()))
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from services import clock
+from services.common import clock
 
 LONE_SURROGATE = '"x\\ud800y"'
 """A JSON string holding a lone surrogate: valid JSON syntax, but no Unicode text."""
@@ -213,7 +213,7 @@ def test_the_body_limit_is_a_setting(platform_with_small_body_limit: Any) -> Non
 
 @pytest.fixture
 def platform_with_small_body_limit() -> Iterator[Any]:
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from tests.conftest import make_settings
     from wiring import bootstrap
 

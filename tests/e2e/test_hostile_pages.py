@@ -25,8 +25,8 @@ from api.asgi import Gateway
 from api.stream_hub import StreamHub
 from api.web import session
 from domain.kernel import all_games
-from services.errors import NotAuthenticated
-from services.ports import NullWork
+from services.common.errors import NotAuthenticated
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.e2e.test_hostile_input import _stored
 from tests.support.api_client import ApiClient

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import services.streams
+import services.streams.lines
 
 FACTS = {"game", "variant", "options", "seats", "time_control", "rated", "starts_at", "inviter", "invitee"}
 
@@ -17,7 +17,7 @@ FACTS = {"game", "variant", "options", "seats", "time_control", "rated", "starts
 @pytest.fixture(autouse=True)
 def quick_keepalive() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(services.streams, "KEEPALIVE", 0.0)
+        patch.setattr(services.streams.lines, "KEEPALIVE", 0.0)
         yield
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from services import disputes, journal
+from services.audits import disputes
+from services.play import journal
 
 
 def _seven_dragons(client: Any) -> tuple[str, dict[str, Any], dict[str, Any]]:

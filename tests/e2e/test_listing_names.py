@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-import services.streams
+import services.streams.lines
 
 
 def _programming_table(client: Any, seats: int = 3) -> tuple[str, list[dict[str, Any]]]:
@@ -40,7 +40,7 @@ def test_a_seats_listing_keeps_its_name_while_the_others_programme(client: Any) 
 
 
 def test_a_seats_stream_names_its_listing_as_the_answers_do(client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services.streams, "KEEPALIVE", 0.0)  # a stream with nothing more says so at once
+    monkeypatch.setattr(services.streams.lines, "KEEPALIVE", 0.0)  # a stream with nothing more says so at once
     gid, (ann, bea, _) = _programming_table(client)
     named = client.legal(gid, ann["token"])["listing"]
     status, frames = client.stream_until_quiet(f"/api/v1/games/{gid}/stream", ann["token"])

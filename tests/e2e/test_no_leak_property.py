@@ -27,11 +27,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import services.streams
+import services.streams.lines
 from api.app import create_app
 from domain.kernel import Codec, Rng, Viewer, all_games
-from services import clock
-from services.ports import NullWork
+from services.common import clock
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient, Reply
 from tests.support.runs import count
@@ -171,7 +171,7 @@ services as the API's routes (a dispute's form opens it as ``POST .../disputes``
 def client() -> Iterator[ApiClient]:
     platform = bootstrap(make_settings("memory"), work=NullWork())
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(services.streams, "KEEPALIVE", 0.0)
+        patch.setattr(services.streams.lines, "KEEPALIVE", 0.0)
         yield ApiClient(create_app(platform).test_client(), platform)
     platform.close()
 

@@ -583,7 +583,7 @@ def test_every_operation_that_documents_429_answers_it_over_its_limit() -> None:
     """On an app whose limits allow one request an hour: each operation's second request, with the
     same token (or none, from the same address), is refused with 429 whatever the first answered."""
     from api.app import create_app
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from tests.conftest import make_settings
     from tests.support.api_client import ApiClient
     from wiring import bootstrap

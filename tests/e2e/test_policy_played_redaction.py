@@ -5,7 +5,7 @@ decision of the turn. In Drachenreiter the last seat to fly in a round is awaite
 once for the next round's secret speed, so its timed-out turn goes on into a
 ``PolicyPlayed`` whose move is a ``set_speed``: while the game runs, the other seat
 must not read that speed, as it may not read a ``MoveMade``'s or a ``TurnTimedOut``'s.
-(``services/redaction.py`` redacts the moves of both by their command's ``SECRET``
+(``services/reads/redaction.py`` redacts the moves of both by their command's ``SECRET``
 fields; ``PolicyPlayed`` needs the same.)
 """
 
@@ -17,9 +17,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from domain.kernel import Viewer, choose_move, find_game
-from services import clock
-from services.aggregate import Game
-from services.clock import FakeClock
+from services.common import clock
+from services.common.clock import FakeClock
+from services.play.aggregate import Game
 
 
 def _secret_policy_move(client: Any) -> tuple[str, str, Game.PolicyPlayed]:

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from domain.kernel import Viewer, find_game
-from services.board_names import name_seats
-from services.seat_names import names_of
+from services.reads.board_names import name_seats
+from services.reads.seat_names import names_of
 
 
 def _operations(client: Any) -> list[tuple[str, str]]:

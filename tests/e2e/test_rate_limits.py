@@ -12,8 +12,8 @@ import pytest
 
 from api import limits
 from api.app import create_app
-from services.config import Settings
-from services.ports import NullWork
+from services.common.config import Settings
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from wiring import bootstrap

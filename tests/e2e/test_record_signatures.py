@@ -5,8 +5,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from services.record_signing import signer_for
-from services.verification import verify_record
+from services.audits.record_signing import signer_for
+from services.audits.verification import verify_record
 
 
 def _finished_game(client: Any) -> str:

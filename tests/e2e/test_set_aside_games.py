@@ -17,7 +17,7 @@ import pytest
 
 from api.app import create_app
 from projections.games import GameProjection
-from services.ports import NullWork
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from wiring import bootstrap

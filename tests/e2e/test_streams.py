@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-import services.streams
+import services.streams.lines
 from api.app import create_app
-from services.ports import NullWork
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from wiring import bootstrap
@@ -27,7 +27,7 @@ from wiring import bootstrap
 @pytest.fixture
 def quiet(monkeypatch: pytest.MonkeyPatch) -> None:
     """A stream with nothing to send says so at once (``ApiClient.stream_until_quiet``)."""
-    monkeypatch.setattr(services.streams, "KEEPALIVE", 0.0)
+    monkeypatch.setattr(services.streams.lines, "KEEPALIVE", 0.0)
 
 
 @pytest.fixture
@@ -124,7 +124,7 @@ def test_each_seat_and_a_spectator_receive_what_rest_gives_them(api: ApiClient) 
 
 
 def test_a_stream_pushes_a_move_to_a_waiting_client(api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services.streams, "KEEPALIVE", 30.0)
+    monkeypatch.setattr(services.streams.lines, "KEEPALIVE", 30.0)
     game_id, people = _table(api)
     start = api.game(game_id)["version"]
     got: list[bytes] = []
@@ -275,8 +275,8 @@ def test_one_caller_holds_at_most_its_share_of_the_streams_and_the_others_still_
 
 
 def test_a_revoked_token_ends_the_streams_it_opened(api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services.streams, "KEEPALIVE", 3600.0)
-    monkeypatch.setattr(services.streams, "RECHECK", 3600.0)  # only the revocation's wake-up can end them
+    monkeypatch.setattr(services.streams.lines, "KEEPALIVE", 3600.0)
+    monkeypatch.setattr(services.streams.lines, "RECHECK", 3600.0)  # only the revocation's wake-up can end them
     game_id, people = _table(api)
     owner = people[0]["token"]
     made = api.call("POST", "/api/v1/me/tokens", {"name": "bot", "scopes": ["bot"]}, owner).body

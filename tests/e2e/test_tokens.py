@@ -11,8 +11,8 @@ import pytest
 
 from api.app import create_app
 from api.parser import contract_of
-from services.ports import NullWork
-from services.scopes import ROUTE_SCOPES
+from services.accounts.scopes import ROUTE_SCOPES
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from wiring import bootstrap

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from services import clock
-from services.aggregate import Game
+from services.common import clock
+from services.play.aggregate import Game
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 

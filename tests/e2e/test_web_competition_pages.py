@@ -16,8 +16,8 @@ import pytest
 
 from api.app import create_app
 from domain.kernel import find_game
-from services import clock
-from services.clock import FakeClock
+from services.common import clock
+from services.common.clock import FakeClock
 from tests.e2e.test_web_session import signed_up
 from tests.support.rated_games import play_out, play_table
 

@@ -11,8 +11,8 @@ import pytest
 
 from api.app import create_app
 from api.web import session
-from services import clock
-from services.errors import NotAuthenticated
+from services.common import clock
+from services.common.errors import NotAuthenticated
 
 PAGES = ["/", "/signin", "/inbox"]
 
@@ -214,7 +214,7 @@ def test_the_lobbys_form_invites_by_name_and_leaves_the_invited_seat_open(browse
 
 def test_a_start_time_is_read_in_the_browsers_time_zone(browser: Any, platform: Any) -> None:
     csrf = signed_up(browser)
-    year = clock.now().year + 2  # within the dates' range (``services.date_rules``)
+    year = clock.now().year + 2  # within the dates' range (``services.common.date_rules``)
     form = {"csrf": csrf, "variant": "tarasque/dragon-dice", "players": "2", "sit": "1", "others": "open",
             "clock": "none", "starts_at": f"{year}-01-01T09:30", "tz": "Asia/Tokyo"}  # fmt: skip
     game_id = browser.post("/games", data=form).headers["Location"].rsplit("/", 1)[1]

@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from services.timers import PostWebhook
+from services.deadlines.timers import PostWebhook
 from tests.e2e.test_webhook_signatures import verify
 from workers import jobs
 

@@ -3,7 +3,7 @@
 The workers POST to whatever URL a player sets: pointed inside the deployment (Redis
 on 127.0.0.1, a cloud's metadata service on 169.254.169.254) they would forge requests
 for any registered player. ``PUT /me/webhook`` refuses such URLs with 400
-(``services.webhook_targets``).
+(``services.accounts.webhook_targets``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from tests.conftest import make_settings
 
 def _client(**overrides: Any) -> Iterator[Any]:
     from api.app import create_app
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from tests.support.api_client import ApiClient
     from wiring import bootstrap
 
@@ -36,7 +36,7 @@ def strict() -> Iterator[Any]:
 @pytest.fixture
 def intranet() -> Iterator[Any]:
     """A server whose operator allows a receiver on 10.20.0.0/16 (DRAGONHALL_WEBHOOK_ALLOW_NETWORKS)."""
-    from services.webhook_targets import parse_networks
+    from services.accounts.webhook_targets import parse_networks
 
     yield from _client(webhook_allow_networks=parse_networks("10.20.0.0/16"))
 
@@ -106,7 +106,7 @@ def test_a_webhook_of_another_scheme_or_with_credentials_is_refused(strict: Any,
 
 def test_the_service_refuses_what_the_schema_would_let_through(strict: Any) -> None:
     """The check is the service's: another caller of ``set_webhook`` meets it too."""
-    from services.errors import InvalidRequest
+    from services.common.errors import InvalidRequest
 
     ann = strict.player("ann")
     for url in ("ftp://example.com/", "http://u:p@example.com/", "http://127.0.0.1/"):
@@ -146,7 +146,7 @@ def test_an_operator_may_allow_a_network_and_only_that_one(intranet: Any) -> Non
 
 
 def test_a_bad_network_in_the_setting_is_refused_at_start_naming_the_setting() -> None:
-    from services.config import Settings
+    from services.common.config import Settings
 
     with pytest.raises(ValueError, match="DRAGONHALL_WEBHOOK_ALLOW_NETWORKS"):
         Settings.from_env({"DRAGONHALL_STORE": "memory", "DRAGONHALL_WEBHOOK_ALLOW_NETWORKS": "10.0.0.0/8,intranet"})

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import redis
 
-from services.config import Settings
+from services.common.config import Settings
 from workers import bot_claims
 from workers.leases import bot_seats
 
@@ -85,7 +85,7 @@ class _Celery:
 
 
 def test_a_seat_planned_again_while_its_task_is_queued_gets_no_second_task(settings: Settings) -> None:
-    from services.timers import PlayBot
+    from services.deadlines.timers import PlayBot
     from workers.dispatch import CeleryWork
 
     celery = _Celery()

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 DUMP = """
 import json, sys
 from wiring import bootstrap
-from services.ports import NullWork
+from services.common.ports import NullWork
 from domain.kernel import state_hash, Viewer
 p = bootstrap(projections=False, work=NullWork())
 game = p.games.load(sys.argv[1])

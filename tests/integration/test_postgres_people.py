@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from services.name_book import NameTaken
+from services.accounts.name_book import NameTaken
 from tests.conftest import make_settings
 
 
 @pytest.fixture
 def pg_platform(pg_url: str, pg_schema: str) -> Any:
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from wiring import bootstrap
 
     settings = make_settings("postgres", database_url=pg_url, postgres_schema=pg_schema)

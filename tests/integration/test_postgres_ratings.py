@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from services.ports import NullWork
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.rated_games import play_table, rating_tables, rebuild
 from wiring import bootstrap

@@ -6,7 +6,7 @@ import psycopg
 import pytest
 from eventsourcing.persistence import OperationalError
 
-from services.sqlstore import PostgresStore
+from services.common.sqlstore import PostgresStore
 
 
 def test_a_lost_connection_raises_the_event_stores_error_and_the_next_call_reconnects(

@@ -1,4 +1,4 @@
-"""The streams held by Pushpin (``DRAGONHALL_STREAM_ENGINE=pushpin``, ``services.grip``).
+"""The streams held by Pushpin (``DRAGONHALL_STREAM_ENGINE=pushpin``, ``services.streams.grip``).
 
 A real Pushpin (``tests.support.pushpin``) stands in front of the API, served on a free port; the
 moves are played in the same process, whose saves publish to Pushpin. A client reads each stream
@@ -27,8 +27,8 @@ from werkzeug.serving import make_server
 
 from api import grip_streams
 from api.app import create_app
-from services.grip import NEXT_PATH, GripPublisher, Links, Resume, game_channel, last_position
-from services.ports import NullWork
+from services.common.ports import NullWork
+from services.streams.grip import NEXT_PATH, GripPublisher, Links, Resume, game_channel, last_position
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from tests.support.processes import free_port

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from api.cli import main
-from services.ports import NullWork
+from services.common.ports import NullWork
 from tests.support.names import fresh
 from wiring import bootstrap
 from wiring import rebuild as rebuilding
@@ -34,7 +34,7 @@ def store(request: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iter
 
 
 def _settings(env: dict[str, str]) -> Any:
-    from services.config import Settings
+    from services.common.config import Settings
 
     return Settings.from_env(env)
 

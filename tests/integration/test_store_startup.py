@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 START = """
 import sys, time
 from wiring import bootstrap
-from services.ports import NullWork
+from services.common.ports import NullWork
 time.sleep(max(0.0, float(sys.argv[1]) - time.time()))  # all begin creating tables at the same moment
 bootstrap(projections=sys.argv[2] == "1", work=NullWork()).close()
 """

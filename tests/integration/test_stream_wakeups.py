@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-import services.streams
-import services.wakeups
+import services.streams.lines
+import services.streams.wakeups
 from api.app import create_app
 from infra.wake_transports import PostgresBroadcast, RedisBroadcast, UnixBroadcast
-from services.ports import NullWork
-from services.wakeups import Broadcast, Wakeups
+from services.common.ports import NullWork
+from services.streams.wakeups import Broadcast, Wakeups
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from wiring import bootstrap
@@ -33,9 +33,9 @@ WAIT = 20.0
 
 @pytest.fixture
 def no_polling(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(services.wakeups, "POLL_FALLBACK", 3600.0)
-    monkeypatch.setattr(services.streams, "POLL_FALLBACK", 3600.0)
-    monkeypatch.setattr(services.streams, "KEEPALIVE", 3600.0)
+    monkeypatch.setattr(services.streams.wakeups, "POLL_FALLBACK", 3600.0)
+    monkeypatch.setattr(services.streams.lines, "POLL_FALLBACK", 3600.0)
+    monkeypatch.setattr(services.streams.lines, "KEEPALIVE", 3600.0)
 
 
 def _pair(make: Callable[[Callable[[str], None]], Broadcast]) -> Iterator[tuple[Wakeups, Wakeups]]:

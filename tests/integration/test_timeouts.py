@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from services.aggregate import Game
+from services.play.aggregate import Game
 from tests.support.names import fresh
 from tests.support.processes import Proc, Server
 

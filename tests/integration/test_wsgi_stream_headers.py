@@ -16,8 +16,8 @@ import pytest
 from werkzeug.serving import make_server
 
 from api.app import create_app
-from services import streams
-from services.ports import NullWork
+from services.common.ports import NullWork
+from services.streams import lines as streams
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from wiring import bootstrap

@@ -19,9 +19,9 @@ from typing import Any
 from rich.progress import track
 
 from domain.kernel import all_games, choose_move
-from services.config import Settings
-from services.ports import NullWork
-from services.records import game_record
+from services.audits.records import game_record
+from services.common.config import Settings
+from services.common.ports import NullWork
 
 CORPUS = Path(__file__).parent / "corpus"
 PER_GAME = 24

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from domain.kernel import all_games
-from services.verification import verify_record
+from services.audits.verification import verify_record
 
 CORPUS = Path(__file__).parent / "corpus"
 RECORDS = sorted(CORPUS.glob("*/*.json.gz"))

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from services import sandbox_chance
-from services.config import Settings
-from services.ports import NullWork
+from services.common.config import Settings
+from services.common.ports import NullWork
+from services.play import sandbox_chance
 from tests.regression.build_corpus import KEY
 from tests.regression.test_corpus import RECORDS
 from tests.support.runs import corpus_sample
@@ -53,7 +53,7 @@ def _platform(platforms: dict[str, Any], game: str) -> Any:
 def _events(platform: Any, gid: str, after: int = 0) -> list[dict[str, Any]]:
     """The stored events as a record holds them, but for ``UNCOMPARED`` and which player made each move."""
     from domain.kernel import Viewer
-    from services.records import events_json
+    from services.audits.records import events_json
 
     out = []
     for e in events_json(platform.games, gid, Viewer.everyone()):

@@ -97,7 +97,7 @@ class ApiClient:
         self, path: str, token: str | None = None, accept: str = "application/x-ndjson", **headers: str
     ) -> tuple[int, list[bytes]]:
         """The status and the frames of a stream up to its first keep-alive, after which it is closed.
-        Tests set ``services.streams.KEEPALIVE`` to 0, so a stream with nothing more to send says so at
+        Tests set ``services.streams.lines.KEEPALIVE`` to 0, so a stream with nothing more to send says so at
         once. A stream that ends (its game ended) gives all its frames."""
         sent = {"Accept": accept, **headers}
         if token:

@@ -14,7 +14,7 @@ import redis
 from celery import Celery
 from kombu import Queue
 
-from services.config import Settings
+from services.common.config import Settings
 from workers.leases import lease_step, transport_options
 
 VISIBILITY = 2

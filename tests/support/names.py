@@ -1,4 +1,4 @@
-"""Names for test players: account names are unique (``services.names``), so a helper that
+"""Names for test players: account names are unique (``services.accounts.names``), so a helper that
 registers players each time it is called gives each a fresh one."""
 
 from __future__ import annotations

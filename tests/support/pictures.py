@@ -50,5 +50,5 @@ def last_words(root: ET.Element) -> str:
 
 
 def last(seat: int, move: dict[str, Any], version: int = 42, kind: str = "move") -> dict[str, Any]:
-    """A last decision as services.queries passes it."""
+    """A last decision as services.reads.queries passes it."""
     return {"version": version, "seat": seat, "kind": kind, "move": move}

@@ -17,7 +17,7 @@ from eventsourcing.utils import Environment
 
 from projections.games import GameProjection
 from projections.views import GameViewsSQL, SQLiteGameViews
-from services.aggregate import Game
+from services.play.aggregate import Game
 from workers.bot_turns import bot_choice
 
 BUDGET = 10.0
@@ -117,7 +117,7 @@ def corpus_events(record: dict[str, Any], players: dict[int, str], gid: uuid.UUI
     a pool of distinct ids makes them contests."""
     from datetime import datetime
 
-    from services.aggregate import rule_event_class
+    from services.play.aggregate import rule_event_class
 
     header = record["header"]
     out = []

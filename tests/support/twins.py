@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel import Codec, Rng, RuleError, Viewer, encode, find_game, seed_commitment, state_hash
-from services.aggregate import Game
+from services.play.aggregate import Game
 
 SEARCH = 3000
 """Legal moves of B tried when matching another seat's decision."""

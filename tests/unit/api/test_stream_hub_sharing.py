@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from api.stream_hub import _END, Feed, Handoff, StreamHub, _revoked
-from services.streams import AccountFollower
+from services.streams.lines import AccountFollower
 
 
 def _handoff(

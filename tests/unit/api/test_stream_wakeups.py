@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from api.stream_hub import StreamHub
-from services.streams import Heads
-from services.wakeups import Wakeups
+from services.streams.lines import Heads
+from services.streams.wakeups import Wakeups
 
 
 class _Loop:

@@ -10,11 +10,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from domain.kernel import choose_move, find_game
-from services import clock
-from services.clock import FakeClock
-from services.record_signing import signer_for
-from services.records import game_record
-from services.steps import decisions
+from services.audits.record_signing import signer_for
+from services.audits.records import game_record
+from services.common import clock
+from services.common.clock import FakeClock
+from services.reads.steps import decisions
 from tests.support.names import fresh
 
 GAMES = ("tarasque", "seven-dragons", "mekong", "drachenreiter")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from services.verification import NotARecord, verify_record
+from services.audits.verification import NotARecord, verify_record
 from tests.support.runs import thorough
 from tests.unit.audit.sample_records import FORGER, GAMES, fields_of, forged, timed_record
 
@@ -25,7 +25,7 @@ ONLY_SIGNED = {("header", "game_id")}
 
 @pytest.fixture(scope="module")
 def records() -> Iterator[dict[str, dict[str, Any]]]:
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from tests.conftest import make_settings
     from wiring import bootstrap
 
@@ -139,7 +139,7 @@ def _format_1(header: dict[str, Any]) -> dict[str, Any]:
 def test_every_field_of_more_records_changed_fails_naming_it(game: str) -> None:
     """Two more records of each game (other seats' moves, other lengths): in ``make test`` the fields of
     the first event of each kind, as above; with ``--thorough`` every field of every event and decision."""
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from tests.conftest import make_settings
     from wiring import bootstrap
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from services.verification import verify_record
+from services.audits.verification import verify_record
 from tests.unit.audit.sample_records import GAMES, bot_record, resigned, timed_record
 
 LEGACY = sorted((Path(__file__).parent / "legacy").glob("*.json.gz"))
@@ -34,7 +34,7 @@ CORPUS = Path(__file__).parents[2] / "regression" / "corpus"
 
 @pytest.fixture(scope="module")
 def platform_m() -> Iterator[Any]:
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from tests.conftest import make_settings
     from wiring import bootstrap
 

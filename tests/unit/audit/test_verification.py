@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from domain.kernel import choose_move
-from services.records import game_record
-from services.verification import verify_record
+from services.audits.records import game_record
+from services.audits.verification import verify_record
 
 
 def finished_record(platform: Any, game: str, seats: int = 2, seed: int = 3, variant: str | None = None) -> dict:

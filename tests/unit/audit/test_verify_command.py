@@ -30,7 +30,7 @@ def served() -> Iterator[tuple[Any, str]]:
     from werkzeug.serving import make_server
 
     from api.app import create_app
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from tests.conftest import make_settings
     from wiring import bootstrap
 

@@ -16,8 +16,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from api import errors
 from domain.kernel import RuleError
 from domain.kernel.rules import MOVE_SHAPE
-from services import webhook_keys
-from services.errors import STORE_UNAVAILABLE, InvalidRequest, ServiceError
+from services.accounts import webhook_keys
+from services.common.errors import STORE_UNAVAILABLE, InvalidRequest, ServiceError
 
 GUIDE = Path(__file__).resolve().parents[3] / "docs" / "api.md"
 SECRET = "5e" * 32

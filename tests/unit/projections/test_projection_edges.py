@@ -2,7 +2,7 @@
 and one shape past them never stops it.
 
 Tables are made through the services with the extremes of each rule: starts at both ends of the
-dates' range (``services.date_rules``) in the farthest UTC offsets, the longest time controls and
+dates' range (``services.common.date_rules``) in the farthest UTC offsets, the longest time controls and
 banks, every seat count, seat names of the longest and oddest text; then played to their end by
 bots, or left scheduled. Their events reach a projection in batches of any size. Sometimes one
 table's ``Created`` is swapped for one no command accepts any more (a start in year 10000 in UTC,
@@ -27,10 +27,10 @@ from hypothesis import strategies as st
 
 from api.schema_fields import MAX_SECONDS
 from projections.games import GameProjection
-from services import clock, date_rules
-from services.aggregate import Game
-from services.names import MAX_LENGTH
-from services.ports import NullWork
+from services.accounts.names import MAX_LENGTH
+from services.common import clock, date_rules
+from services.common.ports import NullWork
+from services.play.aggregate import Game
 from tests.conftest import make_settings
 from tests.support.rated_games import play_out
 from wiring import bootstrap

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from projections.ratings import MODEL, RatingBook
-from services import clock
-from services.ports import NullWork
-from services.profiles import PROVISIONAL_GAMES
+from services.common import clock
+from services.common.ports import NullWork
+from services.reads.profiles import PROVISIONAL_GAMES
 from tests.conftest import make_settings
 from tests.support.rated_games import (
     corpus_events,

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from services import clock
-from services.clock import FakeClock
-from services.ports import NullWork
+from services.common import clock
+from services.common.clock import FakeClock
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 
 MONDAY = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

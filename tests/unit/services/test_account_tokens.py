@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from services import accounts as accounts_module
-from services.accounts import Accounts
-from services.errors import InsufficientScope, NotAuthenticated, TokenNotFound
-from services.sqlstore import PostgresStore, SQLiteStore, SqlStore
+from services.accounts import players as accounts_module
+from services.accounts.players import Accounts
+from services.common.errors import InsufficientScope, NotAuthenticated, TokenNotFound
+from services.common.sqlstore import PostgresStore, SQLiteStore, SqlStore
 
 KEY = b"\x11" * 32
 

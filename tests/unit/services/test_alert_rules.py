@@ -17,10 +17,10 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from infra import metrics
 from projections.games import GameProjection
-from services.clock import FakeClock
-from services.health import publish
-from services.heartbeats import process_name
-from services.ports import NullWork
+from services.common.clock import FakeClock
+from services.common.ports import NullWork
+from services.operations.health import publish
+from services.operations.heartbeats import process_name
 from tests.conftest import make_settings
 from tests.support.names import fresh
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.kernel.narration import Names
-from services.board_names import name_seats
+from services.reads.board_names import name_seats
 
 NAMES = Names.of([{"seat": 0, "name": "ann"}, {"seat": 1, "name": "Bruno & co"}], ("teal", "orange"), yours=[0])
 

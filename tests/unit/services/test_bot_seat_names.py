@@ -13,8 +13,8 @@ from typing import Any
 
 from domain.kernel import choose_move
 from domain.kernel.narration import Names, display_name, seat_names
-from services.game_log import narrated_log
-from services.seat_names import names_of
+from services.reads.game_log import narrated_log
+from services.reads.seat_names import names_of
 
 TITLES = {"random": "Level 1", "beginner": "Level 2", "greedy": "Level 3"}.get
 

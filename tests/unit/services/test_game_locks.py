@@ -7,8 +7,8 @@ import threading
 import uuid
 from typing import cast
 
-from services.event_store import EventStore
-from services.unit_of_work import GameUnitOfWork
+from services.common.event_store import EventStore
+from services.play.unit_of_work import GameUnitOfWork
 
 NO_STORE = cast(EventStore, None)  # locks need no store
 

@@ -1,4 +1,4 @@
-"""The narrated log (``services.game_log``): a game told in words to each reader, step by step.
+"""The narrated log (``services.reads.game_log``): a game told in words to each reader, step by step.
 
 Dice Race stands in for a game: a simultaneous secret bid opens each round, then the seats roll in
 turn. The log is built from the events as the reader may see them, so a bid stays secret to the
@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from services.clock import FakeClock
-from services.game_log import narrated_log, status_line
-from services.platform_words import clock_words, duration
-from services.seat_names import names_in
-from services.step_index import before_step, step_index
+from services.common.clock import FakeClock
+from services.reads.game_log import narrated_log, status_line
+from services.reads.platform_words import clock_words, duration
+from services.reads.seat_names import names_in
+from services.reads.step_index import before_step, step_index
 from tests.support.page_text import narration_faults
 
 
@@ -160,8 +160,8 @@ def test_a_disputes_sandbox_is_no_turn_in_the_inbox(platform: Any) -> None:
 def test_every_platform_event_has_its_sentence() -> None:
     """The platform's events are told by one narrator: a new one without words fails here."""
     from domain.kernel.narration import Audience, Narrator
-    from services.aggregate import Game
-    from services.platform_words import PlatformWords
+    from services.play.aggregate import Game
+    from services.reads.platform_words import PlatformWords
 
     kinds = {name for name, cls in vars(Game).items() if isinstance(cls, type) and issubclass(cls, Game.Event)}
     kinds -= {"Event", "RuleEvent", "Snapshot"}

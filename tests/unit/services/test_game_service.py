@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 from domain.kernel import IllegalMove, MalformedMove, NotYourTurn, Rng
-from services.aggregate import Game
-from services.errors import (
+from services.common.errors import (
     CommandReused,
     InvalidRequest,
     NotAcceptingMoves,
@@ -17,6 +16,7 @@ from services.errors import (
     SeatUnavailable,
     StaleVersion,
 )
+from services.play.aggregate import Game
 from tests.support.names import fresh
 
 

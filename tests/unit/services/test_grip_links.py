@@ -1,4 +1,4 @@
-"""The pieces of the Pushpin engine that need no Pushpin (``services.grip``): the signed links a
+"""The pieces of the Pushpin engine that need no Pushpin (``services.streams.grip``): the signed links a
 hold gives Pushpin, the channels a change publishes to, and the headers of a hold."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from services.grip import (
+from services.streams.grip import (
     Links,
     Resume,
     account_channel,

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from services.clock import FakeClock
-from services.health import STALL, Check, HealthModel, ProjectionProgress
-from services.heartbeats import SWEEP, process_name
-from services.ports import NullWork
+from services.common.clock import FakeClock
+from services.common.ports import NullWork
+from services.operations.health import STALL, Check, HealthModel, ProjectionProgress
+from services.operations.heartbeats import SWEEP, process_name
 from tests.conftest import make_settings
 
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from services.aggregate import Game
-from services.unit_of_work import game_uuid
+from services.play.aggregate import Game
+from services.play.unit_of_work import game_uuid
 from tests.support.names import fresh
 
 

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services import names
-from services.errors import InvalidRequest
-from services.name_book import NameTaken
+from services.accounts import names
+from services.accounts.name_book import NameTaken
+from services.common.errors import InvalidRequest
 
 LOOKALIKES = [
     ("Bruno", "bruno"),

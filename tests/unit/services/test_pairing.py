@@ -1,4 +1,4 @@
-"""Tournament pairings (``services.pairing``): table sizes, Swiss, round-robin and table points."""
+"""Tournament pairings (``services.competition.pairing``): table sizes, Swiss, round-robin and table points."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from services import pairing
+from services.competition import pairing
 
 
 @pytest.mark.parametrize(

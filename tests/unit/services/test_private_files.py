@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from infra.private_files import private_dir, private_file
-from services.config import Settings
-from services.ports import NullWork
+from services.common.config import Settings
+from services.common.ports import NullWork
 from wiring import bootstrap
 
 
@@ -72,7 +72,7 @@ def test_a_second_process_opens_what_the_first_made(tmp_path: Path, usual_umask:
     first = bootstrap(Settings.from_env(env), projections=False, work=NullWork())
     player, token = first.accounts.register("ada", "human")
     read = (
-        "from wiring import bootstrap; from services.ports import NullWork; "
+        "from wiring import bootstrap; from services.common.ports import NullWork; "
         "p = bootstrap(projections=False, work=NullWork()); "
         "print(p.accounts.authenticate(__import__('sys').argv[1]).id, p.settings.secret_key.hex()); p.close()"
     )

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from services import clock
-from services.ports import NullWork
+from services.common import clock
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.names import fresh
 from wiring import bootstrap
@@ -67,7 +67,7 @@ def test_a_retried_command_that_loses_its_save_to_the_first_attempt_gets_its_fir
 def test_a_move_that_loses_its_save_with_a_stale_expected_version_is_still_409(
     two: tuple[Any, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from services.errors import StaleVersion
+    from services.common.errors import StaleVersion
 
     first, second = two
     gid, ids = _table(first)

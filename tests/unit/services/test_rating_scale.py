@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from services import rating_scale
+from services.reads import rating_scale
 
 
 def test_a_newcomer_reads_1500() -> None:

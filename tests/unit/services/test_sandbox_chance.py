@@ -1,13 +1,13 @@
 """A sandbox of an ended game draws the game's chance at the same places, even where the game's
-clock wrote events the sandbox does not (``services.sandbox_chance``); its record verifies."""
+clock wrote events the sandbox does not (``services.play.sandbox_chance``); its record verifies."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from services import sandbox_chance
-from services.aggregate import Game
-from services.records import audit_trail
+from services.audits.records import audit_trail
+from services.play import sandbox_chance
+from services.play.aggregate import Game
 from tests.support.rated_games import play_out
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from domain.catalog import GAMES
 from infra.version_board import SLOTS, VersionBoard
-from services.unit_of_work import RECENT
+from services.play.unit_of_work import RECENT
 from tests.support.names import fresh
 from tests.support.rated_games import BUDGET
 from workers.bot_turns import bot_choice

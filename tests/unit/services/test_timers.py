@@ -11,11 +11,21 @@ from typing import Any
 
 import pytest
 
-from services import clock, clocks
-from services.aggregate import Game
-from services.clock import FakeClock
-from services.errors import InvalidRequest
-from services.timers import BOT_NUDGE, BOT_STALL, LOST_DELIVERY, FireDeadline, PlayBot, PostWebhook, Remind, StartGame
+from services.common import clock
+from services.common.clock import FakeClock
+from services.common.errors import InvalidRequest
+from services.deadlines import clocks
+from services.deadlines.timers import (
+    BOT_NUDGE,
+    BOT_STALL,
+    LOST_DELIVERY,
+    FireDeadline,
+    PlayBot,
+    PostWebhook,
+    Remind,
+    StartGame,
+)
+from services.play.aggregate import Game
 from tests.support.names import fresh
 
 

@@ -1,4 +1,4 @@
-"""Tournaments (``services.tournaments``) driven step by step under a fake clock."""
+"""Tournaments (``services.competition.tournaments``) driven step by step under a fake clock."""
 
 from __future__ import annotations
 
@@ -10,11 +10,17 @@ from typing import Any
 
 import pytest
 
-from services import clock
-from services.clock import FakeClock
-from services.errors import InvalidRequest
-from services.timers import AdvanceTournament
-from services.tournaments import NotOrganiser, NotOwner, RegistrationClosed, TooFewPlayers, TournamentNotFound
+from services.common import clock
+from services.common.clock import FakeClock
+from services.common.errors import InvalidRequest
+from services.competition.tournaments import (
+    NotOrganiser,
+    NotOwner,
+    RegistrationClosed,
+    TooFewPlayers,
+    TournamentNotFound,
+)
+from services.deadlines.timers import AdvanceTournament
 from tests.support.rated_games import play_out
 
 NOTICE = 5

@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 
 from domain.kernel import choose_move, find_game
-from services.aggregate import Game
-from services.clock import FakeClock
-from services.records import game_record
-from services.verification import verify_record
+from services.audits.records import game_record
+from services.audits.verification import verify_record
+from services.common.clock import FakeClock
+from services.play.aggregate import Game
 from tests.support.names import fresh
 from tests.support.runs import count
 
@@ -276,8 +276,8 @@ def test_a_game_stored_before_rule_events_closed_their_decision_folds_as_it_did(
     from dataclasses import replace
 
     from domain.kernel import Viewer
-    from services.records import events_json, header
-    from services.verification import verify
+    from services.audits.records import events_json, header
+    from services.audits.verification import verify
 
     gid = _remove_a_tile_after(platform, fake_clock, {**PER_MOVE, "timeout_policy": "auto"}, 50)
     mapper = platform.store.mapper

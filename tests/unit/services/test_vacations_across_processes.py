@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from services import clock, vacations
-from services.sqlstore import SQLiteStore
-from services.vacations import Vacations
+from services.common import clock
+from services.common.sqlstore import SQLiteStore
+from services.deadlines import vacations
+from services.deadlines.vacations import Vacations
 
 
 def test_days_declared_by_another_process_are_read_once_the_cache_is_stale(

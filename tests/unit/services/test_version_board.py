@@ -11,7 +11,7 @@ import pytest
 
 from domain.kernel import NotYourTurn
 from infra.version_board import SLOTS, VersionBoard
-from services.unit_of_work import game_uuid
+from services.play.unit_of_work import game_uuid
 from tests.support.names import fresh
 
 

@@ -6,8 +6,8 @@ import hashlib
 import hmac
 from typing import Any
 
-from services import webhook_keys
-from services.accounts import Accounts
+from services.accounts import webhook_keys
+from services.accounts.players import Accounts
 
 KEY = bytes(range(32))
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from services.errors import InvalidRequest
-from services.ports import NullWork
+from services.common.errors import InvalidRequest
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from wiring import bootstrap
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from services.ports import NullWork
+from services.common.ports import NullWork
 from tests.conftest import make_settings
 from wiring import platform as wiring
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.timers import Action, PlayBot
+from services.deadlines.timers import Action, PlayBot
 from workers import jobs
 
 
@@ -34,4 +34,4 @@ def test_a_bot_task_that_plays_sends_nothing_itself(platform: Any) -> None:
     gid = _bot_game(platform)
     sent: list[Action] = []
     assert jobs.play_bot(platform, sent.extend, gid, 0, platform.games.load(gid).version)
-    assert sent == [], "the plan after its save sends what follows (services.timers)"
+    assert sent == [], "the plan after its save sends what follows (services.deadlines.timers)"

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 import redis
 
-from services import clock
-from services.clock import FakeClock
-from services.timers import PlayBot
+from services.common import clock
+from services.common.clock import FakeClock
+from services.deadlines.timers import PlayBot
 from tests.conftest import make_settings
 from workers import broker_memory, jobs
 
@@ -28,7 +28,7 @@ def now() -> Iterator[FakeClock]:
 
 @pytest.fixture
 def redis_platform(redis_url: str) -> Iterator[Any]:
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from wiring import bootstrap
 
     settings = make_settings("memory", broker_url=redis_url, queue_prefix=f"t{uuid.uuid4().hex[:8]}.")

@@ -19,7 +19,7 @@ from tests.conftest import make_settings
 @pytest.fixture
 def strict() -> Iterator[Any]:
     """A platform that allows webhooks to public addresses only (the default)."""
-    from services.ports import NullWork
+    from services.common.ports import NullWork
     from wiring import bootstrap
 
     platform = bootstrap(make_settings("memory", webhook_allow_networks=()), work=NullWork())
@@ -85,8 +85,8 @@ def test_the_post_goes_to_the_address_that_was_checked_not_to_a_second_answer(
     """The name first resolves to an allowed address where nothing listens, then to the
     receiver's, which is not allowed: a client that looked the name up again to connect would
     reach the receiver. The delivery connects to the first, is refused, and tries again later."""
-    from services.ports import NullWork
-    from services.webhook_targets import parse_networks
+    from services.accounts.webhook_targets import parse_networks
+    from services.common.ports import NullWork
     from wiring import bootstrap
 
     platform = bootstrap(make_settings("memory", webhook_allow_networks=parse_networks("127.0.0.2")), work=NullWork())

@@ -89,7 +89,7 @@ def test_the_legend_names_the_seat_to_play_and_the_card_placed_last_is_outlined(
 
 
 def test_a_finished_board_names_its_winners_and_each_card_s_player_by_seat_and_colour() -> None:
-    """The platform writes a player's name over "seat N (colour)" (``services.board_names``): a
+    """The platform writes a player's name over "seat N (colour)" (``services.reads.board_names``): a
     seat written any other way ("won by seat 2") would reach the page as a bare number."""
     rryy = dragon("RRYY")
     state = replace(table(seats=3, layout=[(rryy, 1, 0, 0, 1)]), phase=Phase.OVER, winners=(1, 2), end=End.GOAL)

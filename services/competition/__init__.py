@@ -1,0 +1,1 @@
+"""Competition: tournaments, their pairings, notices and standings."""

@@ -1,0 +1,82 @@
+"""Two ways to a seat besides taking one by hand: accepting an invitation, and "play now".
+
+* **Accepting an invitation** (``accept``) seats its invitee as taking a seat does (the game
+  starts when its last seat fills); an invitation whose table has no seat left for them is
+  closed, and says so.
+* **Play now** (``play_now``) seats a person at the table of a game that has waited longest
+  for players, or opens one and seats them there. Only public tables count: open, not
+  scheduled, with nobody invited, outside tournaments and sandboxes, not already theirs. A
+  table opened this way has the variant's fewest seats, no clock and is rated, and waits for
+  the next person who plays now (or for its creator to add a server bot).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel import ConfigError, find_game
+from services.accounts.players import Player
+from services.common.errors import InvalidRequest, NotAcceptingMoves, SeatUnavailable
+from services.common.ports import GameRows
+from services.play.aggregate import Game
+from services.play.games import GameService
+from services.play.invitations import InvitationClosed, Invitations
+
+CANDIDATES = 50
+"""Open tables looked at, oldest first, before play now opens one."""
+
+
+class Seating:
+    """Accepts invitations and seats people who want to play now."""
+
+    def __init__(self, games: GameService, invitations: Invitations, views: GameRows) -> None:
+        self.games = games
+        self.invitations = invitations
+        self.views = views
+
+    def accept(self, invitation_id: str, player: Player) -> Game:
+        """Seats the invitee at the invitation's table; ``InvitationClosed`` when it has no seat
+        for them any more (full, started or ended)."""
+        invitation = self.invitations.pending_for(invitation_id, player)
+        try:
+            game = self.games.take_seat(invitation["game_id"], player.id, player.name, player.kind)
+        except (SeatUnavailable, NotAcceptingMoves) as e:
+            self.invitations.closed(invitation_id)
+            raise InvitationClosed(f"this table has no seat for you any more: {e.message}") from None
+        self.invitations.accepted(invitation_id)
+        return game
+
+    def play_now(self, player: Player, game: str, variant: str | None = None) -> Game:
+        """Seats ``player`` at the public table of ``game`` (of ``variant``, if named) that has
+        waited longest, or opens one; ``InvalidRequest`` for a game or variant not in the catalog."""
+        try:
+            ruleset = find_game(game)
+            chosen = ruleset.variant(variant)
+        except ConfigError as e:
+            raise InvalidRequest(e.message, field=e.field or "game") from None
+        for row in self._open_tables(ruleset.slug, chosen.name if variant else None, player.id):
+            try:
+                return self.games.take_seat(row["game_id"], player.id, player.name, player.kind)
+            except (SeatUnavailable, NotAcceptingMoves):  # taken by someone faster: try the next
+                continue
+        table = self.games.create_game(
+            player.id, ruleset.slug, chosen.name, None, chosen.min_seats,
+            settings={"fill": "bot", "fill_bot": None, "invite": [], "rated": True, "play_now": True},
+        )  # fmt: skip
+        return self.games.take_seat(str(table.id), player.id, player.name, player.kind)
+
+    def _open_tables(self, game: str, variant: str | None, player_id: str) -> list[dict[str, Any]]:
+        rows = self.views.list_games(status="open", game=game, player=None, limit=CANDIDATES, offset=0)
+        found = []
+        for row in sorted(rows, key=lambda r: (r["created_at"], r["game_id"])):
+            if variant is not None and row["variant"] != variant:
+                continue
+            if row["sandbox"] or any(s["player_id"] == player_id for s in row["seats"]):
+                continue
+            if len(row["seats"]) >= row["planned_seats"]:
+                continue
+            settings = self.games.load(row["game_id"]).settings
+            if settings.get("invite") or settings.get("tournament"):
+                continue
+            found.append(row)
+        return found

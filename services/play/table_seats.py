@@ -1,0 +1,54 @@
+"""Which seat a caller is at a table: the seat a command is for, the seat a reader reads for,
+the seat a newcomer takes, and whether a task's seat is still awaited.
+"""
+
+from __future__ import annotations
+
+from services.common import visibility
+from services.common.errors import NotAcceptingMoves, NotAPlayer, SeatUnavailable
+from services.play.aggregate import Game
+
+
+def awaits(game: Game, seat: int, version: int) -> bool:
+    """Whether ``game`` is still at ``version`` and awaits ``seat``: the guard of every task."""
+    return game.version == version and game.status == "active" and seat in game.awaiting and seat not in game.left
+
+
+def acting_seat(game: Game, player_id: str, seat: int | None) -> int:
+    """The seat a player's command is for: the one they name, else their awaited seat, else
+    their first; only seats they hold and have not left, in a running game."""
+    if game.status != "active":
+        raise NotAcceptingMoves(f"game {game.id} is {game.status}; it accepts no moves")
+    mine = [s for s in game.seats_of(player_id) if s not in game.left]
+    if not mine:
+        raise NotAPlayer(f"you hold no seat in game {game.id}")
+    if seat is not None and seat not in mine:
+        raise NotAPlayer(f"you do not hold seat {seat} in game {game.id}")
+    return seat if seat is not None else visibility.chosen_seat(mine, game.awaiting)
+
+
+def reading_seat(game: Game, player_id: str, seat: int | None) -> int:
+    """The seat a player reads its legal moves or advice for: the one they name, else the first
+    of theirs that is awaited (seats they have left come last), in a game of any status."""
+    mine = game.seats_of(player_id)
+    if not mine:
+        raise NotAPlayer(f"you hold no seat in game {game.id}")
+    if seat is not None and seat not in mine:
+        raise NotAPlayer(f"you do not hold seat {seat} in game {game.id}")
+    return (
+        seat
+        if seat is not None
+        else visibility.chosen_seat([s for s in mine if s not in game.left] or mine, game.awaiting)
+    )
+
+
+def free_seat(game: Game, seat: int | None) -> int:
+    """The seat a newcomer takes: the one they name if it is free, else the first free one."""
+    if game.status not in ("open", "scheduled"):
+        raise SeatUnavailable(f"game {game.id} is {game.status}; no seat can be taken")
+    free = game.free_seats()
+    if seat is None and free:
+        return free[0]
+    if seat is None or seat not in free:
+        raise SeatUnavailable(f"game {game.id} has no free seat" if seat is None else f"seat {seat} is not free")
+    return seat

@@ -1,0 +1,393 @@
+"""The streams' lines: a game as one caller follows it, and an account's events.
+
+A stream is opened in two steps. ``open_game`` and ``open_account`` check the
+request at once (the game exists, the seat is the caller's, ``after`` is in
+range), so a refusal is an ordinary error answer; the follower they return then
+yields the lines, as dicts, and None for a keep-alive. A stream with nothing to say
+when it opens (an account with nothing pending, a game resumed at its head) starts
+with a keep-alive at once: a WSGI server sends the status and headers with the first
+bytes, and a client's read timeout (httpx's is 5 s) must not wait for the keep-alive
+that ``KEEPALIVE`` seconds of silence bring. The ASGI gateway and Pushpin's path send
+their first bytes at once the same way (``api.streams``, ``api.grip_streams``).
+
+Every line is read from the stores, never from a notification: a follower reads
+from the version (or cursor) it has sent up to whenever ``Wakeups`` wakes it, and
+every ``POLL_FALLBACK`` seconds anyway. So no line is lost when a wake-up is, and
+none is sent twice. Each line is what the REST endpoints answer the caller at
+that version: the events as ``GET /games/{id}/events`` redacts them, the legal
+moves of ``GET /legal-moves``, the clocks of ``GET /games/{id}``.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import Any, TypeVar
+
+from services.accounts.account_feed import AccountFeed
+from services.common.errors import STORE_UNAVAILABLE, InvalidRequest, NotAPlayer
+from services.common.visibility import has_ended
+from services.deadlines.timers import Timers
+from services.play.aggregate import Game
+from services.play.games import GameService
+from services.play.invitations import Invitations
+from services.reads.queries import GameQueries
+from services.streams.wakeups import POLL_FALLBACK, Subscription, Wakeups, account_key, game_key, tokens_key
+
+KEEPALIVE = 5.0
+"""Seconds of silence after which a stream sends a keep-alive line."""
+RECHECK = 5.0
+"""Seconds between two checks that the stream's token is still valid."""
+LINE_CACHE = 4096
+"""Lines kept for reuse: the streams of one viewer (every spectator, every stream of one seat)
+receive the same line for a change, built once."""
+HEAD_TTL = POLL_FALLBACK / 2
+"""Seconds a game's head version, read for its streams, is trusted without a wake-up."""
+HEADS_KEPT = 20_000
+STORED_KEPT = 256
+"""Changes whose stored events are kept, read once for every viewer's line."""
+STORE_RETRY = 0.5
+"""Seconds a stream waits before it reads again a store that could not be reached."""
+
+Line = dict[str, Any]
+T = TypeVar("T")
+StillValid = Callable[[], bool]
+
+
+class GameFollower:
+    """Follows one game for one caller: a ``game`` line (unless resumed), then an ``events``
+    line per change, until the game ends."""
+
+    def __init__(self, streams: Streams, game: Game, player_id: str | None, seat: int | None, after: int | None):
+        self.streams = streams
+        self.gid = str(game.id)
+        self.player_id = player_id
+        self.seat = seat
+        self.after = after
+        self.seated = player_id is not None and bool(game.seats_of(player_id))
+        """Whether the caller holds a seat: a caller who holds none reads the spectator's lines,
+        which every such stream of the process shares."""
+
+    def lines(self, still_valid: StillValid) -> Iterator[Line | None]:
+        s = self.streams
+        keys = [game_key(self.gid)] + ([tokens_key(self.player_id)] if self.player_id else [])
+        with s.wakeups.subscribe(*keys) as woken:
+            opening, after = _retrying(woken, self.opening)
+            yield from opening
+            if after is None:
+                return
+            version = after
+
+            def newer() -> bool:
+                return s.heads.head(self.gid) > version
+
+            for fresh in _paced(woken, still_valid, newer, quiet=not opening):
+                if not fresh:
+                    yield None
+                    continue
+                line = _retrying(woken, partial(self.line_after, version))
+                if line is None:
+                    continue  # the store said newer; this process's copy catches up on the next pass
+                yield line
+                version = line["version"]
+                if has_ended(line["status"]):
+                    return
+
+    @property
+    def viewer(self) -> str | None:
+        """Whose view the lines show: the caller when seated, else None (the spectator's)."""
+        return self.player_id if self.seated else None
+
+    def opening(self) -> tuple[list[Line], int | None]:
+        """The lines to send at once, and the version to follow on from (None: the stream is
+        over). Without ``after``, the whole game; resumed at the last version of an ended game,
+        the line that ends it (no events), so the client does not come back; else nothing."""
+        s = self.streams
+        game = s.games.load(self.gid)
+        if self.after is None:
+            line = s.game_line(game, self.player_id, self.seat)
+        elif has_ended(game.status) and self.after >= game.version:
+            line = s.events_line(game, game.version, self.player_id, self.seat)
+        else:
+            return [], self.after
+        ended = line["type"] == "events" or has_ended(line["game"]["status"])
+        return [line], None if ended else int(line["version"])
+
+    def line_after(self, version: int) -> Line | None:
+        """The change after ``version`` as this caller may see it; None when there is none yet."""
+        line = self.streams.events_line_to(self.gid, version, self.viewer, self.seat)
+        return line if line["version"] > version else None
+
+    def line_to(self, game: Game, version: int) -> Line:
+        """The change from ``version`` to ``game``'s (this game, loaded once for all its streams)."""
+        return self.streams.events_line(game, version, self.viewer, self.seat)
+
+
+def _retrying(woken: Subscription, read: Callable[[], T]) -> T:
+    """``read()``, tried again while the store cannot be reached for now (a connection pool
+    exhausted under load, a database restarting): a stream waits rather than breaks."""
+    while True:
+        try:
+            return read()
+        except STORE_UNAVAILABLE:
+            woken.wait(STORE_RETRY)
+
+
+class Heads:
+    """The last version of each game this process's streams watch, read from the store once per
+    wake-up of the game, and again at most every ``HEAD_TTL`` seconds, however many streams ask.
+
+    A wake-up of ``game:<id>`` (``Wakeups.observers``) moves that game's generation on; a head
+    read in an older generation is read again. The generation is taken before the read, so a
+    wake-up that comes during it makes the next caller read again."""
+
+    def __init__(self, read: Callable[[str], int]) -> None:
+        self._read = read
+        self._held: OrderedDict[str, tuple[int, int, float]] = OrderedDict()
+        self._generations: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._reading = threading.Lock()
+
+    def observe(self, key: str) -> None:
+        """Moves a watched game's generation on; a game no stream has asked for is not counted."""
+        if key.startswith("game:"):
+            gid = key[5:]
+            if gid not in self._generations:  # atomic under the GIL; ``head`` adds it before it reads
+                return
+            with self._lock:
+                if gid in self._generations:
+                    self._generations[gid] += 1
+
+    def head(self, gid: str) -> int:
+        found = self._fresh(gid)
+        if found is not None:
+            return found
+        with self._reading:  # one read for the streams that ask together
+            found = self._fresh(gid)
+            if found is not None:
+                return found
+            with self._lock:
+                generation = self._generations.setdefault(gid, 0)
+            head = self._read(gid)
+            with self._lock:
+                self._held[gid] = (generation, head, time.monotonic())
+                self._held.move_to_end(gid)
+                while len(self._held) > HEADS_KEPT:
+                    old, _ = self._held.popitem(last=False)
+                    self._generations.pop(old, None)
+            return head
+
+    def _fresh(self, gid: str) -> int | None:
+        with self._lock:
+            held = self._held.get(gid)
+            if held is None or held[0] != self._generations.get(gid, 0):
+                return None
+            if time.monotonic() - held[2] >= HEAD_TTL:
+                return None
+            return held[1]
+
+
+class AccountFollower:
+    """Follows one account: an ``awaiting`` line per game that awaits it, then its account
+    events from the feed, for as long as the stream is held."""
+
+    def __init__(self, streams: Streams, player_id: str, after: int | None) -> None:
+        self.streams = streams
+        self.player_id = player_id
+        self.after = after
+
+    def lines(self, still_valid: StillValid) -> Iterator[Line | None]:
+        s = self.streams
+        with s.wakeups.subscribe(account_key(self.player_id), tokens_key(self.player_id)) as woken:
+            opening, cursor = self.opening()
+            yield from opening
+            pending: list[Line] = []
+
+            def more() -> bool:
+                pending.extend(self.since(cursor))
+                return bool(pending)
+
+            for fresh in _paced(woken, still_valid, more, quiet=not opening):
+                if not fresh:
+                    yield None
+                    continue
+                for line in pending:
+                    yield line
+                    cursor = line["cursor"]
+                pending.clear()
+
+    def opening(self) -> tuple[list[Line], int]:
+        """An ``awaiting`` line per game that awaits the account, an ``invitation`` line per
+        invitation it may still accept (so a client that connects after being invited hears of
+        it; the same invitation may come again from the feed when resumed: its
+        ``invitation_id`` tells them apart), and the cursor to follow on from."""
+        s = self.streams
+        cursor = s.feed.last_cursor(self.player_id) if self.after is None else self.after
+        lines: list[Line] = [{"type": "awaiting", **item} for item in s.timers.inbox_of(self.player_id)["awaiting"]]
+        if s.invitations is not None:
+            lines += [{"type": "invitation", **i} for i in s.invitations.pending(self.player_id)]
+        return lines, cursor
+
+    def since(self, cursor: int) -> list[Line]:
+        """The account's events after ``cursor``, oldest first."""
+        return list(self.streams.feed.since(self.player_id, cursor))
+
+
+def _paced(
+    woken: Subscription, still_valid: StillValid, changed: Callable[[], bool], quiet: bool = False
+) -> Iterator[bool]:
+    """Yields True whenever ``changed()`` says there is something to send, False when a
+    keep-alive is due; returns when the token is no longer valid. ``changed`` is asked after
+    each wake-up, every ``POLL_FALLBACK`` seconds, and right after each True. The token is
+    checked every ``RECHECK`` seconds, and at once after a wake-up that brought nothing (a
+    revocation publishes ``tokens_key``). ``quiet``: nothing was sent yet, so a keep-alive is
+    due at once when ``changed()`` first says there is nothing to send."""
+    last_line = last_check = time.monotonic()
+    if quiet:
+        last_line -= KEEPALIVE
+    woke = True  # the token is checked once when the stream has subscribed: a revocation before it is seen
+    while True:
+        try:
+            has_changed = changed()
+        except STORE_UNAVAILABLE:  # read again after the next wait
+            has_changed = False
+        if has_changed:
+            yield True
+            last_line = time.monotonic()
+            woke = False
+            continue
+        now = time.monotonic()
+        if woke or now - last_check >= RECHECK:
+            if not still_valid():
+                return
+            last_check = now
+        if now - last_line >= KEEPALIVE:
+            yield False
+            last_line = now
+            continue
+        woke = woken.wait(min(POLL_FALLBACK, KEEPALIVE - (now - last_line)))
+
+
+class Streams:
+    """Opens game and account streams over the platform's services."""
+
+    def __init__(
+        self,
+        games: GameService,
+        queries: GameQueries,
+        timers: Timers,
+        feed: AccountFeed,
+        wakeups: Wakeups,
+        invitations: Invitations | None = None,
+    ) -> None:
+        self.games = games
+        self.invitations = invitations
+        self.queries = queries
+        self.timers = timers
+        self.feed = feed
+        self.wakeups = wakeups
+        self._lines: OrderedDict[tuple[Any, ...], Line] = OrderedDict()
+        self._lock = threading.Lock()
+        self._stored_events: OrderedDict[tuple[str, int, int], list[Any]] = OrderedDict()
+        self.heads = Heads(self._head)
+        wakeups.observers.append(self.heads.observe)
+
+    def open_game(self, game_id: str, player_id: str | None, seat: int | None, after: int | None) -> GameFollower:
+        game = self.games.load(game_id)
+        if seat is not None and seat not in game.seats_of(player_id or ""):
+            raise NotAPlayer(f"you do not hold seat {seat} in game {game_id}")
+        if after is not None and not 0 <= after <= game.version:
+            raise InvalidRequest(f"version {after} is outside 0..{game.version}", field="after")
+        return GameFollower(self, game, player_id, seat, after)
+
+    def open_account(self, player_id: str, after: int | None) -> AccountFollower:
+        if after is not None and after < 0:
+            raise InvalidRequest("a cursor is 0 or more", field="after")
+        return AccountFollower(self, player_id, after)
+
+    def wait_for_events(self, game_id: str, after: int, seconds: float) -> None:
+        """Long polling: returns as soon as the game has an event after version ``after``, or after
+        ``seconds`` without one."""
+        gid = str(self.games.load(game_id).id)
+        deadline = time.monotonic() + seconds
+        with self.wakeups.subscribe(game_key(gid)) as woken:
+            while self._head(gid) <= after:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                woken.wait(min(POLL_FALLBACK, left))
+
+    def head(self, gid: str) -> int:
+        """The game's last stored version (a long poll held by the fan-out engine asks it)."""
+        return self._head(gid)
+
+    def _head(self, gid: str) -> int:
+        """The game's last stored version: as the processes writing the store have posted it
+        when they share a version board (or this process is the only writer), else read."""
+        known = self.games.known_version(gid)
+        return known if known is not None else self.queries.head_version(gid)
+
+    # ------------------------------------------------------------ lines
+
+    def game_line(self, game: Game, player_id: str | None, seat: int | None) -> Line:
+        """The whole game as the caller may see it: ``GET /games/{id}``, its legal moves, its clocks."""
+        doc = self.queries.from_game(game, player_id, seat)
+        return {"type": "game", "version": game.version, "game": doc, "legal_moves": self._legal(game, player_id, seat)}
+
+    def events_line_to(self, gid: str, after: int, player_id: str | None, seat: int | None) -> Line:
+        """The change from version ``after`` to the game's head, as ``player_id`` (None: a spectator)
+        may see it: built by the first stream of that viewer to ask, taken by the others."""
+        key = (gid, after, self.heads.head(gid), player_id, seat)
+        with self._lock:
+            cached = self._lines.get(key)
+        if cached is not None:
+            return cached
+        return self.events_line(self.games.load(gid), after, player_id, seat)
+
+    def events_line(self, game: Game, after: int, player_id: str | None, seat: int | None) -> Line:
+        """The change from version ``after`` to ``game``'s, as the caller may see it."""
+        key = (str(game.id), after, game.version, player_id, seat)
+        with self._lock:
+            cached = self._lines.get(key)
+        if cached is not None:
+            return cached
+        stored = self._stored(game, after)
+        line = {
+            "type": "events",
+            "version": game.version,
+            "events": self.queries.events_of(game, player_id, after, seat=seat, stored_events=stored),
+            "awaiting": list(game.awaiting),
+            "status": game.status,
+            "legal_moves": self._legal(game, player_id, seat),
+            "clocks": self.queries.clocks_of(game),
+        }
+        with self._lock:
+            self._lines[key] = line
+            while len(self._lines) > LINE_CACHE:
+                self._lines.popitem(last=False)
+        return line
+
+    def _stored(self, game: Game, after: int) -> list[Any]:
+        """The game's stored events from ``after`` to its version, read once for all viewers."""
+        key = (str(game.id), after, game.version)
+        with self._lock:
+            held = self._stored_events.get(key)
+        if held is None:
+            held = self.games.recent_events(key[0], after, game.version)
+        if held is None:
+            held = [e for e in self.games.stored_events(key[0], after=after) if e.originator_version <= game.version]
+            with self._lock:
+                self._stored_events[key] = held
+                while len(self._stored_events) > STORED_KEPT:
+                    self._stored_events.popitem(last=False)
+        return held
+
+    def _legal(self, game: Game, player_id: str | None, seat: int | None) -> dict[str, Any] | None:
+        """The caller's legal moves when one of its seats is awaited (a page, as ``GET /legal-moves``)."""
+        if player_id is None or game.status != "active" or not game.seats_of(player_id):
+            return None
+        legal = self.queries.legal_moves_of(game, player_id, seat)
+        return legal if legal["seat"] in game.awaiting and legal["total"] else None
