@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack, nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TypeVar
 
 from celery import Celery
@@ -125,15 +126,14 @@ def sql_store(settings: Settings) -> SqlStore:
     if settings.store == "memory":
         store = SQLiteStore(":memory:")
     elif settings.store == "sqlite":
-        store = SQLiteStore(settings.data_dir / "service.db")
+        store = SQLiteStore(settings.data_dir / "service.db", create_tables=settings.create_tables)
     else:
         store = PostgresStore(
             settings.database_url or "",
             schema=settings.postgres_schema,
-            create_schema=settings.create_tables,
+            create_tables=settings.create_tables,
             pooled=settings.pooled,
         )
-    store.create_tables = settings.create_tables
     return store
 
 
@@ -160,9 +160,9 @@ class Platform:
     db: SqlStore
     wakeups: Wakeups
     feed: AccountFeed
+    vacations: Vacations
     games: GameService = field(init=False)
     queries: GameQueries = field(init=False)
-    vacations: Vacations = field(init=False)
     inbox: Inbox = field(init=False)
     invitations: Invitations = field(init=False)
     seating: Seating = field(init=False)
@@ -190,8 +190,6 @@ class Platform:
     _closers: list[Callable[[], object]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.vacations = Vacations(self.db, self.settings.vacation_days)
-        self.feed.vacation_days = self.vacations.days
         self.inbox = Inbox(self.db, self.feed)
         self.journal = Journal(self.db)
         self.uow.before_save.append(ClockSettler(self.vacations.days))
@@ -305,10 +303,10 @@ def creating_tables(settings: Settings) -> AbstractContextManager[None]:
 def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Platform:
     db = sql_store(settings)  # first: it creates the PostgreSQL schema the event store uses
     undo.callback(db.close)
-    wakeups = Wakeups()
-    wakeups.broadcast = wake_broadcast(settings, wakeups.deliver)
+    wakeups = Wakeups(partial(wake_broadcast, settings))
     undo.callback(wakeups.close)
-    feed = AccountFeed(db, wakeups)
+    vacations = Vacations(db, settings.vacation_days)
+    feed = AccountFeed(db, wakeups, vacations.days)
     env = eventsourcing_env(settings)
     runner_env = eventsourcing_env(settings, session=True)
     run_projections = settings.embedded_projections if projections is None else projections
@@ -337,17 +335,20 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
             )
             undo.callback(leader.stop)
     store.configure(snapshot_interval=settings.snapshot_interval)
-    uow = GameUnitOfWork(store, cache_size=settings.cache_size, single_writer=single_writer(settings, run_projections))
+    alone = single_writer(settings, run_projections)
+    versions = VersionBoard(settings.data_dir / "versions.board") if settings.store == "sqlite" and not alone else None
+    if versions is not None:
+        undo.callback(versions.close)
+    uow = GameUnitOfWork(store, cache_size=settings.cache_size, single_writer=alone, versions=versions)
     uow.on_saved.append(lambda game_id: wakeups.publish(game_key(game_id)))
     if settings.store == "sqlite":
         store.listeners.append(sqlite_events.wake)
-        if not uow.single_writer:
-            uow.versions = VersionBoard(settings.data_dir / "versions.board")
-            undo.callback(uow.versions.close)
     accounts = Accounts(db, settings.secret_key, WebhookTargets(settings.webhook_allow_networks))
     accounts.on_revoked.append(lambda player_id: wakeups.publish(tokens_key(player_id)))
     seeds = Seeds(settings.secret_key, keep=4 * settings.cache_size)
-    platform = Platform(settings, store, uow, seeds, accounts, view, db, wakeups, feed, runner=runner, leader=leader)
+    platform = Platform(
+        settings, store, uow, seeds, accounts, view, db, wakeups, feed, vacations, runner=runner, leader=leader
+    )
     platform._closers.extend(closers)
     if runner is None:
         platform._closers.append(store.close)  # closed last (closers run in reverse); a runner closes its own
@@ -391,7 +392,7 @@ def start_runner(env: dict[str, str], vclass: type[GameViewsSQL], feed: AccountF
 
 def _attach_work(platform: Platform, work: Work | None, worker: bool | None) -> None:
     if work is not None:
-        platform.uow.work = work
+        platform.uow.after_save.append(work.game_changed)
         return
     from workers.dispatch import attach_celery  # the composition root may reach every layer
 

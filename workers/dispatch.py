@@ -37,11 +37,15 @@ class CeleryWork:
     """Sends the tasks ``Timers.plan`` asks for after every save: to Celery through the broker,
     or, in the embedded default, to the local executor that runs the same jobs in this process."""
 
-    def __init__(self, celery: Celery, settings: Settings, timers: Timers) -> None:
+    def __init__(
+        self, celery: Celery, settings: Settings, timers: Timers, run_here: WorkPlatform | None = None
+    ) -> None:
+        """``run_here``: the platform whose jobs run in this process (the embedded default's
+        executor), instead of through the broker."""
         self.celery = celery
         self.settings = settings
         self.timers = timers
-        self.local: LocalExecutor | None = None
+        self.local = None if run_here is None else LocalExecutor(run_here, self.send)
 
     def game_changed(self, game: Game) -> None:
         self.send(self.timers.plan(game))
@@ -117,12 +121,11 @@ def attach_celery(platform: WorkPlatform, start_worker: bool | None = None) -> C
     and sent at once (the sweep claims those appended where no worker is plugged in)."""
     holder: dict[str, CeleryWork] = {}
     celery = make_celery(platform.settings, lambda: platform, lambda actions: holder["work"].send(actions))
-    work = holder["work"] = CeleryWork(celery, platform.settings, platform.timers)
-    platform.uow.work = work
+    run_here = platform.settings.embedded and (platform.settings.embedded if start_worker is None else start_worker)
+    work = holder["work"] = CeleryWork(celery, platform.settings, platform.timers, platform if run_here else None)
+    platform.uow.after_save.append(work.game_changed)
     platform.feed.listeners.append(lambda players: work.send([PostWebhook(d) for d in platform.webhooks.due(players)]))
-    run_worker = platform.settings.embedded if start_worker is None else start_worker
-    if run_worker and platform.settings.embedded:
-        work.local = LocalExecutor(platform, work.send)
+    if work.local is not None:
         sweep = EmbeddedSweep(platform, work, platform.settings.sweep_interval)
         sweep.start()
         platform.on_close(work.local.stop, sweep.stop)

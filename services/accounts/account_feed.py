@@ -94,10 +94,15 @@ class Appended:
 class AccountFeed:
     """Appends entries and reads them back by cursor."""
 
-    def __init__(self, db: SqlStore, wakeups: Wakeups | None = None) -> None:
+    def __init__(
+        self,
+        db: SqlStore,
+        wakeups: Wakeups | None = None,
+        vacation_days: Callable[[str], frozenset[date]] | None = None,
+    ) -> None:
         self.db = db
         self.wakeups = wakeups
-        self.vacation_days: Callable[[str], frozenset[date]] | None = None
+        self.vacation_days = vacation_days
         """A player's vacation days (``Vacations.days``): a ``your_turn`` deadline read from the feed
         is pushed past them, as the game's own clock is, including days declared after it was written."""
         self.listeners: list[Callable[[set[str]], None]] = []

@@ -28,7 +28,7 @@ class SqlStore(ABC):
     """Connections and transactions for one database."""
 
     dialect: str
-    create_tables = True
+    create_tables: bool
     """False when another process has created the tables (concurrent DDL fails on PostgreSQL)."""
 
     @abstractmethod
@@ -88,8 +88,9 @@ class SQLiteStore(SqlStore):
 
     dialect = "sqlite"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, create_tables: bool = True) -> None:
         self.path = str(path)
+        self.create_tables = create_tables
         self._memory = self.path == ":memory:"
         self._local = threading.local()
         self._lock = threading.RLock()
@@ -146,7 +147,7 @@ class PostgresStore(SqlStore):
         conninfo: str,
         schema: str | None = None,
         max_size: int = 8,
-        create_schema: bool = True,
+        create_tables: bool = True,
         pooled: bool = False,
     ) -> None:
         """``pooled``: the connections go through a transaction pooler (PgBouncer), which refuses
@@ -156,6 +157,7 @@ class PostgresStore(SqlStore):
         from psycopg_pool import ConnectionPool
 
         self.schema = schema
+        self.create_tables = create_tables
         kwargs: dict[str, Any] = {"row_factory": dict_row, "autocommit": True}
         self._set_path: bytes | None = None
         if pooled:
@@ -165,7 +167,7 @@ class PostgresStore(SqlStore):
         elif schema:
             kwargs["options"] = f"-c search_path={schema}"
         self._pool = ConnectionPool(conninfo, min_size=1, max_size=max_size, kwargs=kwargs, open=True)
-        if schema and create_schema:
+        if schema and create_tables:
             with self._pool.connection() as conn:
                 conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
 

@@ -38,7 +38,6 @@ from domain.kernel import RuleError
 from infra.version_board import VersionBoard
 from services.common.errors import GameNotFound, ServiceError, StaleVersion
 from services.common.event_store import EventStore
-from services.common.ports import NullWork, Work
 from services.play.aggregate import Game
 
 T = TypeVar("T")
@@ -61,16 +60,27 @@ class Changed(Generic[T]):
 class GameUnitOfWork:
     """Loading, locking, caching and saving games, for the use cases of ``services.play.games``."""
 
-    def __init__(self, store: EventStore, *, cache_size: int = 2000, single_writer: bool = False) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        cache_size: int = 2000,
+        single_writer: bool = False,
+        versions: VersionBoard | None = None,
+    ) -> None:
+        """``versions``: the board where the processes of one SQLite store post each game's last
+        saved version, so a cached game is known current without a read; None: no such board."""
         self.store = store
         self.single_writer = single_writer
         """No other process writes this store: a cached game is current as it is."""
-        self.versions: VersionBoard | None = None
+        self.versions = versions
         self.before_save: list[Callable[[Game], None]] = []
         self.on_saved: list[Callable[[str], None]] = []
         """Told a game's id once its save is stored and this process's copy and the version board
         show it: whoever it wakes (a stream) and loads the game sees the saved version."""
-        self.work: Work = NullWork()
+        self.after_save: list[Callable[[Game], None]] = []
+        """Told each saved game after ``on_saved``: the background work plans its tasks from it
+        (bot turns, deadlines: ``services.common.ports.Work``)."""
         self._cache: OrderedDict[uuid.UUID, Game] = OrderedDict()
         self._recent: dict[uuid.UUID, list[Any]] = {}
         self._cache_size = cache_size
@@ -232,7 +242,8 @@ class GameUnitOfWork:
         self._remember(game)
         for announce in self.on_saved:
             announce(str(game.id))
-        self.work.game_changed(game)
+        for plan in self.after_save:
+            plan(game)
         return saved
 
     @contextmanager

@@ -83,8 +83,10 @@ class Subscription:
 class Wakeups:
     """The subscribers of this process, by key."""
 
-    def __init__(self, broadcast: Broadcast | None = None) -> None:
-        self.broadcast: Broadcast = broadcast or NoBroadcast()
+    def __init__(self, transport: Callable[[Callable[[str], None]], Broadcast] | None = None) -> None:
+        """``transport`` builds what carries this process's wakes to the others, given the
+        ``deliver`` it calls with each key another process published; none: this process only."""
+        self.broadcast: Broadcast = NoBroadcast() if transport is None else transport(self.deliver)
         self.observers: list[Callable[[str], None]] = []
         """Told every key delivered here before its subscribers wake (``services.streams.lines.Heads``)."""
         self._subscribers: dict[str, set[Subscription]] = {}

@@ -39,9 +39,7 @@ def no_polling(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _pair(make: Callable[[Callable[[str], None]], Broadcast]) -> Iterator[tuple[Wakeups, Wakeups]]:
-    hubs = (Wakeups(), Wakeups())
-    for hub in hubs:
-        hub.broadcast = make(hub.deliver)
+    hubs = (Wakeups(make), Wakeups(make))
     yield hubs
     for hub in hubs:
         hub.close()
@@ -151,8 +149,7 @@ def test_a_move_saved_by_one_process_reaches_a_stream_held_by_another(
 
 
 def test_a_redis_that_cannot_be_reached_costs_wake_ups_not_the_process() -> None:
-    hub = Wakeups()
-    hub.broadcast = RedisBroadcast("redis://127.0.0.1:1/0", hub.deliver, channel="dragonhall:wake:nowhere")
+    hub = Wakeups(lambda deliver: RedisBroadcast("redis://127.0.0.1:1/0", deliver, channel="dragonhall:wake:nowhere"))
     try:
         with hub.subscribe("game:x") as woken:
             hub.publish("game:x")  # sent nowhere, logged; this process's streams still wake

@@ -84,7 +84,7 @@ class _Sent:
 
 def test_a_batchs_keys_wake_here_once_each_and_travel_together() -> None:
     sent = _Sent()
-    wakeups = Wakeups(sent)
+    wakeups = Wakeups(lambda _deliver: sent)
     woken: list[str] = []
     wakeups.observers.append(woken.append)
     keys = [f"account:p{n}" for n in range(70)]
