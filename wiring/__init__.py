@@ -7,7 +7,8 @@ command, the workers' processes) start here.
 """
 
 from wiring.games import register_games
-from wiring.platform import Platform, bootstrap, creating_tables, eventsourcing_env, sql_store, views_class
+from wiring.platform import Platform, bootstrap
+from wiring.stores import creating_tables, eventsourcing_env, sql_store, views_class
 
 __all__ = [
     "Platform",

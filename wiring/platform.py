@@ -9,9 +9,8 @@ Redis-backed Celery, or nothing for unit tests).
 from __future__ import annotations
 
 import logging
-import uuid
 from collections.abc import Callable
-from contextlib import AbstractContextManager, ExitStack, nullcontext
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TypeVar
@@ -20,15 +19,15 @@ from celery import Celery
 from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.utils import Environment
 
-from infra import postgres_events, sqlite_events
-from infra.private_files import private_dir, private_file
+from infra import sqlite_events
+from infra.private_files import private_file
 from infra.version_board import VersionBoard
 from projections import set_aside
 from projections.games import GameProjection
 from projections.leader import ProjectionLeader
 from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
 from projections.runner import BatchingProjectionRunner
-from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
+from projections.views import GameViewsSQL
 from services.accounts.account_feed import AccountFeed
 from services.accounts.credentials import Credentials
 from services.accounts.inbox import Inbox
@@ -40,7 +39,7 @@ from services.common.config import Settings
 from services.common.event_store import EventStore
 from services.common.locks import Leases
 from services.common.ports import Work
-from services.common.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
+from services.common.sqlstore import SqlStore
 from services.competition.tournaments import Tournaments
 from services.deadlines.timed_cases import ClockSettler
 from services.deadlines.timers import NEAR, Timers
@@ -61,90 +60,11 @@ from services.streams.lines import Streams
 from services.streams.wakeups import Wakeups, game_key, tokens_key
 from wiring import stream_engine
 from wiring.games import register_games
+from wiring.stores import creating_tables, eventsourcing_env, single_writer, sql_store, views_class
 from wiring.wakeups import wake_broadcast
 
 log = logging.getLogger("dragonhall")
 T = TypeVar("T")
-
-
-POOL_MIN, POOL_MAX = 2, 10
-"""Connections of each eventsourcing pool (a process has several: the events, the read models, and in
-the projection process the runner's own), opened at start and at most. The pool grows under load and
-shrinks after ten idle minutes. Opening 8 of each at start took 80 of PostgreSQL's default 100
-connections for two HTTP processes, a projection process and one worker, before any load."""
-
-
-def eventsourcing_env(settings: Settings, session: bool = False) -> dict[str, str]:
-    """The ``eventsourcing`` environment of the application and of its read models; with ``session``,
-    on direct connections (a projection runner's, which listens for saves)."""
-    env = _store_env(settings.direct() if session else settings)
-    if not settings.create_tables:
-        env["CREATE_TABLE"] = "n"
-    return env
-
-
-def _store_env(settings: Settings) -> dict[str, str]:
-    app, views = "DRAGONHALL_", "DRAGONHALL_VIEWS_"
-    if settings.store == "memory":
-        return {
-            app + "PERSISTENCE_MODULE": "eventsourcing.popo",
-            views + "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-            views + "SQLITE_DBNAME": f"file:dhviews-{uuid.uuid4().hex}?mode=memory&cache=shared",
-        }
-    if settings.store == "sqlite":
-        private_dir(settings.data_dir)
-        return {
-            app + "PERSISTENCE_MODULE": sqlite_events.FACTORY_TOPIC,
-            app + "SQLITE_DBNAME": str(settings.data_dir / "events.db"),
-            app + "SQLITE_LOCK_TIMEOUT": "30",
-            app + "SQLITE_CHECKPOINT_INTERVAL": "1",  # off the request path (sqlite_events.WalCheckpointer)
-            views + "PERSISTENCE_MODULE": sqlite_events.FACTORY_TOPIC,
-            views + "SQLITE_DBNAME": str(settings.data_dir / "views.db"),
-            views + "SQLITE_LOCK_TIMEOUT": "30",
-        }
-    pg = settings.postgres
-    env = {
-        "PERSISTENCE_MODULE": postgres_events.FACTORY_TOPIC,
-        "POSTGRES_DBNAME": pg.dbname,
-        "POSTGRES_HOST": pg.host,
-        "POSTGRES_PORT": pg.port,
-        "POSTGRES_USER": pg.user,
-        "POSTGRES_PASSWORD": pg.password,
-        "POSTGRES_POOL_SIZE": str(POOL_MIN),
-        "POSTGRES_MAX_OVERFLOW": str(POOL_MAX - POOL_MIN),
-    }
-    if settings.postgres_schema:
-        env["POSTGRES_SCHEMA"] = settings.postgres_schema
-    if settings.pooled:
-        env[postgres_events.POOLED] = "y"  # no prepared statement outlives its transaction's server connection
-    return env
-
-
-def sql_store(settings: Settings) -> SqlStore:
-    """The database of accounts and other service tables."""
-    store: SqlStore
-    if settings.store == "memory":
-        store = SQLiteStore(":memory:")
-    elif settings.store == "sqlite":
-        store = SQLiteStore(settings.data_dir / "service.db", create_tables=settings.create_tables)
-    else:
-        store = PostgresStore(
-            settings.database_url or "",
-            schema=settings.postgres_schema,
-            create_tables=settings.create_tables,
-            pooled=settings.pooled,
-        )
-    return store
-
-
-def views_class(settings: Settings) -> type[GameViewsSQL]:
-    return PostgresGameViews if settings.store == "postgres" else SQLiteGameViews
-
-
-def single_writer(settings: Settings, run_projections: bool) -> bool:
-    """Whether this process is the only writer of its store: the embedded default,
-    where the server runs the workers and the read models itself."""
-    return settings.store != "postgres" and settings.embedded and run_projections and settings.http_workers == 1
 
 
 @dataclass
@@ -217,7 +137,9 @@ class Platform:
         self.health.add(set_aside.CHECK, set_aside.SetAsideCheck(self.views))
         self._closers.append(self.advice.close)
         if self.settings.stream_engine == "pushpin":
-            self.grip_publisher = stream_engine.attach_publisher(self, self._closers)
+            self.grip_publisher = stream_engine.attach_publisher(
+                self.settings, self.streams, self.uow, self.feed, self.accounts, self._closers
+            )
 
     def head(self) -> int:
         """The position of the last event saved."""
@@ -287,17 +209,6 @@ def bootstrap(
     if platform.leader is not None:
         platform.leader.wait_first_try()  # it starts the runner once the tables' lock above is free
     return platform
-
-
-def creating_tables(settings: Settings) -> AbstractContextManager[None]:
-    """Serialises table creation between the processes of one store, which may start at once:
-    a lock file in the data directory for SQLite (``sqlstore.file_lock``), an advisory lock
-    per schema for PostgreSQL (``sqlstore.postgres_ddl_lock``)."""
-    if settings.store == "memory" or not settings.create_tables:
-        return nullcontext()
-    if settings.store == "sqlite":
-        return file_lock(settings.data_dir / "tables.lock")
-    return postgres_ddl_lock(settings.session_url, settings.postgres_schema)
 
 
 def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Platform:

@@ -35,7 +35,8 @@ from projections.views import VIEW_TABLES
 from services.common.config import Settings
 from services.common.event_store import EventStore
 from services.common.ports import NullWork
-from wiring.platform import bootstrap, eventsourcing_env, leader_lock, start_runner, views_class
+from wiring.platform import bootstrap, leader_lock, start_runner
+from wiring.stores import eventsourcing_env, views_class
 
 Progress = Callable[[int, int], None]
 """Told ``(events rebuilt, events to rebuild)`` as the rebuild advances."""

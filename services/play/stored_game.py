@@ -4,15 +4,12 @@ come from the services' clock, and its snapshots keep the rules state in its JSO
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from eventsourcing.domain import Snapshot
 
 from domain.kernel import decode, encode
 from services.common import clock
-
-if TYPE_CHECKING:
-    from services.play.aggregate import Game
 
 
 class Timed:
@@ -36,8 +33,10 @@ class GameSnapshot(Snapshot):
         object.__setattr__(snap, "state", state)
         return snap
 
-    def mutate(self, _: None) -> Game:
-        game = cast("Game", super().mutate(None))
+    def mutate(self, _: None) -> Any:
+        """The ``Game`` as snapshotted, its rules state decoded again (typed ``Any``: the aggregate
+        imports this module, not the other way round)."""
+        game: Any = super().mutate(None)
         if game.state is not None:
             game.state = decode(game.ruleset.state_type, game.state)
         return game
