@@ -16,15 +16,36 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import httpx
 
 from dragonhall import errors
 from dragonhall.transport import API, Retry
+from dragonhall.types import EventList, GameDocument, Inbox, LegalMoves
 
-if TYPE_CHECKING:
-    from dragonhall.client import Client
+
+class StreamClient(Protocol):
+    """What the streams use of a ``dragonhall.Client``: its transport, and the reads that polling
+    falls back on. (A protocol, so that the client may hand its streams on without a circle.)"""
+
+    server: str
+    token: str | None
+    timeout: float
+    http: httpx.Client
+    sleep: Callable[[float], None]
+
+    def headers(self, accept: str = "application/json") -> dict[str, str]: ...
+    def wait(self, seconds: float, why: str) -> None: ...
+    def game(self, game_id: str, seat: int | None = None) -> GameDocument: ...
+    def events(
+        self, game_id: str, after: int = 0, limit: int | None = None, wait: float | None = None
+    ) -> EventList: ...
+    def legal_moves(
+        self, game_id: str, seat: int | None = None, offset: int | None = None, limit: int | None = None
+    ) -> LegalMoves: ...
+    def inbox(self) -> Inbox: ...
+
 
 ENDED = ("finished", "abandoned")
 NDJSON = "application/x-ndjson"
@@ -115,7 +136,7 @@ class _RouteMissing(Exception):
 
 
 def _follow(
-    client: Client,
+    client: StreamClient,
     path: str,
     after: int | None,
     position: Callable[[Line], int | None],
@@ -187,7 +208,7 @@ def _refusal(response: httpx.Response) -> float | None:
 
 
 def game_stream(
-    client: Client,
+    client: StreamClient,
     game_id: str,
     after: int | None = None,
     *,
@@ -227,7 +248,7 @@ def _game_ended(line: Line) -> bool:
 
 
 def poll_game(
-    client: Client,
+    client: StreamClient,
     game_id: str,
     after: int | None = None,
     *,
@@ -264,7 +285,7 @@ def poll_game(
             return
 
 
-def _events_line(client: Client, game_id: str, events: list[Any]) -> Line:
+def _events_line(client: StreamClient, game_id: str, events: list[Any]) -> Line:
     """An ``events`` line from events just read: the game and the legal moves are read after them, and
     the events completed up to the game's version, so that the line is of one version."""
     events = list(events)
@@ -292,7 +313,7 @@ def _events_line(client: Client, game_id: str, events: list[Any]) -> Line:
     }
 
 
-def _legal(client: Client, game: Any) -> Any:
+def _legal(client: StreamClient, game: Any) -> Any:
     """The caller's legal moves when one of its seats is awaited, else None (as the stream says)."""
     awaited = set(game.get("your_seats") or []) & set(game.get("awaiting") or [])
     if not client.token or not awaited or game["status"] != "active":
@@ -304,7 +325,7 @@ def _legal(client: Client, game: Any) -> Any:
 
 
 def account_stream(
-    client: Client,
+    client: StreamClient,
     after: int | None = None,
     *,
     format: str = "ndjson",
@@ -327,7 +348,7 @@ def account_stream(
         yield from poll_inbox(client, poll_interval, idle=idle)
 
 
-def poll_inbox(client: Client, interval: float = 2.0, *, idle: Idle = None) -> Iterator[Line]:
+def poll_inbox(client: StreamClient, interval: float = 2.0, *, idle: Idle = None) -> Iterator[Line]:
     """Account lines made by polling ``GET /me/inbox``: a game awaiting the caller once per version and
     seat, each reminder and invitation once."""
     awaited: set[tuple[str, int, int]] = set()

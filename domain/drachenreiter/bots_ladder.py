@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from domain.drachenreiter.bots import RacerBot, SampledRandomBot
 from domain.drachenreiter.commands import SetSpeed
 from domain.drachenreiter.state import RaceState
-from domain.kernel import BeginnerBot, BotLevel, Command, SearchBot, SearchSettings
+from domain.kernel import BeginnerBot, BotLevel, Command, Ruleset, SearchBot, SearchSettings
 
 SLIP = 0.2
 """Designed: how often the beginner acts without looking."""
@@ -28,16 +28,12 @@ def flat_out(state: RaceState, seat: int, moves: Sequence[Command], rng: random.
     return max(speeds, key=lambda m: m.speed) if speeds else None
 
 
-def beginner() -> BeginnerBot[RaceState]:
-    from domain.drachenreiter.ruleset import DRACHENREITER
-
-    return BeginnerBot(DRACHENREITER, RacerBot(DRACHENREITER), SampledRandomBot(DRACHENREITER), SLIP, flat_out)
+def beginner(rules: Ruleset[RaceState]) -> BeginnerBot[RaceState]:
+    return BeginnerBot(rules, RacerBot(rules), SampledRandomBot(rules), SLIP, flat_out)
 
 
-def search(settings: SearchSettings | None = None) -> SearchBot[RaceState]:
-    from domain.drachenreiter.ruleset import DRACHENREITER
-
-    return SearchBot(DRACHENREITER, None, RacerBot(DRACHENREITER), settings or SearchSettings(width=8))
+def search(rules: Ruleset[RaceState], settings: SearchSettings | None = None) -> SearchBot[RaceState]:
+    return SearchBot(rules, None, RacerBot(rules), settings or SearchSettings(width=8))
 
 
 LADDER = (

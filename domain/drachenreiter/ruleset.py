@@ -41,9 +41,9 @@ class Drachenreiter(Ruleset[RaceState]):
     rules = RULES
     bots = {
         "random": lambda: SampledRandomBot(DRACHENREITER),
-        "beginner": bots_ladder.beginner,
+        "beginner": lambda: bots_ladder.beginner(DRACHENREITER),
         "racer": lambda: RacerBot(DRACHENREITER),
-        "search": bots_ladder.search,
+        "search": lambda: bots_ladder.search(DRACHENREITER),
     }
     ladder = bots_ladder.LADDER
     default_bot = "racer"

@@ -11,7 +11,7 @@ searched in seat order, each from what its seat may know.
 
 from __future__ import annotations
 
-from domain.kernel import BeginnerBot, BotLevel, RandomBot, SearchBot, SearchSettings
+from domain.kernel import BeginnerBot, BotLevel, RandomBot, Ruleset, SearchBot, SearchSettings
 from domain.mekong.bots import PlannerBot
 from domain.mekong.state import MekongState
 
@@ -19,16 +19,12 @@ SLIP = 0.4
 """Designed: how often the beginner plays without thinking."""
 
 
-def beginner() -> BeginnerBot[MekongState]:
-    from domain.mekong.ruleset import RULESET
-
-    return BeginnerBot(RULESET, PlannerBot(RULESET), RandomBot(RULESET), SLIP)
+def beginner(rules: Ruleset[MekongState]) -> BeginnerBot[MekongState]:
+    return BeginnerBot(rules, PlannerBot(rules), RandomBot(rules), SLIP)
 
 
-def search(settings: SearchSettings | None = None) -> SearchBot[MekongState]:
-    from domain.mekong.ruleset import RULESET
-
-    return SearchBot(RULESET, None, PlannerBot(RULESET), settings or SearchSettings(width=10))
+def search(rules: Ruleset[MekongState], settings: SearchSettings | None = None) -> SearchBot[MekongState]:
+    return SearchBot(rules, None, PlannerBot(rules), settings or SearchSettings(width=10))
 
 
 LADDER = (

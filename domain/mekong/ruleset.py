@@ -58,9 +58,9 @@ class Mekong(Ruleset[MekongState]):
     rules = rb.RULES
     bots = {
         "random": lambda: RandomBot(RULESET),
-        "beginner": bots_ladder.beginner,
+        "beginner": lambda: bots_ladder.beginner(RULESET),
         "planner": lambda: PlannerBot(RULESET),
-        "search": bots_ladder.search,
+        "search": lambda: bots_ladder.search(RULESET),
     }
     """``random``: uniform over the listed moves (programmes and resolution choices alike);
     ``planner``: see ``bots.PlannerBot``; ``beginner`` and ``search``: see ``bots_ladder``."""

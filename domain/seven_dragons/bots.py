@@ -15,10 +15,10 @@ it has held (their places are public knowledge), and public things.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from domain.kernel import Bot, Command, RandomBot
+from domain.kernel import Command
 from domain.seven_dragons.beliefs import Belief, ring_beliefs
 from domain.seven_dragons.board import Board
 from domain.seven_dragons.cards import (
@@ -238,12 +238,3 @@ _SCORERS: dict[type, Callable[[Judge, Any], float]] = {
     ZapCard: _zap,
     MoveCard: _move,
 }
-
-
-def _random() -> RandomBot[State]:
-    from domain.seven_dragons.ruleset import RULESET
-
-    return RandomBot(RULESET)
-
-
-BOTS: Mapping[str, Callable[[], Bot[State]]] = {"random": _random, "greedy": GreedyBot}

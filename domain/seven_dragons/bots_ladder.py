@@ -10,9 +10,7 @@ imagined games within the budget).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
-from domain.kernel import BeginnerBot, Bot, BotLevel, RandomBot, SearchBot, SearchSettings
+from domain.kernel import BeginnerBot, BotLevel, RandomBot, Ruleset, SearchBot, SearchSettings
 from domain.seven_dragons.bots import GreedyBot
 from domain.seven_dragons.state import SevenDragonsState
 
@@ -20,30 +18,14 @@ SLIP = 0.4
 """Designed: how often the beginner overlooks the table."""
 
 
-def _random() -> RandomBot[SevenDragonsState]:
-    from domain.seven_dragons.ruleset import RULESET
-
-    return RandomBot(RULESET)
+def beginner(rules: Ruleset[SevenDragonsState]) -> BeginnerBot[SevenDragonsState]:
+    return BeginnerBot(rules, GreedyBot(), RandomBot(rules), SLIP)
 
 
-def _beginner() -> BeginnerBot[SevenDragonsState]:
-    from domain.seven_dragons.ruleset import RULESET
-
-    return BeginnerBot(RULESET, GreedyBot(), RandomBot(RULESET), SLIP)
+def search(rules: Ruleset[SevenDragonsState], settings: SearchSettings | None = None) -> SearchBot[SevenDragonsState]:
+    return SearchBot(rules, None, GreedyBot(), settings or SearchSettings(width=10))
 
 
-def _search(settings: SearchSettings | None = None) -> SearchBot[SevenDragonsState]:
-    from domain.seven_dragons.ruleset import RULESET
-
-    return SearchBot(RULESET, None, GreedyBot(), settings or SearchSettings(width=10))
-
-
-BOTS: Mapping[str, Callable[[], Bot[SevenDragonsState]]] = {
-    "random": _random,
-    "beginner": _beginner,
-    "greedy": GreedyBot,
-    "search": _search,
-}
 LADDER = (
     BotLevel("random", "plays any legal card at random"),
     BotLevel("beginner", "plays for its goal but often overlooks what the table offers"),

@@ -6,10 +6,11 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.kernel import Codec, Command, Event, GameConfig, Outcome, Rng, Ruleset, Viewer
+from domain.kernel import Codec, Command, Event, GameConfig, Outcome, RandomBot, Rng, Ruleset, Viewer
 from domain.kernel.pointing import Pointing
+from domain.seven_dragons import bots_ladder
 from domain.seven_dragons import decide as flow
-from domain.seven_dragons.bots_ladder import BOTS, LADDER
+from domain.seven_dragons.bots import GreedyBot
 from domain.seven_dragons.commands import COMMANDS
 from domain.seven_dragons.events import EVENTS
 from domain.seven_dragons.evolve import evolve
@@ -48,8 +49,13 @@ class SevenDragons(Ruleset[State]):
     events = Codec(EVENTS)
     state_type = SevenDragonsState
     rules = RULES
-    bots = BOTS
-    ladder = LADDER
+    bots = {
+        "random": lambda: RandomBot(RULESET),
+        "beginner": lambda: bots_ladder.beginner(RULESET),
+        "greedy": GreedyBot,
+        "search": lambda: bots_ladder.search(RULESET),
+    }
+    ladder = bots_ladder.LADDER
     default_bot = "greedy"
     max_decisions = 2_000
     narrator = NARRATOR
@@ -120,4 +126,4 @@ class SevenDragons(Ruleset[State]):
         return render_svg(view, last)
 
 
-RULESET = SevenDragons()
+RULESET: SevenDragons = SevenDragons()

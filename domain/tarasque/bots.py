@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.kernel import BeginnerBot, Command, RandomBot, SearchBot, SearchSettings
+from domain.kernel import BeginnerBot, Command, RandomBot, Ruleset, SearchBot, SearchSettings
 from domain.tarasque.commands import EndTurn, MoveLairTile, RemoveTile, Roll, SetAside, Stop, StoreTile, TakeTile
 from domain.tarasque.lair import move
 from domain.tarasque.legal import legal_moves
@@ -43,10 +43,8 @@ TIE_BREAK = 1e-9
 class RandomTarasqueBot(RandomBot[TarasqueState]):
     """Uniform over the listed legal moves."""
 
-    def __init__(self) -> None:
-        from domain.tarasque.ruleset import RULESET
-
-        super().__init__(RULESET)
+    def __init__(self, rules: Ruleset[TarasqueState]) -> None:
+        super().__init__(rules)
 
 
 SLIP = 0.25
@@ -142,24 +140,20 @@ def _pushes_luck(state: TarasqueState, seat: int, moves: Sequence[Command], rng:
 class BeginnerTarasqueBot(BeginnerBot[TarasqueState]):
     """``greedy`` that pushes its luck and sometimes overlooks the position (see the module doc)."""
 
-    def __init__(self) -> None:
-        from domain.tarasque.ruleset import RULESET
-
-        super().__init__(RULESET, GreedyBot(), RandomTarasqueBot(), SLIP, _pushes_luck)
+    def __init__(self, rules: Ruleset[TarasqueState]) -> None:
+        super().__init__(rules, GreedyBot(), RandomTarasqueBot(rules), SLIP, _pushes_luck)
 
 
 class SearchTarasqueBot(SearchBot[TarasqueState]):
     """Information-set MCTS with ``greedy`` as prior and rollout player (see the module doc)."""
 
-    def __init__(self, settings: SearchSettings | None = None) -> None:
-        from domain.tarasque.ruleset import RULESET
-
-        greedy, weak = GreedyBot(), RandomTarasqueBot()
+    def __init__(self, rules: Ruleset[TarasqueState], settings: SearchSettings | None = None) -> None:
+        greedy, weak = GreedyBot(), RandomTarasqueBot(rules)
 
         def rollout(state: TarasqueState, seat: int, rng: random.Random) -> Command:
             return (weak if rng.random() < ROLLOUT_SLIP else greedy).choose(state, seat, rng)
 
-        super().__init__(RULESET, rollout, greedy, settings or SearchSettings(width=6))
+        super().__init__(rules, rollout, greedy, settings or SearchSettings(width=6))
 
 
 __all__ = ["BeginnerTarasqueBot", "GreedyBot", "RandomTarasqueBot", "SearchTarasqueBot"]

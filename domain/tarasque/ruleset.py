@@ -40,10 +40,10 @@ class Tarasque(Ruleset[TarasqueState]):
     state_type = TarasqueState
     rules = RULES
     bots = {
-        "random": bots.RandomTarasqueBot,
-        "beginner": bots.BeginnerTarasqueBot,
+        "random": lambda: bots.RandomTarasqueBot(RULESET),
+        "beginner": lambda: bots.BeginnerTarasqueBot(RULESET),
         "greedy": bots.GreedyBot,
-        "search": bots.SearchTarasqueBot,
+        "search": lambda: bots.SearchTarasqueBot(RULESET),
     }
     default_bot = "greedy"
     ladder = (
@@ -103,4 +103,4 @@ class Tarasque(Ruleset[TarasqueState]):
         return render_svg(view, last)
 
 
-RULESET = Tarasque()
+RULESET: Tarasque = Tarasque()
