@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import partial
 from typing import TypeVar
 
@@ -102,14 +102,20 @@ class Platform:
     """The projection runner of this process, when it alone runs the projections."""
     leader: ProjectionLeader[BatchingProjectionRunner] | None = None
     """The projections' leader of this process, when another process may run them."""
-    celery: Celery | None = None
-    """The Celery app the background work is sent through (``workers.dispatch``); None when the
-    process was given other work (the tests' ``NullWork``)."""
+    closers: list[Callable[[], object]] = field(default_factory=list)
+    """What ``close`` closes, the last first: the stores and runners it was built with, then what
+    it builds itself."""
+    work: InitVar[Work | None] = None
+    """The background work that plans from each save; None: Celery (``workers.dispatch``)."""
+    worker: InitVar[bool | None] = None
+    """Whether this process runs the jobs itself, with Celery (default: as the settings say)."""
+    celery: Celery | None = field(init=False, default=None)
+    """The Celery app the background work is sent through; None when the process was given
+    other work (the tests' ``NullWork``)."""
     grip_publisher: GripPublisher | None = field(init=False, default=None)
     """What publishes each saved event to Pushpin, when the streams are served through it."""
-    _closers: list[Callable[[], object]] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, work: Work | None, worker: bool | None) -> None:
         self.inbox = Inbox(self.db, self.feed)
         self.journal = Journal(self.db)
         self.uow.before_save.append(ClockSettler(self.vacations.days))
@@ -135,11 +141,22 @@ class Platform:
         self.health.add("workers", Workers(self.settings, self.heartbeats))
         self.health.add("sweep", Sweep(self.settings, self.heartbeats))
         self.health.add(set_aside.CHECK, set_aside.SetAsideCheck(self.views))
-        self._closers.append(self.advice.close)
+        self.closers.append(self.advice.close)
         if self.settings.stream_engine == "pushpin":
             self.grip_publisher = stream_engine.attach_publisher(
-                self.settings, self.streams, self.uow, self.feed, self.accounts, self._closers
+                self.settings, self.streams, self.uow, self.feed, self.accounts, self.closers
             )
+        self.celery = self._attach_work(work, worker)
+
+    def _attach_work(self, work: Work | None, worker: bool | None) -> Celery | None:
+        """Has the background work plan from every save: ``work`` if given, else Celery, whose
+        app is returned."""
+        if work is not None:
+            self.uow.after_save.append(work.game_changed)
+            return None
+        from workers.dispatch import attach_celery  # the composition root may reach every layer
+
+        return attach_celery(self, start_worker=worker)
 
     def head(self) -> int:
         """The position of the last event saved."""
@@ -151,7 +168,7 @@ class Platform:
 
     def on_close(self, *closers: Callable[[], object]) -> None:
         """Has ``close`` call each of ``closers``: the last added first."""
-        self._closers.extend(closers)
+        self.closers.extend(closers)
 
     def sweep_lock(self) -> bool:
         """Whether this process may sweep now (one sweep per interval across all processes)."""
@@ -166,12 +183,12 @@ class Platform:
                 runner.projection.flush()
             except Exception:
                 log.exception("the read models could not catch up before closing")
-        for close in reversed(self._closers):
+        for close in reversed(self.closers):
             try:
                 close()
             except Exception:
                 log.exception("error while closing")
-        self._closers.clear()
+        self.closers.clear()
 
     def _local_runner(self) -> BatchingProjectionRunner | None:
         leader = self.leader
@@ -203,15 +220,16 @@ def bootstrap(
     register_games()
     with ExitStack() as undo:  # unwound after the tables' lock is released: a leader may be waiting for it
         with creating_tables(settings):
-            platform = _build(settings, projections, undo)
-            _attach_work(platform, work, worker)
+            platform = _build(settings, projections, undo, work, worker)
         undo.pop_all()
     if platform.leader is not None:
         platform.leader.wait_first_try()  # it starts the runner once the tables' lock above is free
     return platform
 
 
-def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Platform:
+def _build(
+    settings: Settings, projections: bool | None, undo: ExitStack, work: Work | None, worker: bool | None
+) -> Platform:
     db = sql_store(settings)  # first: it creates the PostgreSQL schema the event store uses
     undo.callback(db.close)
     wakeups = Wakeups(partial(wake_broadcast, settings))
@@ -257,21 +275,16 @@ def _build(settings: Settings, projections: bool | None, undo: ExitStack) -> Pla
     accounts = Accounts(db, settings.secret_key, WebhookTargets(settings.webhook_allow_networks))
     accounts.on_revoked.append(lambda player_id: wakeups.publish(tokens_key(player_id)))
     seeds = Seeds(settings.secret_key, keep=4 * settings.cache_size)
-    platform = Platform(
-        settings, store, uow, seeds, accounts, view, db, wakeups, feed, vacations, runner=runner, leader=leader
-    )
-    platform._closers.extend(closers)
     if runner is None:
-        platform._closers.append(store.close)  # closed last (closers run in reverse); a runner closes its own
+        closers.append(store.close)  # closed last (closers run in reverse); a runner closes its own
     if runner is not None:
-        platform._closers.append(lambda: runner.__exit__(None, None, None))
+        closers.append(lambda: runner.__exit__(None, None, None))
     if leader is not None:
-        platform._closers.append(leader.stop)
-    platform._closers.append(db.close)
-    platform._closers.append(wakeups.close)
-    if uow.versions is not None:
-        platform._closers.append(uow.versions.close)
-    return platform
+        closers.append(leader.stop)
+    closers += [db.close, wakeups.close] + ([versions.close] if versions is not None else [])
+    return Platform(
+        settings, store, uow, seeds, accounts, view, db, wakeups, feed, vacations, runner, leader, closers, work, worker
+    )
 
 
 def leader_lock(settings: Settings) -> LeaderLock:
@@ -299,12 +312,3 @@ def start_runner(env: dict[str, str], vclass: type[GameViewsSQL], feed: AccountF
     runner.__enter__()
     runner.projection.app = runner.app
     return runner
-
-
-def _attach_work(platform: Platform, work: Work | None, worker: bool | None) -> None:
-    if work is not None:
-        platform.uow.after_save.append(work.game_changed)
-        return
-    from workers.dispatch import attach_celery  # the composition root may reach every layer
-
-    platform.celery = attach_celery(platform, start_worker=worker)

@@ -26,7 +26,7 @@ def test_a_failed_build_stops_the_projection_runner_it_started(store: str, tmp_p
     def broken(*_: Any) -> None:
         raise RuntimeError("the broker is unreachable")
 
-    monkeypatch.setattr(wiring, "_attach_work", broken)
+    monkeypatch.setattr(wiring.Platform, "_attach_work", broken)
     with pytest.raises(RuntimeError, match="unreachable"):
         wiring.bootstrap(make_settings(store, tmp_path), projections=True)
     for t in _live_threads() - before:
