@@ -5,7 +5,7 @@ grid of the notches) is scored by the progress its front point makes, less
 penalties for touching a border, a dragon or a trap and plus small bonuses for
 fields and symbols, plus the best progress still open from where it lands (so
 that it brakes before a bend). It sets the speed whose best line scores most,
-flies that line refined on a finer grid, and plays its cards by simple rules.
+flies that line refined on a finer grid of whole 5° steps, and plays its cards by simple rules.
 A dragon placed by a rule (template crash, lasso, alliance) is turned to the
 heading from which the best next move goes furthest. It draws every card its
 symbols offer: drawing never hurts the drawer, who, over the hand limit,
@@ -35,7 +35,7 @@ from domain.drachenreiter.cards import (
     Magic,
 )
 from domain.drachenreiter.commands import Aim, Ally, Discard, Draw, Face, Hold, LayTraps, Move, SetSpeed
-from domain.drachenreiter.dimensions import BASE_LENGTH, MAX_SPEED_CHANGE, SPEEDS, TEMPLATE_LENGTH
+from domain.drachenreiter.dimensions import BASE_LENGTH, MAX_SPEED_CHANGE, NOTCH, SPEEDS, TEMPLATE_LENGTH
 from domain.drachenreiter.facing import placements
 from domain.drachenreiter.magic import in_range, trap_layouts
 from domain.drachenreiter.race import ahead, overfull, settable_speeds, template_speeds
@@ -54,7 +54,12 @@ SYMBOL_BONUS = 25.0
 LOOKAHEAD = 0.9
 """Weight of the best next move from where a candidate lands."""
 FIRST_PLY = np.linspace(-1.0, 1.0, 9)
-FINE_PLY = np.linspace(-1.0, 1.0, 17)
+TURN_STEP = 5.0
+"""Designed: ``racer`` flies its turns in whole 5° steps, the grid on which every notch's limit
+lies, so that each flight it makes is one a person can name in whole steps, and one the learning
+environments' action grid holds (``rl/games/drachenreiter.py``)."""
+FINE_TURNS = 8
+"""About how many turns each way of straight ``racer`` tries when it refines its flight."""
 SECOND_PLY = np.linspace(-1.0, 1.0, 5)
 FORCE_MARGIN = 40.0
 """Dragon force is laid when a faster template promises this much more."""
@@ -86,6 +91,15 @@ class SampledRandomBot(RandomBot[RaceState]):
 def _next_speeds(dial: int, exhausted: bool) -> list[int]:
     top = DEBILITATUS_SPEED_CAP if exhausted else max(SPEEDS)
     return sorted({max(min(SPEEDS), dial - MAX_SPEED_CHANGE), dial, min(top, dial + MAX_SPEED_CHANGE)})
+
+
+def whole_steps(speed: int) -> np.ndarray:
+    """The fractions of ``speed``'s notch that turn by whole multiples of ``TURN_STEP``, both
+    limits included (they lie on the grid), about ``FINE_TURNS`` each way."""
+    notch = NOTCH[speed]
+    step = TURN_STEP * max(1, round(notch / (FINE_TURNS * TURN_STEP)))
+    turns = np.arange(-notch, notch + TURN_STEP / 2, step)
+    return np.unique(np.append(turns, notch)) / notch
 
 
 class RacerBot(SampledRandomBot):
@@ -225,7 +239,9 @@ class RacerBot(SampledRandomBot):
     def _fly(self, state: RaceState, seat: int, me: Dragon) -> Command:
         speeds = list(template_speeds(me))
         dial = me.set_speed if me.set_speed is not None else me.speed
-        _, v, a, b = self._best(scene(state, seat), state, me, speeds, FINE_PLY, dial=dial)
+        sc = scene(state, seat)
+        best = [self._best(sc, state, me, [v], whole_steps(v), dial=dial) for v in speeds]
+        _, v, a, b = max(best, key=lambda found: found[0])
         return Move(v, round(a, 6), round(b, 6))
 
     def _reach(self, sc: Scene, me: Dragon, speeds: list[int]) -> float:

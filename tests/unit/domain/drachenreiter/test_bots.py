@@ -6,6 +6,7 @@ import random
 from dataclasses import replace
 
 from domain.drachenreiter import RULESET
+from domain.drachenreiter.bots import TURN_STEP
 from domain.drachenreiter.cards import Magic
 from domain.drachenreiter.commands import Aim, Move, SetSpeed
 from domain.drachenreiter.state import Step
@@ -18,7 +19,9 @@ THRESHOLD = 8
 """The bench plays 100 races (target 80%); this fixed-seed sample must win at least 8 of 10."""
 
 
-def racer_wins(seed: int) -> bool:
+def race(seed: int, flights: list[Move] | None = None) -> bool:
+    """Whether the racer (seat ``seed % 4``, against three random bots) wins; its flights are
+    added to ``flights``."""
     racer = seed % 4
     bots = [RULESET.bot("racer" if s == racer else "random") for s in range(4)]
     rng = random.Random(seed)
@@ -28,9 +31,27 @@ def racer_wins(seed: int) -> bool:
     while not RULESET.is_over(state):
         seat = RULESET.awaiting(state)[0]
         move = choose_move(RULESET, bots[seat], state, seat, rng)
+        if flights is not None and seat == racer and isinstance(move, Move):
+            flights.append(move)
         state = RULESET.fold(state, RULESET.decide(state, seat, move, Rng(f"bots-{seed}".encode(), f"v{decisions}")))
         decisions += 1
     return RULESET.outcome(state).places[racer] == 1
+
+
+def racer_wins(seed: int) -> bool:
+    return race(seed)
+
+
+def test_the_racer_flies_its_turns_in_whole_five_degree_steps() -> None:
+    """So that every flight it makes can be named in whole steps, and has an action in the
+    learning environments (issue 33: every move a server bot makes has an action)."""
+    flights: list[Move] = []
+    race(1, flights)
+    assert len(flights) >= 5
+    off = [
+        m for m in flights for turn in (m.turn_in, m.turn_out) if abs(turn / TURN_STEP - round(turn / TURN_STEP)) > 1e-6
+    ]
+    assert not off, off[:3]
 
 
 def test_the_racer_beats_three_random_bots() -> None:
