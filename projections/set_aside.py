@@ -1,4 +1,4 @@
-"""Games the game projection could not apply, set aside so the read side goes on without them.
+"""Games a projection could not apply, set aside so the read side goes on without them.
 
 One game's event that the projection cannot turn into rows (a date past what ``datetime`` holds,
 a value the database refuses, a bug in a handler) used to stop the runner on every attempt, so no
@@ -6,9 +6,13 @@ game created afterwards ever reached the lists. Now the projection records the g
 same transaction as the batch that skipped it, and goes on with every other game's events. The
 game's later events are skipped too (``last_version`` counts how far it falls behind).
 
-Each time a runner starts (a restart, an upgrade, a leader taking over), it tries every game set
-aside again from its first event (``GameProjection.retry_set_aside``): if the new code applies them,
-the game's rows are rebuilt and its record removed; if not, the record keeps the new error.
+Each read model keeps its own record (``GAMES_TABLE``, ``RATINGS_TABLE``): a game the game list
+sets aside may still be rated, and the other way round. Each time a runner starts (a restart, an
+upgrade, a leader taking over), the game list tries every game it set aside again from its first
+event (``GameProjection.retry_set_aside``): if the new code applies them, the game's rows are rebuilt
+and its record removed; if not, the record keeps the new error. The ratings, which must rate games
+in the stream's order, take a game back by a rebuild of their own (``rebuild-projections --only
+ratings``).
 
 ``/healthz`` reads this table (``SetAsideCheck``, the ``projections.set_aside`` check), so every
 process sees the games a projection process set aside; the check's count is the gauge

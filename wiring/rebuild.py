@@ -16,6 +16,10 @@ the whole store as lag until a restart. So a rebuild now:
 4. releases the lock, and the processes standing by take the lead within
    ``projections.leader.RETRY`` seconds and go on from the new position.
 
+With ``only``, it builds and swaps in those read models alone (their tables and
+their tracking positions, ``projections.views.READ_MODEL_TABLES``): the others stay
+as they are, each at its own position (``projections.tracked``).
+
 Killed at any point, it leaves the live read models untouched (the swap commits
 or not) and its lock goes with it. While it holds the lock the live read models
 do not advance; a game's own document then falls back to the write model.
