@@ -26,7 +26,7 @@ from projections import deadline_index, set_aside, turn_notices
 from projections.batch import Batch, Fresh, Poisoned, blame
 from projections.game_memory import GameMemory
 from projections.tracked import EventsOf, Items, TrackedProjection
-from projections.views import Change, GameViewsSQL
+from projections.views import VIEWS, Change, GameViewsSQL
 from services.accounts.account_feed import AccountFeed
 from services.common import clock
 from services.common.event_store import EventStore
@@ -41,8 +41,7 @@ class GameProjection(TrackedProjection):
     """Materialises ``dh_games``, ``dh_game_players`` and ``dh_boards``, and writes the players'
     feeds (``feed``). The ratings are a read model of their own (``projections.rating_projection``)."""
 
-    name = "dragonhall_views"
-    """Names the read models' database settings (``DRAGONHALL_VIEWS_*``), shared by every projection."""
+    name = VIEWS
     read_model = "games"
     set_aside_table = set_aside.GAMES_TABLE
 

@@ -26,7 +26,7 @@ from projections import set_aside
 from projections.batch import Fresh, Poisoned
 from projections.ratings import RatingBook
 from projections.tracked import Items, TrackedProjection
-from projections.views import Change, GameViewsSQL, tracking_name
+from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
 from services.common import clock
 from services.play.aggregate import Game
 
@@ -38,8 +38,7 @@ Seated = dict[str, Seats | None]
 class RatingProjection(TrackedProjection):
     """Materialises the rating tables: which games are rated, their results, the ratings."""
 
-    name = "dragonhall_views"
-    """The read models' database settings, shared with the game projection."""
+    name = VIEWS
     read_model = "ratings"
     set_aside_table = set_aside.RATINGS_TABLE
 

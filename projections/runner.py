@@ -37,13 +37,11 @@ from eventsourcing.utils import Environment
 
 from infra.batched_pull import BatchedPull
 from projections.tracked import EventsOf, Items, TrackedProjection
-from projections.views import GameViewsSQL
+from projections.views import VIEWS, GameViewsSQL
 from services.common.event_store import EventStore
 
 BATCH = 500
 IDLE = 0.5
-VIEWS = "dragonhall_views"
-"""The name that picks the read models' database settings (``DRAGONHALL_VIEWS_*``)."""
 _END = object()
 
 Build = Callable[[GameViewsSQL, EventStore], Sequence[TrackedProjection]]

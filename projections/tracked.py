@@ -29,7 +29,7 @@ from eventsourcing.projection import Projection
 
 from projections import set_aside
 from projections.batch import Fresh, Poisoned
-from projections.views import Change, GameViewsSQL, tracking_name
+from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,9 @@ EventsOf = Callable[[str], Sequence[DomainEventProtocol[uuid.UUID]]]
 class TrackedProjection(Projection[GameViewsSQL], ABC):
     """A projection that keeps one read model, at a position of its own."""
 
+    name = VIEWS
+    """The read models' database settings, shared by every projection (each subclass names it
+    again: ``Projection`` names a subclass that does not after the class)."""
     read_model: ClassVar[str]
     """Its key in ``views.READ_MODEL_TABLES``, which names its tracking record."""
     set_aside_table: ClassVar[str]

@@ -32,6 +32,9 @@ from projections import rating_views, set_aside
 from services.common.event_store import EventStore
 
 Change = tuple[str, Sequence[Any]]
+VIEWS = "dragonhall_views"
+"""The name that picks the read models' database settings (``DRAGONHALL_VIEWS_*``), and of the
+PostgreSQL table of their tracking records (``dragonhall_views_tracking``)."""
 
 TABLES = [
     """CREATE TABLE IF NOT EXISTS {p}dh_games (

@@ -26,8 +26,8 @@ from projections import set_aside
 from projections.leader import ProjectionLeader
 from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
 from projections.read_models import builder
-from projections.runner import VIEWS, BatchingProjectionRunner
-from projections.views import READ_MODELS, GameViewsSQL, tracking_name
+from projections.runner import BatchingProjectionRunner
+from projections.views import READ_MODELS, VIEWS, GameViewsSQL, tracking_name
 from services.accounts.account_feed import AccountFeed
 from services.accounts.credentials import Credentials
 from services.accounts.inbox import Inbox

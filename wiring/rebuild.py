@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from projections.runner import VIEWS
-from projections.views import READ_MODEL_TABLES, tracking_name
+from projections.views import READ_MODEL_TABLES, VIEWS, tracking_name
 from projections.views import READ_MODELS as READ_MODELS  # re-exported: the command names them
 from services.common.config import Settings
 from services.common.ports import NullWork
@@ -132,7 +131,7 @@ def _shadow(settings: Settings, only: Sequence[str]) -> Iterator[tuple[dict[str,
 
 def _views_env(settings: Settings, **views: str) -> dict[str, str]:
     """The store's environment, with the read models' settings replaced by ``views``."""
-    prefix = f"{VIEWS.upper()}_"  # eventsourcing's prefix for the read models (``projections.runner.VIEWS``)
+    prefix = f"{VIEWS.upper()}_"  # eventsourcing's prefix for the read models (``projections.views.VIEWS``)
     prefixed = {prefix + key: value for key, value in {**views, "CREATE_TABLE": "y"}.items()}
     return {**eventsourcing_env(settings), **prefixed}
 

@@ -16,8 +16,7 @@ from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.utils import Environment
 
 from projections.read_models import projections
-from projections.runner import VIEWS
-from projections.views import GameViewsSQL, SQLiteGameViews
+from projections.views import VIEWS, GameViewsSQL, SQLiteGameViews
 from services.play.aggregate import Game
 from workers.bot_turns import bot_choice
 
