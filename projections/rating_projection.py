@@ -103,7 +103,9 @@ class RatingProjection(TrackedProjection):
     def _seat_added(self, e: Game.SeatTaken | Game.Joined, changes: list[Change], seated: Seated) -> None:
         gid = str(e.originator_id)
         seat = {"seat": e.seat, "player_id": e.player_id, "name": e.name, "kind": e.kind, "bot": e.bot}
-        self._seat(gid, sorted([*self._seats_of(gid), seat], key=lambda s: s["seat"]), seated)
+        by_number = {s["seat"]: s for s in self._seats_of(gid)}  # a summary read back may hold this seat already
+        by_number[e.seat] = seat
+        self._seat(gid, [by_number[n] for n in sorted(by_number)], seated)
 
     def _seated(self, e: Game.Started | Game.Forked, changes: list[Change], seated: Seated) -> None:
         self._seat(str(e.originator_id), [dict(s) for s in e.seats], seated)

@@ -16,7 +16,6 @@ each finished game counts exactly once:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -103,7 +102,7 @@ class RatingQueries:
     def rating_seats(self, game_id: str) -> list[dict[str, Any]] | None:
         """The seats of a game not yet ended, as the rating projection last wrote them."""
         rows = self._rows("SELECT seats FROM {p}dh_rating_seats WHERE game_id = ?", (game_id,))
-        return json.loads(rows[0]["seats"]) if rows else None
+        return list(rows[0]["seats"]) if rows else None  # ``seats`` is decoded with every JSON column
 
     def rating(self, player_id: str, game: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT * FROM {p}dh_ratings WHERE player_id = ? AND game = ?", (player_id, game))

@@ -156,3 +156,42 @@ def test_a_game_the_ratings_cannot_apply_is_set_aside_by_them_alone(platform: An
     assert len(platform.views.dump()["dh_rating_history"]) == 2  # the other game is rated
     check = set_aside.SetAsideCheck(platform.views)()
     assert check.detail["count"] == 1 and check.detail["games"][0]["read_model"] == "ratings"
+
+
+def test_a_game_begun_before_the_ratings_kept_seats_takes_them_from_its_summary(platform: Any) -> None:
+    """Its seats were kept by the game list alone, which projects each batch first: a seat taken
+    after the upgrade is then in the summary already, and counts once."""
+    from tests.support.rated_games import projections
+
+    gid = str(platform.games.create_game("a", "seven-dragons", None, None, 3).id)
+    platform.games.take_seat(gid, "a", "a", "human")
+    store, views = platform.store, fresh_views()
+
+    def project(first: int, built: list[Any]) -> int:
+        notes = store.recorder.select_notifications(first, 1000)
+        items = [(store.mapper.to_domain_event(n), Tracking(store.name, n.id)) for n in notes]
+        for projection in built:
+            projection.process_batch(items)
+        return notes[-1].id + 1
+
+    after = project(1, projections(views, store, None))
+    views.write([("DELETE FROM {p}dh_rating_seats", ())])  # as before this version
+    platform.games.take_seat(gid, "b", "b", "human")
+    project(after, projections(views, store, None))
+    assert [s["player_id"] for s in views.rating_seats(gid) or []] == ["a", "b"]
+
+
+def test_a_game_rated_across_a_restart_of_the_runner_is_rated_as_in_one_go(platform: Any) -> None:
+    """A new runner's ratings know the seats of a game begun before it from ``dh_rating_seats``."""
+    from tests.support.rated_games import projections, rating_tables, rebuild
+
+    play_table(platform, "seven-dragons", [("a", "greedy"), ("b", "random"), ("c", "random")], random.Random(9))
+    store, views = platform.store, fresh_views()
+    notes = store.recorder.select_notifications(1, 10_000)
+    items = [(store.mapper.to_domain_event(n), Tracking(store.name, n.id)) for n in notes]
+    half = len(items) // 2
+    for part in (items[:half], items[half:]):  # each part by projections built afresh, as by a new runner
+        for projection in projections(views, store, None):
+            projection.process_batch(part)
+    rated = rating_tables(views)
+    assert rated == rating_tables(rebuild(store)) and len(rated["dh_rating_history"]) == 3
