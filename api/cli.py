@@ -57,10 +57,17 @@ def command_line() -> argparse.ArgumentParser:
 
     projections = sub.add_parser("projections", help="run the projection runners as their own process")
     metrics_options(projections)
-    sub.add_parser(
+    rebuild = sub.add_parser(
         "rebuild-projections",
         help="rebuild every read model from the events beside the live ones and swap them in; refuses while "
         "another process runs the projections (stop every `dragonhall projections`, leader and standbys)",
+    )
+    rebuild.add_argument(
+        "--only",
+        action="append",
+        metavar="READ_MODEL",
+        help="rebuild this read model alone (games: the list, boards and deadlines; ratings), leaving the others "
+        "as they are; may be given again",
     )
     sub.add_parser(
         "init",

@@ -64,21 +64,26 @@ def rebuild(args: argparse.Namespace) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from services.common.config import Settings
-    from wiring.rebuild import ProjectionsLed, rebuild_projections
+    from wiring.rebuild import READ_MODELS, ProjectionsLed, rebuild_projections
 
     settings = Settings.from_env()
     if settings.store == "memory":
         say("[red]the in-memory store keeps no read models between processes: nothing to rebuild[/]", logging.ERROR)
         return 2
-    columns = (TextColumn("rebuilding the read models"), BarColumn(), MofNCompleteColumn(), TextColumn("events"))
+    only = tuple(getattr(args, "only", None) or READ_MODELS)
+    unknown = sorted(set(only) - set(READ_MODELS))
+    if unknown:
+        say(f"[red]no read model named {', '.join(unknown)}:[/] they are {', '.join(READ_MODELS)}", logging.ERROR)
+        return 2
+    columns = (TextColumn(f"rebuilding {', '.join(only)}"), BarColumn(), MofNCompleteColumn(), TextColumn("events"))
     try:
         with Progress(*columns, TimeElapsedColumn(), console=console, transient=True) as bar:
             task = bar.add_task("rebuild", total=None)
-            done = rebuild_projections(settings, lambda n, total: bar.update(task, completed=n, total=total))
+            done = rebuild_projections(settings, lambda n, total: bar.update(task, completed=n, total=total), only)
     except ProjectionsLed as led:
         say(f"[red]refused: {led}.[/] {rebuild_advice(settings.embedded_projections)}", logging.ERROR)
         return 3
-    say(f"rebuilt the read models from {done.events} events ({done.games} games) in {done.seconds:.1f} s")
+    say(f"rebuilt {', '.join(only)} from {done.events} events ({done.games} games) in {done.seconds:.1f} s")
     return 0
 
 

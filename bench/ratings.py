@@ -7,8 +7,8 @@ two kinds: the share of (strong, random) pairs where the strong player rates hig
 mean mu of each kind, and after how many games the leaderboard last changed from "every strong
 player above every random one" to not (0: never unsorted after the first check).
 
-Then it rebuilds the read models from zero from all the events (the game projection with its
-rating book, as ``dragonhall rebuild-projections`` does) and prints the finished games rated
+Then it rebuilds the read models from zero from all the events (the game list's projection and
+the ratings', as ``dragonhall rebuild-projections`` does) and prints the finished games rated
 per second, the events per second, and the rating book alone (ratings without the boards).
 
     .venv/bin/python bench/ratings.py [--games 300] [--game seven-dragons ...]

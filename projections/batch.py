@@ -2,7 +2,7 @@
 
 The game projection's parts (``projections.games``, ``projections.deadline_index``,
 ``projections.turn_notices``) add to one ``Batch``; it is written with the tracking record of the
-batch's last event in one transaction.
+batch's last event in one transaction (``projections.tracked``).
 """
 
 from __future__ import annotations
@@ -34,9 +34,6 @@ class Batch:
     awaited_before: dict[str, list[int]] = field(default_factory=dict)
     """Each game's awaited seats before the batch's first change of them: a seat awaited after
     the batch and not before gets a ``your_turn``."""
-    ratings: list[Change] = field(default_factory=list)
-    """The rating tables' changes (``projections.ratings``), in event order: a player's rating
-    after one game is the rating before the next."""
 
     def update(self, gid: str, e: Game.Event, **columns: Any) -> None:
         row = self.updates.setdefault(gid, {})
@@ -58,7 +55,6 @@ class Batch:
                     (gid, version, canonical_json(state)),
                 )
             )
-        out.extend(self.ratings)
         return out
 
 

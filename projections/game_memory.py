@@ -33,9 +33,9 @@ BOARD_LAG = 0.5
 class GameMemory:
     """Each game's facts, clock and board as the events so far left them."""
 
-    def __init__(self, view: GameViewsSQL) -> None:
+    def __init__(self, view: GameViewsSQL, app: EventStore | None = None) -> None:
         self.view = view
-        self.app: EventStore | None = None
+        self.app = app
         """The event store, where a state that is neither in memory nor in its row is rebuilt from."""
         self.states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
         self.meta: dict[str, dict[str, Any]] = {}
@@ -118,7 +118,7 @@ class GameMemory:
         board = self.view.board(gid)
         if board is not None and board[0] == version - 1 and board[1] is not None:
             return decode(ruleset.state_type, json.loads(board[1]))
-        if self.app is None:  # set by the runner that feeds the projection (``wiring``)
+        if self.app is None:  # given by the runner that feeds the projection (``wiring``)
             raise LookupError(f"no event store to rebuild game {gid} at version {version - 1} from")
         return self.app.repository.get(uuid.UUID(gid), version=version - 1).state
 

@@ -2,10 +2,12 @@
 
 It matches on the stored event type and turns each event into row changes.
 Within a batch the changes are coalesced (one summary update per game,
-``projections.batch``), then written with the tracking record of the batch's last
-event in one transaction. Its parts: what it remembers of each game and the boards
-it folds (``projections.game_memory``), the deadline index (``projections.deadline_index``),
-the players' feeds (``projections.turn_notices``) and the ratings (``projections.ratings``).
+``projections.batch``), then written with its own tracking record of the batch's last
+event in one transaction (``projections.tracked``). Its parts: what it remembers of each
+game and the boards it folds (``projections.game_memory``), the deadline index
+(``projections.deadline_index``) and the players' feeds (``projections.turn_notices``).
+The ratings are another read model, with a projection of their own
+(``projections.rating_projection``).
 """
 
 from __future__ import annotations
@@ -13,20 +15,18 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from eventsourcing.domain import DomainEventProtocol
-from eventsourcing.persistence import Tracking
-from eventsourcing.projection import Projection
 
 from domain.kernel import decode, find_game
 from projections import deadline_index, set_aside, turn_notices
 from projections.batch import Batch, Fresh, Poisoned, blame
 from projections.game_memory import GameMemory
-from projections.ratings import RatingBook
-from projections.views import Change, GameViewsSQL
+from projections.tracked import EventsOf, Items, TrackedProjection
+from projections.views import VIEWS, Change, GameViewsSQL
 from services.accounts.account_feed import AccountFeed
 from services.common import clock
 from services.common.event_store import EventStore
@@ -37,66 +37,30 @@ from services.play.aggregate import Game
 log = logging.getLogger(__name__)
 
 
-class GameProjection(Projection[GameViewsSQL]):
-    """Materialises ``dh_games``, ``dh_game_players`` and ``dh_boards``, and the rating tables
-    through its ``RatingBook`` (``projections.ratings``)."""
+class GameProjection(TrackedProjection):
+    """Materialises ``dh_games``, ``dh_game_players`` and ``dh_boards``, and writes the players'
+    feeds (``feed``). The ratings are a read model of their own (``projections.rating_projection``)."""
 
-    name = "dragonhall_views"
-    feed: AccountFeed | None = None
-    """Where the account events go: ``wiring`` runs a subclass that names its feed, so the
-    projection has it from its first event. None keeps no feed."""
+    name = VIEWS
+    read_model = "games"
+    set_aside_table = set_aside.GAMES_TABLE
 
-    def __init__(self, view: GameViewsSQL) -> None:
+    def __init__(self, view: GameViewsSQL, app: EventStore | None = None, feed: AccountFeed | None = None) -> None:
+        """``app``: the event store, where a state neither in memory nor in its row is rebuilt from;
+        ``feed``: where the account events go (None keeps no feed)."""
         super().__init__(view)
-        self.memory = GameMemory(view)
+        self.memory = GameMemory(view, app)
+        self.feed = feed
         self.listeners: list[Callable[[], None]] = []
         """Called after every batch is written."""
-        self.ratings = RatingBook(view)
-        self._set_aside_games: set[str] | None = None
         self._caught_up: dict[str, int] = {}
         """The version up to which a game retried (``retry_set_aside``) was applied."""
 
-    @property
-    def app(self) -> EventStore | None:
-        """The event store, where a state that is neither in memory nor in its row is rebuilt from."""
-        return self.memory.app
-
-    @app.setter
-    def app(self, store: EventStore | None) -> None:
-        self.memory.app = store
-
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
-        self.process_batch([(domain_event, tracking)])
-
-    def process_batch(self, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]]) -> None:
-        """Applies a batch of events and records the position of its last one, atomically.
-
-        A game whose event cannot be applied is set aside (``projections.set_aside``): the batch
-        is projected again without that game's events, and the game's record is written with it.
-        A write the database refuses for a reason other than itself (``set_aside.transient``) is
-        tried again one event at a time, to find the game to set aside."""
-        fresh: dict[str, tuple[int, str]] = {}
-        while True:
-            try:
-                self._project(items, fresh)
-                break
-            except Poisoned as p:
-                self._forget(items)
-                self._set_aside(fresh, items, p)
-            except BaseException as e:
-                self._forget(items)
-                if set_aside.transient(e):
-                    raise
-                if len(items) > 1:
-                    for item in items:
-                        self.process_batch([item])
-                    return
-                self._set_aside(fresh, items, Poisoned(str(items[0][0].originator_id), e))
-        self._aside().update(fresh)
+    def _written(self) -> None:
         for listener in list(self.listeners):
             listener()
 
-    def _project(self, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]], fresh: Fresh) -> None:
+    def _project(self, items: Items, fresh: Fresh) -> None:
         """One attempt at a batch, skipping the games set aside (before it, and ``fresh``)."""
         batch = Batch()
         aside = self._aside()
@@ -122,27 +86,16 @@ class GameProjection(Projection[GameViewsSQL]):
         if self.feed is not None:  # first: written again, if the batch is, it is kept once
             self.feed.append(batch.feed)
         marks = set_aside.marks(fresh, skipped, clock.now().isoformat())
-        self.view.apply([*batch.changes(), *marks], items[-1][1])
+        self._commit([*batch.changes(), *marks], items)
 
-    def _set_aside(
-        self, fresh: Fresh, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]], p: Poisoned
-    ) -> None:
-        """Sets ``p``'s game aside from its first event in the batch (an error after the events,
-        in the clocks or the board, may come of any of them)."""
-        versions = [e.originator_version for e, _t in items if str(e.originator_id) == p.gid]
-        held = self.memory.states.get(p.gid)
-        version = min(versions) if versions else (held[0] + 1 if held else 0)
-        fresh[p.gid] = (version, set_aside.describe(p.error))
-        self.memory.forget(p.gid)
-        log.error("the read models set aside game %s from version %s: %s", p.gid, version, fresh[p.gid][1])
+    def _forget_game(self, gid: str) -> None:
+        self.memory.forget(gid)
 
-    def _aside(self) -> set[str]:
-        """The games set aside, read from the view on first use."""
-        if self._set_aside_games is None:
-            self._set_aside_games = {r["game_id"] for r in self.view.set_aside_games()}
-        return self._set_aside_games
+    def _next_version(self, gid: str) -> int:
+        held = self.memory.states.get(gid)
+        return held[0] + 1 if held else 0
 
-    def retry_set_aside(self, events_of: Callable[[str], Sequence[DomainEventProtocol[uuid.UUID]]]) -> None:
+    def retry_set_aside(self, events_of: EventsOf) -> None:
         """Applies every game set aside again from its first event (``events_of``), before the
         runner takes its first batch: a game the code now applies gets its rows back and leaves
         the record; its events the runner delivers later are skipped up to the version applied."""
@@ -150,7 +103,7 @@ class GameProjection(Projection[GameViewsSQL]):
         for gid in sorted(self._aside()):
             self._retry(gid, events_of)
 
-    def _retry(self, gid: str, events_of: Callable[[str], Sequence[DomainEventProtocol[uuid.UUID]]]) -> None:
+    def _retry(self, gid: str, events_of: EventsOf) -> None:
         self.memory.forget(gid)
         events = list(events_of(gid))
         batch = Batch()
@@ -167,14 +120,12 @@ class GameProjection(Projection[GameViewsSQL]):
             self.view.write([*set_aside.cleared(gid), *batch.changes()])
         except Poisoned as p:
             self.memory.forget(gid)
-            self.ratings.forget()
             last = events[-1].originator_version if events else 0
             self.view.write([set_aside.still(gid, set_aside.describe(p.error), last, clock.now().isoformat())])
             log.error("game %s is still set aside: %s", gid, set_aside.describe(p.error))
             return
         except BaseException:
             self.memory.forget(gid)
-            self.ratings.forget()
             raise
         self._aside().discard(gid)
         if events:
@@ -190,9 +141,7 @@ class GameProjection(Projection[GameViewsSQL]):
         if batch.boards:
             self.view.write(batch.changes())
 
-    def _forget(self, items: Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]]) -> None:
-        """After a failed write, drops what memory learnt from the batch: the tables are the truth."""
-        self.ratings.forget()
+    def _forget(self, items: Items) -> None:
         for event, _tracking in items:
             self.memory.forget(str(event.originator_id))
 
@@ -239,8 +188,6 @@ class GameProjection(Projection[GameViewsSQL]):
         }
         self.memory.seats[gid] = []
         self.memory.clocks[gid] = {"turns": {}, "banks": {}, "awaiting": []}
-        rated = bool(e.settings.get("rated", True))
-        batch.ratings.extend(self.ratings.created(gid, e.game, e.variant, rated, bool(e.sandbox_of)))
         if e.starts_at:
             row["next_deadline"] = clocks_key(clocks.parse(e.starts_at))
         marks = ", ".join("?" for _ in row)
@@ -321,9 +268,6 @@ class GameProjection(Projection[GameViewsSQL]):
         batch.timed.add(gid)
 
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
-        gid = str(e.originator_id)
-        at = e.timestamp.isoformat()
-        batch.ratings.extend(self.ratings.ended(gid, "finished", self.memory.seats_of(gid), e.outcome["places"], at))
         batch.ended.add(str(e.originator_id))
         self._tell(batch, e, "game_finished", {"status": "finished", "outcome": e.outcome})
         batch.update(
@@ -332,23 +276,14 @@ class GameProjection(Projection[GameViewsSQL]):
 
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
         outcome = e.outcome
-        gid = str(e.originator_id)
-        batch.ratings.extend(
-            self.ratings.ended(gid, "abandoned", self.memory.seats_of(gid), [], e.timestamp.isoformat())
-        )
         batch.ended.add(str(e.originator_id))
         self._tell(batch, e, "game_finished", {"status": "abandoned", "outcome": outcome})
         batch.update(
             str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome), **_NO_TIMING
         )
 
-    def _move(self, e: Game.MoveMade, batch: Batch) -> None:
+    def _move(self, e: Game.MoveMade | Game.Resigned, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
-        batch.ratings.extend(self.ratings.decided(str(e.originator_id)))
-
-    def _resigned(self, e: Game.Resigned, batch: Batch) -> None:
-        batch.update(str(e.originator_id), e)
-        batch.ratings.extend(self.ratings.decided(str(e.originator_id)))
 
     def _timed_out(self, e: Game.TurnTimedOut, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
@@ -383,7 +318,7 @@ _HANDLERS: dict[type, _Handler] = {
     Game.Finished: GameProjection._finished,
     Game.Abandoned: GameProjection._abandoned,
     Game.MoveMade: GameProjection._move,
-    Game.Resigned: GameProjection._resigned,
+    Game.Resigned: GameProjection._move,
     Game.TurnTimedOut: GameProjection._timed_out,
     Game.PolicyPlayed: GameProjection._policy_played,
 }

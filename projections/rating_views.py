@@ -1,14 +1,17 @@
 """The rating read models: tables and queries, mixed into the game read models.
 
-Four tables, rebuilt from the event stream by the game projection (``projections.ratings``),
-in the same transactions as its tracking records, so each finished game counts exactly once:
+Five tables, rebuilt from the event stream by the rating projection
+(``projections.rating_projection``), in the same transactions as its own tracking records, so
+each finished game counts exactly once:
 
 * ``dh_rating_games``: per game, what decides whether it is rated (the ``rated`` flag chosen
   at creation, sandbox, whether a seat made a decision) and, once it has ended, the verdict;
 * ``dh_results``: one row per seat of every ended game (not sandboxes): place, rated or not;
   profiles count games played and won and list recent games from it;
 * ``dh_ratings``: one row per player and game: mu, sigma, the ordinal leaderboards sort by;
-* ``dh_rating_history``: one row per player and rated game: the rating before and after.
+* ``dh_rating_history``: one row per player and rated game: the rating before and after;
+* ``dh_rating_seats``: the seats of each game not yet ended (a JSON list), which the ratings
+  need when it ends: the rating projection keeps them itself, reading no other read model.
 """
 
 from __future__ import annotations
@@ -69,12 +72,17 @@ TABLES = [
         at TEXT NOT NULL,
         PRIMARY KEY (player_id, game, n)
     )""",
+    """CREATE TABLE IF NOT EXISTS {p}dh_rating_seats (
+        game_id TEXT PRIMARY KEY,
+        seats TEXT NOT NULL
+    )""",
 ]
 TABLE_ORDER = {
     "dh_rating_games": "game_id",
     "dh_results": "player_id, game_id, seat",
     "dh_ratings": "player_id, game",
     "dh_rating_history": "player_id, game, n",
+    "dh_rating_seats": "game_id",
 }
 """Each table and the order ``dump`` lists it in (to compare rebuilds)."""
 
@@ -90,6 +98,11 @@ class RatingQueries:
     def rating_game(self, game_id: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT * FROM {p}dh_rating_games WHERE game_id = ?", (game_id,))
         return rows[0] if rows else None
+
+    def rating_seats(self, game_id: str) -> list[dict[str, Any]] | None:
+        """The seats of a game not yet ended, as the rating projection last wrote them."""
+        rows = self._rows("SELECT seats FROM {p}dh_rating_seats WHERE game_id = ?", (game_id,))
+        return list(rows[0]["seats"]) if rows else None  # ``seats`` is decoded with every JSON column
 
     def rating(self, player_id: str, game: str) -> dict[str, Any] | None:
         rows = self._rows("SELECT * FROM {p}dh_ratings WHERE player_id = ? AND game = ?", (player_id, game))

@@ -1,8 +1,8 @@
 """Ratings: a projection of the game events, with OpenSkill's Plackett-Luce model.
 
-The game projection (``projections.games``) hands this book the events that matter to
-ratings; the book turns them into row changes of ``projections.rating_views``, written with
-the projection's own batch and tracking record. A finished game is therefore rated exactly
+The rating projection (``projections.rating_projection``) hands this book the events that
+matter to ratings; the book turns them into row changes of ``projections.rating_views``, written
+with the projection's own tracking record. A finished game is therefore rated exactly
 once, in the order of the event stream, and a rebuild from zero replays the same games in the
 same order to the same numbers.
 
@@ -42,7 +42,7 @@ MODEL = PlackettLuce()
 
 
 class RatingBook:
-    """The rating side of the game projection: what it remembers and the changes it writes."""
+    """The rating projection's rules: what it remembers of the ratings and the changes it writes."""
 
     def __init__(self, view: GameViewsSQL) -> None:
         self.view = view

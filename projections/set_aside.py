@@ -1,4 +1,4 @@
-"""Games the game projection could not apply, set aside so the read side goes on without them.
+"""Games a projection could not apply, set aside so the read side goes on without them.
 
 One game's event that the projection cannot turn into rows (a date past what ``datetime`` holds,
 a value the database refuses, a bug in a handler) used to stop the runner on every attempt, so no
@@ -6,9 +6,13 @@ game created afterwards ever reached the lists. Now the projection records the g
 same transaction as the batch that skipped it, and goes on with every other game's events. The
 game's later events are skipped too (``last_version`` counts how far it falls behind).
 
-Each time a runner starts (a restart, an upgrade, a leader taking over), it tries every game set
-aside again from its first event (``GameProjection.retry_set_aside``): if the new code applies them,
-the game's rows are rebuilt and its record removed; if not, the record keeps the new error.
+Each read model keeps its own record (``GAMES_TABLE``, ``RATINGS_TABLE``): a game the game list
+sets aside may still be rated, and the other way round. Each time a runner starts (a restart, an
+upgrade, a leader taking over), the game list tries every game it set aside again from its first
+event (``GameProjection.retry_set_aside``): if the new code applies them, the game's rows are rebuilt
+and its record removed; if not, the record keeps the new error. The ratings, which must rate games
+in the stream's order, take a game back by a rebuild of their own (``rebuild-projections --only
+ratings``).
 
 ``/healthz`` reads this table (``SetAsideCheck``, the ``projections.set_aside`` check), so every
 process sees the games a projection process set aside; the check's count is the gauge
@@ -37,19 +41,22 @@ ERROR_CHARS = 500
 """The length an error is kept to: its type and the start of its message."""
 SHOWN = 20
 """Games named in ``/healthz`` at most (the count is always whole)."""
-TABLES = [
-    """CREATE TABLE IF NOT EXISTS {p}dh_set_aside (
+GAMES_TABLE = "dh_set_aside"
+"""The games the game list, boards and deadline index set aside (``projections.games``)."""
+RATINGS_TABLE = "dh_rating_set_aside"
+"""The games the ratings set aside (``projections.rating_projection``)."""
+_COLUMNS = """(
         game_id TEXT PRIMARY KEY,
         version INTEGER NOT NULL,
         last_version INTEGER NOT NULL,
         error TEXT NOT NULL,
         set_at TEXT NOT NULL
-    )""",
-]
-TABLE_ORDER = {"dh_set_aside": "game_id"}
-GAME_TABLES = ("dh_games", "dh_game_players", "dh_boards", "dh_rating_games", "dh_results")
-"""The rows of one game a retry rebuilds from its events (a game set aside was never rated:
-its ratings change only at its last event, which then was not applied)."""
+    )"""
+TABLES = [f"CREATE TABLE IF NOT EXISTS {{p}}{table} {_COLUMNS}" for table in (GAMES_TABLE, RATINGS_TABLE)]
+TABLE_ORDER = {GAMES_TABLE: "game_id", RATINGS_TABLE: "game_id"}
+GAME_TABLES = ("dh_games", "dh_game_players", "dh_boards")
+"""The rows of one game a retry of the game projection rebuilds from its events (the ratings,
+a read model of their own, are not touched)."""
 
 
 def transient(error: BaseException) -> bool:
@@ -69,15 +76,18 @@ def describe(error: BaseException) -> str:
     return text[:ERROR_CHARS]
 
 
-def marks(fresh: Mapping[str, tuple[int, str]], skipped: Mapping[str, int], at: str) -> list[Change]:
-    """The rows for a batch: games newly set aside (``fresh``: from which version, and why), and
-    the last version seen of every game set aside whose events the batch skipped."""
+def marks(
+    fresh: Mapping[str, tuple[int, str]], skipped: Mapping[str, int], at: str, table: str = GAMES_TABLE
+) -> list[Change]:
+    """The rows for a batch in the read model's ``table``: games newly set aside (``fresh``: from
+    which version, and why), and the last version seen of every game set aside whose events the
+    batch skipped."""
     out: list[Change] = []
     for gid, (version, error) in fresh.items():
         last = max(version, skipped.get(gid, version))
         out.append(
             (
-                "INSERT INTO {p}dh_set_aside (game_id, version, last_version, error, set_at) VALUES (?, ?, ?, ?, ?) "
+                f"INSERT INTO {{p}}{table} (game_id, version, last_version, error, set_at) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, "
                 "last_version = excluded.last_version, error = excluded.error, set_at = excluded.set_at",
                 (gid, version, last, error, at),
@@ -85,13 +95,13 @@ def marks(fresh: Mapping[str, tuple[int, str]], skipped: Mapping[str, int], at: 
         )
     for gid, last in skipped.items():
         if gid not in fresh:
-            out.append(("UPDATE {p}dh_set_aside SET last_version = ? WHERE game_id = ?", (last, gid)))
+            out.append((f"UPDATE {{p}}{table} SET last_version = ? WHERE game_id = ?", (last, gid)))
     return out
 
 
 def cleared(gid: str) -> list[Change]:
     """Removes a game's rows and its record, before its events are applied again."""
-    return [(f"DELETE FROM {{p}}{table} WHERE game_id = ?", (gid,)) for table in (*GAME_TABLES, "dh_set_aside")]
+    return [(f"DELETE FROM {{p}}{table} WHERE game_id = ?", (gid,)) for table in (*GAME_TABLES, GAMES_TABLE)]
 
 
 def still(gid: str, error: str, last_version: int, at: str) -> Change:
@@ -105,18 +115,23 @@ def still(gid: str, error: str, last_version: int, at: str) -> Change:
 class SetAsideRows(Protocol):
     """Where the check reads the games set aside (``projections.views``, which imports this module)."""
 
-    def set_aside_games(self) -> list[dict[str, Any]]: ...
+    def set_aside_games(self, table: str = GAMES_TABLE) -> list[dict[str, Any]]: ...
 
 
 class SetAsideCheck:
     """The ``projections.set_aside`` check: degraded while any game is set aside, naming them
-    (up to ``SHOWN``), the version from which each waits, how many of its events wait, and why."""
+    (up to ``SHOWN``), the read model that set each aside, the version from which each waits,
+    how many of its events wait, and why."""
 
     def __init__(self, view: SetAsideRows) -> None:
         self.view = view
 
     def __call__(self) -> Check:
-        rows = self.view.set_aside_games()
+        rows = [
+            {**row, "read_model": model}
+            for model, table in (("games", GAMES_TABLE), ("ratings", RATINGS_TABLE))
+            for row in self.view.set_aside_games(table)
+        ]
         games = [_shown(r) for r in rows[:SHOWN]]
         detail: dict[str, Any] = {"count": len(rows), "games": games}
         if not rows:
@@ -124,8 +139,9 @@ class SetAsideCheck:
         return Check(
             CHECK,
             False,
-            f"{len(rows)} games set aside: the read models cannot apply their events (each is retried "
-            "when a projection runner starts, e.g. after an upgrade)",
+            f"{len(rows)} games set aside: the read models cannot apply their events (the game list's are "
+            "retried when a projection runner starts, e.g. after an upgrade; the ratings' by "
+            "`dragonhall rebuild-projections --only ratings`)",
             detail,
         )
 
@@ -133,6 +149,7 @@ class SetAsideCheck:
 def _shown(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "game_id": row["game_id"],
+        "read_model": row["read_model"],
         "since_version": row["version"],
         "events_waiting": row["last_version"] - row["version"] + 1,
         "error": row["error"],

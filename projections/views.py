@@ -29,8 +29,12 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 
 from projections import rating_views, set_aside
+from services.common.event_store import EventStore
 
 Change = tuple[str, Sequence[Any]]
+VIEWS = "dragonhall_views"
+"""The name that picks the read models' database settings (``DRAGONHALL_VIEWS_*``), and of the
+PostgreSQL table of their tracking records (``dragonhall_views_tracking``)."""
 
 TABLES = [
     """CREATE TABLE IF NOT EXISTS {p}dh_games (
@@ -81,6 +85,21 @@ TABLE_ORDER = {
     **set_aside.TABLE_ORDER,
 }
 VIEW_TABLES = tuple(TABLE_ORDER)
+READ_MODEL_TABLES = {
+    "games": ("dh_games", "dh_game_players", "dh_boards", set_aside.GAMES_TABLE),
+    "ratings": (*rating_views.TABLE_ORDER, set_aside.RATINGS_TABLE),
+}
+"""Each read model and the tables it alone writes: it is rebuilt alone by rebuilding these."""
+READ_MODELS = tuple(READ_MODEL_TABLES)
+
+
+def tracking_name(read_model: str, app_name: str = EventStore.name) -> str:
+    """The name of a read model's tracking record, one per read model in the one tracking table:
+    the game list keeps the event store's own name (``EventStore.name``), the position every read
+    model shared before each had its own; the others add theirs to it."""
+    return app_name if read_model == "games" else f"{app_name}.{read_model}"
+
+
 JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome", "clock")
 
 
@@ -191,9 +210,14 @@ class GameViewsSQL(rating_views.RatingQueries, TrackingRecorder):
             (player_id, status),
         )
 
-    def set_aside_games(self) -> list[dict[str, Any]]:
-        """The games the projection set aside (``projections.set_aside``), oldest first."""
-        return self._rows("SELECT * FROM {p}dh_set_aside ORDER BY set_at, game_id")
+    def set_aside_games(self, table: str = set_aside.GAMES_TABLE) -> list[dict[str, Any]]:
+        """The games a read model set aside (``projections.set_aside``; by default the game
+        list's), oldest first."""
+        return self._rows(f"SELECT * FROM {{p}}{table} ORDER BY set_at, game_id")
+
+    def positions(self) -> dict[str, int | None]:
+        """Each read model's position: the last event it has processed."""
+        return {model: self.max_tracking_id(tracking_name(model)) for model in READ_MODELS}
 
     def all_game_ids(self) -> list[str]:
         return [r["game_id"] for r in self._rows("SELECT game_id FROM {p}dh_games ORDER BY game_id")]
@@ -205,14 +229,28 @@ class GameViewsSQL(rating_views.RatingQueries, TrackingRecorder):
             out[table] = self._rows(f"SELECT * FROM {{p}}{table} ORDER BY {order}")
         return out
 
-    def drop_views(self, application_name: str) -> None:
-        """Empties the read models and forgets the position, so a runner rebuilds from zero."""
+    def start_position(self, name: str, position: int) -> None:
+        """Records the tracking record ``name`` at ``position``, unless it is recorded already."""
         with self._cursor(commit=True) as c:
-            for table in VIEW_TABLES:
-                c.execute(self._sql(f"DELETE FROM {{p}}{table}"))
             c.execute(
-                self._sql(f"DELETE FROM {self._tracking_table()} WHERE application_name = ?"), (application_name,)
+                self._sql(
+                    f"INSERT INTO {self._tracking_table()} (application_name, notification_id) VALUES (?, ?) "
+                    "ON CONFLICT (application_name) DO NOTHING"
+                ),
+                (name, position),
             )
+
+    def drop_views(self, *read_models: str) -> None:
+        """Empties the read models (all of them, if none is named) and sets their positions back
+        to the start, in one transaction: the next runner rebuilds them from the first event,
+        while every other read model skips the events it has already processed."""
+        with self._cursor(commit=True) as c:
+            for model in read_models or READ_MODELS:
+                for table in READ_MODEL_TABLES[model]:
+                    c.execute(self._sql(f"DELETE FROM {{p}}{table}"))
+                name, table = (tracking_name(model),), self._tracking_table()
+                c.execute(self._sql(f"DELETE FROM {table} WHERE application_name = ?"), name)
+                c.execute(self._sql(f"INSERT INTO {table} (application_name, notification_id) VALUES (?, 0)"), name)
 
     def _tracking_table(self) -> str:
         return "tracking"

@@ -9,7 +9,7 @@ Redis-backed Celery, or nothing for unit tests).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import InitVar, dataclass, field
 from functools import partial
@@ -23,11 +23,11 @@ from infra import sqlite_events
 from infra.private_files import private_file
 from infra.version_board import VersionBoard
 from projections import set_aside
-from projections.games import GameProjection
 from projections.leader import ProjectionLeader
 from projections.leader_locks import FileLeaderLock, LeaderLock, PostgresLeaderLock
+from projections.read_models import builder
 from projections.runner import BatchingProjectionRunner
-from projections.views import GameViewsSQL
+from projections.views import READ_MODELS, VIEWS, GameViewsSQL, tracking_name
 from services.accounts.account_feed import AccountFeed
 from services.accounts.credentials import Credentials
 from services.accounts.inbox import Inbox
@@ -163,8 +163,12 @@ class Platform:
         return self.store.recorder.max_notification_id() or 0
 
     def tracked(self) -> int:
-        """The position of the last event the read models have processed."""
-        return self.views.max_tracking_id(self.store.name) or 0
+        """The position of the last event every read model has processed (each has its own). One
+        with none yet, while no runner of this version has started, holds the game list's, which
+        it shared before (``projections.rating_projection``)."""
+        shared = self.views.max_tracking_id(tracking_name("games", self.store.name))
+        positions = [self.views.max_tracking_id(tracking_name(m, self.store.name)) for m in READ_MODELS]
+        return min((shared if p is None else p) or 0 for p in positions)
 
     def on_close(self, *closers: Callable[[], object]) -> None:
         """Has ``close`` call each of ``closers``: the last added first."""
@@ -180,7 +184,7 @@ class Platform:
         if runner is not None:
             try:
                 self.wait_for_projections(timeout=5.0)
-                runner.projection.flush()
+                runner.flush()
             except Exception:
                 log.exception("the read models could not catch up before closing")
         for close in reversed(self.closers):
@@ -254,7 +258,7 @@ def _build(
     else:
         store = EventStore(env)
         undo.callback(store.close)
-        factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
+        factory = InfrastructureFactory[GameViewsSQL].construct(Environment(VIEWS, env))
         undo.callback(factory.close)  # its checkpointer's thread (``sqlite_events.WalCheckpointer``) too
         closers.append(factory.close)
         view = factory.tracking_recorder(vclass)
@@ -306,9 +310,10 @@ def _locked(settings: Settings, start: Callable[[], T]) -> Callable[[], T]:
     return run
 
 
-def start_runner(env: dict[str, str], vclass: type[GameViewsSQL], feed: AccountFeed) -> BatchingProjectionRunner:
-    fed = type("FedGameProjection", (GameProjection,), {"feed": feed, "name": GameProjection.name})
-    runner = BatchingProjectionRunner(application_class=EventStore, projection_class=fed, view_class=vclass, env=env)
-    runner.__enter__()
-    runner.projection.app = runner.app
-    return runner
+def start_runner(
+    env: dict[str, str], vclass: type[GameViewsSQL], feed: AccountFeed, only: Sequence[str] = READ_MODELS
+) -> BatchingProjectionRunner:
+    """A running projection runner of the read models ``only`` (all of them by default), each
+    projection built with what it needs (``projections.read_models``)."""
+    runner = BatchingProjectionRunner(build=builder(feed, only), view_class=vclass, env=env)
+    return runner.__enter__()

@@ -16,6 +16,10 @@ the whole store as lag until a restart. So a rebuild now:
 4. releases the lock, and the processes standing by take the lead within
    ``projections.leader.RETRY`` seconds and go on from the new position.
 
+With ``only``, it builds and swaps in those read models alone (their tables and
+their tracking positions, ``projections.views.READ_MODEL_TABLES``): the others stay
+as they are, each at its own position (``projections.tracked``).
+
 Killed at any point, it leaves the live read models untouched (the swap commits
 or not) and its lock goes with it. While it holds the lock the live read models
 do not advance; a game's own document then falls back to the write model.
@@ -26,14 +30,14 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from projections.views import VIEW_TABLES
+from projections.views import READ_MODEL_TABLES, VIEWS, tracking_name
+from projections.views import READ_MODELS as READ_MODELS  # re-exported: the command names them
 from services.common.config import Settings
-from services.common.event_store import EventStore
 from services.common.ports import NullWork
 from wiring.platform import bootstrap, leader_lock, start_runner
 from wiring.stores import eventsourcing_env, views_class
@@ -57,9 +61,15 @@ class Rebuilt:
     seconds: float
 
 
-def rebuild_projections(settings: Settings, progress: Progress | None = None) -> Rebuilt:
-    """Rebuilds every read model beside the live ones and swaps them in; raises
-    ``ProjectionsLed`` (having changed nothing) while another process leads."""
+def rebuild_projections(
+    settings: Settings, progress: Progress | None = None, only: Sequence[str] = READ_MODELS
+) -> Rebuilt:
+    """Rebuilds the read models ``only`` (every one by default: ``views.READ_MODELS``) beside the
+    live ones and swaps them in, leaving the others as they are; raises ``ProjectionsLed``
+    (having changed nothing) while another process leads."""
+    unknown = set(only) - set(READ_MODELS)
+    if unknown:
+        raise ValueError(f"no read model named {', '.join(sorted(unknown))}: they are {', '.join(READ_MODELS)}")
     settings = settings.direct()  # it listens and locks: sessions of its own, never through a pooler
     lock = leader_lock(settings)
     if not lock.take():
@@ -68,8 +78,8 @@ def rebuild_projections(settings: Settings, progress: Progress | None = None) ->
     try:
         platform = bootstrap(settings, projections=False, work=NullWork())
         try:
-            with _shadow(settings) as (env, swap):
-                head = _build(platform, env, progress or (lambda done, total: None))
+            with _shadow(settings, only) as (env, swap):
+                head = _build(platform, env, only, progress or (lambda done, total: None))
                 swap()
             games = len(platform.views.all_game_ids())
         finally:
@@ -79,10 +89,10 @@ def rebuild_projections(settings: Settings, progress: Progress | None = None) ->
     return Rebuilt(head, games, time.perf_counter() - started)
 
 
-def _build(platform: Any, env: dict[str, str], progress: Progress) -> int:
+def _build(platform: Any, env: dict[str, str], only: Sequence[str], progress: Progress) -> int:
     """Runs a projection runner into the new read models until they hold every event
     saved by the time it catches up; returns the last event's position."""
-    runner = start_runner(env, views_class(platform.settings), platform.feed)
+    runner = start_runner(env, views_class(platform.settings), platform.feed, only)
     try:
         done, head = 0, -1
         while True:  # until a catch-up finds no newer event
@@ -93,24 +103,27 @@ def _build(platform: Any, env: dict[str, str], progress: Progress) -> int:
             while done < head:
                 with contextlib.suppress(TimeoutError):
                     runner.wait(head, timeout=0.25)
-                done = runner.view.max_tracking_id(EventStore.name) or 0
+                done = min(runner.view.max_tracking_id(p.tracking_name) or 0 for p in runner.projections)
                 progress(done, head)
         progress(head, head)
-        runner.projection.flush()  # the boards still held in memory
+        runner.flush()  # the boards still held in memory
     finally:
         runner.__exit__(None, None, None)
     return head
 
 
 @contextlib.contextmanager
-def _shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Callable[[], None]]]:
+def _shadow(settings: Settings, only: Sequence[str]) -> Iterator[tuple[dict[str, str], Callable[[], None]]]:
     """The environment of read models built beside the live ones, and the swap that puts
-    them in place; what was built is removed afterwards, swapped or not."""
+    the tables and positions of ``only`` in place; what was built is removed afterwards,
+    swapped or not."""
+    tables = tuple(table for model in only for table in READ_MODEL_TABLES[model])
+    names = tuple(tracking_name(model) for model in only)
     if settings.store == "sqlite":
-        with _sqlite_shadow(settings) as made:
+        with _sqlite_shadow(settings, tables, names) as made:
             yield made
     elif settings.store == "postgres":
-        with _postgres_shadow(settings) as made:
+        with _postgres_shadow(settings, tables, names) as made:
             yield made
     else:
         raise ValueError("the in-memory store has no read models to rebuild: they live and die with its process")
@@ -118,13 +131,15 @@ def _shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Callable[[], N
 
 def _views_env(settings: Settings, **views: str) -> dict[str, str]:
     """The store's environment, with the read models' settings replaced by ``views``."""
-    prefix = "DRAGONHALL_VIEWS_"  # eventsourcing's prefix for the read models (``GameProjection.name``)
+    prefix = f"{VIEWS.upper()}_"  # eventsourcing's prefix for the read models (``projections.views.VIEWS``)
     prefixed = {prefix + key: value for key, value in {**views, "CREATE_TABLE": "y"}.items()}
     return {**eventsourcing_env(settings), **prefixed}
 
 
 @contextlib.contextmanager
-def _sqlite_shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Callable[[], None]]]:
+def _sqlite_shadow(
+    settings: Settings, tables: Sequence[str], names: Sequence[str]
+) -> Iterator[tuple[dict[str, str], Callable[[], None]]]:
     live, built = settings.data_dir / "views.db", settings.data_dir / "views.rebuild.db"
     _remove_sqlite(built)  # left by a rebuild that was killed
     env = _views_env(settings, SQLITE_DBNAME=str(built))
@@ -134,8 +149,9 @@ def _sqlite_shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Callabl
         try:
             conn.execute("ATTACH DATABASE ? AS built", (str(built),))
             conn.execute("BEGIN IMMEDIATE")
-            for table in (*VIEW_TABLES, "tracking"):
-                _copy(conn, f"built.{table}", f"main.{table}", table == "tracking")
+            for table in tables:
+                _copy(conn, f"built.{table}", f"main.{table}")
+            _copy(conn, "built.tracking", "main.tracking", names)
             conn.execute("COMMIT")
             conn.execute("DETACH DATABASE built")
         finally:
@@ -153,7 +169,9 @@ def _remove_sqlite(path: Path) -> None:
 
 
 @contextlib.contextmanager
-def _postgres_shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Callable[[], None]]]:
+def _postgres_shadow(
+    settings: Settings, tables: Sequence[str], names: Sequence[str]
+) -> Iterator[tuple[dict[str, str], Callable[[], None]]]:
     import psycopg
 
     schema = settings.postgres_schema or "public"
@@ -166,8 +184,10 @@ def _postgres_shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Calla
 
     def swap() -> None:
         with psycopg.connect(url) as conn, conn.transaction():
-            for table in (*VIEW_TABLES, "dragonhall_views_tracking"):
-                _copy(conn, f'"{built}"."{table}"', f'"{schema}"."{table}"', table.endswith("_tracking"))
+            for table in tables:
+                _copy(conn, f'"{built}"."{table}"', f'"{schema}"."{table}"')
+            tracking = f"{VIEWS}_tracking"
+            _copy(conn, f'"{built}"."{tracking}"', f'"{schema}"."{tracking}"', names)
 
     try:
         yield env, swap
@@ -176,12 +196,15 @@ def _postgres_shadow(settings: Settings) -> Iterator[tuple[dict[str, str], Calla
             conn.execute(f'DROP SCHEMA IF EXISTS "{built}" CASCADE')
 
 
-def _copy(conn: Any, source: str, target: str, tracking: bool) -> None:
+def _copy(conn: Any, source: str, target: str, names: Sequence[str] = ()) -> None:
     """Replaces ``target``'s rows by ``source``'s, inside the caller's transaction. Of a tracking
-    table only the event store's position is replaced (the table may hold other positions)."""
+    table only the positions ``names`` are replaced (of the read models rebuilt: the table
+    holds the others' too)."""
     cur = conn.execute(f"SELECT * FROM {source} LIMIT 0")
     columns = ", ".join(f'"{d[0]}"' for d in cur.description)
     mark = "%s" if not isinstance(conn, sqlite3.Connection) else "?"
-    where, params = (f" WHERE application_name = {mark}", (EventStore.name,)) if tracking else ("", ())
+    where, params = "", tuple(names)
+    if names:
+        where = f" WHERE application_name IN ({', '.join(mark for _ in names)})"
     conn.execute(f"DELETE FROM {target}{where}", params)
     conn.execute(f"INSERT INTO {target} ({columns}) SELECT {columns} FROM {source}{where}", params)

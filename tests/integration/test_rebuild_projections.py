@@ -178,3 +178,35 @@ def _takes_over(platform: Any, timeout: float = 10.0) -> bool:
     from tests.support.runners import eventually
 
     return eventually(lambda: platform.leader.runner is not None, timeout)
+
+
+def test_a_rebuild_of_one_read_model_swaps_in_its_tables_and_position_alone(store: dict[str, str]) -> None:
+    from projections.views import READ_MODEL_TABLES
+
+    leading = _leading(store)
+    games = _play(leading)
+    leading.close()
+    reader = bootstrap(_settings(store), projections=False, work=NullWork())
+    exact, positions = reader.views.dump(), reader.views.positions()
+    reader.views.write([("DELETE FROM {p}dh_games WHERE game_id = ?", (games[0],))])
+    reader.views.write([("DELETE FROM {p}dh_rating_games WHERE game_id = ?", (games[1],))])
+    reader.views.write([("DELETE FROM {p}dh_rating_seats", ())])
+    games_before = {t: reader.views.dump()[t] for t in READ_MODEL_TABLES["games"]}
+    try:
+        done = rebuild_projections(_settings(store), only=["ratings"])
+        after = reader.views.dump()
+        assert {t: after[t] for t in READ_MODEL_TABLES["ratings"]} == {
+            t: exact[t] for t in READ_MODEL_TABLES["ratings"]
+        }
+        assert {t: after[t] for t in READ_MODEL_TABLES["games"]} == games_before  # the game list was not rebuilt
+        assert games[0] not in reader.views.all_game_ids()
+        assert reader.views.positions() == positions and done.events == positions["ratings"]
+    finally:
+        reader.close()
+
+
+def test_a_rebuild_names_its_read_models(store: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rebuild-projections", "--only", "leaderboards"]) == 2
+    assert "no read model named leaderboards" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="no read model named leaderboards"):
+        rebuild_projections(_settings(store), only=["leaderboards"])

@@ -15,8 +15,8 @@ from typing import Any
 from eventsourcing.persistence import InfrastructureFactory, Tracking
 from eventsourcing.utils import Environment
 
-from projections.games import GameProjection
-from projections.views import GameViewsSQL, SQLiteGameViews
+from projections.read_models import projections
+from projections.views import VIEWS, GameViewsSQL, SQLiteGameViews
 from services.play.aggregate import Game
 from workers.bot_turns import bot_choice
 
@@ -80,7 +80,7 @@ def fresh_views() -> GameViewsSQL:
         "PERSISTENCE_MODULE": "eventsourcing.sqlite",
         "SQLITE_DBNAME": f"file:rebuild-{uuid.uuid4().hex}?mode=memory&cache=shared",
     }
-    factory = InfrastructureFactory[GameViewsSQL].construct(Environment(GameProjection.name, env))
+    factory = InfrastructureFactory[GameViewsSQL].construct(Environment(VIEWS, env))
     return factory.tracking_recorder(SQLiteGameViews)
 
 
@@ -88,8 +88,7 @@ def rebuild(store: Any, views: GameViewsSQL | None = None, batch: int = 500) -> 
     """The read models rebuilt from zero from every event of ``store``, as a runner would feed them:
     in stream order, in batches, each with the tracking record of its last event."""
     views = views or fresh_views()
-    projection = GameProjection(views)
-    projection.app = store
+    built = projections(views, store, None)
     head = store.recorder.max_notification_id() or 0
     start = 1
     while start <= head:
@@ -97,12 +96,13 @@ def rebuild(store: Any, views: GameViewsSQL | None = None, batch: int = 500) -> 
         if not notes:
             break
         items = [(store.mapper.to_domain_event(n), Tracking(store.name, n.id)) for n in notes]
-        projection.process_batch(items)
+        for projection in built:
+            projection.process_batch(items)
         start = notes[-1].id + 1
     return views
 
 
-RATING_TABLES = ("dh_rating_games", "dh_results", "dh_ratings", "dh_rating_history")
+RATING_TABLES = ("dh_rating_games", "dh_results", "dh_ratings", "dh_rating_history", "dh_rating_seats")
 
 
 def rating_tables(views: GameViewsSQL) -> dict[str, list[dict[str, Any]]]:

@@ -116,8 +116,7 @@ def test_every_shape_the_commands_accept_is_projected_and_one_past_them_is_set_a
             event = dataclasses.replace(event, starts_at=YEAR_10000)  # past what any command accepts now
         items.append((event, Tracking(store.name, note.id)))
 
-    projection = GameProjection(deployment.views)
-    projection.app = store
+    projection = GameProjection(deployment.views, store)
     for k in range(0, len(items), batch):
         projection.process_batch(items[k : k + batch])
     projection.flush()

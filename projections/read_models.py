@@ -1,0 +1,38 @@
+"""The read models' projections, one per read model, as a runner builds them (``projections.runner``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from projections.games import GameProjection
+from projections.rating_projection import RatingProjection
+from projections.runner import Build
+from projections.tracked import TrackedProjection
+from projections.views import READ_MODELS, GameViewsSQL
+from services.accounts.account_feed import AccountFeed
+from services.common.event_store import EventStore
+
+
+def projections(
+    view: GameViewsSQL, app: EventStore | None, feed: AccountFeed | None, only: Sequence[str] = READ_MODELS
+) -> list[TrackedProjection]:
+    """The projection of each read model in ``only`` (``views.READ_MODELS``), over ``view``:
+    the game list's with the event store and the players' feed it needs."""
+    unknown = set(only) - set(READ_MODELS)
+    if unknown:
+        raise ValueError(f"no read model named {', '.join(sorted(unknown))}: they are {', '.join(READ_MODELS)}")
+    built: list[TrackedProjection] = []
+    if "games" in only:
+        built.append(GameProjection(view, app, feed))
+    if "ratings" in only:
+        built.append(RatingProjection(view))
+    return built
+
+
+def builder(feed: AccountFeed | None, only: Sequence[str] = READ_MODELS) -> Build:
+    """What a runner calls to build the projections of ``only``, with the store it opened."""
+
+    def build(view: GameViewsSQL, app: EventStore) -> list[TrackedProjection]:
+        return projections(view, app, feed, only)
+
+    return build

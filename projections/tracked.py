@@ -1,0 +1,149 @@
+"""What every projection of the read models shares: a position of its own, and the games it sets aside.
+
+Each read model (``projections.views.READ_MODEL_TABLES``: the game list with its boards and
+deadline index, and the ratings) is kept by a projection of its own, with its own tracking
+record (``views.tracking_name``), written in the same transaction as its changes, so each event
+changes each read model exactly once. One runner (``projections.runner``) reads and decodes each
+batch of events once and hands it to every projection in turn; a projection whose position is
+already past an event skips it. So a read model can be rebuilt alone: its tables emptied and its
+position set back to the start (``GameViewsSQL.drop_views``), the runner starts from the lowest
+position, and that read model catches up while the others skip what they already hold.
+
+A game whose events a projection cannot apply is set aside in that read model's table
+(``projections.set_aside``): the batch is projected again without that game's events, and the
+read side goes on. A write the database refuses for a reason other than the events
+(``set_aside.transient``) stops the runner instead, which its leader replaces.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from eventsourcing.domain import DomainEventProtocol
+from eventsourcing.persistence import Tracking
+from eventsourcing.projection import Projection
+
+from projections import set_aside
+from projections.batch import Fresh, Poisoned
+from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
+
+log = logging.getLogger(__name__)
+
+Items = Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]]
+EventsOf = Callable[[str], Sequence[DomainEventProtocol[uuid.UUID]]]
+"""Every event of one game, from the store (to retry a game set aside)."""
+
+
+class TrackedProjection(Projection[GameViewsSQL], ABC):
+    """A projection that keeps one read model, at a position of its own."""
+
+    name = VIEWS
+    """The read models' database settings, shared by every projection (each subclass names it
+    again: ``Projection`` names a subclass that does not after the class)."""
+    read_model: ClassVar[str]
+    """Its key in ``views.READ_MODEL_TABLES``, which names its tracking record."""
+    set_aside_table: ClassVar[str]
+    """Where it records the games it set aside."""
+
+    def __init__(self, view: GameViewsSQL) -> None:
+        super().__init__(view)
+        self.tracking_name = tracking_name(self.read_model)
+        self._position = self.view.max_tracking_id(self.tracking_name)
+        self._set_aside_games: set[str] | None = None
+
+    def position(self) -> int | None:
+        """The last event this read model holds (None: it has recorded none)."""
+        return self._position
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self.process_batch([(domain_event, tracking)])
+
+    def process_batch(self, items: Items) -> None:
+        """Applies the batch's events this read model has not yet processed, and records the position
+        of the last one, atomically.
+
+        A game whose event cannot be applied is set aside: the batch is projected again without that
+        game's events, and the game's record is written with it. A write the database refuses for a
+        reason other than itself (``set_aside.transient``) is tried again one event at a time, to find
+        the game to set aside."""
+        items = self._unseen(items)
+        if not items:
+            return
+        fresh: Fresh = {}
+        while True:
+            try:
+                self._project(items, fresh)
+                break
+            except Poisoned as p:
+                self._forget(items)
+                self._set_aside(fresh, items, p)
+            except BaseException as e:
+                self._forget(items)
+                if set_aside.transient(e):
+                    raise
+                if len(items) > 1:
+                    for item in items:
+                        self.process_batch([item])
+                    return
+                self._set_aside(fresh, items, Poisoned(str(items[0][0].originator_id), e))
+        self._aside().update(fresh)
+        self._position = items[-1][1].notification_id
+        self._written()
+
+    def _unseen(self, items: Items) -> Items:
+        """The events past this read model's position (all of them, but while it catches up)."""
+        position = self._position
+        if position is None or items[0][1].notification_id > position:
+            return items
+        return [item for item in items if item[1].notification_id > position]
+
+    def _commit(self, changes: Sequence[Change], items: Items) -> None:
+        """Writes ``changes`` with this read model's tracking record of the batch's last event."""
+        self.view.apply(changes, Tracking(self.tracking_name, items[-1][1].notification_id))
+
+    def _set_aside(self, fresh: Fresh, items: Items, p: Poisoned) -> None:
+        """Sets ``p``'s game aside from its first event in the batch (an error after the events may
+        come of any of them)."""
+        versions = [e.originator_version for e, _t in items if str(e.originator_id) == p.gid]
+        version = min(versions) if versions else self._next_version(p.gid)
+        fresh[p.gid] = (version, set_aside.describe(p.error))
+        self._forget_game(p.gid)
+        log.error(
+            "the %s read model set aside game %s from version %s: %s", self.read_model, p.gid, version, fresh[p.gid][1]
+        )
+
+    def _aside(self) -> set[str]:
+        """The games this read model set aside, read from its table on first use."""
+        if self._set_aside_games is None:
+            self._set_aside_games = {r["game_id"] for r in self.view.set_aside_games(self.set_aside_table)}
+        return self._set_aside_games
+
+    @abstractmethod
+    def _project(self, items: Items, fresh: Fresh) -> None:
+        """One attempt at a batch, skipping the games set aside (before it, and ``fresh``): its
+        changes written with ``_commit``."""
+
+    @abstractmethod
+    def _forget(self, items: Items) -> None:
+        """After a failed write, drops what memory learnt from the batch: the tables are the truth."""
+
+    def _forget_game(self, gid: str) -> None:
+        """Drops what memory holds of a game set aside."""
+
+    def _next_version(self, gid: str) -> int:
+        """The version a game set aside after its events (by an error of the batch's end) waits from."""
+        return 0
+
+    def _written(self) -> None:
+        """Called after each batch is written."""
+
+    def flush(self) -> None:
+        """Writes out what the projection holds in memory (when the runner is idle, and at shutdown)."""
+
+    def retry_set_aside(self, events_of: EventsOf) -> None:
+        """Applies the games set aside again, before the runner's first batch (where the read
+        model can: the ratings must rate games in stream order, and are rebuilt instead)."""
