@@ -42,13 +42,22 @@ class JsonLines(logging.Formatter):
             "at": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": _message(record),
         }
         entry.update(fields())  # outside a request, or half torn down: the line goes without
         entry.update(getattr(record, "fields", None) or {})
         if record.exc_info:
             entry["error"] = self.formatException(record.exc_info)
-        return orjson.dumps(entry, default=str).decode()
+        return orjson.dumps(entry, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _message(record: logging.LogRecord) -> str:
+    """The record's message; a record whose arguments do not fit its message (a library's, say)
+    is still one JSON line, with both as given, rather than a "Logging error" on stderr."""
+    try:
+        return record.getMessage()
+    except Exception as e:
+        return f"{record.msg!s} {record.args!r} (not formatted: {type(e).__name__}: {e})"
 
 
 def fields() -> dict[str, Any]:

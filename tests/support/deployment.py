@@ -66,11 +66,13 @@ def wait_ready(port: int, what: str, log: Path, timeout: float = 90) -> dict[str
 def json_lines(log: Path) -> list[dict[str, Any]]:
     """Every line of a process's log, each of which must be one JSON object."""
     entries = []
-    for number, line in enumerate(log.read_text(errors="replace").splitlines(), 1):
+    lines = log.read_text(errors="replace").splitlines()
+    for number, line in enumerate(lines, 1):
         try:
             entry = json.loads(line)
         except ValueError:
-            raise AssertionError(f"{log.name}:{number} is not a JSON line: {line!r}") from None
+            around = "\n".join(lines[max(0, number - 3) : number + 25])  # a traceback follows its first line
+            raise AssertionError(f"{log.name}:{number} is not a JSON line: {line!r}\n{around}") from None
         assert isinstance(entry, dict), (log.name, number, line)
         entries.append(entry)
     return entries

@@ -133,3 +133,13 @@ def test_every_answer_returns_its_request_id(client: Any) -> None:
     made = client.http.get("/api/v1/nowhere")
     assert made.status_code == 404 and made.headers["X-Request-Id"]
     assert made.headers["X-Request-Id"] != client.http.get("/healthz").headers["X-Request-Id"]
+
+
+def test_a_record_whose_arguments_do_not_fit_its_message_is_still_one_json_line() -> None:
+    """A library's record with one argument too many (or a dict keyed by numbers in its fields)
+    must not turn into a "--- Logging error ---" traceback in a log read line by line."""
+    record = logging.LogRecord("celery.beat", logging.INFO, __file__, 1, "sending %s", ("a", "b"), None)
+    record.fields = {1: "one"}
+    entry = json.loads(log_lines.JsonLines().format(record))
+    assert entry["message"].startswith("sending %s ('a', 'b')") and "not formatted" in entry["message"]
+    assert entry["1"] == "one"
