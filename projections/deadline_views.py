@@ -1,0 +1,126 @@
+"""The deadline index: its table and queries, mixed into the game read models.
+
+``dh_deadlines`` holds one row per game, written by the deadline projection
+(``projections.deadline_projection``) in the same transactions as its own tracking records:
+what the deadlines need of the game (its status, time control, the seats a server bot plays,
+its clock and awaited seats: the projection reads them back after a restart, reading no other
+read model) and what is due: ``next_deadline`` and ``next_reminder`` (in the sortable form of
+``clocks_key``) and ``bots_awaited``, which the sweep (``services.deadlines.timers``) reads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import Any
+
+from projections import deadline_index
+
+TABLE = "dh_deadlines"
+TABLES = [
+    f"""CREATE TABLE IF NOT EXISTS {{p}}{TABLE} (
+        game_id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        time_control TEXT NOT NULL,
+        bot_seats TEXT NOT NULL,
+        clock TEXT NOT NULL,
+        awaiting TEXT NOT NULL,
+        next_deadline TEXT,
+        next_reminder TEXT,
+        bots_awaited INTEGER NOT NULL,
+        updated_at TEXT NOT NULL
+    )""",
+    f"CREATE INDEX IF NOT EXISTS dh_deadlines_deadline ON {{p}}{TABLE} (next_deadline)",
+    f"CREATE INDEX IF NOT EXISTS dh_deadlines_reminder ON {{p}}{TABLE} (next_reminder)",
+]
+TABLE_ORDER = {TABLE: "game_id"}
+"""Each table and the order ``dump`` lists it in (to compare rebuilds)."""
+COLUMNS = (
+    "game_id, status, time_control, bot_seats, clock, awaiting, next_deadline, next_reminder, bots_awaited, updated_at"
+)
+UPSERT = (
+    f"INSERT INTO {{p}}{TABLE} ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET "
+    + ", ".join(f"{c} = excluded.{c}" for c in COLUMNS.split(", ")[1:])
+)
+"""A game's row, written whole once per batch that changes it."""
+
+
+class DeadlineQueries:
+    """The deadline index's queries, mixed into ``GameViewsSQL``, whose ``_rows`` runs them."""
+
+    _rows: Callable[..., list[dict[str, Any]]]
+    _cursor: Callable[..., AbstractContextManager[Any]]
+    _sql: Callable[[str], str]
+    _tracking_table: Callable[[], str]
+
+    def deadline_row(self, game_id: str) -> dict[str, Any] | None:
+        """A game's row, as the deadline projection last wrote it (JSON columns decoded)."""
+        rows = self._rows(f"SELECT * FROM {{p}}{TABLE} WHERE game_id = ?", (game_id,))
+        return rows[0] if rows else None
+
+    def due_games(self, high: str, low: str, overdue: str) -> list[dict[str, Any]]:
+        """Running or scheduled games whose next deadline, reminder or start falls in
+        ``(low, high]`` or at or before ``overdue`` (all in the sortable form of ``clocks_key``)."""
+        return self._rows(
+            f"SELECT game_id FROM {{p}}{TABLE} WHERE status IN ('active', 'scheduled') AND ("
+            "(next_deadline > ? AND next_deadline <= ?) OR next_deadline <= ? OR "
+            "(next_reminder > ? AND next_reminder <= ?) OR next_reminder <= ?) ORDER BY next_deadline",
+            (low, high, overdue, low, high, overdue),
+        )
+
+    def stalled_bot_games(self, before: str | None) -> list[dict[str, Any]]:
+        """Running games awaiting a server bot that has not moved since ``before`` (with None, all of them)."""
+        sql = f"SELECT game_id FROM {{p}}{TABLE} WHERE status = 'active' AND bots_awaited = 1"
+        if before is None:
+            return self._rows(sql)
+        return self._rows(sql + " AND updated_at < ?", (before,))
+
+    def take_deadlines_from_game_list(self, name: str, games: str) -> None:
+        """Starts the deadline index (tracking record ``name``) where the game list (``games``)
+        stands, with the rows its ``dh_games`` held of it before the deadlines had a read model of
+        their own, in one transaction; from the first event if the game list holds none of them."""
+        with self._cursor(commit=True) as c:
+            tracking = self._tracking_table()
+            sql = f"SELECT MAX(notification_id) AS n FROM {tracking} WHERE application_name = ?"
+            c.execute(self._sql(sql), (games,))
+            found = c.fetchone()
+            position = int(found["n"] or 0) if found else 0
+            rows: list[dict[str, Any]] = []
+            if position:
+                c.execute(self._sql("SELECT * FROM {p}dh_games"))
+                rows = [dict(r) for r in c.fetchall()]
+            if rows and "next_deadline" not in rows[0]:  # a game list of this version: nothing to take
+                rows, position = [], 0
+            for row in _from_game_list(rows):
+                c.execute(self._sql(UPSERT), row)
+            c.execute(
+                self._sql(
+                    f"INSERT INTO {tracking} (application_name, notification_id) VALUES (?, ?) "
+                    "ON CONFLICT (application_name) DO NOTHING"
+                ),
+                (name, position),
+            )
+
+
+def _from_game_list(rows: list[dict[str, Any]]) -> Iterator[tuple[Any, ...]]:
+    """The deadline rows of the game list's rows, as it wrote them before this version."""
+    for row in rows:
+        seats = _json(row["seats"])
+        clock = deadline_index.clock_of(_json(row.get("clock") or "{}"), _json(row["awaiting"]))
+        yield (
+            row["game_id"],
+            row["status"],
+            row["time_control"] if isinstance(row["time_control"], str) else json.dumps(row["time_control"]),
+            json.dumps(sorted(s["seat"] for s in seats if s.get("bot"))),
+            deadline_index.clock_json(clock),
+            json.dumps(clock["awaiting"]),
+            row["next_deadline"],
+            row["next_reminder"],
+            int(row["bots_awaited"] or 0),
+            row["updated_at"],
+        )
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
