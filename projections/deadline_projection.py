@@ -202,9 +202,9 @@ class DeadlineProjection(TrackedProjection):
 
 def _position_from_before_the_split(view: GameViewsSQL) -> None:
     """Gives the deadlines a position of their own the first time this version runs: the game
-    list's, which they shared, with the rows the game list's ``dh_games`` held of them. A read
-    model with no position at all starts from the first event; one set back by a rebuild holds
-    position 0."""
+    list's, which they shared, with each game's deadlines computed from the clock the game list
+    keeps (``DeadlineQueries.take_deadlines_from_game_list``). A read model with no position at
+    all starts from the first event; one set back by a rebuild holds position 0."""
     own = tracking_name(DeadlineProjection.read_model)
     if view.max_tracking_id(own) is None:
         view.take_deadlines_from_game_list(own, tracking_name("games"))

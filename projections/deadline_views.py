@@ -11,11 +11,15 @@ read model) and what is due: ``next_deadline`` and ``next_reminder`` (in the sor
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
 
-from projections import deadline_index
+from projections import deadline_index, set_aside
+from services.common.visibility import ENDED
+
+log = logging.getLogger(__name__)
 
 TABLE = "dh_deadlines"
 TABLES = [
@@ -78,22 +82,21 @@ class DeadlineQueries:
 
     def take_deadlines_from_game_list(self, name: str, games: str) -> None:
         """Starts the deadline index (tracking record ``name``) where the game list (``games``)
-        stands, with the rows its ``dh_games`` held of it before the deadlines had a read model of
-        their own, in one transaction; from the first event if the game list holds none of them."""
+        stands, in one transaction, with a row for each game the game list holds, its deadlines
+        computed from the clock the game list keeps (not from deadline columns it may have held:
+        a game list rebuilt by this version holds none); from the first event if the game list has
+        no position. A game the game list set aside is not taken: its row there stops before its
+        last events, so its next event sets it aside from the deadlines too."""
         with self._cursor(commit=True) as c:
             tracking = self._tracking_table()
             sql = f"SELECT MAX(notification_id) AS n FROM {tracking} WHERE application_name = ?"
             c.execute(self._sql(sql), (games,))
             found = c.fetchone()
             position = int(found["n"] or 0) if found else 0
-            rows: list[dict[str, Any]] = []
             if position:
-                c.execute(self._sql("SELECT * FROM {p}dh_games"))
-                rows = [dict(r) for r in c.fetchall()]
-            if rows and "next_deadline" not in rows[0]:  # a game list of this version: nothing to take
-                rows, position = [], 0
-            for row in _from_game_list(rows):
-                c.execute(self._sql(UPSERT), row)
+                c.execute(self._sql(GAME_LIST_ROWS))
+                for row in _from_game_list([dict(r) for r in c.fetchall()]):
+                    c.execute(self._sql(UPSERT), row)
             c.execute(
                 self._sql(
                     f"INSERT INTO {tracking} (application_name, notification_id) VALUES (?, ?) "
@@ -103,23 +106,35 @@ class DeadlineQueries:
             )
 
 
+GAME_LIST_ROWS = (
+    "SELECT game_id, status, time_control, seats, clock, awaiting, starts_at, updated_at FROM {p}dh_games "
+    f"WHERE game_id NOT IN (SELECT game_id FROM {{p}}{set_aside.GAMES_TABLE})"
+)
+
+
 def _from_game_list(rows: list[dict[str, Any]]) -> Iterator[tuple[Any, ...]]:
-    """The deadline rows of the game list's rows, as it wrote them before this version."""
+    """The deadline rows of the game list's rows: the deadlines of a running game from its clock,
+    a scheduled one's start, nothing due for the others. A row whose deadlines cannot be computed
+    is left out (its game's next event sets it aside)."""
     for row in rows:
-        seats = _json(row["seats"])
-        clock = deadline_index.clock_of(_json(row.get("clock") or "{}"), _json(row["awaiting"]))
+        try:
+            tc, seats = _json(row["time_control"]), _json(row["seats"])
+            clock = deadline_index.clock_of(_json(row["clock"] or "{}"), _json(row["awaiting"]))
+            bots = {s["seat"] for s in seats if s.get("bot")}
+            if row["status"] == "active":
+                due = deadline_index.timing(tc, clock, bots)
+            elif row["status"] in ENDED:
+                due = deadline_index.NO_TIMING
+            else:  # open, or scheduled: due at its start
+                due = deadline_index.starts(row["starts_at"])
+        except Exception as e:
+            log.warning("game %s left out of the deadline index it takes from the game list: %s", row["game_id"], e)
+            continue
         yield (
-            row["game_id"],
-            row["status"],
-            row["time_control"] if isinstance(row["time_control"], str) else json.dumps(row["time_control"]),
-            json.dumps(sorted(s["seat"] for s in seats if s.get("bot"))),
-            deadline_index.clock_json(clock),
-            json.dumps(clock["awaiting"]),
-            row["next_deadline"],
-            row["next_reminder"],
-            int(row["bots_awaited"] or 0),
+            row["game_id"], row["status"], json.dumps(tc), json.dumps(sorted(bots)), deadline_index.clock_json(clock),
+            json.dumps(clock["awaiting"]), due["next_deadline"], due["next_reminder"], due["bots_awaited"],
             row["updated_at"],
-        )
+        )  # fmt: skip
 
 
 def _json(value: Any) -> Any:
