@@ -66,8 +66,8 @@ def command_line() -> argparse.ArgumentParser:
         "--only",
         action="append",
         metavar="READ_MODEL",
-        help="rebuild this read model alone (games: the list, boards and deadlines; ratings), leaving the others "
-        "as they are; may be given again",
+        help="rebuild this read model alone (games: the list and boards; ratings; deadlines: the deadline index), "
+        "leaving the others as they are; may be given again",
     )
     sub.add_parser(
         "init",

@@ -1,8 +1,8 @@
 """The row changes of a batch of events, and the error that names the game a batch cannot apply.
 
-The game projection's parts (``projections.games``, ``projections.deadline_index``,
-``projections.turn_notices``) add to one ``Batch``; it is written with the tracking record of the
-batch's last event in one transaction (``projections.tracked``).
+The game projection's parts (``projections.games``, ``projections.turn_notices``) add to one
+``Batch``; it is written with the tracking record of the batch's last event in one transaction
+(``projections.tracked``).
 """
 
 from __future__ import annotations

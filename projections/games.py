@@ -4,10 +4,10 @@ It matches on the stored event type and turns each event into row changes.
 Within a batch the changes are coalesced (one summary update per game,
 ``projections.batch``), then written with its own tracking record of the batch's last
 event in one transaction (``projections.tracked``). Its parts: what it remembers of each
-game and the boards it folds (``projections.game_memory``), the deadline index
-(``projections.deadline_index``) and the players' feeds (``projections.turn_notices``).
-The ratings are another read model, with a projection of their own
-(``projections.rating_projection``).
+game and the boards it folds (``projections.game_memory``), the clock its summary shows
+(folded by ``projections.deadline_index``) and the players' feeds (``projections.turn_notices``).
+The ratings and the deadline index are other read models, each with a projection of its own
+(``projections.rating_projection``, ``projections.deadline_projection``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from services.accounts.account_feed import AccountFeed
 from services.common import clock
 from services.common.event_store import EventStore
 from services.deadlines import clocks
-from services.deadlines.timers import clocks_key
 from services.play.aggregate import Game
 
 log = logging.getLogger(__name__)
@@ -39,7 +38,8 @@ log = logging.getLogger(__name__)
 
 class GameProjection(TrackedProjection):
     """Materialises ``dh_games``, ``dh_game_players`` and ``dh_boards``, and writes the players'
-    feeds (``feed``). The ratings are a read model of their own (``projections.rating_projection``)."""
+    feeds (``feed``). The ratings and the deadlines are read models of their own
+    (``projections.rating_projection``, ``projections.deadline_projection``)."""
 
     name = VIEWS
     read_model = "games"
@@ -80,7 +80,7 @@ class GameProjection(TrackedProjection):
             if set_aside.transient(e):
                 raise
             raise Poisoned(gid, e) from e
-        deadline_index.settle(self.memory, batch)
+        self._settle_clocks(batch)
         turn_notices.announce_turns(self.memory, batch)
         self._flush_boards(batch, idle=False)
         if self.feed is not None:  # first: written again, if the batch is, it is kept once
@@ -112,7 +112,7 @@ class GameProjection(TrackedProjection):
                 for event in events:
                     self.apply(event, batch)
                     self.memory.advance(gid, event.originator_version)
-                deadline_index.settle(self.memory, batch)
+                self._settle_clocks(batch)
                 turn_notices.announce_turns(self.memory, batch)
                 self._flush_boards(batch, idle=True)
             if self.feed is not None:
@@ -140,6 +140,15 @@ class GameProjection(TrackedProjection):
         self._flush_boards(batch, idle=True)
         if batch.boards:
             self.view.write(batch.changes())
+
+    def _settle_clocks(self, batch: Batch) -> None:
+        """Writes each timed game's awaited seats and clock as they stand after the batch: a move's
+        several rule events cost one write, not one each."""
+        for gid in batch.timed:
+            with blame(gid):
+                held = self.memory.clock_of(gid)
+                awaiting = "[]" if gid in batch.ended else json.dumps(held["awaiting"])
+                batch.updates[gid].update(awaiting=awaiting, clock=deadline_index.clock_json(held))
 
     def _forget(self, items: Items) -> None:
         for event, _tracking in items:
@@ -187,9 +196,7 @@ class GameProjection(TrackedProjection):
             "sandbox": bool(e.sandbox_of),
         }
         self.memory.seats[gid] = []
-        self.memory.clocks[gid] = {"turns": {}, "banks": {}, "awaiting": []}
-        if e.starts_at:
-            row["next_deadline"] = clocks_key(clocks.parse(e.starts_at))
+        self.memory.clocks[gid] = deadline_index.new_clock()
         marks = ", ".join("?" for _ in row)
         batch.inserts.append((f"INSERT INTO {{p}}dh_games ({', '.join(row)}) VALUES ({marks})", tuple(row.values())))
         batch.inserts.append(_player(gid, e.creator))
@@ -202,9 +209,8 @@ class GameProjection(TrackedProjection):
 
     def _seat_added(self, e: Game.SeatTaken | Game.Joined, batch: Batch) -> None:
         gid = str(e.originator_id)
-        bank = clocks.initial_bank(self.memory.game_meta(gid)["tc"])
-        if bank is not None and isinstance(e, Game.Joined):
-            self.memory.clock_of(gid)["banks"][str(e.seat)] = bank
+        if isinstance(e, Game.Joined):
+            deadline_index.joined(self.memory.clock_of(gid), self.memory.game_meta(gid)["tc"], e.seat)
         seats = [
             *self.memory.seats_of(gid),
             {"seat": e.seat, "player_id": e.player_id, "name": e.name, "kind": e.kind, "bot": e.bot},
@@ -221,9 +227,7 @@ class GameProjection(TrackedProjection):
         state = ruleset.initial(ruleset.configure(meta["variant"], meta["options"], len(e.seats)))
         self.memory.seats[gid] = [dict(s) for s in e.seats]
         self.memory.remember(gid, e.originator_version, state)
-        bank = clocks.initial_bank(meta["tc"])
-        if bank is not None:
-            self.memory.clock_of(gid)["banks"] = {str(s["seat"]): bank for s in e.seats}
+        deadline_index.started(self.memory.clock_of(gid), meta["tc"], e.seats)
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
         batch.awaited_before.setdefault(gid, [])
@@ -236,16 +240,14 @@ class GameProjection(TrackedProjection):
         state = decode(ruleset.state_type, e.state)
         self.memory.seats[gid] = [dict(s) for s in e.seats]
         self.memory.remember(gid, e.originator_version, state)
-        held = self.memory.clock_of(gid)
-        held["turns"], _ended = clocks.turns_after(held["turns"], e.awaiting, e.timestamp.isoformat())
-        held["awaiting"] = list(e.awaiting)
+        deadline_index.forked(self.memory.clock_of(gid), e.awaiting, e.timestamp.isoformat())
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
         self.memory.touch(gid)
 
     def _rule_event(self, e: Game.RuleEvent, batch: Batch) -> None:
         """Folds the board; at the event that closes its decision, moves the awaited seats
-        and their turns (as the aggregate does: ``services.deadlines.clocks``)."""
+        and their turns (as the aggregate does: ``projections.deadline_index``)."""
         gid = str(e.originator_id)
         ruleset = find_game(self.memory.game_meta(gid)["game"])
         state = self.memory.state_before(gid, e.originator_version, ruleset)
@@ -255,32 +257,26 @@ class GameProjection(TrackedProjection):
         if clocks.closes_decision(e):
             held = self.memory.clock_of(gid)
             batch.awaited_before.setdefault(gid, list(held["awaiting"]))
-            held["turns"], _ended = clocks.turns_after(held["turns"], e.awaiting, e.timestamp.isoformat())
-            held["awaiting"] = list(e.awaiting)
+            deadline_index.decided(held, e)
             batch.timed.add(gid)
         self.memory.touch(gid)
 
     def _clock_settled(self, e: Game.ClockSettled, batch: Batch) -> None:
         gid = str(e.originator_id)
-        held = self.memory.clock_of(gid)
-        held["banks"] = {**held["banks"], **e.banks}
+        deadline_index.settled(self.memory.clock_of(gid), e.banks)
         batch.update(gid, e)
         batch.timed.add(gid)
 
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
         batch.ended.add(str(e.originator_id))
         self._tell(batch, e, "game_finished", {"status": "finished", "outcome": e.outcome})
-        batch.update(
-            str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome), **_NO_TIMING
-        )
+        batch.update(str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome))
 
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
         outcome = e.outcome
         batch.ended.add(str(e.originator_id))
         self._tell(batch, e, "game_finished", {"status": "abandoned", "outcome": outcome})
-        batch.update(
-            str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome), **_NO_TIMING
-        )
+        batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome))
 
     def _move(self, e: Game.MoveMade | Game.Resigned, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
@@ -294,9 +290,6 @@ class GameProjection(TrackedProjection):
 
     def _tell(self, batch: Batch, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:
         turn_notices.tell_seats(self.memory, batch, str(e.originator_id), e, kind, facts)
-
-
-_NO_TIMING = deadline_index.NO_TIMING
 
 
 def _player(gid: str, player_id: str) -> Change:

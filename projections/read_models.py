@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from projections.deadline_projection import DeadlineProjection
 from projections.games import GameProjection
 from projections.rating_projection import RatingProjection
 from projections.runner import Build
@@ -26,6 +27,8 @@ def projections(
         built.append(GameProjection(view, app, feed))
     if "ratings" in only:
         built.append(RatingProjection(view))
+    if "deadlines" in only:
+        built.append(DeadlineProjection(view))
     return built
 
 

@@ -6,13 +6,13 @@ game created afterwards ever reached the lists. Now the projection records the g
 same transaction as the batch that skipped it, and goes on with every other game's events. The
 game's later events are skipped too (``last_version`` counts how far it falls behind).
 
-Each read model keeps its own record (``GAMES_TABLE``, ``RATINGS_TABLE``): a game the game list
-sets aside may still be rated, and the other way round. Each time a runner starts (a restart, an
+Each read model keeps its own record (``GAMES_TABLE``, ``RATINGS_TABLE``, ``DEADLINES_TABLE``): a
+game the game list sets aside may still be rated, and the other way round. Each time a runner starts (a restart, an
 upgrade, a leader taking over), the game list tries every game it set aside again from its first
 event (``GameProjection.retry_set_aside``): if the new code applies them, the game's rows are rebuilt
 and its record removed; if not, the record keeps the new error. The ratings, which must rate games
 in the stream's order, take a game back by a rebuild of their own (``rebuild-projections --only
-ratings``).
+ratings``), and so does the deadline index (``--only deadlines``).
 
 ``/healthz`` reads this table (``SetAsideCheck``, the ``projections.set_aside`` check), so every
 process sees the games a projection process set aside; the check's count is the gauge
@@ -42,9 +42,13 @@ ERROR_CHARS = 500
 SHOWN = 20
 """Games named in ``/healthz`` at most (the count is always whole)."""
 GAMES_TABLE = "dh_set_aside"
-"""The games the game list, boards and deadline index set aside (``projections.games``)."""
+"""The games the game list and boards set aside (``projections.games``)."""
 RATINGS_TABLE = "dh_rating_set_aside"
 """The games the ratings set aside (``projections.rating_projection``)."""
+DEADLINES_TABLE = "dh_deadline_set_aside"
+"""The games the deadline index set aside (``projections.deadline_projection``)."""
+READ_MODEL_TABLES = {"games": GAMES_TABLE, "ratings": RATINGS_TABLE, "deadlines": DEADLINES_TABLE}
+"""Each read model's record."""
 _COLUMNS = """(
         game_id TEXT PRIMARY KEY,
         version INTEGER NOT NULL,
@@ -52,8 +56,8 @@ _COLUMNS = """(
         error TEXT NOT NULL,
         set_at TEXT NOT NULL
     )"""
-TABLES = [f"CREATE TABLE IF NOT EXISTS {{p}}{table} {_COLUMNS}" for table in (GAMES_TABLE, RATINGS_TABLE)]
-TABLE_ORDER = {GAMES_TABLE: "game_id", RATINGS_TABLE: "game_id"}
+TABLES = [f"CREATE TABLE IF NOT EXISTS {{p}}{table} {_COLUMNS}" for table in READ_MODEL_TABLES.values()]
+TABLE_ORDER = {table: "game_id" for table in READ_MODEL_TABLES.values()}
 GAME_TABLES = ("dh_games", "dh_game_players", "dh_boards")
 """The rows of one game a retry of the game projection rebuilds from its events (the ratings,
 a read model of their own, are not touched)."""
@@ -129,7 +133,7 @@ class SetAsideCheck:
     def __call__(self) -> Check:
         rows = [
             {**row, "read_model": model}
-            for model, table in (("games", GAMES_TABLE), ("ratings", RATINGS_TABLE))
+            for model, table in READ_MODEL_TABLES.items()
             for row in self.view.set_aside_games(table)
         ]
         games = [_shown(r) for r in rows[:SHOWN]]
@@ -140,8 +144,8 @@ class SetAsideCheck:
             CHECK,
             False,
             f"{len(rows)} games set aside: the read models cannot apply their events (the game list's are "
-            "retried when a projection runner starts, e.g. after an upgrade; the ratings' by "
-            "`dragonhall rebuild-projections --only ratings`)",
+            "retried when a projection runner starts, e.g. after an upgrade; the ratings' and the deadlines' by "
+            "`dragonhall rebuild-projections --only ratings` or `--only deadlines`)",
             detail,
         )
 

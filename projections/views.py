@@ -1,7 +1,7 @@
 """The game read models, as ``eventsourcing`` tracking recorders.
 
-Three tables of games (and the rating tables of ``projections.rating_views``), rebuilt from
-the event stream:
+Three tables of games (and the rating tables of ``projections.rating_views``, the deadline
+index of ``projections.deadline_views``), rebuilt from the event stream:
 
 * ``dh_games``: one row per game: the list and each game's summary (status,
   version, seats, awaiting seats, outcome);
@@ -28,7 +28,7 @@ from eventsourcing.sqlite import SQLiteCursor, SQLiteTrackingRecorder
 from psycopg import Cursor
 from psycopg.rows import DictRow
 
-from projections import rating_views, set_aside
+from projections import deadline_views, rating_views, set_aside
 from services.common.event_store import EventStore
 
 Change = tuple[str, Sequence[Any]]
@@ -55,14 +55,9 @@ TABLES = [
         outcome TEXT,
         sandbox INTEGER NOT NULL DEFAULT 0,
         seed_commitment TEXT NOT NULL,
-        clock TEXT NOT NULL DEFAULT '{}',
-        next_deadline TEXT,
-        next_reminder TEXT,
-        bots_awaited INTEGER NOT NULL DEFAULT 0
+        clock TEXT NOT NULL DEFAULT '{}'
     )""",
     "CREATE INDEX IF NOT EXISTS dh_games_status ON {p}dh_games (status, updated_at)",
-    "CREATE INDEX IF NOT EXISTS dh_games_deadline ON {p}dh_games (next_deadline)",
-    "CREATE INDEX IF NOT EXISTS dh_games_reminder ON {p}dh_games (next_reminder)",
     """CREATE TABLE IF NOT EXISTS {p}dh_game_players (
         game_id TEXT NOT NULL,
         player_id TEXT NOT NULL,
@@ -75,6 +70,7 @@ TABLES = [
         state TEXT
     )""",
     *rating_views.TABLES,
+    *deadline_views.TABLES,
     *set_aside.TABLES,
 ]
 TABLE_ORDER = {
@@ -82,12 +78,14 @@ TABLE_ORDER = {
     "dh_game_players": "game_id, player_id",
     "dh_boards": "game_id",
     **rating_views.TABLE_ORDER,
+    **deadline_views.TABLE_ORDER,
     **set_aside.TABLE_ORDER,
 }
 VIEW_TABLES = tuple(TABLE_ORDER)
 READ_MODEL_TABLES = {
     "games": ("dh_games", "dh_game_players", "dh_boards", set_aside.GAMES_TABLE),
     "ratings": (*rating_views.TABLE_ORDER, set_aside.RATINGS_TABLE),
+    "deadlines": (*deadline_views.TABLE_ORDER, set_aside.DEADLINES_TABLE),
 }
 """Each read model and the tables it alone writes: it is rebuilt alone by rebuilding these."""
 READ_MODELS = tuple(READ_MODEL_TABLES)
@@ -100,10 +98,10 @@ def tracking_name(read_model: str, app_name: str = EventStore.name) -> str:
     return app_name if read_model == "games" else f"{app_name}.{read_model}"
 
 
-JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome", "clock")
+JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome", "clock", "bot_seats")
 
 
-class GameViewsSQL(rating_views.RatingQueries, TrackingRecorder):
+class GameViewsSQL(rating_views.RatingQueries, deadline_views.DeadlineQueries, TrackingRecorder):
     """Writes and queries of the game read models, shared by both databases: a tracking
     recorder, completed by the database's own (``SQLiteGameViews``, ``PostgresGameViews``)."""
 
@@ -185,23 +183,6 @@ class GameViewsSQL(rating_views.RatingQueries, TrackingRecorder):
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY g.updated_at DESC, g.game_id LIMIT ? OFFSET ?"
         return self._rows(sql, (*params, limit, offset))
-
-    def due_games(self, high: str, low: str, overdue: str) -> list[dict[str, Any]]:
-        """Running or scheduled games whose next deadline, reminder or start falls in
-        ``(low, high]`` or at or before ``overdue`` (all in the sortable form of ``clocks_key``)."""
-        return self._rows(
-            "SELECT game_id FROM {p}dh_games WHERE status IN ('active', 'scheduled') AND ("
-            "(next_deadline > ? AND next_deadline <= ?) OR next_deadline <= ? OR "
-            "(next_reminder > ? AND next_reminder <= ?) OR next_reminder <= ?) ORDER BY next_deadline",
-            (low, high, overdue, low, high, overdue),
-        )
-
-    def stalled_bot_games(self, before: str | None) -> list[dict[str, Any]]:
-        """Running games awaiting a server bot that has not moved since ``before`` (with None, all of them)."""
-        sql = "SELECT game_id FROM {p}dh_games WHERE status = 'active' AND bots_awaited = 1"
-        if before is None:
-            return self._rows(sql)
-        return self._rows(sql + " AND updated_at < ?", (before,))
 
     def games_of_player(self, player_id: str, status: str) -> list[dict[str, Any]]:
         return self._rows(

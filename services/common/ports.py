@@ -38,7 +38,8 @@ class Cursor(Protocol):
 
 class GameRows(Protocol):
     """The game read models as the services read them (``projections.views``: the list, the
-    summaries, the boards and the deadline index). Rows are dicts; JSON columns come decoded."""
+    summaries, the boards, and the deadline index of ``projections.deadline_views``). Rows are
+    dicts; JSON columns come decoded."""
 
     def game_summary(self, game_id: str) -> dict[str, Any] | None: ...
 

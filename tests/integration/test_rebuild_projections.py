@@ -180,27 +180,40 @@ def _takes_over(platform: Any, timeout: float = 10.0) -> bool:
     return eventually(lambda: platform.leader.runner is not None, timeout)
 
 
-def test_a_rebuild_of_one_read_model_swaps_in_its_tables_and_position_alone(store: dict[str, str]) -> None:
+@pytest.mark.parametrize("rebuilt", ["ratings", "deadlines"])
+def test_a_rebuild_of_one_read_model_swaps_in_its_tables_and_position_alone(
+    store: dict[str, str], rebuilt: str
+) -> None:
     from projections.views import READ_MODEL_TABLES
 
     leading = _leading(store)
     games = _play(leading)
+    hour = {"kind": "per_move", "seconds": 3600, "timeout_policy": "auto"}
+    timed = str(leading.games.create_game("x", "dice-race", None, None, 2, time_control=hour).id)
+    for pid in ("x", "y"):
+        leading.games.take_seat(timed, pid, pid, "human")
+    leading.wait_for_projections()
     leading.close()
     reader = bootstrap(_settings(store), projections=False, work=NullWork())
     exact, positions = reader.views.dump(), reader.views.positions()
-    reader.views.write([("DELETE FROM {p}dh_games WHERE game_id = ?", (games[0],))])
-    reader.views.write([("DELETE FROM {p}dh_rating_games WHERE game_id = ?", (games[1],))])
-    reader.views.write([("DELETE FROM {p}dh_rating_seats", ())])
-    games_before = {t: reader.views.dump()[t] for t in READ_MODEL_TABLES["games"]}
+    assert any(r["next_deadline"] for r in exact["dh_deadlines"])
+    damage = [
+        ("DELETE FROM {p}dh_games WHERE game_id = ?", (games[0],)),
+        ("DELETE FROM {p}dh_rating_games WHERE game_id = ?", (games[1],)),
+        ("DELETE FROM {p}dh_rating_seats", ()),
+        ("DELETE FROM {p}dh_deadlines WHERE game_id = ?", (games[2],)),
+        ("UPDATE {p}dh_deadlines SET next_deadline = NULL", ()),
+    ]
+    reader.views.write(damage)
+    damaged = reader.views.dump()
     try:
-        done = rebuild_projections(_settings(store), only=["ratings"])
+        done = rebuild_projections(_settings(store), only=[rebuilt])
         after = reader.views.dump()
-        assert {t: after[t] for t in READ_MODEL_TABLES["ratings"]} == {
-            t: exact[t] for t in READ_MODEL_TABLES["ratings"]
-        }
-        assert {t: after[t] for t in READ_MODEL_TABLES["games"]} == games_before  # the game list was not rebuilt
+        for model, tables in READ_MODEL_TABLES.items():  # the one rebuilt is whole, the others as they were
+            expected = exact if model == rebuilt else damaged
+            assert {t: after[t] for t in tables} == {t: expected[t] for t in tables}, model
         assert games[0] not in reader.views.all_game_ids()
-        assert reader.views.positions() == positions and done.events == positions["ratings"]
+        assert reader.views.positions() == positions and done.events == positions[rebuilt]
     finally:
         reader.close()
 

@@ -1,14 +1,15 @@
-"""The game projection takes every event shape the commands accept, at the edges of what they accept,
-and one shape past them never stops it.
+"""The game and deadline projections take every event shape the commands accept, at the edges of what
+they accept, and one shape past them never stops them.
 
 Tables are made through the services with the extremes of each rule: starts at both ends of the
 dates' range (``services.common.date_rules``) in the farthest UTC offsets, the longest time controls and
 banks, every seat count, seat names of the longest and oddest text; then played to their end by
 bots, or left scheduled. Their events reach a projection in batches of any size. Sometimes one
 table's ``Created`` is swapped for one no command accepts any more (a start in year 10000 in UTC,
-as a request once stored): that table alone is set aside.
+as a request once stored): the deadline index, which computes when it starts, sets that table
+alone aside; the game list, which only shows the start, keeps it.
 
-Each property: the projection never raises; every other table's row holds its last version and
+Each property: the projections never raise; every other table's rows hold its last version and
 status, and none of them is set aside. On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.schema_fields import MAX_SECONDS
+from projections import set_aside
+from projections.deadline_projection import DeadlineProjection
 from projections.games import GameProjection
 from services.accounts.names import MAX_LENGTH
 from services.common import clock, date_rules
@@ -116,18 +119,21 @@ def test_every_shape_the_commands_accept_is_projected_and_one_past_them_is_set_a
             event = dataclasses.replace(event, starts_at=YEAR_10000)  # past what any command accepts now
         items.append((event, Tracking(store.name, note.id)))
 
-    projection = GameProjection(deployment.views, store)
+    projection, deadlines = GameProjection(deployment.views, store), DeadlineProjection(deployment.views)
     for k in range(0, len(items), batch):
         projection.process_batch(items[k : k + batch])
+        deadlines.process_batch(items[k : k + batch])
     projection.flush()
 
-    aside = {r["game_id"] for r in deployment.views.set_aside_games()}
+    assert deployment.views.set_aside_games() == []
+    aside = {r["game_id"] for r in deployment.views.set_aside_games(set_aside.DEADLINES_TABLE)}
     for gid in gids:
         row = deployment.views.game_summary(gid)
-        if gid == poisoned:
-            assert gid in aside and row is None
-            continue
         game = deployment.games.load(gid)
-        assert gid not in aside
         assert row is not None and (row["version"], row["status"]) == (game.version, game.status)
+        if gid == poisoned:
+            assert gid in aside and deployment.views.deadline_row(gid) is None
+            continue
+        assert gid not in aside
+        assert (deployment.views.deadline_row(gid) or {}).get("status") == game.status
         assert gid in {g["game_id"] for g in deployment.views.list_games(player=game.creator, limit=200)}

@@ -1,10 +1,10 @@
 """One projection per read model: each with its own tracking position, each rebuilt alone.
 
-The game list (with its boards and deadline index) and the ratings are kept by projections of
+The game list (with its boards), the ratings and the deadline index are kept by projections of
 their own (``projections.tracked``), fed by one runner that reads each batch once. These tests
-set one read model back and check that it catches up to what it was, while the other is left
-as it is: were the positions shared, or a projection not to skip what it holds, the game list
-would apply its events twice (and set every game aside) or the ratings would stay empty.
+set one read model back and check that it catches up to what it was, while the others are left
+as they are: were the positions shared, or a projection not to skip what it holds, the game list
+would apply its events twice (and set every game aside) or the ratings and deadlines would stay empty.
 """
 
 from __future__ import annotations
@@ -18,16 +18,24 @@ import pytest
 from eventsourcing.persistence import Tracking
 
 from projections import set_aside
+from projections.deadline_projection import DeadlineProjection
 from projections.games import GameProjection
 from projections.rating_projection import RatingProjection
 from projections.ratings import RatingBook
-from projections.views import READ_MODEL_TABLES, tracking_name
+from projections.views import READ_MODEL_TABLES, READ_MODELS, tracking_name
 from services.common.ports import NullWork
 from tests.conftest import make_settings
-from tests.support.rated_games import fresh_views, play_table
+from tests.support.rated_games import fresh_views, play_table, rebuild
 from wiring import bootstrap
 
 PLAYERS = [("a", "greedy"), ("b", "random")]
+HOUR = {"kind": "per_move", "seconds": 3600, "timeout_policy": "auto"}
+MARKERS = {
+    "games": ("UPDATE {p}dh_games SET creator = 'kept'", ()),
+    "ratings": ("UPDATE {p}dh_rating_games SET verdict = 'kept'", ()),
+    "deadlines": ("UPDATE {p}dh_deadlines SET updated_at = 'kept'", ()),
+}
+"""A change to each read model's tables that a rebuild of it would undo."""
 
 
 def _sqlite(tmp: Path) -> Any:
@@ -41,49 +49,56 @@ def _tables(views: Any, model: str) -> dict[str, list[dict[str, Any]]]:
 
 @pytest.fixture
 def played(tmp_path: Path) -> Iterator[Path]:
-    """A SQLite deployment's data directory with three finished games and one just created."""
+    """A SQLite deployment's data directory with three finished games, one just created, and one
+    timed game awaiting a server bot."""
     platform = _sqlite(tmp_path)
     try:
         rng = random.Random(7)
         for _ in range(3):
             play_table(platform, "seven-dragons", PLAYERS, rng)
         platform.games.create_game("a", "seven-dragons", None, None, 2)
+        _timed_bot_game(platform)
         platform.wait_for_projections()
     finally:
         platform.close()
     yield tmp_path
 
 
-def test_each_read_model_has_its_own_position(played: Path) -> None:
+def _timed_bot_game(platform: Any) -> str:
+    """A game with a clock, started and awaiting a server bot (no worker plays it here)."""
+    gid = str(platform.games.create_game("a", "seven-dragons", None, None, 2, time_control=HOUR).id)
+    for player_id, bot in PLAYERS:
+        platform.games.take_seat(gid, player_id, player_id, "bot", bot=bot)
+    return gid
+
+
+@pytest.mark.parametrize("model", ["ratings", "deadlines"])
+def test_each_read_model_has_its_own_position(played: Path, model: str) -> None:
     reader = bootstrap(make_settings("sqlite", played), projections=False, work=NullWork())
     try:
         head = reader.store.recorder.max_notification_id()
-        assert reader.views.positions() == {"games": head, "ratings": head}
-        assert tracking_name("games") != tracking_name("ratings")
-        reader.views.write([("DELETE FROM tracking WHERE application_name = ?", (tracking_name("ratings"),))])
+        assert reader.views.positions() == dict.fromkeys(READ_MODELS, head)
+        assert len({tracking_name(m) for m in READ_MODELS}) == len(READ_MODELS) == 3
+        reader.views.write([("DELETE FROM tracking WHERE application_name = ?", (tracking_name(model),))])
         assert reader.tracked() == head  # before a runner of this version starts: the position they shared
-        reader.views.drop_views("ratings")
-        assert reader.views.positions() == {"games": head, "ratings": 0}
+        reader.views.drop_views(model)
+        assert reader.views.positions() == {**dict.fromkeys(READ_MODELS, head), model: 0}
         assert reader.tracked() == 0  # the lag /healthz shows is the read model furthest behind
     finally:
         reader.close()
 
 
-@pytest.mark.parametrize(("rebuilt", "kept"), [("ratings", "games"), ("games", "ratings")])
-def test_a_read_model_set_back_catches_up_alone_and_the_other_is_untouched(
-    played: Path, rebuilt: str, kept: str
-) -> None:
+@pytest.mark.parametrize("rebuilt", READ_MODELS)
+def test_a_read_model_set_back_catches_up_alone_and_the_others_are_untouched(played: Path, rebuilt: str) -> None:
+    kept = [m for m in READ_MODELS if m != rebuilt]
     reader = bootstrap(make_settings("sqlite", played), projections=False, work=NullWork())
     try:
         before = reader.views.dump()
+        assert any(r["next_deadline"] and r["bots_awaited"] for r in before["dh_deadlines"])  # something due
         head = reader.store.recorder.max_notification_id()
         reader.views.drop_views(rebuilt)
-        marker = {
-            "games": ("UPDATE {p}dh_rating_games SET verdict = 'kept'", ()),
-            "ratings": ("UPDATE {p}dh_games SET creator = 'kept'", ()),
-        }[rebuilt]
-        reader.views.write([marker])  # a rebuild of the other would undo it
-        kept_before = _tables(reader.views, kept)
+        reader.views.write([MARKERS[m] for m in kept])  # a rebuild of the others would undo them
+        kept_before = {m: _tables(reader.views, m) for m in kept}
         assert not any(_tables(reader.views, rebuilt).values())
     finally:
         reader.close()
@@ -94,9 +109,9 @@ def test_a_read_model_set_back_catches_up_alone_and_the_other_is_untouched(
         after = bootstrap(make_settings("sqlite", played), projections=False, work=NullWork())
         try:
             assert _tables(after.views, rebuilt) == {t: before[t] for t in READ_MODEL_TABLES[rebuilt]}
-            assert _tables(after.views, kept) == kept_before
-            assert after.views.set_aside_games() == [] == after.views.set_aside_games(set_aside.RATINGS_TABLE)
-            assert after.views.positions() == {"games": head, "ratings": head}
+            assert {m: _tables(after.views, m) for m in kept} == kept_before
+            assert all(after.views.set_aside_games(t) == [] for t in set_aside.READ_MODEL_TABLES.values())
+            assert after.views.positions() == dict.fromkeys(READ_MODELS, head)
         finally:
             after.close()
     finally:
@@ -105,8 +120,9 @@ def test_a_read_model_set_back_catches_up_alone_and_the_other_is_untouched(
 
 def test_the_runner_builds_each_projection_with_what_it_needs(platform: Any) -> None:
     """No projection is given its event store or feed after it is built."""
-    games, ratings = platform.runner.projections
+    games, ratings, deadlines = platform.runner.projections
     assert isinstance(games, GameProjection) and isinstance(ratings, RatingProjection)
+    assert isinstance(deadlines, DeadlineProjection)
     assert games.memory.app is platform.runner.app is platform.store and games.feed is platform.feed
     assert type(games) is GameProjection
 
@@ -195,3 +211,111 @@ def test_a_game_rated_across_a_restart_of_the_runner_is_rated_as_in_one_go(platf
             projection.process_batch(part)
     rated = rating_tables(views)
     assert rated == rating_tables(rebuild(store)) and len(rated["dh_rating_history"]) == 3
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def deployment(request: Any, tmp_path: Path) -> Iterator[Any]:
+    """A platform whose read models no runner keeps: the test feeds them."""
+    if request.param == "sqlite":
+        cfg = make_settings("sqlite", tmp_path, embedded_projections=False)
+    else:
+        url, schema = request.getfixturevalue("pg_url"), request.getfixturevalue("pg_schema")
+        cfg = make_settings("postgres", tmp_path, database_url=url, postgres_schema=schema, embedded_projections=False)
+    platform = bootstrap(cfg, projections=False, work=NullWork())
+    yield platform
+    platform.close()
+
+
+def test_the_deadlines_start_from_the_position_they_shared_with_the_game_list_and_its_clocks(
+    deployment: Any,
+) -> None:
+    """The first start of this version: the deadlines take the game list's position, and for each
+    game it holds the deadlines its clock gives, just as projected; not a game the game list set
+    aside (its row stops before its last events). With no position: from the first event."""
+    from datetime import timedelta
+
+    from services.common import clock
+
+    platform = deployment
+    _timed_bot_game(platform)
+    play_table(platform, "seven-dragons", PLAYERS, random.Random(11))
+    platform.games.create_game("a", "seven-dragons", None, None, 2, starts_at=clock.now() + timedelta(hours=2))
+    aside = str(platform.games.create_game("a", "seven-dragons", None, None, 2, time_control=HOUR).id)
+    views = rebuild(platform.store, platform.views)
+    exact, position = views.dump()["dh_deadlines"], views.max_tracking_id(tracking_name("games"))
+    assert {(r["status"], bool(r["next_deadline"]), r["bots_awaited"]) for r in exact} == {
+        ("active", True, 1), ("finished", False, 0), ("scheduled", True, 0), ("open", False, 0)
+    }  # fmt: skip
+    views.write(
+        [
+            ("DELETE FROM {p}dh_deadlines", ()),
+            (f"DELETE FROM {views._tracking_table()} WHERE application_name = ?", (tracking_name("deadlines"),)),
+            set_aside.marks({aside: (1, "ValueError: as the game list once failed")}, {}, "2026-01-01")[0],
+        ]
+    )  # the read models as the version before this one left them
+    assert DeadlineProjection(views).position() == position
+    assert views.dump()["dh_deadlines"] == [r for r in exact if r["game_id"] != aside]
+    views.drop_views("deadlines")
+    assert DeadlineProjection(views).position() == 0
+    assert DeadlineProjection(fresh_views()).position() == 0
+
+
+def test_the_sweep_reads_the_deadline_index_alone(platform: Any) -> None:
+    """The games due and the bots stalled come from ``dh_deadlines``: set back, it finds none,
+    while the game list still holds the game."""
+    gid = _timed_bot_game(platform)
+    platform.wait_for_projections()
+    views, far, past = platform.views, "9999", "0000"
+    assert [r["game_id"] for r in views.due_games(far, past, past)] == [gid]
+    assert [r["game_id"] for r in views.stalled_bot_games(None)] == [gid]
+    views.drop_views("deadlines")
+    assert views.game_summary(gid) is not None
+    assert views.due_games(far, past, past) == [] == views.stalled_bot_games(None)
+
+
+def test_deadlines_kept_across_a_restart_of_the_runner_are_as_in_one_go(platform: Any) -> None:
+    """A new runner's deadlines know the clock of a game begun before it from its ``dh_deadlines`` row."""
+    from tests.support.rated_games import play_out
+
+    play_out(platform, _timed_bot_game(platform))
+    _timed_bot_game(platform)
+    store, views = platform.store, fresh_views()
+    notes = store.recorder.select_notifications(1, 10_000)
+    items = [(store.mapper.to_domain_event(n), Tracking(store.name, n.id)) for n in notes]
+    for k in range(0, len(items), 7):  # each part by a projection built afresh, as by a new runner
+        DeadlineProjection(views).process_batch(items[k : k + 7])
+    kept = views.dump()["dh_deadlines"]
+    assert kept == rebuild(store).dump()["dh_deadlines"] and len(kept) == 2
+    assert {r["status"] for r in kept} == {"finished", "active"}
+
+
+def test_a_game_whose_deadline_cannot_be_computed_is_set_aside_by_the_deadlines_alone(
+    platform: Any, monkeypatch: Any
+) -> None:
+    """Deadlines are computed once per game after the batch: the game whose deadline fails is the
+    one set aside, not the game of the batch's last event, and the game list keeps it."""
+    from projections import deadline_index
+
+    timing = deadline_index.timing
+
+    def poisoned(tc: Any, held: Any, bots: Any) -> Any:
+        if tc.get("seconds") == 7777:
+            raise OverflowError("no deadline for this clock")
+        return timing(tc, held, bots)
+
+    monkeypatch.setattr(deadline_index, "timing", poisoned)
+    bad = str(
+        platform.games.create_game("a", "seven-dragons", None, None, 2, time_control={**HOUR, "seconds": 7777}).id
+    )
+    for player_id, bot in PLAYERS:
+        platform.games.take_seat(bad, player_id, player_id, "bot", bot=bot)
+    good = _timed_bot_game(platform)  # its events come last
+    store, views = platform.store, fresh_views()
+    notes = store.recorder.select_notifications(1, 10_000)
+    DeadlineProjection(views).process_batch(
+        [(store.mapper.to_domain_event(n), Tracking(store.name, n.id)) for n in notes]
+    )
+    assert [r["game_id"] for r in views.set_aside_games(set_aside.DEADLINES_TABLE)] == [bad]
+    assert views.deadline_row(bad) is None and (views.deadline_row(good) or {}).get("next_deadline")
+    platform.wait_for_projections()
+    assert platform.views.game_summary(bad) is not None and platform.views.set_aside_games() == []

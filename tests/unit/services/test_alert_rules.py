@@ -16,7 +16,7 @@ from eventsourcing.persistence import Tracking
 from prometheus_client.parser import text_string_to_metric_families
 
 from infra import metrics
-from projections.games import GameProjection
+from projections.deadline_projection import DeadlineProjection
 from services.common.clock import FakeClock
 from services.common.ports import NullWork
 from services.operations.health import publish
@@ -97,8 +97,8 @@ def test_projection_lag_growing_fires_while_events_pile_up_unprojected(deploymen
 
 
 def test_games_set_aside_fires_when_a_projection_reports_one(deployment: Any) -> None:
-    """The game projection sets aside a game whose event it cannot apply (a start in year 10000 in
-    UTC, as a request once stored) and reports it as the health check ``projections.set_aside``;
+    """The deadline projection sets aside a game whose event it cannot apply (a start in year 10000
+    in UTC, as a request once stored) and reports it as the health check ``projections.set_aside``;
     the rule fires on any such check that fails, and the gauge counts the games."""
     assert RULES["DragonhallProjectionGamesSetAside"] == (
         'min by (check) (dragonhall_health_check_ok{check=~"projections.+"}) == 0'
@@ -107,7 +107,7 @@ def test_games_set_aside_fires_when_a_projection_reports_one(deployment: Any) ->
     gid, _ = _game(deployment)
     created = next(iter(deployment.store.events.get(uuid.UUID(gid))))
     year_10000 = dataclasses.replace(created, starts_at="9999-12-31T23:59:59-14:00")
-    GameProjection(deployment.views).process_batch([(year_10000, Tracking(deployment.store.name, 1))])
+    DeadlineProjection(deployment.views).process_batch([(year_10000, Tracking(deployment.store.name, 1))])
     samples = scrape(deployment)
     assert value(samples, "dragonhall_health_check_ok", check="projections.set_aside") == 0
     assert value(samples, "dragonhall_games_set_aside") == 1
