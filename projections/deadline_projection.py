@@ -28,7 +28,7 @@ from projections import deadline_index, set_aside
 from projections.batch import Fresh, Poisoned, blame
 from projections.deadline_index import Clock
 from projections.deadline_views import UPSERT
-from projections.tracked import Items, TrackedProjection
+from projections.tracked import Items, TrackedProjection, nearest_handler
 from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
 from services.common import clock
 from services.common.visibility import ENDED
@@ -230,6 +230,4 @@ _HANDLERS: dict[type, _Handler] = {
 
 @cache
 def _handler(cls: type) -> _Handler | None:
-    """The handler of an event class: its own, or its nearest base's (rule events are
-    subclasses of ``Game.RuleEvent`` made per game)."""
-    return next((_HANDLERS[base] for base in cls.__mro__ if base in _HANDLERS), None)
+    return nearest_handler(_HANDLERS, cls)

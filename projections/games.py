@@ -25,7 +25,7 @@ from domain.kernel import decode, find_game
 from projections import deadline_index, set_aside, turn_notices
 from projections.batch import Batch, Fresh, Poisoned, blame
 from projections.game_memory import GameMemory
-from projections.tracked import EventsOf, Items, TrackedProjection
+from projections.tracked import EventsOf, Items, TrackedProjection, nearest_handler
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.accounts.account_feed import AccountFeed
 from services.common import clock
@@ -319,6 +319,4 @@ _HANDLERS: dict[type, _Handler] = {
 
 @cache
 def _handler(cls: type) -> _Handler | None:
-    """The handler of an event class: its own, or its nearest base's (rule events are
-    subclasses of ``Game.RuleEvent`` made per game)."""
-    return next((_HANDLERS[base] for base in cls.__mro__ if base in _HANDLERS), None)
+    return nearest_handler(_HANDLERS, cls)

@@ -20,8 +20,8 @@ from __future__ import annotations
 import logging
 import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import Tracking
@@ -32,6 +32,7 @@ from projections.batch import Fresh, Poisoned
 from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
 
 log = logging.getLogger(__name__)
+H = TypeVar("H")
 
 Items = Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]]
 EventsOf = Callable[[str], Sequence[DomainEventProtocol[uuid.UUID]]]
@@ -147,3 +148,9 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
     def retry_set_aside(self, events_of: EventsOf) -> None:
         """Applies the games set aside again, before the runner's first batch (where the read
         model can: the ratings must rate games in stream order, and are rebuilt instead)."""
+
+
+def nearest_handler(handlers: Mapping[type, H], cls: type) -> H | None:
+    """The handler of an event class: its own, or its nearest base's (rule events are
+    subclasses of ``Game.RuleEvent`` made per game)."""
+    return next((handlers[base] for base in cls.__mro__ if base in handlers), None)
