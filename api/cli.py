@@ -66,7 +66,7 @@ def command_line() -> argparse.ArgumentParser:
         "--only",
         action="append",
         metavar="READ_MODEL",
-        help="rebuild this read model alone (games: the list and boards; ratings; deadlines: the deadline index), "
+        help="rebuild this read model alone (games: the list; boards; ratings; deadlines: the deadline index), "
         "leaving the others as they are; may be given again",
     )
     sub.add_parser(

@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from domain.kernel import canonical_json
 from projections import set_aside
 from projections.views import Change
 from services.accounts.account_feed import Entry
@@ -28,7 +27,6 @@ class Batch:
     timed: set[str] = field(default_factory=set)
     """Games whose awaited seats and clock columns are written once, after the batch's last event."""
     updates: dict[str, dict[str, Any]] = field(default_factory=dict)
-    boards: dict[str, tuple[int, Any]] = field(default_factory=dict)
     feed: list[Entry] = field(default_factory=list)
     """The account events of the batch (``services.accounts.account_feed``)."""
     awaited_before: dict[str, list[int]] = field(default_factory=dict)
@@ -39,22 +37,11 @@ class Batch:
         row = self.updates.setdefault(gid, {})
         row.update(version=e.originator_version, updated_at=e.timestamp.isoformat(), **columns)
 
-    def write_board(self, gid: str, version: int, state: Any) -> None:
-        self.boards[gid] = (version, state)
-
     def changes(self) -> list[Change]:
         out = list(self.inserts)
         for gid, columns in self.updates.items():
             sets = ", ".join(f"{k} = ?" for k in columns)
             out.append((f"UPDATE {{p}}dh_games SET {sets} WHERE game_id = ?", (*columns.values(), gid)))
-        for gid, (version, state) in self.boards.items():
-            out.append(
-                (
-                    "INSERT INTO {p}dh_boards (game_id, version, state) VALUES (?, ?, ?) "
-                    "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state",
-                    (gid, version, canonical_json(state)),
-                )
-            )
         return out
 
 

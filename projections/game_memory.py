@@ -1,56 +1,32 @@
-"""What the game projection remembers of each game between events, and the boards it folds.
+"""What the game projection remembers of each game between events.
 
 Every handler needs a little of a game besides its event: which game and variant it is, its
 seats, its clock. Each is kept in memory from the game's own events and, for a game not in
 memory (after a restart), read back from its summary row, which the projection wrote up to the
-event before.
-
-Boards are folded with the game's own ``evolve`` and kept here too. A board row is written when
-the game ends, when it has waited ``BOARD_LAG`` seconds, or when the runner has been idle that
-long: most moves then cost no board write. A row records the version it is folded up to, and
-readers use it only when that is the game's last version (else they read the write model). After
-a restart, a state not in memory is read back from its row if the row is current, or rebuilt from
-the event store (``app``).
+event before. The game list folds no board: the boards are a read model of their own
+(``projections.board_projection``, with its memory in ``projections.board_memory``).
 """
 
 from __future__ import annotations
 
-import json
-import time
-import uuid
-from collections import OrderedDict
 from typing import Any
 
-from domain.kernel import Ruleset, decode
 from projections.views import GameViewsSQL
-from services.common.event_store import EventStore
-
-STATE_CACHE = 4096
-BOARD_LAG = 0.5
-"""Seconds a board may wait in memory before its row is written, while the runner is busy."""
 
 
 class GameMemory:
-    """Each game's facts, clock and board as the events so far left them."""
+    """Each game's facts and clock as the events so far left them."""
 
-    def __init__(self, view: GameViewsSQL, app: EventStore | None = None) -> None:
+    def __init__(self, view: GameViewsSQL) -> None:
         self.view = view
-        self.app = app
-        """The event store, where a state that is neither in memory nor in its row is rebuilt from."""
-        self.states: OrderedDict[str, tuple[int, Any]] = OrderedDict()
         self.meta: dict[str, dict[str, Any]] = {}
         self.seats: dict[str, list[dict[str, Any]]] = {}
         self.clocks: dict[str, dict[str, Any]] = {}
-        self.dirty: dict[str, float] = {}
 
     def forget(self, gid: str) -> None:
-        self.states.pop(gid, None)
         self.meta.pop(gid, None)
         self.seats.pop(gid, None)
         self.clocks.pop(gid, None)
-        self.dirty.pop(gid, None)
-
-    # ------------------------------------------------------------ facts
 
     def game_meta(self, gid: str) -> dict[str, Any]:
         meta = self.meta.get(gid)
@@ -84,53 +60,3 @@ class GameMemory:
                 "awaiting": list((row or {}).get("awaiting", [])),
             }
         return self.clocks[gid]
-
-    # ------------------------------------------------------------ boards
-
-    def touch(self, gid: str) -> None:
-        self.dirty.setdefault(gid, time.monotonic())
-
-    def advance(self, gid: str, version: int) -> None:
-        """Every event of a game moves its board's version on, even those that leave it as it was."""
-        held = self.states.get(gid)
-        if held is not None and held[0] == version - 1:
-            self.states[gid] = (version, held[1])
-            self.touch(gid)
-
-    def remember(self, gid: str, version: int, state: Any) -> None:
-        self.states[gid] = (version, state)
-        self.states.move_to_end(gid)
-        while len(self.states) > STATE_CACHE:
-            old = next(iter(self.states))
-            if old in self.dirty:  # write it out before forgetting it
-                self.states.move_to_end(old)
-                self.dirty[old] = 0.0
-                break
-            self.states.popitem(last=False)
-
-    def state_before(self, gid: str, version: int, ruleset: Ruleset[Any]) -> Any:
-        """The game's state just before ``version``. Events reach the projection in
-        order and every batch is written whole, so the state in memory, or else the
-        board row, is the state after every earlier event of the game."""
-        held = self.states.get(gid)
-        if held is not None:
-            return held[1]
-        board = self.view.board(gid)
-        if board is not None and board[0] == version - 1 and board[1] is not None:
-            return decode(ruleset.state_type, json.loads(board[1]))
-        if self.app is None:  # given by the runner that feeds the projection (``wiring``)
-            raise LookupError(f"no event store to rebuild game {gid} at version {version - 1} from")
-        return self.app.repository.get(uuid.UUID(gid), version=version - 1).state
-
-    def due_boards(self, ended: set[str], idle: bool) -> list[tuple[str, int, Any]]:
-        """The boards to write now: ``(game, version, state)`` of every game whose board waited
-        ``BOARD_LAG``, ended, or all of them when ``idle``; each is then no longer waiting."""
-        now = time.monotonic()
-        out = []
-        for gid, since in list(self.dirty.items()):
-            if idle or now - since >= BOARD_LAG or gid in ended:
-                held = self.states.get(gid)
-                if held is not None:
-                    out.append((gid, held[0], held[1]))
-                self.dirty.pop(gid, None)  # flush() at shutdown may race the runner's own
-        return out

@@ -1,13 +1,14 @@
-"""The game projection: keeps the list, the summaries and the boards from the events.
+"""The game projection: keeps the list and the summaries from the events.
 
 It matches on the stored event type and turns each event into row changes.
 Within a batch the changes are coalesced (one summary update per game,
 ``projections.batch``), then written with its own tracking record of the batch's last
 event in one transaction (``projections.tracked``). Its parts: what it remembers of each
-game and the boards it folds (``projections.game_memory``), the clock its summary shows
-(folded by ``projections.deadline_index``) and the players' feeds (``projections.turn_notices``).
-The ratings and the deadline index are other read models, each with a projection of its own
-(``projections.rating_projection``, ``projections.deadline_projection``).
+game (``projections.game_memory``), the clock its summary shows (folded by
+``projections.deadline_index``) and the players' feeds (``projections.turn_notices``). It folds
+no board: the boards, the ratings and the deadline index are other read models, each with a
+projection of its own (``projections.board_projection``, ``projections.rating_projection``,
+``projections.deadline_projection``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from typing import Any
 
 from eventsourcing.domain import DomainEventProtocol
 
-from domain.kernel import decode, find_game
 from projections import deadline_index, set_aside, turn_notices
 from projections.batch import Batch, Fresh, Poisoned, blame
 from projections.game_memory import GameMemory
@@ -29,7 +29,6 @@ from projections.tracked import EventsOf, Items, TrackedProjection, nearest_hand
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.accounts.account_feed import AccountFeed
 from services.common import clock
-from services.common.event_store import EventStore
 from services.deadlines import clocks
 from services.play.aggregate import Game
 
@@ -37,19 +36,19 @@ log = logging.getLogger(__name__)
 
 
 class GameProjection(TrackedProjection):
-    """Materialises ``dh_games``, ``dh_game_players`` and ``dh_boards``, and writes the players'
-    feeds (``feed``). The ratings and the deadlines are read models of their own
-    (``projections.rating_projection``, ``projections.deadline_projection``)."""
+    """Materialises ``dh_games`` and ``dh_game_players``, and writes the players' feeds
+    (``feed``). The boards, the ratings and the deadlines are read models of their own
+    (``projections.board_projection``, ``projections.rating_projection``,
+    ``projections.deadline_projection``)."""
 
     name = VIEWS
     read_model = "games"
     set_aside_table = set_aside.GAMES_TABLE
 
-    def __init__(self, view: GameViewsSQL, app: EventStore | None = None, feed: AccountFeed | None = None) -> None:
-        """``app``: the event store, where a state neither in memory nor in its row is rebuilt from;
-        ``feed``: where the account events go (None keeps no feed)."""
+    def __init__(self, view: GameViewsSQL, feed: AccountFeed | None = None) -> None:
+        """``feed``: where the account events go (None keeps no feed)."""
         super().__init__(view)
-        self.memory = GameMemory(view, app)
+        self.memory = GameMemory(view)
         self.feed = feed
         self.listeners: list[Callable[[], None]] = []
         """Called after every batch is written."""
@@ -75,14 +74,12 @@ class GameProjection(TrackedProjection):
                 if version <= self._caught_up.get(gid, 0):  # applied when the game was retried
                     continue
                 self.apply(event, batch)
-                self.memory.advance(gid, version)
         except Exception as e:
             if set_aside.transient(e):
                 raise
             raise Poisoned(gid, e) from e
         self._settle_clocks(batch)
         turn_notices.announce_turns(self.memory, batch)
-        self._flush_boards(batch, idle=False)
         if self.feed is not None:  # first: written again, if the batch is, it is kept once
             self.feed.append(batch.feed)
         marks = set_aside.marks(fresh, skipped, clock.now().isoformat())
@@ -90,10 +87,6 @@ class GameProjection(TrackedProjection):
 
     def _forget_game(self, gid: str) -> None:
         self.memory.forget(gid)
-
-    def _next_version(self, gid: str) -> int:
-        held = self.memory.states.get(gid)
-        return held[0] + 1 if held else 0
 
     def retry_set_aside(self, events_of: EventsOf) -> None:
         """Applies every game set aside again from its first event (``events_of``), before the
@@ -111,10 +104,8 @@ class GameProjection(TrackedProjection):
             with blame(gid):
                 for event in events:
                     self.apply(event, batch)
-                    self.memory.advance(gid, event.originator_version)
                 self._settle_clocks(batch)
                 turn_notices.announce_turns(self.memory, batch)
-                self._flush_boards(batch, idle=True)
             if self.feed is not None:
                 self.feed.append(batch.feed)
             self.view.write([*set_aside.cleared(gid), *batch.changes()])
@@ -132,15 +123,6 @@ class GameProjection(TrackedProjection):
             self._caught_up[gid] = events[-1].originator_version
         log.warning("game %s, set aside, is back in the read models (version %s)", gid, len(events))
 
-    def flush(self) -> None:
-        """Writes out every board still held in memory (when the runner is idle, and at shutdown)."""
-        if not self.memory.dirty:
-            return
-        batch = Batch()
-        self._flush_boards(batch, idle=True)
-        if batch.boards:
-            self.view.write(batch.changes())
-
     def _settle_clocks(self, batch: Batch) -> None:
         """Writes each timed game's awaited seats and clock as they stand after the batch: a move's
         several rule events cost one write, not one each."""
@@ -153,10 +135,6 @@ class GameProjection(TrackedProjection):
     def _forget(self, items: Items) -> None:
         for event, _tracking in items:
             self.memory.forget(str(event.originator_id))
-
-    def _flush_boards(self, batch: Batch, idle: bool) -> None:
-        for gid, version, state in self.memory.due_boards(batch.ended, idle):
-            batch.write_board(gid, version, state)
 
     def apply(self, event: DomainEventProtocol[uuid.UUID], batch: Batch) -> None:
         """Turns one event into row changes. Events this projection does not use only
@@ -223,43 +201,30 @@ class GameProjection(TrackedProjection):
     def _started(self, e: Game.Started, batch: Batch) -> None:
         gid = str(e.originator_id)
         meta = self.memory.game_meta(gid)
-        ruleset = find_game(meta["game"])
-        state = ruleset.initial(ruleset.configure(meta["variant"], meta["options"], len(e.seats)))
         self.memory.seats[gid] = [dict(s) for s in e.seats]
-        self.memory.remember(gid, e.originator_version, state)
         deadline_index.started(self.memory.clock_of(gid), meta["tc"], e.seats)
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
         batch.awaited_before.setdefault(gid, [])
         self._tell(batch, e, "game_started", {})
-        self.memory.touch(gid)
 
     def _forked(self, e: Game.Forked, batch: Batch) -> None:
         gid = str(e.originator_id)
-        ruleset = find_game(self.memory.game_meta(gid)["game"])
-        state = decode(ruleset.state_type, e.state)
         self.memory.seats[gid] = [dict(s) for s in e.seats]
-        self.memory.remember(gid, e.originator_version, state)
         deadline_index.forked(self.memory.clock_of(gid), e.awaiting, e.timestamp.isoformat())
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
-        self.memory.touch(gid)
 
     def _rule_event(self, e: Game.RuleEvent, batch: Batch) -> None:
-        """Folds the board; at the event that closes its decision, moves the awaited seats
-        and their turns (as the aggregate does: ``projections.deadline_index``)."""
+        """At the event that closes its decision, moves the awaited seats and their turns (as the
+        aggregate does: ``projections.deadline_index``); the board is the board projection's."""
         gid = str(e.originator_id)
-        ruleset = find_game(self.memory.game_meta(gid)["game"])
-        state = self.memory.state_before(gid, e.originator_version, ruleset)
-        state = ruleset.evolve(state, ruleset.load_event(e.KIND, e.data))
-        self.memory.remember(gid, e.originator_version, state)
         batch.update(gid, e)
         if clocks.closes_decision(e):
             held = self.memory.clock_of(gid)
             batch.awaited_before.setdefault(gid, list(held["awaiting"]))
             deadline_index.decided(held, e)
             batch.timed.add(gid)
-        self.memory.touch(gid)
 
     def _clock_settled(self, e: Game.ClockSettled, batch: Batch) -> None:
         gid = str(e.originator_id)

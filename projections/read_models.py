@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from projections.board_projection import BoardProjection
 from projections.deadline_projection import DeadlineProjection
 from projections.games import GameProjection
 from projections.rating_projection import RatingProjection
@@ -18,13 +19,15 @@ def projections(
     view: GameViewsSQL, app: EventStore | None, feed: AccountFeed | None, only: Sequence[str] = READ_MODELS
 ) -> list[TrackedProjection]:
     """The projection of each read model in ``only`` (``views.READ_MODELS``), over ``view``:
-    the game list's with the event store and the players' feed it needs."""
+    the game list's with the players' feed it needs, the boards' with the event store."""
     unknown = set(only) - set(READ_MODELS)
     if unknown:
         raise ValueError(f"no read model named {', '.join(sorted(unknown))}: they are {', '.join(READ_MODELS)}")
     built: list[TrackedProjection] = []
     if "games" in only:
-        built.append(GameProjection(view, app, feed))
+        built.append(GameProjection(view, feed))
+    if "boards" in only:
+        built.append(BoardProjection(view, app))
     if "ratings" in only:
         built.append(RatingProjection(view))
     if "deadlines" in only:

@@ -6,10 +6,11 @@ game created afterwards ever reached the lists. Now the projection records the g
 same transaction as the batch that skipped it, and goes on with every other game's events. The
 game's later events are skipped too (``last_version`` counts how far it falls behind).
 
-Each read model keeps its own record (``GAMES_TABLE``, ``RATINGS_TABLE``, ``DEADLINES_TABLE``): a
-game the game list sets aside may still be rated, and the other way round. Each time a runner starts (a restart, an
-upgrade, a leader taking over), the game list tries every game it set aside again from its first
-event (``GameProjection.retry_set_aside``): if the new code applies them, the game's rows are rebuilt
+Each read model keeps its own record (``GAMES_TABLE``, ``BOARDS_TABLE``, ``RATINGS_TABLE``,
+``DEADLINES_TABLE``): a game the game list sets aside may still be rated, and the other way round.
+Each time a runner starts (a restart, an upgrade, a leader taking over), the game list and the
+boards try every game they set aside again from its first event (``GameProjection.retry_set_aside``,
+``BoardProjection.retry_set_aside``): if the new code applies them, the game's rows are rebuilt
 and its record removed; if not, the record keeps the new error. The ratings, which must rate games
 in the stream's order, take a game back by a rebuild of their own (``rebuild-projections --only
 ratings``), and so does the deadline index (``--only deadlines``).
@@ -42,12 +43,19 @@ ERROR_CHARS = 500
 SHOWN = 20
 """Games named in ``/healthz`` at most (the count is always whole)."""
 GAMES_TABLE = "dh_set_aside"
-"""The games the game list and boards set aside (``projections.games``)."""
+"""The games the game list set aside (``projections.games``)."""
+BOARDS_TABLE = "dh_board_set_aside"
+"""The games the boards set aside (``projections.board_projection``)."""
 RATINGS_TABLE = "dh_rating_set_aside"
 """The games the ratings set aside (``projections.rating_projection``)."""
 DEADLINES_TABLE = "dh_deadline_set_aside"
 """The games the deadline index set aside (``projections.deadline_projection``)."""
-READ_MODEL_TABLES = {"games": GAMES_TABLE, "ratings": RATINGS_TABLE, "deadlines": DEADLINES_TABLE}
+READ_MODEL_TABLES = {
+    "games": GAMES_TABLE,
+    "boards": BOARDS_TABLE,
+    "ratings": RATINGS_TABLE,
+    "deadlines": DEADLINES_TABLE,
+}
 """Each read model's record."""
 _COLUMNS = """(
         game_id TEXT PRIMARY KEY,
@@ -58,9 +66,9 @@ _COLUMNS = """(
     )"""
 TABLES = [f"CREATE TABLE IF NOT EXISTS {{p}}{table} {_COLUMNS}" for table in READ_MODEL_TABLES.values()]
 TABLE_ORDER = {table: "game_id" for table in READ_MODEL_TABLES.values()}
-GAME_TABLES = ("dh_games", "dh_game_players", "dh_boards")
-"""The rows of one game a retry of the game projection rebuilds from its events (the ratings,
-a read model of their own, are not touched)."""
+GAME_TABLES = ("dh_games", "dh_game_players")
+"""The rows of one game a retry of the game projection rebuilds from its events (the boards and
+the ratings, read models of their own, are not touched)."""
 
 
 def transient(error: BaseException) -> bool:
@@ -103,15 +111,16 @@ def marks(
     return out
 
 
-def cleared(gid: str) -> list[Change]:
-    """Removes a game's rows and its record, before its events are applied again."""
-    return [(f"DELETE FROM {{p}}{table} WHERE game_id = ?", (gid,)) for table in (*GAME_TABLES, GAMES_TABLE)]
+def cleared(gid: str, tables: Sequence[str] = GAME_TABLES, table: str = GAMES_TABLE) -> list[Change]:
+    """Removes a game's rows in ``tables`` and its record in ``table``, before its events are
+    applied again."""
+    return [(f"DELETE FROM {{p}}{t} WHERE game_id = ?", (gid,)) for t in (*tables, table)]
 
 
-def still(gid: str, error: str, last_version: int, at: str) -> Change:
+def still(gid: str, error: str, last_version: int, at: str, table: str = GAMES_TABLE) -> Change:
     """A retry that failed again: the record keeps the newest error."""
     return (
-        "UPDATE {p}dh_set_aside SET error = ?, last_version = ?, set_at = ? WHERE game_id = ?",
+        f"UPDATE {{p}}{table} SET error = ?, last_version = ?, set_at = ? WHERE game_id = ?",
         (error, last_version, at, gid),
     )
 
@@ -143,8 +152,8 @@ class SetAsideCheck:
         return Check(
             CHECK,
             False,
-            f"{len(rows)} games set aside: the read models cannot apply their events (the game list's are "
-            "retried when a projection runner starts, e.g. after an upgrade; the ratings' and the deadlines' by "
+            f"{len(rows)} games set aside: the read models cannot apply their events (the game list's and the boards' "
+            "are retried when a projection runner starts, e.g. after an upgrade; the ratings' and the deadlines' by "
             "`dragonhall rebuild-projections --only ratings` or `--only deadlines`)",
             detail,
         )

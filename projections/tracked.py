@@ -1,6 +1,6 @@
 """What every projection of the read models shares: a position of its own, and the games it sets aside.
 
-Each read model (``projections.views.READ_MODEL_TABLES``: the game list with its boards, the
+Each read model (``projections.views.READ_MODEL_TABLES``: the game list, the boards, the
 ratings, the deadline index) is kept by a projection of its own, with its own tracking
 record (``views.tracking_name``), written in the same transaction as its changes, so each event
 changes each read model exactly once. One runner (``projections.runner``) reads and decodes each

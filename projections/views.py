@@ -1,7 +1,9 @@
 """The game read models, as ``eventsourcing`` tracking recorders.
 
 Three tables of games (and the rating tables of ``projections.rating_views``, the deadline
-index of ``projections.deadline_views``), rebuilt from the event stream:
+index of ``projections.deadline_views``), rebuilt from the event stream, the first two by the
+game list's projection (``projections.games``), the boards by their own
+(``projections.board_projection``):
 
 * ``dh_games``: one row per game: the list and each game's summary (status,
   version, seats, awaiting seats, outcome);
@@ -83,7 +85,8 @@ TABLE_ORDER = {
 }
 VIEW_TABLES = tuple(TABLE_ORDER)
 READ_MODEL_TABLES = {
-    "games": ("dh_games", "dh_game_players", "dh_boards", set_aside.GAMES_TABLE),
+    "games": ("dh_games", "dh_game_players", set_aside.GAMES_TABLE),
+    "boards": ("dh_boards", set_aside.BOARDS_TABLE),
     "ratings": (*rating_views.TABLE_ORDER, set_aside.RATINGS_TABLE),
     "deadlines": (*deadline_views.TABLE_ORDER, set_aside.DEADLINES_TABLE),
 }
@@ -216,6 +219,33 @@ class GameViewsSQL(rating_views.RatingQueries, deadline_views.DeadlineQueries, T
             c.execute(
                 self._sql(
                     f"INSERT INTO {self._tracking_table()} (application_name, notification_id) VALUES (?, ?) "
+                    "ON CONFLICT (application_name) DO NOTHING"
+                ),
+                (name, position),
+            )
+
+    def take_boards_from_game_list(self, name: str, games: str) -> None:
+        """Starts the boards (tracking record ``name``) where the game list (``games``) stands, in
+        one transaction: its projection wrote ``dh_boards`` up to there. The games it set aside are
+        set aside from the boards too: their rows stop before their last events, and the boards
+        retry them from the store when a runner starts. From the first event if the game list has
+        no position."""
+        with self._cursor(commit=True) as c:
+            tracking = self._tracking_table()
+            sql = f"SELECT MAX(notification_id) AS n FROM {tracking} WHERE application_name = ?"
+            c.execute(self._sql(sql), (games,))
+            found = c.fetchone()
+            position = int(found["n"] or 0) if found else 0
+            if position:
+                boards, listed = set_aside.BOARDS_TABLE, set_aside.GAMES_TABLE
+                c.execute(
+                    self._sql(
+                        f"INSERT INTO {{p}}{boards} SELECT * FROM {{p}}{listed} WHERE true ON CONFLICT DO NOTHING"
+                    )
+                )
+            c.execute(
+                self._sql(
+                    f"INSERT INTO {tracking} (application_name, notification_id) VALUES (?, ?) "
                     "ON CONFLICT (application_name) DO NOTHING"
                 ),
                 (name, position),

@@ -165,7 +165,8 @@ class Platform:
     def tracked(self) -> int:
         """The position of the last event every read model has processed (each has its own). One
         with none yet, while no runner of this version has started, holds the game list's, which
-        it shared before (``projections.rating_projection``, ``projections.deadline_projection``)."""
+        it shared before (``projections.board_projection``, ``projections.rating_projection``,
+        ``projections.deadline_projection``)."""
         shared = self.views.max_tracking_id(tracking_name("games", self.store.name))
         positions = [self.views.max_tracking_id(tracking_name(m, self.store.name)) for m in READ_MODELS]
         return min((shared if p is None else p) or 0 for p in positions)

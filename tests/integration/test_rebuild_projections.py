@@ -180,7 +180,7 @@ def _takes_over(platform: Any, timeout: float = 10.0) -> bool:
     return eventually(lambda: platform.leader.runner is not None, timeout)
 
 
-@pytest.mark.parametrize("rebuilt", ["ratings", "deadlines"])
+@pytest.mark.parametrize("rebuilt", ["boards", "ratings", "deadlines"])
 def test_a_rebuild_of_one_read_model_swaps_in_its_tables_and_position_alone(
     store: dict[str, str], rebuilt: str
 ) -> None:
@@ -203,9 +203,13 @@ def test_a_rebuild_of_one_read_model_swaps_in_its_tables_and_position_alone(
         ("DELETE FROM {p}dh_rating_seats", ()),
         ("DELETE FROM {p}dh_deadlines WHERE game_id = ?", (games[2],)),
         ("UPDATE {p}dh_deadlines SET next_deadline = NULL", ()),
+        ("UPDATE {p}dh_boards SET state = NULL WHERE game_id = ?", (games[0],)),
+        ("DELETE FROM {p}dh_boards WHERE game_id = ?", (games[1],)),
     ]
     reader.views.write(damage)
     damaged = reader.views.dump()
+    mine = READ_MODEL_TABLES[rebuilt]
+    assert {t: damaged[t] for t in mine} != {t: exact[t] for t in mine}  # the damage reaches what is rebuilt
     try:
         done = rebuild_projections(_settings(store), only=[rebuilt])
         after = reader.views.dump()

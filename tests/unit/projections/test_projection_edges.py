@@ -119,7 +119,7 @@ def test_every_shape_the_commands_accept_is_projected_and_one_past_them_is_set_a
             event = dataclasses.replace(event, starts_at=YEAR_10000)  # past what any command accepts now
         items.append((event, Tracking(store.name, note.id)))
 
-    projection, deadlines = GameProjection(deployment.views, store), DeadlineProjection(deployment.views)
+    projection, deadlines = GameProjection(deployment.views), DeadlineProjection(deployment.views)
     for k in range(0, len(items), batch):
         projection.process_batch(items[k : k + batch])
         deadlines.process_batch(items[k : k + batch])

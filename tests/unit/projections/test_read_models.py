@@ -1,10 +1,10 @@
 """One projection per read model: each with its own tracking position, each rebuilt alone.
 
-The game list (with its boards), the ratings and the deadline index are kept by projections of
+The game list, the boards, the ratings and the deadline index are kept by projections of
 their own (``projections.tracked``), fed by one runner that reads each batch once. These tests
 set one read model back and check that it catches up to what it was, while the others are left
 as they are: were the positions shared, or a projection not to skip what it holds, the game list
-would apply its events twice (and set every game aside) or the ratings and deadlines would stay empty.
+would apply its events twice (and set every game aside) or the others would stay empty.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import pytest
 from eventsourcing.persistence import Tracking
 
 from projections import set_aside
+from projections.board_projection import BoardProjection
 from projections.deadline_projection import DeadlineProjection
 from projections.games import GameProjection
 from projections.rating_projection import RatingProjection
@@ -32,6 +33,7 @@ PLAYERS = [("a", "greedy"), ("b", "random")]
 HOUR = {"kind": "per_move", "seconds": 3600, "timeout_policy": "auto"}
 MARKERS = {
     "games": ("UPDATE {p}dh_games SET creator = 'kept'", ()),
+    "boards": ("UPDATE {p}dh_boards SET state = 'kept'", ()),
     "ratings": ("UPDATE {p}dh_rating_games SET verdict = 'kept'", ()),
     "deadlines": ("UPDATE {p}dh_deadlines SET updated_at = 'kept'", ()),
 }
@@ -72,13 +74,13 @@ def _timed_bot_game(platform: Any) -> str:
     return gid
 
 
-@pytest.mark.parametrize("model", ["ratings", "deadlines"])
+@pytest.mark.parametrize("model", ["boards", "ratings", "deadlines"])
 def test_each_read_model_has_its_own_position(played: Path, model: str) -> None:
     reader = bootstrap(make_settings("sqlite", played), projections=False, work=NullWork())
     try:
         head = reader.store.recorder.max_notification_id()
         assert reader.views.positions() == dict.fromkeys(READ_MODELS, head)
-        assert len({tracking_name(m) for m in READ_MODELS}) == len(READ_MODELS) == 3
+        assert len({tracking_name(m) for m in READ_MODELS}) == len(READ_MODELS) == 4
         reader.views.write([("DELETE FROM tracking WHERE application_name = ?", (tracking_name(model),))])
         assert reader.tracked() == head  # before a runner of this version starts: the position they shared
         reader.views.drop_views(model)
@@ -95,6 +97,7 @@ def test_a_read_model_set_back_catches_up_alone_and_the_others_are_untouched(pla
     try:
         before = reader.views.dump()
         assert any(r["next_deadline"] and r["bots_awaited"] for r in before["dh_deadlines"])  # something due
+        assert len(before["dh_boards"]) == 4 and all(r["state"] for r in before["dh_boards"])  # 3 ended, 1 running
         head = reader.store.recorder.max_notification_id()
         reader.views.drop_views(rebuilt)
         reader.views.write([MARKERS[m] for m in kept])  # a rebuild of the others would undo them
@@ -120,10 +123,10 @@ def test_a_read_model_set_back_catches_up_alone_and_the_others_are_untouched(pla
 
 def test_the_runner_builds_each_projection_with_what_it_needs(platform: Any) -> None:
     """No projection is given its event store or feed after it is built."""
-    games, ratings, deadlines = platform.runner.projections
+    games, boards, ratings, deadlines = platform.runner.projections
     assert isinstance(games, GameProjection) and isinstance(ratings, RatingProjection)
-    assert isinstance(deadlines, DeadlineProjection)
-    assert games.memory.app is platform.runner.app is platform.store and games.feed is platform.feed
+    assert isinstance(boards, BoardProjection) and isinstance(deadlines, DeadlineProjection)
+    assert boards.memory.app is platform.runner.app is platform.store and games.feed is platform.feed
     assert type(games) is GameProjection
 
 

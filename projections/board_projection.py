@@ -1,0 +1,221 @@
+"""The board projection: keeps ``dh_boards``, each game's latest rules state, from the events.
+
+A read model of its own, with its own tracking record (``projections.tracked``): it can be
+rebuilt alone (``dragonhall rebuild-projections --only boards``) while the game list stays as it
+is. It reads no other read model: a rule event's class names its game (``rule_event_class``),
+a game's start is configured from its ``Created`` (kept in memory until it starts), and a state
+not in memory comes from the game's board row or the event store (``projections.board_memory``,
+where the states are kept and the rows written lazily: at a game's end, after ``BOARD_LAG``, or
+when the runner is idle, ``flush``). Each rule event is folded once, here: the game list folds
+no board.
+
+Every event of a game moves its board's version on, so a row is current (its version the game's
+last) as soon as it is written; readers use only a current row (``services.reads.queries``).
+
+A game it cannot fold is set aside in ``dh_board_set_aside`` and, as the game list's, retried
+from its first event when a runner starts (``retry_set_aside``): a board is the fold of the game's
+own events, which an upgrade that fixes the rules may now apply.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from eventsourcing.domain import DomainEventProtocol
+
+from domain.kernel import canonical_json, decode, find_game
+from projections import set_aside
+from projections.batch import Fresh, Poisoned, blame
+from projections.board_memory import BoardMemory
+from projections.tracked import EventsOf, Items, TrackedProjection, nearest_handler
+from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
+from services.common import clock
+from services.common.event_store import EventStore
+from services.play.aggregate import Game
+
+log = logging.getLogger(__name__)
+
+TABLES = ("dh_boards",)
+UPSERT = (
+    "INSERT INTO {p}dh_boards (game_id, version, state) VALUES (?, ?, ?) "
+    "ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, state = excluded.state"
+)
+Configured = tuple[str, str, dict[str, Any]]
+"""A game not yet started: its game, variant and options."""
+
+
+class BoardProjection(TrackedProjection):
+    """Materialises ``dh_boards``: each game's rules state, folded with the game's own ``evolve``."""
+
+    name = VIEWS
+    read_model = "boards"
+    set_aside_table = set_aside.BOARDS_TABLE
+
+    def __init__(self, view: GameViewsSQL, app: EventStore | None = None) -> None:
+        """``app``: the event store, where a state neither in memory nor in its row is rebuilt from."""
+        _position_from_before_the_split(view)
+        super().__init__(view)
+        self.memory = BoardMemory(view, app)
+        self._unstarted: dict[str, Configured] = {}
+        self._caught_up: dict[str, int] = {}
+        """The version up to which a game retried (``retry_set_aside``) was applied."""
+
+    def _project(self, items: Items, fresh: Fresh) -> None:
+        aside = self._aside()
+        skipped: dict[str, int] = {}
+        ended: set[str] = set()
+        gid = ""
+        try:
+            for event, _tracking in items:
+                gid, version = str(event.originator_id), event.originator_version
+                if gid in aside or gid in fresh:
+                    skipped[gid] = version
+                    continue
+                if version <= self._caught_up.get(gid, 0):  # applied when the game was retried
+                    continue
+                self._apply(event, ended)
+        except Exception as e:
+            if set_aside.transient(e):
+                raise
+            raise Poisoned(gid, e) from e
+        rows = self._due(ended, idle=False)
+        marks = set_aside.marks(fresh, skipped, clock.now().isoformat(), self.set_aside_table)
+        self._commit([*rows, *marks], items)
+
+    def _apply(self, event: DomainEventProtocol[uuid.UUID], ended: set[str]) -> None:
+        """Folds one event into its game's board; every event moves the board's version on."""
+        handler = _handler(type(event))
+        if handler is not None:
+            handler(self, event, ended)
+        self.memory.advance(str(event.originator_id), event.originator_version)
+
+    def _due(self, ended: set[str], idle: bool) -> list[Change]:
+        """The rows of the boards due now (``BoardMemory.due_boards``)."""
+        due = self.memory.due_boards(ended, idle)
+        return [(UPSERT, (gid, version, canonical_json(state))) for gid, version, state in due]
+
+    def flush(self) -> None:
+        """Writes out every board still held in memory (when the runner is idle, and at shutdown)."""
+        if not self.memory.dirty:
+            return
+        rows = self._due(set(), idle=True)
+        if rows:
+            self.view.write(rows)
+
+    def _forget(self, items: Items) -> None:
+        for event, _tracking in items:
+            self._forget_game(str(event.originator_id))
+
+    def _forget_game(self, gid: str) -> None:
+        self.memory.forget(gid)
+        self._unstarted.pop(gid, None)
+
+    def _next_version(self, gid: str) -> int:
+        held = self.memory.states.get(gid)
+        return held[0] + 1 if held else 0
+
+    def retry_set_aside(self, events_of: EventsOf) -> None:
+        """Folds every game set aside again from its first event (``events_of``), before the runner
+        takes its first batch: a game the code now folds gets its board back and leaves the record;
+        its events the runner delivers later are skipped up to the version folded."""
+        self._set_aside_games = None
+        for gid in sorted(self._aside()):
+            self._retry(gid, events_of)
+
+    def _retry(self, gid: str, events_of: EventsOf) -> None:
+        self._forget_game(gid)
+        events = list(events_of(gid))
+        try:
+            with blame(gid):
+                for event in events:
+                    self._apply(event, set())
+                rows = self._due({gid}, idle=True)
+            self.view.write([*set_aside.cleared(gid, TABLES, self.set_aside_table), *rows])
+        except Poisoned as p:
+            self._forget_game(gid)
+            last, error = events[-1].originator_version if events else 0, set_aside.describe(p.error)
+            self.view.write([set_aside.still(gid, error, last, clock.now().isoformat(), self.set_aside_table)])
+            log.error("game %s is still set aside from the boards: %s", gid, error)
+            return
+        except BaseException:
+            self._forget_game(gid)
+            raise
+        self._aside().discard(gid)
+        if events:
+            self._caught_up[gid] = events[-1].originator_version
+        log.warning("game %s, set aside, is back in the boards (version %s)", gid, len(events))
+
+    def _created(self, e: Game.Created, ended: set[str]) -> None:
+        self._unstarted[str(e.originator_id)] = (e.game, e.variant, e.options)
+
+    def _started(self, e: Game.Started, ended: set[str]) -> None:
+        gid, version = str(e.originator_id), e.originator_version
+        configured = self._unstarted.pop(gid, None)
+        if configured is None:  # created before this runner started
+            state = self.memory.stored_state(gid, version)
+        else:
+            game, variant, options = configured
+            ruleset = find_game(game)
+            state = ruleset.initial(ruleset.configure(variant, options, len(e.seats)))
+        self.memory.remember(gid, version, state)
+
+    def _forked(self, e: Game.Forked, ended: set[str]) -> None:
+        gid, version = str(e.originator_id), e.originator_version
+        configured = self._unstarted.pop(gid, None)
+        if configured is None:  # created before this runner started
+            state = self.memory.stored_state(gid, version)
+        else:
+            state = decode(find_game(configured[0]).state_type, e.state)
+        self.memory.remember(gid, version, state)
+
+    def _rule_event(self, e: Game.RuleEvent, ended: set[str]) -> None:
+        """Folds the board: the only fold of a rule event on the read side."""
+        gid, version = str(e.originator_id), e.originator_version
+        ruleset = find_game(_game_of(type(e)))
+        state = self.memory.state_before(gid, version, ruleset)
+        self.memory.remember(gid, version, ruleset.evolve(state, ruleset.load_event(e.KIND, e.data)))
+
+    def _ended(self, e: Game.Finished | Game.Abandoned, ended: set[str]) -> None:
+        """Its board is written with the batch (a game abandoned before it started has none)."""
+        gid = str(e.originator_id)
+        self._unstarted.pop(gid, None)
+        ended.add(gid)
+
+
+@cache
+def _game_of(cls: type) -> str:
+    """The game a rule event class belongs to, from its topic ``dragonhall:<game>:<kind>``
+    (``services.play.aggregate.rule_event_class``)."""
+    topic: str = cls.TOPIC  # type: ignore[attr-defined]
+    _dragonhall, game, _kind = topic.split(":")
+    return game
+
+
+def _position_from_before_the_split(view: GameViewsSQL) -> None:
+    """Gives the boards a position of their own the first time this version runs: the game list's,
+    which they shared (its projection wrote ``dh_boards`` up to there), with the games it set
+    aside (``GameViewsSQL.take_boards_from_game_list``). A read model with no position at all
+    starts from the first event; one set back by a rebuild holds position 0."""
+    own = tracking_name(BoardProjection.read_model)
+    if view.max_tracking_id(own) is None:
+        view.take_boards_from_game_list(own, tracking_name("games"))
+
+
+_Handler = Callable[[BoardProjection, Any, set[str]], None]
+_HANDLERS: dict[type, _Handler] = {
+    Game.Created: BoardProjection._created,
+    Game.Started: BoardProjection._started,
+    Game.Forked: BoardProjection._forked,
+    Game.RuleEvent: BoardProjection._rule_event,
+    Game.Finished: BoardProjection._ended,
+    Game.Abandoned: BoardProjection._ended,
+}
+
+
+@cache
+def _handler(cls: type) -> _Handler | None:
+    return nearest_handler(_HANDLERS, cls)
