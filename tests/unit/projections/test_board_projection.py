@@ -9,22 +9,17 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
-import pytest
 from eventsourcing.persistence import Tracking
 
 from domain.kernel import find_game
 from projections import board_projection, set_aside
 from projections.board_projection import UPSERT, BoardProjection
 from projections.views import tracking_name
-from services.common.ports import NullWork
 from services.play.aggregate import Game
-from tests.conftest import make_settings
 from tests.support.rated_games import fresh_views, play_table, rebuild
-from wiring import bootstrap
 
 PLAYERS = [("a", "greedy"), ("b", "random")]
 GAME = "seven-dragons"
@@ -109,19 +104,6 @@ def test_a_board_row_behind_its_game_is_not_folded_on_but_rebuilt_from_the_store
     )
     _folded_once(store, views, [items[last_rule:]])
     assert _boards(views) == exact
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def deployment(request: Any, tmp_path: Path) -> Iterator[Any]:
-    """A platform whose read models no runner keeps: the test feeds them."""
-    if request.param == "sqlite":
-        cfg = make_settings("sqlite", tmp_path, embedded_projections=False)
-    else:
-        url, schema = request.getfixturevalue("pg_url"), request.getfixturevalue("pg_schema")
-        cfg = make_settings("postgres", tmp_path, database_url=url, postgres_schema=schema, embedded_projections=False)
-    platform = bootstrap(cfg, projections=False, work=NullWork())
-    yield platform
-    platform.close()
 
 
 def test_the_boards_start_from_the_position_they_shared_with_the_game_list(deployment: Any) -> None:

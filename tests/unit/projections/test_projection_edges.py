@@ -16,12 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterator
 from datetime import timedelta, timezone
-from pathlib import Path
 from typing import Any
 
-import pytest
 from eventsourcing.persistence import Tracking
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -32,11 +29,8 @@ from projections.deadline_projection import DeadlineProjection
 from projections.games import GameProjection
 from services.accounts.names import MAX_LENGTH
 from services.common import clock, date_rules
-from services.common.ports import NullWork
 from services.play.aggregate import Game
-from tests.conftest import make_settings
 from tests.support.rated_games import play_out
-from wiring import bootstrap
 
 DAY = 86_400
 YEAR_10000 = "9999-12-31T23:59:59-14:00"
@@ -61,19 +55,6 @@ TABLE = st.fixed_dictionaries(
     }
 )
 _ids = itertools.count()
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def deployment(request: Any, tmp_path: Path) -> Iterator[Any]:
-    """A platform whose read models run elsewhere: this test feeds its events to projections itself."""
-    if request.param == "sqlite":
-        cfg = make_settings("sqlite", tmp_path, embedded_projections=False)
-    else:
-        url, schema = request.getfixturevalue("pg_url"), request.getfixturevalue("pg_schema")
-        cfg = make_settings("postgres", tmp_path, database_url=url, postgres_schema=schema, embedded_projections=False)
-    platform = bootstrap(cfg, projections=False, work=NullWork())
-    yield platform
-    platform.close()
 
 
 def _table(platform: Any, spec: dict[str, Any]) -> str:

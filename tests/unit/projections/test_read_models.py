@@ -216,19 +216,6 @@ def test_a_game_rated_across_a_restart_of_the_runner_is_rated_as_in_one_go(platf
     assert rated == rating_tables(rebuild(store)) and len(rated["dh_rating_history"]) == 3
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def deployment(request: Any, tmp_path: Path) -> Iterator[Any]:
-    """A platform whose read models no runner keeps: the test feeds them."""
-    if request.param == "sqlite":
-        cfg = make_settings("sqlite", tmp_path, embedded_projections=False)
-    else:
-        url, schema = request.getfixturevalue("pg_url"), request.getfixturevalue("pg_schema")
-        cfg = make_settings("postgres", tmp_path, database_url=url, postgres_schema=schema, embedded_projections=False)
-    platform = bootstrap(cfg, projections=False, work=NullWork())
-    yield platform
-    platform.close()
-
-
 def test_the_deadlines_start_from_the_position_they_shared_with_the_game_list_and_its_clocks(
     deployment: Any,
 ) -> None:
