@@ -61,27 +61,12 @@ class BoardProjection(TrackedProjection):
         super().__init__(view)
         self.memory = BoardMemory(view, app)
         self._unstarted: dict[str, Configured] = {}
-        self._caught_up: dict[str, int] = {}
         """The version up to which a game retried (``retry_set_aside``) was applied."""
 
     def _project(self, items: Items, fresh: Fresh) -> None:
-        aside = self._aside()
         skipped: dict[str, int] = {}
         ended: set[str] = set()
-        gid = ""
-        try:
-            for event, _tracking in items:
-                gid, version = str(event.originator_id), event.originator_version
-                if gid in aside or gid in fresh:
-                    skipped[gid] = version
-                    continue
-                if version <= self._caught_up.get(gid, 0):  # applied when the game was retried
-                    continue
-                self._apply(event, ended)
-        except Exception as e:
-            if set_aside.transient(e):
-                raise
-            raise Poisoned(gid, e) from e
+        self._each_event(items, fresh, skipped, lambda _gid, event: self._apply(event, ended))
         rows = self._due(ended, idle=False)
         marks = set_aside.marks(fresh, skipped, clock.now().isoformat(), self.set_aside_table)
         self._commit([*rows, *marks], items)

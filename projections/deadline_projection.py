@@ -19,13 +19,16 @@ of the deadline index, once the code applies it.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from eventsourcing.domain import DomainEventProtocol
+
 from projections import deadline_index, set_aside
-from projections.batch import Fresh, Poisoned, blame
+from projections.batch import Fresh, blame
 from projections.deadline_index import Clock
 from projections.deadline_views import UPSERT
 from projections.tracked import Items, TrackedProjection, nearest_handler
@@ -77,29 +80,20 @@ class DeadlineProjection(TrackedProjection):
         self._games: dict[str, Timed] = {}
 
     def _project(self, items: Items, fresh: Fresh) -> None:
-        aside = self._aside()
         skipped: dict[str, int] = {}
         batch = _Batch()
-        gid = ""
-        try:
-            for event, _tracking in items:
-                handler = _handler(type(event))
-                if handler is None:
-                    continue
-                gid = str(event.originator_id)
-                if gid in aside or gid in fresh:
-                    skipped[gid] = event.originator_version
-                    continue
-                game = handler(self, event, batch)
-                game.updated_at = event.timestamp.isoformat()  # type: ignore[attr-defined]  # a Game event
-                batch.touched[gid] = game
-        except Exception as e:
-            if set_aside.transient(e):
-                raise
-            raise Poisoned(gid, e) from e
+        self._each_event(items, fresh, skipped, lambda gid, event: self._apply(gid, event, batch))
         changes = self._settle(batch)
         marks = set_aside.marks(fresh, skipped, clock.now().isoformat(), self.set_aside_table)
         self._commit([*changes, *marks], items)
+
+    def _apply(self, gid: str, event: DomainEventProtocol[uuid.UUID], batch: _Batch) -> None:
+        handler = _handler(type(event))
+        if handler is None:
+            return
+        game = handler(self, event, batch)
+        game.updated_at = event.timestamp.isoformat()  # type: ignore[attr-defined]  # a Game event
+        batch.touched[gid] = game
 
     def _settle(self, batch: _Batch) -> list[Change]:
         """Each changed game's row, its deadlines computed again if its clock moved; an ended

@@ -52,7 +52,6 @@ class GameProjection(TrackedProjection):
         self.feed = feed
         self.listeners: list[Callable[[], None]] = []
         """Called after every batch is written."""
-        self._caught_up: dict[str, int] = {}
         """The version up to which a game retried (``retry_set_aside``) was applied."""
 
     def _written(self) -> None:
@@ -62,22 +61,8 @@ class GameProjection(TrackedProjection):
     def _project(self, items: Items, fresh: Fresh) -> None:
         """One attempt at a batch, skipping the games set aside (before it, and ``fresh``)."""
         batch = Batch()
-        aside = self._aside()
         skipped: dict[str, int] = {}
-        gid = ""
-        try:  # one handler for the batch, not a context per event: this loop is the runner's hot path
-            for event, _tracking in items:
-                gid, version = str(event.originator_id), event.originator_version
-                if gid in aside or gid in fresh:
-                    skipped[gid] = version
-                    continue
-                if version <= self._caught_up.get(gid, 0):  # applied when the game was retried
-                    continue
-                self.apply(event, batch)
-        except Exception as e:
-            if set_aside.transient(e):
-                raise
-            raise Poisoned(gid, e) from e
+        self._each_event(items, fresh, skipped, lambda _gid, event: self.apply(event, batch))
         self._settle_clocks(batch)
         turn_notices.announce_turns(self.memory, batch)
         if self.feed is not None:  # first: written again, if the batch is, it is kept once

@@ -18,12 +18,15 @@ the ratings, once the code rates it.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from eventsourcing.domain import DomainEventProtocol
+
 from projections import set_aside
-from projections.batch import Fresh, Poisoned
+from projections.batch import Fresh
 from projections.ratings import RatingBook
 from projections.tracked import Items, TrackedProjection
 from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
@@ -49,27 +52,18 @@ class RatingProjection(TrackedProjection):
         self._seats: dict[str, Seats] = {}
 
     def _project(self, items: Items, fresh: Fresh) -> None:
-        aside = self._aside()
         skipped: dict[str, int] = {}
         changes: list[Change] = []
         seated: Seated = {}
-        gid = ""
-        try:
-            for event, _tracking in items:
-                gid = str(event.originator_id)
-                if gid in aside or gid in fresh:
-                    skipped[gid] = event.originator_version
-                    continue
-                handler = _handler(type(event))
-                if handler is not None:
-                    handler(self, event, changes, seated)
-        except Exception as e:
-            if set_aside.transient(e):
-                raise
-            raise Poisoned(gid, e) from e
+        self._each_event(items, fresh, skipped, lambda _gid, event: self._apply(event, changes, seated))
         changes.extend(_seat_rows(seated))
         marks = set_aside.marks(fresh, skipped, clock.now().isoformat(), self.set_aside_table)
         self._commit([*changes, *marks], items)
+
+    def _apply(self, event: DomainEventProtocol[uuid.UUID], changes: list[Change], seated: Seated) -> None:
+        handler = _handler(type(event))
+        if handler is not None:
+            handler(self, event, changes, seated)
 
     def _forget(self, items: Items) -> None:
         self.book.forget()

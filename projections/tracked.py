@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 H = TypeVar("H")
 
 Items = Sequence[tuple[DomainEventProtocol[uuid.UUID], Tracking]]
+Apply = Callable[[str, DomainEventProtocol[uuid.UUID]], None]
+"""What a projection does with one event of a game it keeps: ``(game id, event)``."""
 EventsOf = Callable[[str], Sequence[DomainEventProtocol[uuid.UUID]]]
 """Every event of one game, from the store (to retry a game set aside)."""
 
@@ -55,6 +57,30 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
         self.tracking_name = tracking_name(self.read_model)
         self._position = self.view.max_tracking_id(self.tracking_name)
         self._set_aside_games: set[str] | None = None
+        self._caught_up: dict[str, int] = {}
+        """Per game retried at start (``retry_set_aside``), the version it was applied up to."""
+
+    def _each_event(self, items: Items, fresh: Fresh, skipped: dict[str, int], apply: Apply) -> None:
+        """Hands each event of the batch to ``apply``, but those of the games set aside (before
+        the batch, and ``fresh``), whose last version seen goes into ``skipped``, and those applied
+        when their game was retried. An error names the game of the event it came from
+        (``Poisoned``), so that game alone is set aside; one the database raised for another reason
+        (``set_aside.transient``) goes up as it is."""
+        aside = self._aside()
+        gid = ""
+        try:  # one handler for the batch, not a context per event: this loop is the runner's hot path
+            for event, _tracking in items:
+                gid, version = str(event.originator_id), event.originator_version
+                if gid in aside or gid in fresh:
+                    skipped[gid] = version
+                    continue
+                if version <= self._caught_up.get(gid, 0):
+                    continue
+                apply(gid, event)
+        except Exception as e:
+            if set_aside.transient(e):
+                raise
+            raise Poisoned(gid, e) from e
 
     def position(self) -> int | None:
         """The last event this read model holds (None: it has recorded none)."""
