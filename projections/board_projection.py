@@ -32,7 +32,7 @@ from projections import set_aside
 from projections.batch import Fresh, Poisoned, blame
 from projections.board_memory import BoardMemory
 from projections.tracked import EventsOf, Items, TrackedProjection, nearest_handler
-from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
+from projections.views import VIEWS, Change, GameViewsSQL, carry_set_aside_to_boards
 from services.common import clock
 from services.common.event_store import EventStore
 from services.play.aggregate import Game
@@ -54,14 +54,17 @@ class BoardProjection(TrackedProjection):
     name = VIEWS
     read_model = "boards"
     set_aside_table = set_aside.BOARDS_TABLE
+    split_from = "games"
 
     def __init__(self, view: GameViewsSQL, app: EventStore | None = None) -> None:
         """``app``: the event store, where a state neither in memory nor in its row is rebuilt from."""
-        _position_from_before_the_split(view)
         super().__init__(view)
         self.memory = BoardMemory(view, app)
         self._unstarted: dict[str, Configured] = {}
         """The version up to which a game retried (``retry_set_aside``) was applied."""
+
+    def _carry(self, c: Any, sql: Callable[[str], str]) -> None:
+        carry_set_aside_to_boards(c, sql)
 
     def _project(self, items: Items, fresh: Fresh) -> None:
         skipped: dict[str, int] = {}
@@ -178,16 +181,6 @@ def _game_of(cls: type) -> str:
     topic: str = cls.TOPIC  # type: ignore[attr-defined]
     _dragonhall, game, _kind = topic.split(":")
     return game
-
-
-def _position_from_before_the_split(view: GameViewsSQL) -> None:
-    """Gives the boards a position of their own the first time this version runs: the game list's,
-    which they shared (its projection wrote ``dh_boards`` up to there), with the games it set
-    aside (``GameViewsSQL.take_boards_from_game_list``). A read model with no position at all
-    starts from the first event; one set back by a rebuild holds position 0."""
-    own = tracking_name(BoardProjection.read_model)
-    if view.max_tracking_id(own) is None:
-        view.take_boards_from_game_list(own, tracking_name("games"))
 
 
 _Handler = Callable[[BoardProjection, Any, set[str]], None]

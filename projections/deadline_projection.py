@@ -30,9 +30,9 @@ from eventsourcing.domain import DomainEventProtocol
 from projections import deadline_index, set_aside
 from projections.batch import Fresh, blame
 from projections.deadline_index import Clock
-from projections.deadline_views import UPSERT
+from projections.deadline_views import UPSERT, carry_game_list_to_deadlines
 from projections.tracked import Items, TrackedProjection, nearest_handler
-from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
+from projections.views import VIEWS, Change, GameViewsSQL
 from services.common import clock
 from services.common.visibility import ENDED
 from services.play.aggregate import Game
@@ -73,11 +73,14 @@ class DeadlineProjection(TrackedProjection):
     name = VIEWS
     read_model = "deadlines"
     set_aside_table = set_aside.DEADLINES_TABLE
+    split_from = "games"
 
     def __init__(self, view: GameViewsSQL) -> None:
-        _position_from_before_the_split(view)
         super().__init__(view)
         self._games: dict[str, Timed] = {}
+
+    def _carry(self, c: Any, sql: Callable[[str], str]) -> None:
+        carry_game_list_to_deadlines(c, sql)
 
     def _project(self, items: Items, fresh: Fresh) -> None:
         skipped: dict[str, int] = {}
@@ -192,16 +195,6 @@ class DeadlineProjection(TrackedProjection):
     def _moved(self, e: Game.Event, batch: _Batch) -> Timed:
         """An event that leaves the clock as it was: the game has moved (``updated_at``)."""
         return self._game(str(e.originator_id))
-
-
-def _position_from_before_the_split(view: GameViewsSQL) -> None:
-    """Gives the deadlines a position of their own the first time this version runs: the game
-    list's, which they shared, with each game's deadlines computed from the clock the game list
-    keeps (``DeadlineQueries.take_deadlines_from_game_list``). A read model with no position at
-    all starts from the first event; one set back by a rebuild holds position 0."""
-    own = tracking_name(DeadlineProjection.read_model)
-    if view.max_tracking_id(own) is None:
-        view.take_deadlines_from_game_list(own, tracking_name("games"))
 
 
 _Handler = Callable[[DeadlineProjection, Any, _Batch], Timed]

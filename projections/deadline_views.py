@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 from typing import Any
 
 from projections import deadline_index, set_aside
@@ -54,9 +53,6 @@ class DeadlineQueries:
     """The deadline index's queries, mixed into ``GameViewsSQL``, whose ``_rows`` runs them."""
 
     _rows: Callable[..., list[dict[str, Any]]]
-    _cursor: Callable[..., AbstractContextManager[Any]]
-    _sql: Callable[[str], str]
-    _tracking_table: Callable[[], str]
 
     def deadline_row(self, game_id: str) -> dict[str, Any] | None:
         """A game's row, as the deadline projection last wrote it (JSON columns decoded)."""
@@ -80,30 +76,16 @@ class DeadlineQueries:
             return self._rows(sql)
         return self._rows(sql + " AND updated_at < ?", (before,))
 
-    def take_deadlines_from_game_list(self, name: str, games: str) -> None:
-        """Starts the deadline index (tracking record ``name``) where the game list (``games``)
-        stands, in one transaction, with a row for each game the game list holds, its deadlines
-        computed from the clock the game list keeps (not from deadline columns it may have held:
-        a game list rebuilt by this version holds none); from the first event if the game list has
-        no position. A game the game list set aside is not taken: its row there stops before its
-        last events, so its next event sets it aside from the deadlines too."""
-        with self._cursor(commit=True) as c:
-            tracking = self._tracking_table()
-            sql = f"SELECT MAX(notification_id) AS n FROM {tracking} WHERE application_name = ?"
-            c.execute(self._sql(sql), (games,))
-            found = c.fetchone()
-            position = int(found["n"] or 0) if found else 0
-            if position:
-                c.execute(self._sql(GAME_LIST_ROWS))
-                for row in _from_game_list([dict(r) for r in c.fetchall()]):
-                    c.execute(self._sql(UPSERT), row)
-            c.execute(
-                self._sql(
-                    f"INSERT INTO {tracking} (application_name, notification_id) VALUES (?, ?) "
-                    "ON CONFLICT (application_name) DO NOTHING"
-                ),
-                (name, position),
-            )
+
+def carry_game_list_to_deadlines(c: Any, sql: Callable[[str], str]) -> None:
+    """What the deadline index takes over from the game list: a row for each game it holds, its
+    deadlines computed from the clock the game list keeps (not from deadline columns it may have
+    held: a game list rebuilt by this version holds none). A game the game list set aside is not
+    taken: its row there stops before its last events, so its next event sets it aside from the
+    deadlines too."""
+    c.execute(sql(GAME_LIST_ROWS))
+    for row in _from_game_list([dict(r) for r in c.fetchall()]):
+        c.execute(sql(UPSERT), row)
 
 
 GAME_LIST_ROWS = (

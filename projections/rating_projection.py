@@ -28,8 +28,8 @@ from eventsourcing.domain import DomainEventProtocol
 from projections import set_aside
 from projections.batch import Fresh
 from projections.ratings import RatingBook
-from projections.tracked import Items, TrackedProjection
-from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
+from projections.tracked import Items, TrackedProjection, nearest_handler
+from projections.views import VIEWS, Change, GameViewsSQL
 from services.common import clock
 from services.play.aggregate import Game
 
@@ -44,9 +44,9 @@ class RatingProjection(TrackedProjection):
     name = VIEWS
     read_model = "ratings"
     set_aside_table = set_aside.RATINGS_TABLE
+    split_from = "games"
 
     def __init__(self, view: GameViewsSQL) -> None:
-        _position_from_before_the_split(view)
         super().__init__(view)
         self.book = RatingBook(view)
         self._seats: dict[str, Seats] = {}
@@ -136,16 +136,6 @@ def _seat_rows(seated: Seated) -> list[Change]:
     return out
 
 
-def _position_from_before_the_split(view: GameViewsSQL) -> None:
-    """Gives the ratings a position of their own the first time this version runs: the game list's,
-    which they shared (their tables were written in the same transactions). A read model with no
-    position at all starts from the first event; one set back by a rebuild holds position 0."""
-    own = tracking_name(RatingProjection.read_model)
-    if view.max_tracking_id(own) is None:
-        shared = view.max_tracking_id(tracking_name("games"))
-        view.start_position(own, shared or 0)
-
-
 _Handler = Callable[[RatingProjection, Any, list[Change], Seated], None]
 _HANDLERS: dict[type, _Handler] = {
     Game.Created: RatingProjection._created,
@@ -162,5 +152,4 @@ _HANDLERS: dict[type, _Handler] = {
 
 @cache
 def _handler(cls: type) -> _Handler | None:
-    """The handler of an event class: its own, or its nearest base's."""
-    return next((_HANDLERS[base] for base in cls.__mro__ if base in _HANDLERS), None)
+    return nearest_handler(_HANDLERS, cls)

@@ -51,14 +51,23 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
     """Its key in ``views.READ_MODEL_TABLES``, which names its tracking record."""
     set_aside_table: ClassVar[str]
     """Where it records the games it set aside."""
+    split_from: ClassVar[str | None] = None
+    """The read model whose position it shared before it had its own: the first time a version
+    with its own runs, it starts there (``GameViewsSQL.take_position_from``), with what ``_carry``
+    copies of what that projection wrote for it."""
 
     def __init__(self, view: GameViewsSQL) -> None:
         super().__init__(view)
         self.tracking_name = tracking_name(self.read_model)
+        if self.split_from is not None:
+            view.take_position_from(self.tracking_name, tracking_name(self.split_from), self._carry)
         self._position = self.view.max_tracking_id(self.tracking_name)
         self._set_aside_games: set[str] | None = None
         self._caught_up: dict[str, int] = {}
         """Per game retried at start (``retry_set_aside``), the version it was applied up to."""
+
+    def _carry(self, c: Any, sql: Callable[[str], str]) -> None:
+        """Copies, in the take-over's transaction (``split_from``), what this read model takes over."""
 
     def _each_event(self, items: Items, fresh: Fresh, skipped: dict[str, int], apply: Apply) -> None:
         """Hands each event of the batch to ``apply``, but those of the games set aside (before

@@ -19,7 +19,7 @@ The SQL is written once with ``?`` placeholders; the PostgreSQL class rewrites t
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -34,6 +34,9 @@ from projections import deadline_views, rating_views, set_aside
 from services.common.event_store import EventStore
 
 Change = tuple[str, Sequence[Any]]
+Carry = Callable[[Any, Callable[[str], str]], None]
+"""Copies, within a transaction (its cursor, and the dialect's ``_sql``), what a read model takes
+over from the one whose position it shared (``GameViewsSQL.take_position_from``)."""
 VIEWS = "dragonhall_views"
 """The name that picks the read models' database settings (``DRAGONHALL_VIEWS_*``), and of the
 PostgreSQL table of their tracking records (``dragonhall_views_tracking``)."""
@@ -216,40 +219,37 @@ class GameViewsSQL(rating_views.RatingQueries, deadline_views.DeadlineQueries, T
     def start_position(self, name: str, position: int) -> None:
         """Records the tracking record ``name`` at ``position``, unless it is recorded already."""
         with self._cursor(commit=True) as c:
-            c.execute(
-                self._sql(
-                    f"INSERT INTO {self._tracking_table()} (application_name, notification_id) VALUES (?, ?) "
-                    "ON CONFLICT (application_name) DO NOTHING"
-                ),
-                (name, position),
-            )
+            self._record_position(c, name, position)
 
-    def take_boards_from_game_list(self, name: str, games: str) -> None:
-        """Starts the boards (tracking record ``name``) where the game list (``games``) stands, in
-        one transaction: its projection wrote ``dh_boards`` up to there. The games it set aside are
-        set aside from the boards too: their rows stop before their last events, and the boards
-        retry them from the store when a runner starts. From the first event if the game list has
-        no position."""
+    def take_position_from(self, name: str, source: str, carry: Carry | None = None) -> None:
+        """Starts the read model of tracking record ``name`` where ``source``'s stands, the first
+        time a version runs that gives it a position of its own (it shared ``source``'s before),
+        in one transaction: ``carry`` first copies what ``source``'s projection wrote for it up to
+        there. From the first event if ``source`` has no position; a read model with a position,
+        even one set back to 0 by a rebuild, keeps it."""
         with self._cursor(commit=True) as c:
-            tracking = self._tracking_table()
-            sql = f"SELECT MAX(notification_id) AS n FROM {tracking} WHERE application_name = ?"
-            c.execute(self._sql(sql), (games,))
-            found = c.fetchone()
-            position = int(found["n"] or 0) if found else 0
-            if position:
-                boards, listed = set_aside.BOARDS_TABLE, set_aside.GAMES_TABLE
-                c.execute(
-                    self._sql(
-                        f"INSERT INTO {{p}}{boards} SELECT * FROM {{p}}{listed} WHERE true ON CONFLICT DO NOTHING"
-                    )
-                )
-            c.execute(
-                self._sql(
-                    f"INSERT INTO {tracking} (application_name, notification_id) VALUES (?, ?) "
-                    "ON CONFLICT (application_name) DO NOTHING"
-                ),
-                (name, position),
-            )
+            if self._position_in(c, name) is not None:
+                return
+            position = self._position_in(c, source) or 0
+            if position and carry is not None:
+                carry(c, self._sql)
+            self._record_position(c, name, position)
+
+    def _position_in(self, c: Any, name: str) -> int | None:
+        """Tracking record ``name``'s position, read in the transaction ``c``."""
+        sql = f"SELECT MAX(notification_id) AS n FROM {self._tracking_table()} WHERE application_name = ?"
+        c.execute(self._sql(sql), (name,))
+        found = c.fetchone()
+        return None if found is None or found["n"] is None else int(found["n"])
+
+    def _record_position(self, c: Any, name: str, position: int) -> None:
+        c.execute(
+            self._sql(
+                f"INSERT INTO {self._tracking_table()} (application_name, notification_id) VALUES (?, ?) "
+                "ON CONFLICT (application_name) DO NOTHING"
+            ),
+            (name, position),
+        )
 
     def drop_views(self, *read_models: str) -> None:
         """Empties the read models (all of them, if none is named) and sets their positions back
@@ -313,3 +313,11 @@ def _decode_row(row: dict[str, Any]) -> dict[str, Any]:
         if key in row and isinstance(row[key], str):
             row[key] = json.loads(row[key])
     return row
+
+
+def carry_set_aside_to_boards(c: Any, sql: Callable[[str], str]) -> None:
+    """What the boards take over from the game list: the games it set aside, set aside from the
+    boards too. Their rows stop before their last events, and the boards retry them from the store
+    when a runner starts."""
+    boards, listed = set_aside.BOARDS_TABLE, set_aside.GAMES_TABLE
+    c.execute(sql(f"INSERT INTO {{p}}{boards} SELECT * FROM {{p}}{listed} WHERE true ON CONFLICT DO NOTHING"))
