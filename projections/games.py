@@ -69,6 +69,7 @@ class GameProjection(TrackedProjection):
             self.feed.append(batch.feed)
         marks = set_aside.marks(fresh, skipped, clock.now().isoformat())
         self._commit([*batch.changes(), *marks], items)
+        self.memory.settle(batch.ended)
 
     def _forget_game(self, gid: str) -> None:
         self.memory.forget(gid)

@@ -21,6 +21,9 @@ TABLES = [
 ]
 DEFAULT_ALLOWANCE = 30
 """Vacation days a player may take per calendar year (designed; ``DRAGONHALL_VACATION_DAYS``)."""
+KEPT = 4_096
+"""Players whose days are held before those held over ``FRESH`` seconds are dropped (at most once
+every ``FRESH`` seconds): a process used to hold every player a clock ever asked about."""
 FRESH = 10.0
 """Seconds a process trusts the vacation days it read: another process may record new ones."""
 
@@ -31,6 +34,7 @@ class Vacations:
         self.allowance = allowance
         self.db.script(TABLES)
         self._cache: dict[str, tuple[float, frozenset[date]]] = {}
+        self._swept = 0.0
         self._lock = threading.Lock()
 
     def days(self, player_id: str) -> frozenset[date]:
@@ -46,6 +50,9 @@ class Vacations:
         days = frozenset(date.fromisoformat(r["day"]) for r in rows)
         with self._lock:
             self._cache[player_id] = (now, days)
+            if len(self._cache) > KEPT and now - self._swept > FRESH:  # the stale would be read again
+                self._cache = {p: held for p, held in self._cache.items() if now - held[0] < FRESH}
+                self._swept = now
         return days
 
     def declare(self, player_id: str, start: date, count: int) -> dict[str, Any]:

@@ -10,7 +10,8 @@ as a request once stored): the deadline index, which computes when it starts, se
 alone aside; the game list, which only shows the start, keeps it.
 
 Each property: the projections never raise; every other table's rows hold its last version and
-status, and none of them is set aside. On SQLite and on PostgreSQL."""
+status, and none of them is set aside; the game list's projection remembers no game that ended.
+On SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ from projections.deadline_projection import DeadlineProjection
 from projections.games import GameProjection
 from services.accounts.names import MAX_LENGTH
 from services.common import clock, date_rules
+from services.common.visibility import ENDED
 from services.play.aggregate import Game
 from tests.support.rated_games import play_out
 
@@ -107,6 +109,9 @@ def test_every_shape_the_commands_accept_is_projected_and_one_past_them_is_set_a
     projection.flush()
 
     assert deployment.views.set_aside_games() == []
+    ended = {gid for gid in gids if deployment.games.load(gid).status in ENDED}
+    remembered = projection.memory.meta.keys() | projection.memory.seats.keys() | projection.memory.clocks.keys()
+    assert not ended & remembered  # a game that ended leaves the projection's memory
     aside = {r["game_id"] for r in deployment.views.set_aside_games(set_aside.DEADLINES_TABLE)}
     for gid in gids:
         row = deployment.views.game_summary(gid)
@@ -118,3 +123,12 @@ def test_every_shape_the_commands_accept_is_projected_and_one_past_them_is_set_a
         assert gid not in aside
         assert (deployment.views.deadline_row(gid) or {}).get("status") == game.status
         assert gid in {g["game_id"] for g in deployment.views.list_games(player=game.creator, limit=200)}
+
+
+def test_the_game_list_remembers_a_bounded_number_of_running_games(deployment: Any) -> None:
+    memory = GameProjection(deployment.views).memory
+    for n in range(5):
+        gid = f"g{n}"
+        memory.meta[gid], memory.seats[gid], memory.clocks[gid] = {}, [], {}
+    memory.settle(ended={"g1"}, kept=2)
+    assert list(memory.meta) == list(memory.seats) == list(memory.clocks) == ["g3", "g4"]

@@ -31,3 +31,21 @@ def test_days_declared_by_another_process_are_read_once_the_cache_is_stale(
     assert worker.days("ann") == frozenset()  # still fresh: not read again
     ticks[0] += vacations.FRESH
     assert worker.days("ann") == {start, start + timedelta(days=1)}
+
+
+def test_a_process_holds_the_days_of_the_players_it_asked_of_lately_not_of_all_it_ever_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = [1000.0]
+    monkeypatch.setattr(vacations.time, "monotonic", lambda: ticks[0])
+    monkeypatch.setattr(vacations, "KEPT", 8)
+    worker = Vacations(SQLiteStore(tmp_path / "service.db"))
+    for n in range(8):
+        worker.days(f"old-{n}")
+    ticks[0] += vacations.FRESH
+    for n in range(3):
+        worker.days(f"new-{n}")
+    assert len(worker._cache) == 3  # the stale ones went once past KEPT
+    start = clock.now().date() + timedelta(days=3)
+    worker.declare("old-1", start, 1)
+    assert worker.days("old-1") == {start}  # and one asked of again is read again
