@@ -183,6 +183,7 @@ class StreamHub:
         follower = handoff.follower
         owner = follower.player_id or ""
         if isinstance(follower, GameFollower):
+            self.streams.wakeups.follow(game_key(follower.gid))  # before its first read (``_refresh``)
             self._games[follower.gid].add(feed)
             self._refresh(game_key(follower.gid))
         else:
@@ -238,6 +239,8 @@ class StreamHub:
 
     def _forget(self, feed: Feed, owner: str) -> None:
         follower = feed.follower
+        if isinstance(follower, GameFollower):
+            self.streams.wakeups.unfollow(game_key(follower.gid))
         index = self._games if isinstance(follower, GameFollower) else self._accounts
         key = follower.gid if isinstance(follower, GameFollower) else follower.player_id
         for table, name in ((index, key), (self._owners, owner)):

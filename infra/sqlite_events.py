@@ -78,6 +78,12 @@ _listeners: set[threading.Event] = set()
 _listeners_lock = threading.Lock()
 
 
+def polling() -> bool:
+    """Whether a subscription of this process polls the store (it runs the read models' projections):
+    it then wants every game's wake-up (``wake_transports.UnixBroadcast``)."""
+    return bool(_listeners)
+
+
 def wake() -> None:
     """Tells every polling subscription in this process that new events were saved."""
     with _listeners_lock:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import abc
 import contextlib
 import logging
+import mmap
 import os
 import re
 import socket
@@ -29,6 +30,8 @@ import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from infra import wake_interest
 
 log = logging.getLogger("dragonhall.wakeups")
 
@@ -57,6 +60,10 @@ class _Reconnecting(abc.ABC):
 
     what = ""
     """What it listens to, for the log."""
+
+    def interested(self, key: str, following: bool) -> None:
+        """Every process hears every key of a channel: nothing to tell the senders."""
+        return None
 
     def _start_listening(self, name: str) -> None:
         self._stopping = threading.Event()
@@ -202,12 +209,17 @@ class UnixBroadcast:
     DRAIN = 64
     """Datagrams the listener reads at most before it delivers their keys."""
 
-    def __init__(self, directory: Path, deliver: Deliver) -> None:
+    def __init__(self, directory: Path, deliver: Deliver, wants_all: Callable[[], bool] = lambda: False) -> None:
+        """``wants_all``: whether this process wants every game's wake-up, not only those of the
+        games its streams follow (``wake_interest``); asked again each time the listener wakes."""
         self.directory = directory
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.origin = _origin()
         self.path = directory / f"{os.getpid()}-{self.origin}.sock"
         self._deliver = deliver
+        self._wants_all = wants_all
+        self.interest = wake_interest.Interest(self.path.with_suffix(wake_interest.SUFFIX))  # before the socket
+        self.interest.want_all(wants_all())
         self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._socket.bind(str(self.path))
         os.chmod(self.path, 0o600)
@@ -216,7 +228,8 @@ class UnixBroadcast:
         self._queued.setblocking(False)
         self._sender = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._sender.setblocking(False)
-        self._peers: list[str] = []
+        self._peers: list[tuple[str, mmap.mmap | None]] = []
+        """The other processes' sockets, each with its table of the games it follows."""
         self._peers_read = 0.0
         self._lock = threading.Lock()
         self._held: dict[str, dict[str, None]] = {}
@@ -232,6 +245,7 @@ class UnixBroadcast:
         for the GIL are read together, and a key sent by several of them is delivered once (a key only
         says "read again"). Under load every move sent one, and the thread took the GIL for each."""
         while not self._stopping:
+            self.interest.want_all(self._wants_all())
             try:
                 data = [self._socket.recv(self.LARGEST)]
                 while len(data) < self.DRAIN:
@@ -248,18 +262,25 @@ class UnixBroadcast:
             for key in keys:
                 self._deliver(key)
 
-    def _others(self) -> list[str]:
+    def _others(self) -> list[tuple[str, mmap.mmap | None]]:
         now = time.monotonic()
         with self._lock:
             if now - self._peers_read > self.REFRESH:
-                mine = self.path.name
-                self._peers = [str(p) for p in self.directory.glob("*.sock") if p.name != mine]
+                mine, known = self.path.name, dict(self._peers)
+                paths = [str(p) for p in self.directory.glob("*.sock") if p.name != mine]
+                self._peers = [(p, known.get(p) or wake_interest.read_table(p)) for p in paths]
                 self._peers_read = now
-            return list(self._peers)
+            return self._peers
+
+    def interested(self, key: str, following: bool) -> None:
+        self.interest.follow(key, following)
 
     def send(self, key: str) -> None:
-        for peer in self._others():
-            self._send_to(peer, key)
+        """Sends ``key`` (keys, one a line) to every other process, each only the games it follows."""
+        for peer, table in self._others():
+            keys = wake_interest.wanted(table, key)
+            if keys:
+                self._send_to(peer, keys)
 
     def _send_to(self, peer: str, key: str | None) -> None:
         """Sends ``key`` to ``peer`` with the keys it refused before; holds them all if it refuses again."""
@@ -310,8 +331,9 @@ class UnixBroadcast:
             self._send_to(peer, None)
 
     def _drop(self, peer: str) -> None:
-        with contextlib.suppress(OSError):
-            os.unlink(peer)
+        for path in (peer, peer.removesuffix(".sock") + wake_interest.SUFFIX):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
         with self._lock:
             self._peers_read = 0.0
             self._held.pop(peer, None)
@@ -326,6 +348,7 @@ class UnixBroadcast:
         with contextlib.suppress(OSError):
             os.unlink(self.path)
         self._thread.join(timeout=3)
+        self.interest.close()
         self._socket.close()
         self._queued.close()
         self._sender.close()

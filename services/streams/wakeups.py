@@ -49,6 +49,10 @@ class Broadcast(Protocol):
         """Tells the other processes that ``key`` changed (best effort); ``key`` may be several
         keys, one a line."""
 
+    def interested(self, key: str, following: bool) -> None:
+        """One more (or one fewer) stream of this process follows ``key``: a transport that can
+        spare a process the keys nobody there follows counts it (``infra.wake_interest``)."""
+
     def close(self) -> None:
         """Stops listening and releases connections."""
 
@@ -57,6 +61,9 @@ class NoBroadcast:
     """One process serves the deployment (the embedded default): nothing to carry."""
 
     def send(self, key: str) -> None:
+        return None
+
+    def interested(self, key: str, following: bool) -> None:
         return None
 
     def close(self) -> None:
@@ -99,9 +106,11 @@ class Wakeups:
         with self._lock:
             for key in keys:
                 self._subscribers.setdefault(key, set()).add(subscription)
+        self.follow(*keys)
         try:
             yield subscription
         finally:
+            self.unfollow(*keys)
             with self._lock:
                 for key in keys:
                     held = self._subscribers.get(key)
@@ -109,6 +118,16 @@ class Wakeups:
                         held.discard(subscription)
                         if not held:
                             del self._subscribers[key]
+
+    def follow(self, *keys: str) -> None:
+        """A stream of this process follows ``keys`` (before it reads them): the other processes
+        send them here (``Broadcast.interested``). Each call is undone by one ``unfollow``."""
+        for key in keys:
+            self.broadcast.interested(key, True)
+
+    def unfollow(self, *keys: str) -> None:
+        for key in keys:
+            self.broadcast.interested(key, False)
 
     def publish(self, key: str) -> None:
         """Wakes the subscribers of ``key`` here and in every other process."""

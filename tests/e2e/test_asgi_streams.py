@@ -226,6 +226,31 @@ def test_a_stream_whose_client_goes_gives_its_slot_back(world: tuple[Gateway, Ap
     assert _held(api) == 0
 
 
+def test_a_held_game_stream_asks_for_its_games_wake_ups_until_it_ends(world: tuple[Gateway, ApiClient]) -> None:
+    """The other processes send a game's wake-up only to a process that follows it
+    (``infra.wake_interest``): the hub follows a stream's game before its first read, and stops
+    when the stream ends, once for each stream."""
+    gateway, api = world
+    game, _ = _table(api)
+    followed: list[tuple[str, bool]] = []
+    wakeups = api.platform.streams.wakeups
+    wakeups.follow = lambda *keys: followed.extend((k, True) for k in keys)  # type: ignore[method-assign]
+    wakeups.unfollow = lambda *keys: followed.extend((k, False) for k in keys)  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        streams = [Exchange(gateway, "GET", f"/api/v1/games/{game}/stream") for _ in range(2)]
+        for stream in streams:
+            assert await stream.start() == 200
+            assert (await stream.line()) is not None
+        assert followed == [(f"game:{game}", True)] * 2
+        for stream in streams:
+            stream.gone.set()
+            await asyncio.wait_for(stream.task, WAIT)
+
+    _run(scenario())
+    assert followed == [(f"game:{game}", True)] * 2 + [(f"game:{game}", False)] * 2
+
+
 def test_a_revoked_token_ends_the_account_stream_it_opened(world: tuple[Gateway, ApiClient]) -> None:
     gateway, api = world
     owner = api.player("owner")["token"]

@@ -91,7 +91,8 @@ def test_unix_wake_ups_a_full_queue_refused_are_sent_again(tmp_path: Path) -> No
         reading.wait(WAIT)
         got.append(key)
 
-    receiver, sender = UnixBroadcast(directory, deliver), UnixBroadcast(directory, lambda key: None)
+    receiver = UnixBroadcast(directory, deliver, wants_all=lambda: True)
+    sender = UnixBroadcast(directory, lambda key: None)
     try:
         keys = [f"game:{i}" for i in range(200)]
         for key in keys:
@@ -104,6 +105,42 @@ def test_unix_wake_ups_a_full_queue_refused_are_sent_again(tmp_path: Path) -> No
     finally:
         sender.close()
         receiver.close()
+
+
+def _delivered(sender: Wakeups, key: str, receiver: Wakeups, wait: float) -> bool:
+    """Whether ``key``, published by ``sender``, reaches ``receiver`` within ``wait`` seconds."""
+    got: list[str] = []
+    receiver.observers.append(got.append)
+    sender.publish(key)
+    deadline = time.monotonic() + wait
+    while key not in got and time.monotonic() < deadline:
+        time.sleep(0.01)
+    receiver.observers.remove(got.append)
+    return key in got
+
+
+def test_unix_wake_ups_of_a_game_reach_only_the_processes_that_follow_it(tmp_path: Path) -> None:
+    """A process is sent a game's key only while one of its streams follows the game (or while it
+    runs the projections, which pull at every save); every other key reaches every process."""
+    directory = tmp_path / "wake"
+    projecting = [False]
+    sender, follower = Wakeups(lambda d: UnixBroadcast(directory, d)), Wakeups(lambda d: UnixBroadcast(directory, d))
+    projector = Wakeups(lambda d: UnixBroadcast(directory, d, wants_all=lambda: projecting[0]))
+    try:
+        game = f"game:{uuid.uuid4()}"
+        assert not _delivered(sender, game, follower, 0.3), "a process whose streams follow no game is not sent it"
+        assert _delivered(sender, "account:ann", follower, WAIT), "an account's key reaches every process"
+        with follower.subscribe(game) as woken, follower.subscribe(game):
+            sender.publish(game)
+            assert woken.wait(WAIT), "while a stream follows the game, its wake-ups come"
+        assert not _delivered(sender, game, follower, 0.3), "and once the last stream has gone, they stop"
+        assert not _delivered(sender, game, projector, 0.3)
+        projecting[0] = True
+        assert _delivered(sender, "account:bob", projector, WAIT)  # the listener asks wants_all when it wakes
+        assert _delivered(sender, game, projector, WAIT), "a process that runs the projections is sent every game's"
+    finally:
+        for hub in (sender, follower, projector):
+            hub.close()
 
 
 def _stream_first_line(api: ApiClient, path: str, got: list[dict[str, Any]]) -> threading.Thread:
