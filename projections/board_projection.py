@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -29,9 +29,9 @@ from eventsourcing.domain import DomainEventProtocol
 
 from domain.kernel import canonical_json, decode, find_game
 from projections import set_aside
-from projections.batch import Fresh, Poisoned, blame
+from projections.batch import Fresh
 from projections.board_memory import BoardMemory
-from projections.tracked import EventsOf, Items, TrackedProjection, nearest_handler
+from projections.tracked import Items, TrackedProjection, nearest_handler
 from projections.views import VIEWS, Change, GameViewsSQL, carry_set_aside_to_boards
 from services.common import clock
 from services.common.event_store import EventStore
@@ -54,6 +54,7 @@ class BoardProjection(TrackedProjection):
     name = VIEWS
     read_model = "boards"
     set_aside_table = set_aside.BOARDS_TABLE
+    retried_tables = TABLES
     split_from = "games"
 
     def __init__(self, view: GameViewsSQL, app: EventStore | None = None) -> None:
@@ -106,36 +107,10 @@ class BoardProjection(TrackedProjection):
         held = self.memory.states.get(gid)
         return held[0] + 1 if held else 0
 
-    def retry_set_aside(self, events_of: EventsOf) -> None:
-        """Folds every game set aside again from its first event (``events_of``), before the runner
-        takes its first batch: a game the code now folds gets its board back and leaves the record;
-        its events the runner delivers later are skipped up to the version folded."""
-        self._set_aside_games = None
-        for gid in sorted(self._aside()):
-            self._retry(gid, events_of)
-
-    def _retry(self, gid: str, events_of: EventsOf) -> None:
-        self._forget_game(gid)
-        events = list(events_of(gid))
-        try:
-            with blame(gid):
-                for event in events:
-                    self._apply(event, set())
-                rows = self._due({gid}, idle=True)
-            self.view.write([*set_aside.cleared(gid, TABLES, self.set_aside_table), *rows])
-        except Poisoned as p:
-            self._forget_game(gid)
-            last, error = events[-1].originator_version if events else 0, set_aside.describe(p.error)
-            self.view.write([set_aside.still(gid, error, last, clock.now().isoformat(), self.set_aside_table)])
-            log.error("game %s is still set aside from the boards: %s", gid, error)
-            return
-        except BaseException:
-            self._forget_game(gid)
-            raise
-        self._aside().discard(gid)
-        if events:
-            self._caught_up[gid] = events[-1].originator_version
-        log.warning("game %s, set aside, is back in the boards (version %s)", gid, len(events))
+    def _refold(self, gid: str, events: Sequence[DomainEventProtocol[uuid.UUID]]) -> list[Change]:
+        for event in events:
+            self._apply(event, set())
+        return self._due({gid}, idle=True)
 
     def _created(self, e: Game.Created, ended: set[str]) -> None:
         self._unstarted[str(e.originator_id)] = (e.game, e.variant, e.options)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -73,6 +73,7 @@ class DeadlineProjection(TrackedProjection):
     name = VIEWS
     read_model = "deadlines"
     set_aside_table = set_aside.DEADLINES_TABLE
+    retried_tables = ("dh_deadlines",)
     split_from = "games"
 
     def __init__(self, view: GameViewsSQL) -> None:
@@ -89,6 +90,12 @@ class DeadlineProjection(TrackedProjection):
         changes = self._settle(batch)
         marks = set_aside.marks(fresh, skipped, clock.now().isoformat(), self.set_aside_table)
         self._commit([*changes, *marks], items)
+
+    def _refold(self, gid: str, events: Sequence[DomainEventProtocol[uuid.UUID]]) -> list[Change]:
+        batch = _Batch()
+        for event in events:
+            self._apply(gid, event, batch)
+        return self._settle(batch)
 
     def _apply(self, gid: str, event: DomainEventProtocol[uuid.UUID], batch: _Batch) -> None:
         handler = _handler(type(event))

@@ -16,16 +16,16 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
 from eventsourcing.domain import DomainEventProtocol
 
 from projections import deadline_index, set_aside, turn_notices
-from projections.batch import Batch, Fresh, Poisoned, blame
+from projections.batch import Batch, Fresh, blame
 from projections.game_memory import GameMemory
-from projections.tracked import EventsOf, Items, TrackedProjection, nearest_handler
+from projections.tracked import Items, TrackedProjection, nearest_handler
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.accounts.account_feed import AccountFeed
 from services.common import clock
@@ -44,6 +44,7 @@ class GameProjection(TrackedProjection):
     name = VIEWS
     read_model = "games"
     set_aside_table = set_aside.GAMES_TABLE
+    retried_tables = set_aside.GAME_TABLES
 
     def __init__(self, view: GameViewsSQL, feed: AccountFeed | None = None) -> None:
         """``feed``: where the account events go (None keeps no feed)."""
@@ -74,40 +75,15 @@ class GameProjection(TrackedProjection):
     def _forget_game(self, gid: str) -> None:
         self.memory.forget(gid)
 
-    def retry_set_aside(self, events_of: EventsOf) -> None:
-        """Applies every game set aside again from its first event (``events_of``), before the
-        runner takes its first batch: a game the code now applies gets its rows back and leaves
-        the record; its events the runner delivers later are skipped up to the version applied."""
-        self._set_aside_games = None
-        for gid in sorted(self._aside()):
-            self._retry(gid, events_of)
-
-    def _retry(self, gid: str, events_of: EventsOf) -> None:
-        self.memory.forget(gid)
-        events = list(events_of(gid))
+    def _refold(self, gid: str, events: Sequence[DomainEventProtocol[uuid.UUID]]) -> list[Change]:
         batch = Batch()
-        try:
-            with blame(gid):
-                for event in events:
-                    self.apply(event, batch)
-                self._settle_clocks(batch)
-                turn_notices.announce_turns(self.memory, batch)
-            if self.feed is not None:
-                self.feed.append(batch.feed)
-            self.view.write([*set_aside.cleared(gid), *batch.changes()])
-        except Poisoned as p:
-            self.memory.forget(gid)
-            last = events[-1].originator_version if events else 0
-            self.view.write([set_aside.still(gid, set_aside.describe(p.error), last, clock.now().isoformat())])
-            log.error("game %s is still set aside: %s", gid, set_aside.describe(p.error))
-            return
-        except BaseException:
-            self.memory.forget(gid)
-            raise
-        self._aside().discard(gid)
-        if events:
-            self._caught_up[gid] = events[-1].originator_version
-        log.warning("game %s, set aside, is back in the read models (version %s)", gid, len(events))
+        for event in events:
+            self.apply(event, batch)
+        self._settle_clocks(batch)
+        turn_notices.announce_turns(self.memory, batch)
+        if self.feed is not None:
+            self.feed.append(batch.feed)
+        return batch.changes()
 
     def _settle_clocks(self, batch: Batch) -> None:
         """Writes each timed game's awaited seats and clock as they stand after the batch: a move's

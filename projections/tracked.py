@@ -28,8 +28,9 @@ from eventsourcing.persistence import Tracking
 from eventsourcing.projection import Projection
 
 from projections import set_aside
-from projections.batch import Fresh, Poisoned
+from projections.batch import Fresh, Poisoned, blame
 from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
+from services.common import clock
 
 log = logging.getLogger(__name__)
 H = TypeVar("H")
@@ -51,6 +52,10 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
     """Its key in ``views.READ_MODEL_TABLES``, which names its tracking record."""
     set_aside_table: ClassVar[str]
     """Where it records the games it set aside."""
+    retries: ClassVar[bool] = True
+    """Whether it applies the games it set aside again when a runner starts (``retry_set_aside``)."""
+    retried_tables: ClassVar[Sequence[str]] = ()
+    """Its tables holding rows of one game, cleared before a game set aside is applied again."""
     split_from: ClassVar[str | None] = None
     """The read model whose position it shared before it had its own: the first time a version
     with its own runs, it starts there (``GameViewsSQL.take_position_from``), with what ``_carry``
@@ -181,8 +186,41 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
         """Writes out what the projection holds in memory (when the runner is idle, and at shutdown)."""
 
     def retry_set_aside(self, events_of: EventsOf) -> None:
-        """Applies the games set aside again, before the runner's first batch (where the read
-        model can: the ratings must rate games in stream order, and are rebuilt instead)."""
+        """Applies every game set aside again from its first event (``events_of``), before the
+        runner takes its first batch: a game the code now applies gets its rows back and leaves the
+        record; its events the runner delivers later are skipped up to the version applied. The
+        ratings, which must rate games in stream order, are rebuilt instead (``retries``)."""
+        if not self.retries:
+            return
+        self._set_aside_games = None
+        for gid in sorted(self._aside()):
+            self._retry(gid, events_of)
+
+    def _refold(self, gid: str, events: Sequence[DomainEventProtocol[uuid.UUID]]) -> list[Change]:
+        """The rows of game ``gid`` applied from its first event (``events``, all of them): what a
+        retry writes after clearing ``retried_tables``."""
+        raise NotImplementedError(f"the {self.read_model} read model does not retry the games it set aside")
+
+    def _retry(self, gid: str, events_of: EventsOf) -> None:
+        self._forget_game(gid)
+        events = list(events_of(gid))
+        try:
+            with blame(gid):
+                rows = self._refold(gid, events)
+            self.view.write([*set_aside.cleared(gid, self.retried_tables, self.set_aside_table), *rows])
+        except Poisoned as p:
+            self._forget_game(gid)
+            last, error = events[-1].originator_version if events else 0, set_aside.describe(p.error)
+            self.view.write([set_aside.still(gid, error, last, clock.now().isoformat(), self.set_aside_table)])
+            log.error("game %s is still set aside from the %s: %s", gid, self.read_model, error)
+            return
+        except BaseException:
+            self._forget_game(gid)
+            raise
+        self._aside().discard(gid)
+        if events:
+            self._caught_up[gid] = events[-1].originator_version
+        log.warning("game %s, set aside, is back in the %s (version %s)", gid, self.read_model, len(events))
 
 
 def nearest_handler(handlers: Mapping[type, H], cls: type) -> H | None:

@@ -279,11 +279,12 @@ def test_deadlines_kept_across_a_restart_of_the_runner_are_as_in_one_go(platform
     assert {r["status"] for r in kept} == {"finished", "active"}
 
 
-def test_a_game_whose_deadline_cannot_be_computed_is_set_aside_by_the_deadlines_alone(
+def test_a_game_whose_deadline_cannot_be_computed_is_set_aside_by_the_deadlines_alone_and_retried(
     platform: Any, monkeypatch: Any
 ) -> None:
     """Deadlines are computed once per game after the batch: the game whose deadline fails is the
-    one set aside, not the game of the batch's last event, and the game list keeps it."""
+    one set aside, not the game of the batch's last event, and the game list keeps it. A runner
+    started with code that computes it brings its row back, as a projection in one go writes it."""
     from projections import deadline_index
 
     timing = deadline_index.timing
@@ -309,3 +310,12 @@ def test_a_game_whose_deadline_cannot_be_computed_is_set_aside_by_the_deadlines_
     assert views.deadline_row(bad) is None and (views.deadline_row(good) or {}).get("next_deadline")
     platform.wait_for_projections()
     assert platform.views.game_summary(bad) is not None and platform.views.set_aside_games() == []
+    monkeypatch.undo()  # the upgrade: the code now computes its deadline
+    DeadlineProjection(views).retry_set_aside(lambda gid: list(platform.games.stored_events(gid)))
+    assert views.set_aside_games(set_aside.DEADLINES_TABLE) == []
+    in_one_go = fresh_views()
+    notes = store.recorder.select_notifications(1, 10_000)
+    DeadlineProjection(in_one_go).process_batch(
+        [(store.mapper.to_domain_event(n), Tracking(store.name, n.id)) for n in notes]
+    )
+    assert views.deadline_row(bad) == in_one_go.deadline_row(bad) is not None
