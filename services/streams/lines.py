@@ -144,8 +144,12 @@ class Heads:
     read in an older generation is read again. The generation is taken before the read, so a
     wake-up that comes during it makes the next caller read again."""
 
-    def __init__(self, read: Callable[[str], int]) -> None:
+    def __init__(self, read: Callable[[str], int], follow: Callable[[str, bool], None] = lambda key, on: None) -> None:
+        """``follow``: asks for a game's wake-ups (``True``) while its head is held, and stops
+        (``False``): the other processes send a game's only to those that follow it
+        (``infra.wake_interest``), and a head nobody woke would be read again only after ``HEAD_TTL``."""
         self._read = read
+        self._follow = follow
         self._held: OrderedDict[str, tuple[int, int, float]] = OrderedDict()
         self._generations: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -170,14 +174,18 @@ class Heads:
             if found is not None:
                 return found
             with self._lock:
+                new = gid not in self._generations
                 generation = self._generations.setdefault(gid, 0)
+            if new:
+                self._follow(game_key(gid), True)  # before the read: a save after it wakes this process
             head = self._read(gid)
             with self._lock:
                 self._held[gid] = (generation, head, time.monotonic())
                 self._held.move_to_end(gid)
                 while len(self._held) > HEADS_KEPT:
                     old, _ = self._held.popitem(last=False)
-                    self._generations.pop(old, None)
+                    if self._generations.pop(old, None) is not None:
+                        self._follow(game_key(old), False)
             return head
 
     def _fresh(self, gid: str) -> int | None:
@@ -292,8 +300,14 @@ class Streams:
         self._lines: OrderedDict[tuple[Any, ...], Line] = OrderedDict()
         self._lock = threading.Lock()
         self._stored_events: OrderedDict[tuple[str, int, int], list[Any]] = OrderedDict()
-        self.heads = Heads(self._head)
+        self.heads = Heads(self._head, self._follow)
         wakeups.observers.append(self.heads.observe)
+
+    def _follow(self, key: str, following: bool) -> None:
+        if following:
+            self.wakeups.follow(key)
+        else:
+            self.wakeups.unfollow(key)
 
     def open_game(self, game_id: str, player_id: str | None, seat: int | None, after: int | None) -> GameFollower:
         game = self.games.load(game_id)

@@ -13,6 +13,7 @@ import re
 import shutil
 import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,17 @@ def _read(server: Server, gid: str) -> dict[str, Any]:
     }
 
 
+def _listed(server: Server, games: list[str], timeout: float = 30) -> Any:
+    """The list of finished games once it shows ``games``: a game's own document comes from the write
+    model as soon as it ends, the list from the read models a moment later."""
+    deadline = time.monotonic() + timeout
+    while True:
+        _, listed = server.call("GET", "/api/v1/games?status=finished")
+        if {g["id"] for g in listed["games"]} >= set(games) or time.monotonic() > deadline:
+            return listed
+        time.sleep(0.1)
+
+
 def test_a_backup_taken_while_the_server_runs_restores_every_game_read_model_and_record(
     running: Server, tmp_path: Path
 ) -> None:
@@ -86,7 +98,7 @@ def test_a_backup_taken_while_the_server_runs_restores_every_game_read_model_and
     for gid in games:
         running.wait_status(gid)
     live = tmp_path / "var"
-    _, listed = running.call("GET", "/api/v1/games?status=finished")
+    listed = _listed(running, games)
     before = {gid: _read(running, gid) for gid in games}
     back_up(live, tmp_path / "restored")  # the server still runs, its files open
     assert _contents(tmp_path / "restored") == _contents(live)

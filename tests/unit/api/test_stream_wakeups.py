@@ -71,12 +71,33 @@ def test_heads_count_only_the_games_their_streams_asked_for() -> None:
     assert reads == ["g1", "g1"]
 
 
+def test_heads_follow_the_games_they_hold_so_that_other_processes_wake_them(monkeypatch: Any) -> None:
+    """A head is read again when its game is woken; other processes send a game's wake-up only to
+    the processes that follow it, so a held head follows its game (before its read), and stops when
+    it is dropped. A catch-up answered for the fan-out engine holds a head with no stream here."""
+    from services.streams import lines
+
+    monkeypatch.setattr(lines, "HEADS_KEPT", 2)
+    follows: list[tuple[str, bool]] = []
+    heads = Heads(lambda gid: follows.append((f"read {gid}", True)) or 7, lambda key, on: follows.append((key, on)))
+    for gid in ("g1", "g1", "g2", "g3"):
+        heads.head(gid)
+    assert follows == [
+        ("game:g1", True), ("read g1", True),
+        ("game:g2", True), ("read g2", True),
+        ("game:g3", True), ("read g3", True), ("game:g1", False),
+    ]  # fmt: skip
+
+
 class _Sent:
     def __init__(self) -> None:
         self.messages: list[str] = []
 
     def send(self, key: str) -> None:
         self.messages.append(key)
+
+    def interested(self, key: str, following: bool) -> None:
+        return None
 
     def close(self) -> None:
         return None
