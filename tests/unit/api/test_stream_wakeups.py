@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from api.stream_hub import StreamHub
-from services.streams.lines import Heads
+from services.streams.heads import Heads
 from services.streams.wakeups import Wakeups
 
 
@@ -75,9 +75,9 @@ def test_heads_follow_the_games_they_hold_so_that_other_processes_wake_them(monk
     """A head is read again when its game is woken; other processes send a game's wake-up only to
     the processes that follow it, so a held head follows its game (before its read), and stops when
     it is dropped. A catch-up answered for the fan-out engine holds a head with no stream here."""
-    from services.streams import lines
+    from services.streams import heads as module
 
-    monkeypatch.setattr(lines, "HEADS_KEPT", 2)
+    monkeypatch.setattr(module, "HEADS_KEPT", 2)
     follows: list[tuple[str, bool]] = []
     heads = Heads(lambda gid: follows.append((f"read {gid}", True)) or 7, lambda key, on: follows.append((key, on)))
     for gid in ("g1", "g1", "g2", "g3"):
