@@ -31,7 +31,7 @@ from domain.kernel import canonical_json, decode, find_game
 from projections import set_aside
 from projections.batch import Fresh
 from projections.board_memory import BoardMemory
-from projections.tracked import Items, TrackedProjection, nearest_handler
+from projections.tracked import Items, RetriedProjection, nearest_handler
 from projections.views import VIEWS, Change, GameViewsSQL, carry_set_aside_to_boards
 from services.common import clock
 from services.common.event_store import EventStore
@@ -48,7 +48,7 @@ Configured = tuple[str, str, dict[str, Any]]
 """A game not yet started: its game, variant and options."""
 
 
-class BoardProjection(TrackedProjection):
+class BoardProjection(RetriedProjection):
     """Materialises ``dh_boards``: each game's rules state, folded with the game's own ``evolve``."""
 
     name = VIEWS
@@ -116,23 +116,21 @@ class BoardProjection(TrackedProjection):
         self._unstarted[str(e.originator_id)] = (e.game, e.variant, e.options)
 
     def _started(self, e: Game.Started, ended: set[str]) -> None:
-        gid, version = str(e.originator_id), e.originator_version
-        configured = self._unstarted.pop(gid, None)
-        if configured is None:  # created before this runner started
-            state = self.memory.stored_state(gid, version)
-        else:
-            game, variant, options = configured
+        def initial(game: str, variant: str, options: Any) -> Any:
             ruleset = find_game(game)
-            state = ruleset.initial(ruleset.configure(variant, options, len(e.seats)))
-        self.memory.remember(gid, version, state)
+            return ruleset.initial(ruleset.configure(variant, options, len(e.seats)))
+
+        self._begin(e, lambda configured: initial(*configured))
 
     def _forked(self, e: Game.Forked, ended: set[str]) -> None:
+        self._begin(e, lambda configured: decode(find_game(configured[0]).state_type, e.state))
+
+    def _begin(self, e: Game.Started | Game.Forked, first: Callable[[Configured], Any]) -> None:
+        """Remembers a game's first board: ``first`` of its configuration, or, for a game created
+        before this runner started, the one stored."""
         gid, version = str(e.originator_id), e.originator_version
         configured = self._unstarted.pop(gid, None)
-        if configured is None:  # created before this runner started
-            state = self.memory.stored_state(gid, version)
-        else:
-            state = decode(find_game(configured[0]).state_type, e.state)
+        state = self.memory.stored_state(gid, version) if configured is None else first(configured)
         self.memory.remember(gid, version, state)
 
     def _rule_event(self, e: Game.RuleEvent, ended: set[str]) -> None:

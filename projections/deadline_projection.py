@@ -31,7 +31,7 @@ from projections import deadline_index, set_aside
 from projections.batch import Fresh, blame
 from projections.deadline_index import Clock
 from projections.deadline_views import UPSERT, carry_game_list_to_deadlines
-from projections.tracked import Items, TrackedProjection, nearest_handler
+from projections.tracked import Items, RetriedProjection, nearest_handler
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.common import clock
 from services.common.visibility import ENDED
@@ -67,7 +67,7 @@ class _Batch:
     """Those whose clock moved: their deadlines are computed again."""
 
 
-class DeadlineProjection(TrackedProjection):
+class DeadlineProjection(RetriedProjection):
     """Materialises ``dh_deadlines``: each game's clock and when its next deadline and reminder fall."""
 
     name = VIEWS

@@ -25,7 +25,7 @@ from eventsourcing.domain import DomainEventProtocol
 from projections import deadline_index, set_aside, turn_notices
 from projections.batch import Batch, Fresh, blame
 from projections.game_memory import GameMemory
-from projections.tracked import Items, TrackedProjection, nearest_handler
+from projections.tracked import Items, RetriedProjection, nearest_handler
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.accounts.account_feed import AccountFeed
 from services.common import clock
@@ -35,7 +35,7 @@ from services.play.aggregate import Game
 log = logging.getLogger(__name__)
 
 
-class GameProjection(TrackedProjection):
+class GameProjection(RetriedProjection):
     """Materialises ``dh_games`` and ``dh_game_players``, and writes the players' feeds
     (``feed``). The boards, the ratings and the deadlines are read models of their own
     (``projections.board_projection``, ``projections.rating_projection``,

@@ -44,7 +44,6 @@ class RatingProjection(TrackedProjection):
     name = VIEWS
     read_model = "ratings"
     set_aside_table = set_aside.RATINGS_TABLE
-    retries = False  # games are rated in stream order: a game set aside is rated by a rebuild
     split_from = "games"
 
     def __init__(self, view: GameViewsSQL) -> None:

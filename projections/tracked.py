@@ -52,10 +52,6 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
     """Its key in ``views.READ_MODEL_TABLES``, which names its tracking record."""
     set_aside_table: ClassVar[str]
     """Where it records the games it set aside."""
-    retries: ClassVar[bool] = True
-    """Whether it applies the games it set aside again when a runner starts (``retry_set_aside``)."""
-    retried_tables: ClassVar[Sequence[str]] = ()
-    """Its tables holding rows of one game, cleared before a game set aside is applied again."""
     split_from: ClassVar[str | None] = None
     """The read model whose position it shared before it had its own: the first time a version
     with its own runs, it starts there (``GameViewsSQL.take_position_from``), with what ``_carry``
@@ -186,20 +182,30 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
         """Writes out what the projection holds in memory (when the runner is idle, and at shutdown)."""
 
     def retry_set_aside(self, events_of: EventsOf) -> None:
+        """Applies the games set aside again before the runner's first batch, where the read model
+        can (``RetriedProjection``); the ratings, which must rate games in stream order, cannot, and
+        are rebuilt instead."""
+
+
+class RetriedProjection(TrackedProjection, ABC):
+    """A read model whose rows of a game are a fold of that game's events alone, so that a game it
+    set aside can be applied again from its first event when a runner starts."""
+
+    retried_tables: ClassVar[Sequence[str]]
+    """Its tables holding rows of one game, cleared before a game set aside is applied again."""
+
+    def retry_set_aside(self, events_of: EventsOf) -> None:
         """Applies every game set aside again from its first event (``events_of``), before the
         runner takes its first batch: a game the code now applies gets its rows back and leaves the
-        record; its events the runner delivers later are skipped up to the version applied. The
-        ratings, which must rate games in stream order, are rebuilt instead (``retries``)."""
-        if not self.retries:
-            return
+        record; its events the runner delivers later are skipped up to the version applied."""
         self._set_aside_games = None
         for gid in sorted(self._aside()):
             self._retry(gid, events_of)
 
+    @abstractmethod
     def _refold(self, gid: str, events: Sequence[DomainEventProtocol[uuid.UUID]]) -> list[Change]:
         """The rows of game ``gid`` applied from its first event (``events``, all of them): what a
         retry writes after clearing ``retried_tables``."""
-        raise NotImplementedError(f"the {self.read_model} read model does not retry the games it set aside")
 
     def _retry(self, gid: str, events_of: EventsOf) -> None:
         self._forget_game(gid)
