@@ -252,6 +252,13 @@ class GameDocument(GameSummary):
     current_version = fields.Integer()
 
 
+class NextStep(Schema):
+    ref = fields.String(required=True, metadata={"description": "A `data-ref` of the board picture."})
+    move = MoveField(required=True, metadata={"description": "One legal move whose way goes on with `ref`."})
+    question = fields.String(metadata={"description": 'With `words=true`: the choice it answers ("First card").'})
+    answer = fields.String(metadata={"description": 'With `words=true`: the answer in words ("the jump card").'})
+
+
 class LegalMoves(Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True)
@@ -299,6 +306,14 @@ class LegalMoves(Schema):
             "(`ghost` drawn at `at` turned `turn` degrees; a `path` and how it `ends`), or null."
         },
     )
+    chosen = fields.List(fields.String(), metadata={"description": "With `narrow=true`: the refs chosen so far."})
+    next = fields.List(
+        fields.Nested(NextStep),
+        metadata={
+            "description": "With `narrow=true`, when the moves that `chosen` begins are more than `limit` (and so "
+            "not listed): the refs that may be clicked next, each with one move it begins."
+        },
+    )
 
 
 class PageArgs(Schema):
@@ -317,6 +332,19 @@ class LegalMovesArgs(SeatArg, PageArgs):
             "description": "Also give each move's phrase in words (`texts`), for a person's buttons, its choices "
             "in words (`choices`), for a person's selects, and its ways on the board (`refs`, `poses`)."
         },
+    )
+    narrow = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "Choose step by step on the board: only the moves one of whose ways begins with the refs "
+            "`chosen`, listed whole when at most `limit`, else `next`, the refs that may come next. For listings of "
+            "tens of thousands (a Mékong programme)."
+        },
+    )
+    chosen = fields.String(
+        load_default="",
+        validate=validate.Length(0, 2000),
+        metadata={"description": "With `narrow=true`: the refs clicked so far, in order, separated by spaces."},
     )
 
 

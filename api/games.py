@@ -88,7 +88,13 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     time: ``total`` says how many there are (some games list tens of thousands)."""
     player = required_player()
     return current_platform().queries.legal_moves(
-        game_id, player.id, args.get("seat"), args["offset"], args["limit"], words=args["words"]
+        game_id,
+        player.id,
+        args.get("seat"),
+        args["offset"],
+        args["limit"],
+        words=args["words"],
+        chosen=tuple(args["chosen"].split()) if args["narrow"] else None,
     )
 
 

@@ -16,11 +16,12 @@ the seat's own legal moves and what its view shows, so they reveal nothing the s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 Ref = str
+"""A ``data-ref`` name: no space in it (a client sends the refs chosen so far as one line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,3 +75,34 @@ def either(*ways: Sequence[Ref]) -> Pointing:
 
 NOWHERE = Pointing(())
 """A move the board cannot make (the keyboard's controls can)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Narrowing:
+    """A seat's legal moves narrowed by the refs a person has clicked so far (``chosen``): those
+    one of whose ways begins with them, and each ref that may be clicked next with one move it
+    begins. A game whose listing runs to tens of thousands of moves (a Mékong programme) is
+    chosen step by step this way, each step's choices read from the server, rather than listed
+    whole to the page."""
+
+    moves: Sequence[Any]
+    """The legal moves one of whose ways begins with the refs chosen (lazy where the game can)."""
+    next: tuple[tuple[Ref, Any], ...]
+    """Each ref that may come next, in the game's order, with one move whose way it continues."""
+
+
+def narrowed(moves: Sequence[Any], pointing: Callable[[Any], Pointing], chosen: Sequence[Ref]) -> Narrowing:
+    """``moves`` narrowed by ``chosen`` through each move's pointing: the generic way, which
+    points every move (a game with a large listing narrows its own, ``Ruleset.narrow``)."""
+    chosen = tuple(chosen)
+    depth = len(chosen)
+    kept: list[Any] = []
+    following: dict[Ref, Any] = {}
+    for move in moves:
+        ways = [way for way in pointing(move).ways if way[:depth] == chosen]
+        if ways:
+            kept.append(move)
+        for way in ways:
+            if len(way) > depth:
+                following.setdefault(way[depth], move)
+    return Narrowing(kept, tuple(following.items()))

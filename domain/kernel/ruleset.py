@@ -30,7 +30,7 @@ from domain.kernel.narration import DEFAULT_NARRATOR, Narrator
 from domain.kernel.options import describe as describe_option
 from domain.kernel.outcome import Outcome
 from domain.kernel.picture import SEAT_COLOURS
-from domain.kernel.pointing import NOWHERE, Pointing
+from domain.kernel.pointing import NOWHERE, Narrowing, Pointing, Ref, narrowed
 from domain.kernel.records import Codec, Command, Event
 from domain.kernel.rng import Rng
 from domain.kernel.rules import JOINING, MOVE_SHAPE, IllegalMove, MalformedMove, RuleRef
@@ -231,6 +231,12 @@ class Ruleset(ABC, Generic[S]):
         (``domain.kernel.pointing``): the ``data-ref`` names of ``render_svg``'s elements. From
         what the seat's own view shows only. ``NOWHERE`` where the board cannot make it."""
         return NOWHERE
+
+    def narrow(self, state: S, seat: int, chosen: Sequence[Ref]) -> Narrowing:
+        """``seat``'s legal moves narrowed by the refs clicked so far (``domain.kernel.pointing``).
+        By default each legal move is pointed; a game whose listing is too long for that (Mékong's
+        programmes) narrows its own, in the same order as ``legal_moves``."""
+        return narrowed(self.legal_moves(state, seat), lambda command: self.point(state, seat, command), chosen)
 
     def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str | None:
         """The board of a view as an SVG document, if the game draws one; ``last`` is the last

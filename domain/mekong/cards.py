@@ -97,30 +97,38 @@ def _unrank(items: Sequence[Card], k: int, rank: int) -> list[Card]:
 
 
 class Programmes(Sequence[tuple[Card, ...]]):
-    """Every programme of a hand, in a fixed order, computed on demand.
+    """Every programme of a hand, in a fixed order, computed on demand; with ``start``, only
+    those that begin with these cards (a programme chosen card by card).
 
-    First the programmes without a dragon (ordered choices of 5 of the 8
-    actions), then, dragon by dragon and position by position, those with one.
-    ``len`` and indexing cost nothing; ``in`` checks the rules directly.
+    First the programmes without a dragon (ordered choices of the actions), then, dragon by
+    dragon and position by position, those with one. ``len`` and indexing cost nothing; ``in``
+    checks the rules directly.
     """
 
-    __slots__ = ("actions", "dragons", "held")
+    __slots__ = ("actions", "dragons", "held", "start")
 
-    def __init__(self, held: tuple[Card, ...]) -> None:
+    def __init__(self, held: tuple[Card, ...], start: tuple[Card, ...] = ()) -> None:
         self.held = held
-        self.actions = tuple(c for c in held if c.dragon is None)
-        self.dragons = tuple(c for c in held if c.dragon is not None)
+        self.start = start
+        self.actions = tuple(c for c in held if c.dragon is None and c not in start)
+        has_dragon = any(c.dragon is not None for c in start)
+        self.dragons = () if has_dragon else tuple(c for c in held if c.dragon is not None and c not in start)
+
+    @property
+    def _left(self) -> int:
+        """How many cards are still to be placed after ``start``."""
+        return PROGRAMME_LENGTH - len(self.start)
 
     @property
     def _plain(self) -> int:
-        return _arrangements(len(self.actions), PROGRAMME_LENGTH)
+        return _arrangements(len(self.actions), self._left)
 
     @property
     def _per_dragon_slot(self) -> int:
-        return _arrangements(len(self.actions), PROGRAMME_LENGTH - 1)
+        return _arrangements(len(self.actions), self._left - 1) if self._left else 0
 
     def __len__(self) -> int:
-        return self._plain + len(self.dragons) * PROGRAMME_LENGTH * self._per_dragon_slot
+        return self._plain + len(self.dragons) * self._left * self._per_dragon_slot
 
     @overload
     def __getitem__(self, i: int) -> tuple[Card, ...]: ...
@@ -134,16 +142,20 @@ class Programmes(Sequence[tuple[Card, ...]]):
         if not 0 <= i < len(self):
             raise IndexError(i)
         if i < self._plain:
-            return tuple(_unrank(self.actions, PROGRAMME_LENGTH, i))
+            return self.start + tuple(_unrank(self.actions, self._left, i))
         i -= self._plain
-        d, rest = divmod(i, PROGRAMME_LENGTH * self._per_dragon_slot)
+        d, rest = divmod(i, self._left * self._per_dragon_slot)
         slot, rank = divmod(rest, self._per_dragon_slot)
-        cards = _unrank(self.actions, PROGRAMME_LENGTH - 1, rank)
+        cards = _unrank(self.actions, self._left - 1, rank)
         cards.insert(slot, self.dragons[d])
-        return tuple(cards)
+        return self.start + tuple(cards)
 
     def __iter__(self) -> Iterator[tuple[Card, ...]]:
         return (self[i] for i in range(len(self)))
 
     def __contains__(self, cards: object) -> bool:
-        return isinstance(cards, tuple) and programme_fault(cards, self.held) is None
+        return (
+            isinstance(cards, tuple)
+            and cards[: len(self.start)] == self.start
+            and programme_fault(cards, self.held) is None
+        )

@@ -15,7 +15,7 @@ from typing import overload
 
 from domain.kernel import Command
 from domain.mekong.building import bare_stones, drop_spots, plank_choices, stone_spots, takeable_planks
-from domain.mekong.cards import PLANK_CARDS, STONE_CARDS, Card, Programmes, programme_fault
+from domain.mekong.cards import PLANK_CARDS, STONE_CARDS, Card, Programmes
 from domain.mekong.commands import Jump, Move, PlacePlank, PlaceStone, PlaceStoneAt, Program, RemovePlank, RemoveStone
 from domain.mekong.decide import awaiting
 from domain.mekong.pawns import jumps, move_paths
@@ -23,12 +23,13 @@ from domain.mekong.state import MekongState, Phase
 
 
 class ProgramMoves(Sequence[Program]):
-    """The ``Program`` commands of one hand, in the order of ``cards.Programmes``."""
+    """The ``Program`` commands of one hand (those beginning with ``start``), in the order of
+    ``cards.Programmes``."""
 
     __slots__ = ("_all", "programmes")
 
-    def __init__(self, held: tuple[Card, ...]) -> None:
-        self.programmes = Programmes(held)
+    def __init__(self, held: tuple[Card, ...], start: tuple[Card, ...] = ()) -> None:
+        self.programmes = Programmes(held, start)
         self._all: tuple[Program, ...] | None = None
 
     def __len__(self) -> int:
@@ -49,7 +50,7 @@ class ProgramMoves(Sequence[Program]):
         return iter(self._all)
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, Program) and programme_fault(move.cards, self.programmes.held) is None
+        return isinstance(move, Program) and move.cards in self.programmes
 
 
 @lru_cache(maxsize=8)

@@ -11,10 +11,14 @@ drawn by the page as a disc where it lies (``Pointing.mark``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from domain.kernel import Command
-from domain.kernel.pointing import NOWHERE, Pointing, either, point
+from domain.kernel.pointing import NOWHERE, Narrowing, Pointing, Ref, either, point
 from domain.mekong.board import STONE_RADIUS
+from domain.mekong.cards import PROGRAMME_LENGTH, Programmes
 from domain.mekong.commands import Jump, Move, PlacePlank, PlaceStone, PlaceStoneAt, Program, RemovePlank, RemoveStone
+from domain.mekong.legal import ProgramMoves
 from domain.mekong.state import MekongState
 
 RIVER = "river"
@@ -47,3 +51,21 @@ def pointing(state: MekongState, seat: int, command: Command) -> Pointing:
         case Jump(over=over, to=to):
             return point(f"plank:{over}", site_ref(state, to))
     return NOWHERE
+
+
+def narrow_programme(state: MekongState, seat: int, chosen: Sequence[Ref]) -> Narrowing:
+    """The programmes of ``seat`` that begin with the hand's cards ``chosen`` (in click order),
+    found from the hand alone: the generic way would point each of up to 48,720 programmes."""
+    held = state.hand(seat)
+    by_ref = {f"hand:{seat}:{c.value}": c for c in held}
+    start = tuple(by_ref.get(ref) for ref in chosen)
+    cards = tuple(c for c in start if c is not None)
+    if len(cards) != len(start) or len(set(cards)) != len(cards) or len(cards) > PROGRAMME_LENGTH:
+        return Narrowing((), ())
+    if sum(1 for c in cards if c.dragon is not None) > 1:
+        return Narrowing((), ())
+    moves = ProgramMoves(held, cards)
+    following = Programmes(held, cards)
+    nexts = (*following.actions, *following.dragons) if len(cards) < PROGRAMME_LENGTH else ()
+    ordered = sorted(nexts, key=held.index)
+    return Narrowing(moves, tuple((f"hand:{seat}:{c.value}", ProgramMoves(held, (*cards, c))[0]) for c in ordered))

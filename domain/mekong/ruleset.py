@@ -21,7 +21,7 @@ from domain.kernel import (
     Ruleset,
     Viewer,
 )
-from domain.kernel.pointing import Pointing
+from domain.kernel.pointing import Narrowing, Pointing, Ref
 from domain.kernel.rules import GAME_ENDED
 from domain.mekong import bots_ladder
 from domain.mekong import rulebook as rb
@@ -37,7 +37,7 @@ from domain.mekong.layout import layout
 from domain.mekong.legal import legal_moves
 from domain.mekong.narration import NARRATOR
 from domain.mekong.pawns import is_plank
-from domain.mekong.pointing import pointing
+from domain.mekong.pointing import narrow_programme, pointing
 from domain.mekong.state import MekongState, Phase, starting_reserve
 from domain.mekong.svg import render_svg
 from domain.mekong.turns import current_actor
@@ -149,6 +149,11 @@ class Mekong(Ruleset[MekongState]):
 
     def point(self, state: MekongState, seat: int, command: Command) -> Pointing:
         return pointing(state, seat, command)
+
+    def narrow(self, state: MekongState, seat: int, chosen: Sequence[Ref]) -> Narrowing:
+        if state.phase is Phase.PROGRAMMING and seat in awaiting(state):
+            return narrow_programme(state, seat, chosen)
+        return super().narrow(state, seat, chosen)
 
     def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str:
         return render_svg(view, last)

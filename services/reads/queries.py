@@ -27,6 +27,7 @@ from services.reads.board_names import name_seats
 from services.reads.board_points import board_points
 from services.reads.documents import Summary, document, public_seats
 from services.reads.game_log import decision_choices, decision_texts
+from services.reads.move_steps import narrowed_listing, say_next_steps
 from services.reads.redaction import redact_stored_event
 from services.reads.seat_names import names_in, names_of
 
@@ -169,22 +170,30 @@ class GameQueries:
         *,
         after_own_write: bool = False,
         words: bool = False,
+        chosen: tuple[str, ...] | None = None,
     ) -> dict[str, Any]:
         """The caller's legal moves, with the version they belong to. ``after_own_write``
         (a move's answer) takes the game as this process last saved or loaded it, with
         no question to the store: it is at least the version just written. ``words`` adds
         each move's phrase (``texts``), for a person's buttons, its choices in words
         (``choices``), for a person's selects, and each move type's heading (``kinds``): only
-        when asked, never on a move's answer."""
+        when asked, never on a move's answer. ``chosen`` (the refs a person clicked so far, maybe
+        none) narrows the moves to those they begin (``move_steps``)."""
         game = self.games.remembered(game_id) if after_own_write else self.games.load(game_id)
-        listed = self.legal_moves_of(game, player_id, seat, offset, limit)
+        if chosen is not None:
+            reader = reading_seat(game, player_id, seat)
+            listed = named_listing(game, reader, narrowed_listing(game, reader, chosen, limit))
+        else:
+            listed = self.legal_moves_of(game, player_id, seat, offset, limit)
         if words:
             names = names_in(game.game, game.variant, game.options, game.seats, game.planned_seats, game.status,
                              player_id, game.state)  # fmt: skip
             listed["texts"] = decision_texts(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
             listed["choices"] = decision_choices(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
             listed["kinds"] = {m["type"]: game.ruleset.narrator.kind(m["type"]) for m in listed["moves"]}
-            listed.update(board_points(game, listed["seat"], offset, len(listed["moves"])))
+            listed.update(board_points(game, listed["seat"], offset, len(listed["moves"]), chosen))
+            if "next" in listed:
+                say_next_steps(game, listed, names)
         return listed
 
     def legal_moves_of(
@@ -199,10 +208,7 @@ class GameQueries:
         dump = game.ruleset.commands.dump
         moves = [dump(listed[i]) for i in range(offset, min(total, offset + limit))]
         out = {"version": game.version, "seat": seat, "total": total, "offset": offset, "moves": moves}
-        key = game.ruleset.listing_key(game.state, seat) if total else None
-        if key is not None:
-            out["listing"] = listing_digest(seat, key)
-        return out
+        return named_listing(game, seat, out)
 
     def events(self, game_id: str, player_id: str | None, after: int, limit: int) -> dict[str, Any]:
         game = self.games.load(game_id)
@@ -258,6 +264,14 @@ class GameQueries:
             doc["view"] = past.ruleset.view(past.state, Viewer.everyone())
         doc["current_version"] = current.version
         return doc
+
+
+def named_listing(game: Game, seat: int, listed: dict[str, Any]) -> dict[str, Any]:
+    """``listed`` (of ``seat``'s moves) with the ``listing`` that names it, where the game gives one."""
+    key = game.ruleset.listing_key(game.state, seat) if listed["total"] else None
+    if key is not None:
+        listed["listing"] = listing_digest(seat, key)
+    return listed
 
 
 def listing_digest(seat: int, key: Hashable) -> str:

@@ -65,14 +65,26 @@ def wait_for_turn_or_end(page: Page) -> bool:
 
 
 def play_one_decision(page: Page) -> int:
-    """Plays the first decision the page offers, by mouse; returns the version it was played at."""
+    """Plays the first decision the page offers, by mouse; returns the version it was played at. A
+    listing chosen step by step (a Mékong programme) is chosen a step at a time first."""
     version = int(page.locator("#version").inner_text())
-    group = offered(page)
-    play = group.get_by_role("button", name=re.compile(r"^Play "))
-    if play.count():
-        play.click()  # a move type with many legal moves: its selects start at a legal move
-    else:
-        group.get_by_role("button").first.click()
+    for _ in range(8):
+        group = offered(page)
+        play = group.get_by_role("button", name=re.compile(r"^Play "))
+        choose = group.get_by_role("button", name="Choose", exact=True)
+        if not play.count() and choose.count():
+            before = page.locator("#controls").inner_text()
+            choose.click()
+            for _ in range(200):
+                if page.locator("#controls").inner_text() != before:
+                    break
+                page.wait_for_timeout(25)
+            continue
+        if play.count():
+            play.click()  # a move type with many legal moves: its selects start at a legal move
+        else:
+            group.get_by_role("button").first.click()
+        break
     expect(page.locator("#version")).not_to_have_text(str(version), timeout=15_000)
     return version
 

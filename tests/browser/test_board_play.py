@@ -184,6 +184,7 @@ def test_a_programme_half_chosen_on_the_board_stands_while_another_seat_programm
     expect(page.locator(LIT).first).to_be_visible()
     click_lit(page, 2)
     expect(page.locator(".pick-badge")).to_have_count(2)
+    expect(page.locator(LIT).first).to_be_visible()  # the programmes that begin so are listed: lit again
     read = page.evaluate(WORDS_READ)
     version = page.locator("#version").inner_text()
 

@@ -22,6 +22,7 @@ import re
 import uuid
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -501,6 +502,7 @@ def _compare_reads(twins: Twins) -> None:
                 _read_both(twins, pattern.format(dispute=did), pattern.format(dispute=theirs))
             continue
         _read_both(twins, *(_url(twins, w, pattern, version) for w in (twins.a, twins.b)))
+    _read_narrowed(twins, version)
     for pattern in PAGES.values():
         for step in range(1, STEPS_CHOSEN + 1) if "{step}" in pattern else (0,):
             urls = [pattern.format(id=w.game_id, step=step) for w in (twins.a, twins.b)]
@@ -540,9 +542,23 @@ def _stream_both(twins: Twins, pattern: str, version: int) -> None:
         _same(twins, _url(twins, twins.a, variant, version), *answers)
 
 
-def _read_both(twins: Twins, url_a: str, url_b: str) -> None:
+def _read_both(twins: Twins, url_a: str, url_b: str) -> Reply:
     answers = [twins.client.call("GET", url, token=twins.token(w)) for url, w in ((url_a, twins.a), (url_b, twins.b))]
     _same(twins, url_a, *answers)
+    return answers[0]
+
+
+NARROWED = "{game}/legal-moves?words=true&narrow=true&chosen="
+"""The legal moves chosen step by step on the board: the first step, and the one after the first
+ref it offers (a Mékong programme's first card)."""
+
+
+def _read_narrowed(twins: Twins, version: int) -> None:
+    first = _read_both(twins, *(_url(twins, w, NARROWED, version) for w in (twins.a, twins.b)))
+    following = first.body.get("next") if isinstance(first.body, dict) else None
+    if following:
+        pattern = NARROWED + quote(following[0]["ref"])
+        _read_both(twins, *(_url(twins, w, pattern, version) for w in (twins.a, twins.b)))
 
 
 def _same(twins: Twins, what: str, mine: Any, theirs: Any) -> None:

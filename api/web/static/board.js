@@ -16,6 +16,10 @@ window.DHBoard = (function () {
   let chosen = [], shown = 0, armed = false, clicks = 0, sent = 0;
   let toShow = false; // a decision came whose lit elements the board's box has not yet been scrolled to
   let turn = null, hovered = null; // the way up a ghost is shown in (a pose's ``turn``); the ref under the pointer
+  // A listing too long to send whole (a Mékong programme) is chosen step by step: ``steps`` holds the
+  // refs the server says may be clicked next and what asks it for the step after one (game.js);
+  // ``restart`` goes back to its first step, where the moves listed begin with refs already chosen.
+  let steps = null, restart = null;
   /** Once a piece was clicked, when the choices left have no place on the board (a direction, a
    * pile) and lead to this many moves or fewer, each move is offered whole ("Play Rotate Goals to
    * the left, then on top of the discard pile"): one click, not one a choice. */
@@ -50,6 +54,7 @@ window.DHBoard = (function () {
     });
     root.querySelectorAll(".pick-badge, .ghost, .flight, .flight-end, .mark").forEach((e) => e.remove());
     if (!armed) { showBar([]); return; }
+    if (steps) { lightSteps(root); return; }
     const left = candidates();
     const next = new Set(left.filter((c) => c.way.length > chosen.length).map((c) => c.way[chosen.length]));
     const chips = [];
@@ -69,6 +74,19 @@ window.DHBoard = (function () {
       chips.length = 0;
     }
     showBar(done, chips, turns(left));
+  }
+
+  /** Lights the refs the server says may come next in a listing chosen step by step. */
+  function lightSteps(root) {
+    const chips = [];
+    for (const ref of steps.next) {
+      const found = find(ref);
+      if (!found.length) chips.push(ref);
+      found.forEach((e) => e.classList.add("pickable"));
+    }
+    if (toShow && !chosen.length) showLit(root);
+    chosen.forEach((ref, k) => badge(ref, k + 1));
+    showBar([], chips, []);
   }
 
   /** Scrolls the board's box to what the viewer may click now (a Mékong programme's cards lie
@@ -220,13 +238,19 @@ window.DHBoard = (function () {
         if (hovered) ghostAt(hovered);
       }));
     }
-    if (chosen.length) items.push(button("Start again", "secondary", () => { chosen = []; shown = 0; light(); }));
+    if (chosen.length) items.push(button("Start again", "secondary", startAgain));
     const focused = bar.contains(document.activeElement);
     bar.replaceChildren(...items);
     if (focused) { // a keyboard user's choice was drawn anew: the focus stays among the choices
       const first = bar.querySelector("button");
       if (first) first.focus();
     }
+  }
+
+  function startAgain() {
+    chosen = []; shown = 0;
+    if (restart) { steps = { next: [], choose: null }; restart(); }
+    light();
   }
 
   function sentence(i) {
@@ -253,6 +277,13 @@ window.DHBoard = (function () {
   function pick(ref) {
     clicks += 1;
     chosen.push(ref);
+    if (steps) { // the server says what may follow: nothing is lit until it has
+      const choose = steps.choose;
+      steps = { next: [], choose: null };
+      light();
+      if (choose) choose(chosen.slice());
+      return;
+    }
     shown = 0;
     const found = candidates();
     const left = distinct(found);
@@ -319,11 +350,13 @@ window.DHBoard = (function () {
   }
 
   /** The viewer's legal moves now (none: nothing to play), with their refs and poses; ``list.version``
-   * the game's version they belong to. */
-  function arm(list, refList, poseList) {
-    const again = armed && list && list.version !== undefined && list.version === moves.version;
-    moves = list || []; refs = refList || []; poses = poseList || [];
+   * the game's version they belong to. ``start``: the refs already chosen, which every move listed
+   * begins with (a listing chosen step by step), and ``back`` what goes back to its first step. */
+  function arm(list, refList, poseList, start, back) {
+    const again = armed && !steps && list && list.version !== undefined && list.version === moves.version;
+    moves = list || []; refs = refList || []; poses = poseList || []; steps = null; restart = back || null;
     if (!again) { chosen = []; shown = 0; turn = null; toShow = true; } // the same decision listed again keeps what was chosen
+    if (start && start.length && !start.every((r, k) => chosen[k] === r)) chosen = start.slice();
     const was = armed;
     armed = moves.some((m, i) => (refs[i] || []).length > 0);
     light();
@@ -338,7 +371,18 @@ window.DHBoard = (function () {
     if (top < 0 || bottom > window.innerHeight) holder.closest("section").scrollIntoView({ block: "start" });
   }
 
-  function disarm() { armed = false; chosen = []; light(); }
+  /** One step of a listing chosen step by step: ``start`` chosen so far, ``next`` the refs that may
+   * come next, ``choose`` called with the refs chosen once one is clicked. */
+  function step(start, next, choose, back) {
+    const was = armed;
+    moves = []; refs = []; poses = []; steps = { next, choose }; restart = back || null;
+    if (!start.length) toShow = true;
+    chosen = start.slice(); shown = 0; armed = true;
+    light();
+    if (!was) bringIntoView();
+  }
+
+  function disarm() { armed = false; chosen = []; steps = null; light(); }
 
   /** Draws the board no smaller than its own units (DH.fitBoard); a board wider or taller than its
    * box scrolls inside it, beside its choices. */
@@ -347,5 +391,5 @@ window.DHBoard = (function () {
   /** The board was drawn again: size it, and light it as it was. */
   function redrawn() { fit(); light(); }
 
-  return { attach, arm, disarm, redrawn, clicks: () => clicks, sent: () => sent };
+  return { attach, arm, step, disarm, redrawn, clicks: () => clicks, sent: () => sent };
 })();

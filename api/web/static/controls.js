@@ -94,8 +94,31 @@ window.DHControls = (function () {
     return el("div", {}, box, go);
   }
 
-  /** Fills ``container`` with the controls of ``moves`` (every legal move of the viewer's seat). */
-  function render(container, moves, play) {
+  /** A button that goes back to the first step of a listing chosen step by step. */
+  function again(restart) {
+    const b = el("button", { type: "button", class: "secondary", text: "Start again" });
+    b.addEventListener("click", restart);
+    return b;
+  }
+
+  /** One step of a listing chosen step by step (a Mékong programme, card by card): the answers the
+   * server says may come next (``page.next``, in words) in one select, and what was chosen before. */
+  function steps(container, page, choose, restart, said) {
+    const type = page.next[0].move.type, id = "f-" + type + "-" + page.chosen.length;
+    const select = el("select", { id }, ...page.next.map((s) => el("option", { value: s.ref, text: s.answer })));
+    const go = el("button", { type: "button", text: "Choose" });
+    go.addEventListener("click", () => choose(page.chosen.concat([select.value])));
+    const legend = el("legend", { text: ((page.kinds || {})[type] || words(type)) + " (" + page.total.toLocaleString("en") + " ways)" });
+    const parts = [legend];
+    if (said.length) parts.push(el("p", { text: "Chosen so far: " + said.join(", ") + "." }));
+    parts.push(el("div", { class: "fields" }, el("label", { for: id, text: page.next[0].question }), select), go);
+    if (restart) parts.push(again(restart));
+    container.replaceChildren(el("fieldset", { "data-type": type }, ...parts));
+  }
+
+  /** Fills ``container`` with the controls of ``moves`` (every legal move of the viewer's seat, or
+   * those that begin with the steps chosen so far: ``restart`` goes back to the first). */
+  function render(container, moves, play, restart) {
     const byType = new Map();
     for (const m of moves) {
       if (!byType.has(m.type)) byType.set(m.type, []);
@@ -107,8 +130,9 @@ window.DHControls = (function () {
       const body = asButtons(list) ? buttons(type, list, play) : cascade(type, list, play);
       groups.push(el("fieldset", { "data-type": type }, legend, body));
     }
+    if (restart) groups.push(again(restart));
     container.replaceChildren(...groups);
   }
 
-  return { render, label };
+  return { render, steps, label };
 })();

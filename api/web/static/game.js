@@ -95,7 +95,6 @@
    * few pages at a time; null when the game moved on (or a newer listing was asked for) meanwhile. */
   async function allMoves(legal, wanted) {
     if (!legal) return [];
-    const moves = [], texts = [], choices = [], refs = [], poses = [], kinds = {};
     const offsets = [];
     for (let offset = 0; offset < legal.total; offset += 1000) offsets.push(offset);
     const pages = [];
@@ -105,8 +104,14 @@
         api("GET", "/games/" + gid + "/legal-moves?words=true&offset=" + offset + "&limit=1000"));
       pages.push(...(await Promise.all(asked)));
     }
+    return gathered(legal, pages);
+  }
+
+  /** The moves of ``pages`` (of ``legal``) with their words, refs and poses; null when the game
+   * moved on, and with it this listing, meanwhile (the next line brings the new one). */
+  function gathered(legal, pages) {
+    const moves = [], texts = [], choices = [], refs = [], poses = [], kinds = {};
     for (const page of pages) {
-      // the game moved on, and with it this listing: the next line brings the new one
       if (page.version !== legal.version && !(legal.listing && page.listing === legal.listing)) return null;
       moves.push(...page.moves);
       texts.push(...(page.texts || []));
@@ -142,16 +147,52 @@
       if (ended()) $("play").hidden = true; // nothing to play, and no one to resign from
       return;
     }
+    if (legal.total > STEP_OVER) { showStep(legal, [], wanted); return; }
     fetching = legal.listing;
     const moves = await allMoves(legal, wanted);
     if (fetching === legal.listing) fetching = undefined;
     if (moves === null || wanted !== movesWanted || busy || !stands(legal)) return;
+    offer(legal, moves);
+  }
+
+  /** Offers ``moves`` (of ``legal``) on the board and as controls. */
+  function offer(legal, moves) {
     lastMoves = moves;
     // brief: at a six-seat table "also to play" named five players there, pushing the controls
     // below a phone's screen (the status line above the board names them)
-    turn.textContent = words.statusText(true) + " Choose one of " + legal.total.toLocaleString("en") + " move" + (legal.total === 1 ? "" : "s") + ".";
-    window.DHControls.render(controls, moves, play);
-    board.arm(moves, moves.refs, moves.poses);
+    $("turn").textContent = words.statusText(true) + " Choose one of " + legal.total.toLocaleString("en") + " move" + (legal.total === 1 ? "" : "s") + ".";
+    window.DHControls.render($("controls"), moves, play, moves.restart);
+    board.arm(moves, moves.refs, moves.poses, moves.chosen, moves.restart);
+    keepFocus();
+  }
+
+  /** More moves than a page (a Mékong programme's tens of thousands) are chosen step by step: the
+   * server says which refs may follow those ``chosen`` (``narrow``), until few enough moves are left
+   * to list whole, which the board and the controls then narrow themselves. */
+  const STEP_OVER = 1000;
+  const stepWords = {}; // each ref offered as a step, in words ("Jump"), to say what was chosen
+
+  async function showStep(legal, chosen, wanted) {
+    fetching = legal.listing;
+    const page = await api("GET", "/games/" + gid + "/legal-moves?words=true&narrow=true&limit=1000&chosen=" +
+      encodeURIComponent(chosen.join(" ")));
+    if (fetching === legal.listing) fetching = undefined;
+    if (wanted !== movesWanted || busy || !stands(legal)) return;
+    const restart = () => showStep(legal, [], ++movesWanted);
+    if (!page.next) {
+      const moves = gathered(legal, [page]);
+      if (moves === null) return;
+      moves.chosen = chosen; moves.restart = chosen.length ? restart : null;
+      offer(legal, moves);
+      return;
+    }
+    if (page.version !== legal.version && !(legal.listing && page.listing === legal.listing)) return;
+    page.next.forEach((step) => { stepWords[step.ref] = step.answer; });
+    lastMoves = Object.assign([], { version: legal.version, listing: legal.listing });
+    $("turn").textContent = words.statusText(true) + " Choose one of " + legal.total.toLocaleString("en") + " moves.";
+    const choose = (refs) => showStep(legal, refs, ++movesWanted);
+    window.DHControls.steps($("controls"), page, choose, chosen.length ? restart : null, chosen.map((r) => stepWords[r]));
+    board.step(chosen, page.next.map((step) => step.ref), choose, restart);
     keepFocus();
   }
 
@@ -227,7 +268,7 @@
       box.replaceChildren(el("p", { text: "You could not " + what + ": " + why }));
       box.hidden = false;
       if (err.status === 409) return true;
-      board.arm(lastMoves, lastMoves.refs, lastMoves.poses); // refused by a rule: the same moves stand
+      board.arm(lastMoves, lastMoves.refs, lastMoves.poses, lastMoves.chosen, lastMoves.restart); // refused by a rule: the same moves stand
       $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = false));
       return false;
     }

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from typing import Any
 
 import pytest
 
 from domain.kernel import Rng, Ruleset, Viewer, all_games
+from domain.kernel.pointing import narrowed
 
 CASES = [
     pytest.param(g, v.name, n, id=f"{g.slug}-{v.name}-{n}p")
@@ -82,3 +84,21 @@ def test_refs_and_poses_reveal_nothing_hidden_from_the_seat(ruleset: Any, varian
                 assert ruleset.point(twin, seat, move) == ruleset.point(state, seat, move), (
                     f"how {move} is made on the board depends on something hidden from seat {seat}"
                 )
+
+
+@pytest.mark.parametrize(("ruleset", "variant", "seats"), CASES)
+def test_a_game_narrows_its_moves_as_pointing_each_move_would(ruleset: Any, variant: str, seats: int) -> None:
+    """``Ruleset.narrow`` (the moves chosen step by step on the board) says what pointing every
+    legal move says, at the first step and after the first refs it offers, whether the game
+    narrows its own listing (Mékong's programmes) or leaves it to the kernel."""
+    for state in positions(ruleset, variant, seats, 13, most=1):
+        seat = ruleset.awaiting(state)[0]
+        listed = ruleset.legal_moves(state, seat)
+        for chosen in ((), *(((ref,) for ref, _ in ruleset.narrow(state, seat, ()).next[:1]))):
+            found = ruleset.narrow(state, seat, chosen)
+            expected = narrowed(listed, partial(ruleset.point, state, seat), chosen)
+            assert list(found.moves) == list(expected.moves), chosen
+            assert [ref for ref, _ in found.next] == [ref for ref, _ in expected.next], chosen
+            for ref, example in found.next:
+                ways = ruleset.point(state, seat, example).ways
+                assert (*chosen, ref) in {way[: len(chosen) + 1] for way in ways}, (chosen, ref, example)

@@ -1,0 +1,45 @@
+"""A seat's legal moves chosen step by step on the board (``Ruleset.narrow``).
+
+A Mékong seat programmes one of up to 48,720 programmes: listed whole with their words and
+their ways on the board, that is 49 pages and seconds of the server's time before a person can
+click a card. Narrowed by the refs clicked so far, a listing too long for one page is answered
+as the refs that may come next, each in words (a programme's "First card": "the jump card");
+once few enough moves are left, they are listed whole, and the page narrows them itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.kernel.narration import Names
+from services.play.aggregate import Game
+from services.reads.game_log import decision_choices, decision_texts
+
+
+def narrowed_listing(game: Game, seat: int, chosen: tuple[str, ...], limit: int) -> dict[str, Any]:
+    """The moves of ``seat`` that ``chosen`` begins: all of them when at most ``limit``, else
+    none, and ``next``: the refs that may be clicked after ``chosen``."""
+    narrowing = None
+    if game.status == "active" and seat in game.awaiting and seat not in game.left:
+        narrowing = game.ruleset.narrow(game.state, seat, chosen)
+    moves = narrowing.moves if narrowing is not None else ()
+    total = len(moves)
+    dump = game.ruleset.commands.dump
+    out: dict[str, Any] = {"version": game.version, "seat": seat, "total": total, "offset": 0, "chosen": list(chosen)}
+    whole = total <= limit
+    out["moves"] = [dump(m) for m in moves] if whole else []
+    if not whole and narrowing is not None:
+        out["next"] = [{"ref": ref, "move": dump(move)} for ref, move in narrowing.next]
+    return out
+
+
+def say_next_steps(game: Game, listed: dict[str, Any], names: Names) -> None:
+    """Puts words to each ref of ``listed["next"]``: the question and the answer its click is
+    (from the move it begins, ``Narrator.choices``), else that move's phrase."""
+    seat, depth = listed["seat"], len(listed["chosen"])
+    examples = [step["move"] for step in listed["next"]]
+    choices = decision_choices(game.ruleset, examples, names, game.variant, seat)
+    texts = decision_texts(game.ruleset, examples, names, game.variant, seat)
+    for step, said, text in zip(listed["next"], choices, texts, strict=True):
+        step["question"], step["answer"] = said[depth] if len(said) > depth else ("Move", text)
+    listed["kinds"].update({m["type"]: game.ruleset.narrator.kind(m["type"]) for m in examples})
