@@ -201,3 +201,28 @@ def test_a_programme_half_chosen_on_the_board_stands_while_another_seat_programm
     assert page.evaluate(SENT) == sent + 1
     expect(page.locator("#log")).to_contain_text("You programmed Place", timeout=10_000)
     expect(page.locator("#move-error")).to_be_hidden()
+
+
+def test_a_step_asked_for_is_asked_once_however_often_its_button_is_pressed(page: Page, web_server: Server) -> None:
+    """A programme is chosen card by card, each card's Choose asking the server for the next. Pressed
+    again before the answer (a key held, a slow server), the controls are disabled: a second asking
+    would cancel the first, and a person pressing on could never get an answer that stands."""
+    asked: list[str] = []
+
+    def slowly(route: Route) -> None:
+        asked.append(route.request.url)
+        page.wait_for_timeout(400)
+        route.continue_()
+
+    sign_up(page, web_server.base, "dee steps")
+    open_table(page, "mekong/classic", 2, bot="mekong/planner")
+    choose = page.locator("#controls").get_by_role("button", name="Choose", exact=True)
+    expect(choose).to_be_enabled(timeout=30_000)
+    page.route(re.compile(r".*/legal-moves\?.*narrow=true.*"), slowly)
+    choose.focus()
+    page.keyboard.press("Enter")
+    expect(choose).to_be_disabled()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Space")
+    expect(page.locator("#controls")).to_contain_text("Chosen so far")
+    assert len(asked) == 1, asked

@@ -94,10 +94,20 @@ window.DHControls = (function () {
     return el("div", {}, box, go);
   }
 
+  /** Calls ``then`` once, the controls of ``container`` disabled meanwhile: a step asks the server
+   * for the next, and a second press before its answer would ask again, and again (a key held, a
+   * double click), each asking cancelling the last. */
+  function once(container, then) {
+    return () => {
+      container.querySelectorAll("button, select").forEach((c) => (c.disabled = true));
+      then();
+    };
+  }
+
   /** A button that goes back to the first step of a listing chosen step by step. */
-  function again(restart) {
+  function again(container, restart) {
     const b = el("button", { type: "button", class: "secondary", text: "Start again" });
-    b.addEventListener("click", restart);
+    b.addEventListener("click", once(container, restart));
     return b;
   }
 
@@ -107,12 +117,12 @@ window.DHControls = (function () {
     const type = page.next[0].move.type, id = "f-" + type + "-" + page.chosen.length;
     const select = el("select", { id }, ...page.next.map((s) => el("option", { value: s.ref, text: s.answer })));
     const go = el("button", { type: "button", text: "Choose" });
-    go.addEventListener("click", () => choose(page.chosen.concat([select.value])));
+    go.addEventListener("click", once(container, () => choose(page.chosen.concat([select.value]))));
     const legend = el("legend", { text: ((page.kinds || {})[type] || words(type)) + " (" + page.total.toLocaleString("en") + " ways)" });
     const parts = [legend];
     if (said.length) parts.push(el("p", { text: "Chosen so far: " + said.join(", ") + "." }));
     parts.push(el("div", { class: "fields" }, el("label", { for: id, text: page.next[0].question }), select), go);
-    if (restart) parts.push(again(restart));
+    if (restart) parts.push(again(container, restart));
     container.replaceChildren(el("fieldset", { "data-type": type }, ...parts));
   }
 
@@ -130,7 +140,7 @@ window.DHControls = (function () {
       const body = asButtons(list) ? buttons(type, list, play) : cascade(type, list, play);
       groups.push(el("fieldset", { "data-type": type }, legend, body));
     }
-    if (restart) groups.push(again(restart));
+    if (restart) groups.push(again(container, restart));
     container.replaceChildren(...groups);
   }
 
