@@ -22,6 +22,7 @@ from api.schema_fields import (
     strict_int,
 )
 from domain.kernel import ConfigError, find_game
+from services.reads.move_steps import LEGAL_MOVES_PAGE
 
 MAX_INVITES = 100
 """How many players a new game may invite (each invitation is an inbox row)."""
@@ -29,8 +30,7 @@ MAX_NAME = 64
 """The longest game slug, variant, bot or option name a request may carry (the catalog's are far shorter)."""
 MAX_OPTIONS = 32
 """The most options a new game may set (a variant has a handful)."""
-MAX_LEGAL_MOVES_PAGE = 1000
-"""The most legal moves one page lists; ``offset`` pages through the rest."""
+MAX_LEGAL_MOVES_PAGE = LEGAL_MOVES_PAGE
 POLICIES = ("auto", "forfeit", "skip")
 STATUSES = ("open", "scheduled", "active", "finished", "abandoned")
 
@@ -310,8 +310,8 @@ class LegalMoves(Schema):
     next = fields.List(
         fields.Nested(NextStep),
         metadata={
-            "description": "With `narrow=true`, when the moves that `chosen` begins are more than `limit` (and so "
-            "not listed): the refs that may be clicked next, each with one move it begins."
+            "description": "With `narrow=true`: the refs that may be clicked after `chosen`, each with one move "
+            "whose way it continues (the moves themselves are listed only when at most `limit`)."
         },
     )
 

@@ -16,7 +16,7 @@ the seat's own legal moves and what its view shows, so they reveal nothing the s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,18 +91,19 @@ class Narrowing:
     """Each ref that may come next, in the game's order, with one move whose way it continues."""
 
 
-def narrowed(moves: Sequence[Any], pointing: Callable[[Any], Pointing], chosen: Sequence[Ref]) -> Narrowing:
-    """``moves`` narrowed by ``chosen`` through each move's pointing: the generic way, which
-    points every move (a game with a large listing narrows its own, ``Ruleset.narrow``)."""
+def narrowed(pointed: Iterable[tuple[Any, Sequence[Sequence[Ref]]]], chosen: Sequence[Ref]) -> Narrowing:
+    """The moves of ``pointed`` (each with its ways, ``Pointing.ways``) narrowed by ``chosen``: the
+    generic way, which needs every move's ways (a game with a large listing narrows its own,
+    ``Ruleset.narrow``)."""
     chosen = tuple(chosen)
     depth = len(chosen)
     kept: list[Any] = []
     following: dict[Ref, Any] = {}
-    for move in moves:
-        ways = [way for way in pointing(move).ways if way[:depth] == chosen]
-        if ways:
+    for move, ways in pointed:
+        begun = [way for way in ways if tuple(way[:depth]) == chosen]
+        if begun:
             kept.append(move)
-        for way in ways:
+        for way in begun:
             if len(way) > depth:
                 following.setdefault(way[depth], move)
     return Narrowing(kept, tuple(following.items()))

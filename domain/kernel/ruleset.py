@@ -236,7 +236,7 @@ class Ruleset(ABC, Generic[S]):
         """``seat``'s legal moves narrowed by the refs clicked so far (``domain.kernel.pointing``).
         By default each legal move is pointed; a game whose listing is too long for that (Mékong's
         programmes) narrows its own, in the same order as ``legal_moves``."""
-        return narrowed(self.legal_moves(state, seat), lambda command: self.point(state, seat, command), chosen)
+        return narrowed(((c, self.point(state, seat, c).ways) for c in self.legal_moves(state, seat)), chosen)
 
     def render_svg(self, view: Mapping[str, Any], last: Mapping[str, Any] | None = None) -> str | None:
         """The board of a view as an SVG document, if the game draws one; ``last`` is the last

@@ -12,25 +12,41 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel.narration import Names
+from domain.kernel.pointing import Narrowing, narrowed
 from services.play.aggregate import Game
+from services.reads.board_points import board_points
 from services.reads.game_log import decision_choices, decision_texts
+
+LEGAL_MOVES_PAGE = 1000
+"""The most legal moves one page of ``GET /legal-moves`` lists; ``offset`` pages through the rest."""
 
 
 def narrowed_listing(game: Game, seat: int, chosen: tuple[str, ...], limit: int) -> dict[str, Any]:
-    """The moves of ``seat`` that ``chosen`` begins: all of them when at most ``limit``, else
-    none, and ``next``: the refs that may be clicked after ``chosen``."""
+    """The moves of ``seat`` that ``chosen`` begins (all of them when at most ``limit``, else none)
+    and ``next``: the refs that may be clicked after ``chosen``."""
     narrowing = None
     if game.status == "active" and seat in game.awaiting and seat not in game.left:
-        narrowing = game.ruleset.narrow(game.state, seat, chosen)
+        narrowing = _narrowed(game, seat, chosen)
     moves = narrowing.moves if narrowing is not None else ()
     total = len(moves)
     dump = game.ruleset.commands.dump
     out: dict[str, Any] = {"version": game.version, "seat": seat, "total": total, "offset": 0, "chosen": list(chosen)}
     whole = total <= limit
     out["moves"] = [dump(m) for m in moves] if whole else []
-    if not whole and narrowing is not None:
+    if narrowing is not None:
         out["next"] = [{"ref": ref, "move": dump(move)} for ref, move in narrowing.next]
     return out
+
+
+def _narrowed(game: Game, seat: int, chosen: tuple[str, ...]) -> Narrowing:
+    """A listing of at most a page is narrowed through its ways on the board as a page reads them,
+    kept for the version (``board_points``: a flight's path costs milliseconds); a longer one by
+    the game (``Ruleset.narrow``: Mékong's programmes from the hand alone)."""
+    listed = game.ruleset.legal_moves(game.state, seat)
+    if len(listed) > LEGAL_MOVES_PAGE:
+        return game.ruleset.narrow(game.state, seat, chosen)
+    refs = board_points(game, seat, 0, len(listed))["refs"]
+    return narrowed(zip(listed, refs, strict=True), chosen)
 
 
 def say_next_steps(game: Game, listed: dict[str, Any], names: Names) -> None:

@@ -36,7 +36,7 @@ def test_a_programme_is_chosen_card_by_card_and_played(client: Any) -> None:
     dragon = next(s["ref"] for s in second["next"] if "dragon" in s["answer"].lower())
     third = _steps(client, gid, ann["token"], jump, dragon)
     assert third["total"] == len(third["moves"]) == len(third["texts"]) == len(third["refs"]) == 210
-    assert "next" not in third
+    assert len(third["next"]) == 7  # the actions left: one dragon is chosen
     assert all(way[:2] == [jump, dragon] for ways in third["refs"] for way in ways)
     assert all(sum("dragon" in c for c in m["cards"]) == 1 for m in third["moves"])
 
@@ -49,7 +49,7 @@ def test_refs_no_programme_begins_with_narrow_to_nothing(client: Any) -> None:
     gid, (ann, bea, _) = _programming_table(client)
     for chosen in (["hand:0:jump", "hand:0:jump"], ["hand:1:jump"], ["river"], ["hand:0:no-such-card"]):
         answer = _steps(client, gid, ann["token"], *chosen)
-        assert answer["total"] == 0 and answer["moves"] == [] and not answer.get("next"), chosen
+        assert answer["total"] == 0 and answer["moves"] == [] and answer["next"] == [], chosen
     assert _steps(client, gid, bea["token"])["next"][0]["ref"].startswith("hand:1:")
 
 
@@ -65,3 +65,21 @@ def test_a_line_of_refs_too_long_is_refused(client: Any) -> None:
     query = urlencode({"narrow": "true", "chosen": "hand:0:jump " * 200})
     answer = client.call("GET", f"/api/v1/games/{gid}/legal-moves?{query}", token=ann["token"])
     assert answer.status == 400 and "chosen" in answer.body["error"]["fields"]
+
+
+def test_a_short_listing_narrows_as_its_refs_on_the_board_say(client: Any) -> None:
+    """A listing of a page or less is narrowed through the refs the page reads with it: the moves
+    kept are those one of whose ways begins with the refs chosen, and ``next`` the refs after."""
+    ann, bea = client.player(), client.player()
+    gid = client.new_game(ann["token"], game="seven-dragons", players=2)["id"]
+    for p in (ann, bea):
+        assert client.seat(gid, p["token"]).status == 201
+    mover = next(p for p in (ann, bea) if client.legal(gid, p["token"])["total"])
+    worded = client.call("GET", f"/api/v1/games/{gid}/legal-moves?words=true", token=mover["token"]).body
+    first = _steps(client, gid, mover["token"])
+    starts = list(dict.fromkeys(way[0] for ways in worded["refs"] for way in ways))
+    assert first["moves"] == worded["moves"] and [s["ref"] for s in first["next"]] == starts
+    card = starts[0]
+    narrowed = _steps(client, gid, mover["token"], card)
+    expected = [m for m, ways in zip(worded["moves"], worded["refs"], strict=True) if any(w[0] == card for w in ways)]
+    assert narrowed["moves"] == expected and narrowed["total"] == len(expected) > 0

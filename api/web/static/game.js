@@ -179,7 +179,7 @@
     if (fetching === legal.listing) fetching = undefined;
     if (wanted !== movesWanted || busy || !stands(legal)) return;
     const restart = () => showStep(legal, [], ++movesWanted);
-    if (!page.next) {
+    if (page.moves.length === page.total) { // few enough to list whole: the board narrows them itself
       const moves = gathered(legal, [page]);
       if (moves === null) return;
       moves.chosen = chosen; moves.restart = chosen.length ? restart : null;

@@ -16,7 +16,7 @@ PLAN = (C.PLACE_2_STONES, C.PLACE_PLANK, C.MOVE_1, C.REMOVE, C.JUMP)
 
 
 def _generic(state: MekongState, seat: int, chosen: tuple[str, ...]) -> tuple[list[object], list[str]]:
-    found = narrowed(RULESET.legal_moves(state, seat), lambda m: RULESET.point(state, seat, m), chosen)
+    found = narrowed(((m, RULESET.point(state, seat, m).ways) for m in RULESET.legal_moves(state, seat)), chosen)
     return list(found.moves), [ref for ref, _ in found.next]
 
 
