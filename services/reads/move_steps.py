@@ -21,12 +21,13 @@ LEGAL_MOVES_PAGE = 1000
 """The most legal moves one page of ``GET /legal-moves`` lists; ``offset`` pages through the rest."""
 
 
-def narrowed_listing(game: Game, seat: int, chosen: tuple[str, ...], limit: int) -> dict[str, Any]:
+def narrowed_listing(game: Game, seat: int, chosen: tuple[str, ...], limit: int, words: bool) -> dict[str, Any]:
     """The moves of ``seat`` that ``chosen`` begins (all of them when at most ``limit``, else none)
-    and ``next``: the refs that may be clicked after ``chosen``."""
-    narrowing = None
+    and ``next``: the refs that may be clicked after ``chosen``; with ``words``, the listed moves'
+    ``refs`` and ``poses`` too."""
+    narrowing, points = None, None
     if game.status == "active" and seat in game.awaiting and seat not in game.left:
-        narrowing = _narrowed(game, seat, chosen)
+        narrowing, points = _narrowed(game, seat, chosen)
     moves = narrowing.moves if narrowing is not None else ()
     total = len(moves)
     dump = game.ruleset.commands.dump
@@ -35,18 +36,25 @@ def narrowed_listing(game: Game, seat: int, chosen: tuple[str, ...], limit: int)
     out["moves"] = [dump(m) for m in moves] if whole else []
     if narrowing is not None:
         out["next"] = [{"ref": ref, "move": dump(move)} for ref, move in narrowing.next]
+    if words:
+        listed = len(out["moves"])
+        out.update(points if points is not None and whole else board_points(game, seat, 0, listed, chosen))
     return out
 
 
-def _narrowed(game: Game, seat: int, chosen: tuple[str, ...]) -> Narrowing:
+def _narrowed(game: Game, seat: int, chosen: tuple[str, ...]) -> tuple[Narrowing, dict[str, Any] | None]:
     """A listing of at most a page is narrowed through its ways on the board as a page reads them,
-    kept for the version (``board_points``: a flight's path costs milliseconds); a longer one by
-    the game (``Ruleset.narrow``: Mékong's programmes from the hand alone)."""
+    kept for the version (``board_points``: a flight's path costs milliseconds), and gives the
+    refs and poses of the moves it keeps; a longer one is narrowed by the game (``Ruleset.narrow``:
+    Mékong's programmes from the hand alone)."""
     listed = game.ruleset.legal_moves(game.state, seat)
     if len(listed) > LEGAL_MOVES_PAGE:
-        return game.ruleset.narrow(game.state, seat, chosen)
-    refs = board_points(game, seat, 0, len(listed))["refs"]
-    return narrowed(zip(listed, refs, strict=True), chosen)
+        return game.ruleset.narrow(game.state, seat, chosen), None
+    points = board_points(game, seat, 0, len(listed))
+    found = narrowed(enumerate(points["refs"]), chosen)  # each move by its place in the listing
+    kept = list(found.moves)
+    narrowing = Narrowing([listed[i] for i in kept], tuple((ref, listed[i]) for ref, i in found.next))
+    return narrowing, {"refs": [points["refs"][i] for i in kept], "poses": [points["poses"][i] for i in kept]}
 
 
 def say_next_steps(game: Game, listed: dict[str, Any], names: Names) -> None:

@@ -182,16 +182,17 @@ class GameQueries:
         game = self.games.remembered(game_id) if after_own_write else self.games.load(game_id)
         if chosen is not None:
             reader = reading_seat(game, player_id, seat)
-            listed = named_listing(game, reader, narrowed_listing(game, reader, chosen, limit))
+            listed = named_listing(game, reader, narrowed_listing(game, reader, chosen, limit, words))
         else:
             listed = self.legal_moves_of(game, player_id, seat, offset, limit)
+            if words:
+                listed.update(board_points(game, listed["seat"], offset, len(listed["moves"])))
         if words:
             names = names_in(game.game, game.variant, game.options, game.seats, game.planned_seats, game.status,
                              player_id, game.state)  # fmt: skip
             listed["texts"] = decision_texts(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
             listed["choices"] = decision_choices(game.ruleset, listed["moves"], names, game.variant, listed["seat"])
             listed["kinds"] = {m["type"]: game.ruleset.narrator.kind(m["type"]) for m in listed["moves"]}
-            listed.update(board_points(game, listed["seat"], offset, len(listed["moves"]), chosen))
             if "next" in listed:
                 say_next_steps(game, listed, names)
         return listed
