@@ -226,3 +226,29 @@ def test_a_step_asked_for_is_asked_once_however_often_its_button_is_pressed(page
     page.keyboard.press("Space")
     expect(page.locator("#controls")).to_contain_text("Chosen so far")
     assert len(asked) == 1, asked
+
+
+@pytest.mark.expect_http_error(503, "/legal-moves")
+def test_a_step_that_cannot_be_read_says_so_and_offers_the_first_step_again(page: Page, web_server: Server) -> None:
+    """A card chosen, the server does not answer its next step: the page says so in words and
+    offers the programme's first card again, rather than leave the board dark and the controls off."""
+    failed: list[str] = []
+
+    def once_unavailable(route: Route) -> None:
+        if failed:
+            route.continue_()
+            return
+        failed.append(route.request.url)
+        route.fulfill(status=503, content_type="application/json",
+                      body=json.dumps({"error": {"code": "unavailable", "message": "try again"}}))  # fmt: skip
+
+    sign_up(page, web_server.base, "dee step lost")
+    open_table(page, "mekong/classic", 2, bot="mekong/planner")
+    expect(page.locator(LIT).first).to_be_visible(timeout=30_000)
+    page.route(re.compile(r".*/legal-moves\?.*narrow=true.*chosen=hand.*"), once_unavailable)
+    click_lit(page, 1)
+    expect(page.locator("#move-error")).to_contain_text("The next choices could not be read")
+    expect(page.locator("#controls")).to_contain_text("First card")
+    expect(page.locator(LIT).first).to_be_visible()
+    expect(page.locator(".pick-badge")).to_have_count(0)
+    assert len(failed) == 1

@@ -107,12 +107,23 @@
     return gathered(legal, pages);
   }
 
+  /** Whether ``page``, an answer read for the listing ``legal``, still lists it: of its version, or
+   * of a later one that names the same listing. */
+  function belongs(page, legal) {
+    return page.version === legal.version || Boolean(legal.listing && page.listing === legal.listing);
+  }
+
+  /** Says whose turn it is and how many moves the viewer has. */
+  function sayChoice(total) {
+    $("turn").textContent = words.statusText(true) + " Choose one of " + total.toLocaleString("en") + " move" + (total === 1 ? "" : "s") + ".";
+  }
+
   /** The moves of ``pages`` (of ``legal``) with their words, refs and poses; null when the game
    * moved on, and with it this listing, meanwhile (the next line brings the new one). */
   function gathered(legal, pages) {
     const moves = [], texts = [], choices = [], refs = [], poses = [], kinds = {};
     for (const page of pages) {
-      if (page.version !== legal.version && !(legal.listing && page.listing === legal.listing)) return null;
+      if (!belongs(page, legal)) return null;
       moves.push(...page.moves);
       texts.push(...(page.texts || []));
       choices.push(...(page.choices || []));
@@ -160,7 +171,7 @@
     lastMoves = moves;
     // brief: at a six-seat table "also to play" named five players there, pushing the controls
     // below a phone's screen (the status line above the board names them)
-    $("turn").textContent = words.statusText(true) + " Choose one of " + legal.total.toLocaleString("en") + " move" + (legal.total === 1 ? "" : "s") + ".";
+    sayChoice(legal.total);
     window.DHControls.render($("controls"), moves, play, moves.restart);
     board.arm(moves, moves.refs, moves.poses, moves.chosen, moves.restart);
     keepFocus();
@@ -174,10 +185,21 @@
 
   async function showStep(legal, chosen, wanted) {
     fetching = legal.listing;
-    const page = await api("GET", "/games/" + gid + "/legal-moves?words=true&narrow=true&limit=1000&chosen=" +
-      encodeURIComponent(chosen.join(" ")));
+    let page;
+    try {
+      page = await api("GET", "/games/" + gid + "/legal-moves?words=true&narrow=true&limit=1000&chosen=" +
+        encodeURIComponent(chosen.join(" ")));
+    } catch (err) { // the step could not be read: say so, and offer its first step again
+      if (fetching === legal.listing) fetching = undefined;
+      const box = $("move-error");
+      box.replaceChildren(el("p", { text: "The next choices could not be read: " + err.message }));
+      box.hidden = false;
+      if (chosen.length && wanted === movesWanted) showStep(legal, [], ++movesWanted);
+      return;
+    }
     if (fetching === legal.listing) fetching = undefined;
     if (wanted !== movesWanted || busy || !stands(legal)) return;
+    $("move-error").hidden = true;
     const restart = () => showStep(legal, [], ++movesWanted);
     if (page.moves.length === page.total) { // few enough to list whole: the board narrows them itself
       const moves = gathered(legal, [page]);
@@ -186,10 +208,10 @@
       offer(legal, moves);
       return;
     }
-    if (page.version !== legal.version && !(legal.listing && page.listing === legal.listing)) return;
+    if (!belongs(page, legal)) return;
     page.next.forEach((step) => { stepWords[step.ref] = step.answer; });
     lastMoves = Object.assign([], { version: legal.version, listing: legal.listing });
-    $("turn").textContent = words.statusText(true) + " Choose one of " + legal.total.toLocaleString("en") + " moves.";
+    sayChoice(legal.total);
     const choose = (refs) => showStep(legal, refs, ++movesWanted);
     window.DHControls.steps($("controls"), page, choose, chosen.length ? restart : null, chosen.map((r) => stepWords[r]));
     board.step(chosen, page.next.map((step) => step.ref), choose, restart);
