@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import signal
 import subprocess
+import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -116,17 +117,47 @@ def test_the_bot_command_plays_the_games_that_await_its_token_until_interrupted(
     player = Client.for_new_player(server.base, "patient", kind="bot")
     command = [str(BIN), "bot", "--server", server.base, "--token", player.token or ""]
     bot = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    said = Said(bot)
     try:
         game_id = player.create_game("tarasque", players=2)["id"]
         player.take_seat(game_id)
         player.add_bot(game_id, "random")
         ended = server.wait_status(game_id, "finished", timeout=240)
+        said.wait_for(f"game {game_id} finished after", timeout=60)  # the bot's own stream may lag the server
         assert bot.poll() is None, "the bot stops only when told"
     finally:
         bot.send_signal(signal.SIGINT)
-        _, err = bot.communicate(timeout=60)
+        err = said.until_exit(timeout=60)
     assert bot.returncode == 0, err
     assert ended["seats"][0]["name"] == "patient" and f"{game_id}: finished" in err.replace("\n", "")
+
+
+class Said:
+    """What a process writes to stderr, read as it comes, so a test can wait for one line."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process = process
+        self.text = ""
+        self._changed = threading.Condition()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            with self._changed:
+                self.text += line
+                self._changed.notify_all()
+
+    def wait_for(self, text: str, timeout: float) -> None:
+        with self._changed:
+            if not self._changed.wait_for(lambda: text in self.text, timeout):
+                raise AssertionError(f"never said {text!r} in {timeout} s:\n{self.text}")
+
+    def until_exit(self, timeout: float) -> str:
+        self.process.wait(timeout)
+        self._reader.join(timeout)
+        return self.text
 
 
 def test_a_bot_started_after_its_invitations_answers_them_by_its_rules_and_plays(server: Server) -> None:
