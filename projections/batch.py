@@ -1,8 +1,7 @@
 """The row changes of a batch of events, and the error that names the game a batch cannot apply.
 
-The game projection's parts (``projections.games``, ``projections.turn_notices``) add to one
-``Batch``; it is written with the tracking record of the batch's last event in one transaction
-(``projections.tracked``).
+The game projection (``projections.games``) adds to one ``Batch``; it is written with the
+tracking record of the batch's last event in one transaction (``projections.tracked``).
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from typing import Any
 
 from projections import set_aside
 from projections.views import Change
-from services.accounts.account_feed import Entry
 from services.play.aggregate import Game
 
 
@@ -27,11 +25,6 @@ class Batch:
     timed: set[str] = field(default_factory=set)
     """Games whose awaited seats and clock columns are written once, after the batch's last event."""
     updates: dict[str, dict[str, Any]] = field(default_factory=dict)
-    feed: list[Entry] = field(default_factory=list)
-    """The account events of the batch (``services.accounts.account_feed``)."""
-    awaited_before: dict[str, list[int]] = field(default_factory=dict)
-    """Each game's awaited seats before the batch's first change of them: a seat awaited after
-    the batch and not before gets a ``your_turn``."""
 
     def update(self, gid: str, e: Game.Event, **columns: Any) -> None:
         row = self.updates.setdefault(gid, {})

@@ -1,29 +1,48 @@
-"""What the game projection remembers of each game between events.
+"""What the game list and the inbox remember of each game between events, and how its events move it.
 
-Every handler needs a little of a game besides its event: which game and variant it is, its
-seats, its clock. Each is kept in memory from the game's own events and, for a game not in
-memory (after a restart), read back from its summary row, which the projection wrote up to the
-event before. The game list folds no board: the boards are a read model of their own
-(``projections.board_projection``, with its memory in ``projections.board_memory``).
+Both read models need a little of a game besides its event: which game and variant it is, its
+seats, its clock (``projections.deadline_index``). Each keeps it in memory of its own, moved by
+the game's events through the methods here (one home for both folds), and, for a game not in
+memory (after a restart), recalls it: the game list from its summary row, which it wrote up to the
+event before; the inbox from the event store (``from_store``), since it reads no other read model.
+Neither folds a board: the boards are a read model of their own (``projections.board_projection``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from projections import deadline_index
 from projections.views import GameViewsSQL
+from services.common.event_store import EventStore
+from services.play.aggregate import Game
 
 KEPT = 10_000
 """Games remembered at most between batches: a game that ended is forgotten at once, and past
-this many running ones the longest remembered go (each comes back from its row when it moves)."""
+this many running ones the longest remembered go (each comes back when it moves)."""
+
+
+@dataclass(frozen=True)
+class Recalled:
+    """A game's facts, seats and clock, as read back for a game not in memory."""
+
+    meta: dict[str, Any]
+    seats: list[dict[str, Any]]
+    clock: dict[str, Any]
+
+
+Recall = Callable[[str], Recalled | None]
+"""Where a game not in memory comes back from (None: nowhere, it is unknown)."""
 
 
 class GameMemory:
     """Each game's facts and clock as the events so far left them."""
 
-    def __init__(self, view: GameViewsSQL) -> None:
-        self.view = view
+    def __init__(self, recall: Recall) -> None:
+        self.recall = recall
         self.meta: dict[str, dict[str, Any]] = {}
         self.seats: dict[str, list[dict[str, Any]]] = {}
         self.clocks: dict[str, dict[str, Any]] = {}
@@ -45,35 +64,113 @@ class GameMemory:
             while len(table) > kept:
                 del table[next(iter(table))]
 
+    def holds(self, gid: str) -> bool:
+        return gid in self.meta
+
+    def hold(self, gid: str, recalled: Recalled) -> None:
+        self.meta[gid], self.seats[gid], self.clocks[gid] = recalled.meta, recalled.seats, recalled.clock
+
+    def _recalled(self, gid: str) -> None:
+        recalled = self.recall(gid)
+        if recalled is None:
+            raise LookupError(f"no record of game {gid} to recall")
+        self.hold(gid, recalled)
+
     def game_meta(self, gid: str) -> dict[str, Any]:
-        meta = self.meta.get(gid)
-        if meta is None:
-            row = self.view.game_summary(gid)
-            if row is None:
-                raise LookupError(f"no summary row for game {gid}")
-            meta = self.meta[gid] = {
-                "game": row["game"],
-                "variant": row["variant"],
-                "options": row["options"],
-                "tc": row["time_control"],
-                "sandbox": bool(row["sandbox"]),
-            }
-        return meta
+        if gid not in self.meta:
+            self._recalled(gid)
+        return self.meta[gid]
 
     def seats_of(self, gid: str) -> list[dict[str, Any]]:
         if gid not in self.seats:
-            row = self.view.game_summary(gid)
-            self.seats[gid] = list(row["seats"]) if row else []
+            self._recalled(gid)
         return self.seats[gid]
 
     def clock_of(self, gid: str) -> dict[str, Any]:
         """The game's turn starts, banks and awaited seats."""
         if gid not in self.clocks:
-            row = self.view.game_summary(gid)
-            held = (row or {}).get("clock") or {}
-            self.clocks[gid] = {
-                "turns": dict(held.get("turns", {})),
-                "banks": dict(held.get("banks", {})),
-                "awaiting": list((row or {}).get("awaiting", [])),
-            }
+            self._recalled(gid)
         return self.clocks[gid]
+
+    # ------------------------------------------------------------ the events
+
+    def created(self, e: Game.Created) -> None:
+        gid = str(e.originator_id)
+        self.meta[gid] = {
+            "game": e.game,
+            "variant": e.variant,
+            "options": e.options,
+            "tc": e.time_control,
+            "sandbox": bool(e.sandbox_of),
+        }
+        self.seats[gid] = []
+        self.clocks[gid] = deadline_index.new_clock()
+
+    def seat_added(self, e: Game.SeatTaken | Game.Joined) -> list[dict[str, Any]]:
+        """The game's seats with the new one, in seat order; a seat joined during the game gets
+        its bank."""
+        gid = str(e.originator_id)
+        if isinstance(e, Game.Joined):
+            deadline_index.joined(self.clock_of(gid), self.game_meta(gid)["tc"], e.seat)
+        seats = [
+            *self.seats_of(gid),
+            {"seat": e.seat, "player_id": e.player_id, "name": e.name, "kind": e.kind, "bot": e.bot},
+        ]
+        seats.sort(key=lambda s: s["seat"])
+        self.seats[gid] = seats
+        return seats
+
+    def started(self, e: Game.Started) -> None:
+        gid = str(e.originator_id)
+        self.seats[gid] = [dict(s) for s in e.seats]
+        deadline_index.started(self.clock_of(gid), self.game_meta(gid)["tc"], e.seats)
+
+    def forked(self, e: Game.Forked) -> None:
+        gid = str(e.originator_id)
+        self.seats[gid] = [dict(s) for s in e.seats]
+        deadline_index.forked(self.clock_of(gid), e.awaiting, e.timestamp.isoformat())
+
+    def decided(self, e: Game.RuleEvent) -> list[int] | None:
+        """At the event that closes its decision, moves the awaited seats and their turns; the
+        seats awaited before it (None at any other event)."""
+        held = self.clock_of(str(e.originator_id))
+        before = list(held["awaiting"])
+        return before if deadline_index.decided(held, e) else None
+
+    def settled(self, e: Game.ClockSettled) -> None:
+        deadline_index.settled(self.clock_of(str(e.originator_id)), e.banks)
+
+
+def from_summary(view: GameViewsSQL) -> Recall:
+    """The game list's recall: a game's summary row, written up to the event before."""
+
+    def recall(gid: str) -> Recalled | None:
+        row = view.game_summary(gid)
+        if row is None:
+            return None
+        meta = {
+            "game": row["game"],
+            "variant": row["variant"],
+            "options": row["options"],
+            "tc": row["time_control"],
+            "sandbox": bool(row["sandbox"]),
+        }
+        return Recalled(meta, list(row["seats"]), deadline_index.clock_of(row.get("clock"), row.get("awaiting", [])))
+
+    return recall
+
+
+def from_store(store: EventStore, gid: str, version: int) -> Recalled:
+    """A game's facts at ``version``, from its events in the store: what a read model that reads no
+    other recalls. Its awaited seats are those whose turns run, as at the last event that closed a
+    decision (an event inside a decision moves the aggregate's ``awaiting``, not a read model's clock)."""
+    game: Any = store.repository.get(uuid.UUID(gid), version=version)
+    meta = {
+        "game": game.game,
+        "variant": game.variant,
+        "options": dict(game.options),
+        "tc": dict(game.time_control),
+        "sandbox": bool(game.sandbox_of),
+    }
+    clock = {"turns": dict(game.turns), "banks": dict(game.banks), "awaiting": [int(s) for s in game.turns]}
+    return Recalled(meta, [dict(s) for s in game.seats], clock)

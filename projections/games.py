@@ -4,11 +4,11 @@ It matches on the stored event type and turns each event into row changes.
 Within a batch the changes are coalesced (one summary update per game,
 ``projections.batch``), then written with its own tracking record of the batch's last
 event in one transaction (``projections.tracked``). Its parts: what it remembers of each
-game (``projections.game_memory``), the clock its summary shows (folded by
-``projections.deadline_index``) and the players' feeds (``projections.turn_notices``). It folds
-no board: the boards, the ratings and the deadline index are other read models, each with a
-projection of its own (``projections.board_projection``, ``projections.rating_projection``,
-``projections.deadline_projection``).
+game and the clock its summary shows (``projections.game_memory``, folded as the inbox folds
+it). It folds no board and tells no player: the boards, the ratings, the deadline index and the
+inbox are other read models, each with a projection of its own (``projections.board_projection``,
+``projections.rating_projection``, ``projections.deadline_projection``,
+``projections.inbox_projection``).
 """
 
 from __future__ import annotations
@@ -22,38 +22,30 @@ from typing import Any
 
 from eventsourcing.domain import DomainEventProtocol
 
-from projections import deadline_index, set_aside, turn_notices
+from projections import deadline_index, set_aside
 from projections.batch import Batch, Fresh, blame
-from projections.game_memory import GameMemory
+from projections.game_memory import GameMemory, from_summary
 from projections.tracked import Items, RetriedProjection, nearest_handler
 from projections.views import VIEWS, Change, GameViewsSQL
-from services.accounts.account_feed import AccountFeed
 from services.common import clock
-from services.deadlines import clocks
 from services.play.aggregate import Game
 
 log = logging.getLogger(__name__)
 
 
 class GameProjection(RetriedProjection):
-    """Materialises ``dh_games`` and ``dh_game_players``, and writes the players' feeds
-    (``feed``). The boards, the ratings and the deadlines are read models of their own
-    (``projections.board_projection``, ``projections.rating_projection``,
-    ``projections.deadline_projection``)."""
+    """Materialises ``dh_games`` and ``dh_game_players``."""
 
     name = VIEWS
     read_model = "games"
     set_aside_table = set_aside.GAMES_TABLE
     retried_tables = set_aside.GAME_TABLES
 
-    def __init__(self, view: GameViewsSQL, feed: AccountFeed | None = None) -> None:
-        """``feed``: where the account events go (None keeps no feed)."""
+    def __init__(self, view: GameViewsSQL) -> None:
         super().__init__(view)
-        self.memory = GameMemory(view)
-        self.feed = feed
+        self.memory = GameMemory(from_summary(view))
         self.listeners: list[Callable[[], None]] = []
         """Called after every batch is written."""
-        """The version up to which a game retried (``retry_set_aside``) was applied."""
 
     def _written(self) -> None:
         for listener in list(self.listeners):
@@ -65,9 +57,6 @@ class GameProjection(RetriedProjection):
         skipped: dict[str, int] = {}
         self._each_event(items, fresh, skipped, lambda _gid, event: self.apply(event, batch))
         self._settle_clocks(batch)
-        turn_notices.announce_turns(self.memory, batch)
-        if self.feed is not None:  # first: written again, if the batch is, it is kept once
-            self.feed.append(batch.feed)
         marks = set_aside.marks(fresh, skipped, clock.now().isoformat())
         self._commit([*batch.changes(), *marks], items)
         self.memory.settle(batch.ended)
@@ -80,9 +69,6 @@ class GameProjection(RetriedProjection):
         for event in events:
             self.apply(event, batch)
         self._settle_clocks(batch)
-        turn_notices.announce_turns(self.memory, batch)
-        if self.feed is not None:
-            self.feed.append(batch.feed)
         return batch.changes()
 
     def _settle_clocks(self, batch: Batch) -> None:
@@ -128,15 +114,7 @@ class GameProjection(RetriedProjection):
             "sandbox": 1 if e.sandbox_of else 0,
             "seed_commitment": e.seed_commitment,
         }
-        self.memory.meta[gid] = {
-            "game": e.game,
-            "variant": e.variant,
-            "options": e.options,
-            "tc": e.time_control,
-            "sandbox": bool(e.sandbox_of),
-        }
-        self.memory.seats[gid] = []
-        self.memory.clocks[gid] = deadline_index.new_clock()
+        self.memory.created(e)
         marks = ", ".join("?" for _ in row)
         batch.inserts.append((f"INSERT INTO {{p}}dh_games ({', '.join(row)}) VALUES ({marks})", tuple(row.values())))
         batch.inserts.append(_player(gid, e.creator))
@@ -149,31 +127,19 @@ class GameProjection(RetriedProjection):
 
     def _seat_added(self, e: Game.SeatTaken | Game.Joined, batch: Batch) -> None:
         gid = str(e.originator_id)
-        if isinstance(e, Game.Joined):
-            deadline_index.joined(self.memory.clock_of(gid), self.memory.game_meta(gid)["tc"], e.seat)
-        seats = [
-            *self.memory.seats_of(gid),
-            {"seat": e.seat, "player_id": e.player_id, "name": e.name, "kind": e.kind, "bot": e.bot},
-        ]
-        seats.sort(key=lambda s: s["seat"])
-        self.memory.seats[gid] = seats
+        seats = self.memory.seat_added(e)
         batch.update(gid, e, seats=json.dumps(seats))
         batch.inserts.append(_player(gid, e.player_id))
 
     def _started(self, e: Game.Started, batch: Batch) -> None:
         gid = str(e.originator_id)
-        meta = self.memory.game_meta(gid)
-        self.memory.seats[gid] = [dict(s) for s in e.seats]
-        deadline_index.started(self.memory.clock_of(gid), meta["tc"], e.seats)
+        self.memory.started(e)
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
-        batch.awaited_before.setdefault(gid, [])
-        self._tell(batch, e, "game_started", {})
 
     def _forked(self, e: Game.Forked, batch: Batch) -> None:
         gid = str(e.originator_id)
-        self.memory.seats[gid] = [dict(s) for s in e.seats]
-        deadline_index.forked(self.memory.clock_of(gid), e.awaiting, e.timestamp.isoformat())
+        self.memory.forked(e)
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
 
@@ -182,41 +148,25 @@ class GameProjection(RetriedProjection):
         aggregate does: ``projections.deadline_index``); the board is the board projection's."""
         gid = str(e.originator_id)
         batch.update(gid, e)
-        if clocks.closes_decision(e):
-            held = self.memory.clock_of(gid)
-            batch.awaited_before.setdefault(gid, list(held["awaiting"]))
-            deadline_index.decided(held, e)
+        if self.memory.decided(e) is not None:
             batch.timed.add(gid)
 
     def _clock_settled(self, e: Game.ClockSettled, batch: Batch) -> None:
         gid = str(e.originator_id)
-        deadline_index.settled(self.memory.clock_of(gid), e.banks)
+        self.memory.settled(e)
         batch.update(gid, e)
         batch.timed.add(gid)
 
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
         batch.ended.add(str(e.originator_id))
-        self._tell(batch, e, "game_finished", {"status": "finished", "outcome": e.outcome})
         batch.update(str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome))
 
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
-        outcome = e.outcome
         batch.ended.add(str(e.originator_id))
-        self._tell(batch, e, "game_finished", {"status": "abandoned", "outcome": outcome})
-        batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(outcome))
+        batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(e.outcome))
 
-    def _move(self, e: Game.MoveMade | Game.Resigned, batch: Batch) -> None:
+    def _move(self, e: Game.MoveMade | Game.Resigned | Game.TurnTimedOut | Game.PolicyPlayed, batch: Batch) -> None:
         batch.update(str(e.originator_id), e)
-
-    def _timed_out(self, e: Game.TurnTimedOut, batch: Batch) -> None:
-        batch.update(str(e.originator_id), e)
-        self._tell(batch, e, "timeout", {"timed_out_seat": e.seat, "policy": e.policy})
-
-    def _policy_played(self, e: Game.PolicyPlayed, batch: Batch) -> None:
-        batch.update(str(e.originator_id), e)
-
-    def _tell(self, batch: Batch, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:
-        turn_notices.tell_seats(self.memory, batch, str(e.originator_id), e, kind, facts)
 
 
 def _player(gid: str, player_id: str) -> Change:
@@ -239,8 +189,8 @@ _HANDLERS: dict[type, _Handler] = {
     Game.Abandoned: GameProjection._abandoned,
     Game.MoveMade: GameProjection._move,
     Game.Resigned: GameProjection._move,
-    Game.TurnTimedOut: GameProjection._timed_out,
-    Game.PolicyPlayed: GameProjection._policy_played,
+    Game.TurnTimedOut: GameProjection._move,
+    Game.PolicyPlayed: GameProjection._move,
 }
 
 

@@ -6,14 +6,13 @@ game created afterwards ever reached the lists. Now the projection records the g
 same transaction as the batch that skipped it, and goes on with every other game's events. The
 game's later events are skipped too (``last_version`` counts how far it falls behind).
 
-Each read model keeps its own record (``GAMES_TABLE``, ``BOARDS_TABLE``, ``RATINGS_TABLE``,
-``DEADLINES_TABLE``): a game the game list sets aside may still be rated, and the other way round.
-Each time a runner starts (a restart, an upgrade, a leader taking over), the game list and the
-boards try every game they set aside again from its first event (``GameProjection.retry_set_aside``,
-``BoardProjection.retry_set_aside``): if the new code applies them, the game's rows are rebuilt
-and its record removed; if not, the record keeps the new error. The ratings, which must rate games
-in the stream's order, take a game back by a rebuild of their own (``rebuild-projections --only
-ratings``), and so does the deadline index (``--only deadlines``).
+Each read model keeps its own record (``READ_MODEL_TABLES``): a game the game list sets aside may
+still be rated, and the other way round. Each time a runner starts (a restart, an upgrade, a leader
+taking over), the game list, the boards, the deadline index and the inbox try every game they set
+aside again from its first event (``RetriedProjection.retry_set_aside``): if the new code applies
+them, the game's rows are rebuilt and its record removed; if not, the record keeps the new error.
+The ratings, which must rate games in the stream's order, take a game back by a rebuild of their
+own (``rebuild-projections --only ratings``).
 
 ``/healthz`` reads this table (``SetAsideCheck``, the ``projections.set_aside`` check), so every
 process sees the games a projection process set aside; the check's count is the gauge
@@ -50,11 +49,14 @@ RATINGS_TABLE = "dh_rating_set_aside"
 """The games the ratings set aside (``projections.rating_projection``)."""
 DEADLINES_TABLE = "dh_deadline_set_aside"
 """The games the deadline index set aside (``projections.deadline_projection``)."""
+INBOX_TABLE = "dh_inbox_set_aside"
+"""The games the inbox set aside (``projections.inbox_projection``)."""
 READ_MODEL_TABLES = {
     "games": GAMES_TABLE,
     "boards": BOARDS_TABLE,
     "ratings": RATINGS_TABLE,
     "deadlines": DEADLINES_TABLE,
+    "inbox": INBOX_TABLE,
 }
 """Each read model's record."""
 _COLUMNS = """(
@@ -152,9 +154,9 @@ class SetAsideCheck:
         return Check(
             CHECK,
             False,
-            f"{len(rows)} games set aside: the read models cannot apply their events (the game list's and the boards' "
-            "are retried when a projection runner starts, e.g. after an upgrade; the ratings' and the deadlines' by "
-            "`dragonhall rebuild-projections --only ratings` or `--only deadlines`)",
+            f"{len(rows)} games set aside: the read models cannot apply their events (each read model but the "
+            "ratings retries them when a projection runner starts, e.g. after an upgrade; the ratings take them "
+            "back by `dragonhall rebuild-projections --only ratings`)",
             detail,
         )
 

@@ -1,15 +1,17 @@
-"""The account events the game projection writes to the players' feeds (``services.accounts.account_feed``).
+"""The account events the inbox projection writes to the players' feeds (``services.accounts.account_feed``).
 
 Every account seated in a game (not a server bot, not in a sandbox) learns that the game started,
 that a seat timed out and that the game ended; and a ``your_turn`` for each of its seats awaited
-after a batch and not before it. Each entry holds only facts every seat may know.
+after a decision and not before it. Each entry holds only facts every seat may know, and each is a
+function of the game's events alone: a projection fed other batches, restarted or rebuilt tells
+the same entries, under the same dedupe keys, so the feed keeps each once.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from projections.batch import Batch, blame
 from projections.game_memory import GameMemory
 from services.accounts.account_feed import Entry
 from services.accounts.players import SERVER_BOT_PREFIX
@@ -17,8 +19,17 @@ from services.deadlines import clocks
 from services.play.aggregate import Game
 
 
-def tell_seats(memory: GameMemory, batch: Batch, gid: str, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:
+@dataclass
+class Notices:
+    """The account events of a batch of events, and the games it ended."""
+
+    entries: list[Entry] = field(default_factory=list)
+    ended: set[str] = field(default_factory=set)
+
+
+def tell_seats(memory: GameMemory, notices: Notices, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:
     """A ``kind`` account event for every account seated in the game: facts every seat may know."""
+    gid = str(e.originator_id)
     meta = memory.game_meta(gid)
     if meta.get("sandbox"):
         return
@@ -28,23 +39,19 @@ def tell_seats(memory: GameMemory, batch: Batch, gid: str, e: Game.Event, kind: 
         if pid.startswith(SERVER_BOT_PREFIX):
             continue
         payload = {"game": meta["game"], "variant": meta["variant"], "seat": s["seat"], "version": version, **facts}
-        batch.feed.append(Entry(pid, kind, f"{kind}:{gid}:{version}:{s['seat']}", gid, payload))
+        notices.entries.append(Entry(pid, kind, f"{kind}:{gid}:{version}:{s['seat']}", gid, payload))
 
 
-def announce_turns(memory: GameMemory, batch: Batch) -> None:
-    """A ``your_turn`` for each account seat awaited after the batch and not before it."""
-    for gid, before in batch.awaited_before.items():
-        with blame(gid):
-            _announce_turns_of(memory, batch, gid, before)
-
-
-def _announce_turns_of(memory: GameMemory, batch: Batch, gid: str, before: list[int]) -> None:
+def announce_turns(memory: GameMemory, notices: Notices, e: Game.RuleEvent, before: list[int]) -> None:
+    """At the event that closed a decision, a ``your_turn`` for each account seat awaited after it
+    and not before it: one per turn, whatever the batches the events come in."""
+    gid = str(e.originator_id)
     meta = memory.game_meta(gid)
-    if gid in batch.ended or meta.get("sandbox"):
+    if meta.get("sandbox"):
         return
     held = memory.clock_of(gid)
     seats = {s["seat"]: s for s in memory.seats_of(gid)}
-    version = batch.updates[gid]["version"]
+    version = e.originator_version
     for seat in sorted(set(held["awaiting"]) - set(before)):
         pid = seats.get(seat, {}).get("player_id")
         if pid is None or pid.startswith(SERVER_BOT_PREFIX):
@@ -57,7 +64,7 @@ def _announce_turns_of(memory: GameMemory, batch: Batch, gid: str, before: list[
             "deadline": _deadline(memory, gid, seat),
             "turn_started": held["turns"].get(str(seat)),
         }
-        batch.feed.append(Entry(pid, "your_turn", f"your_turn:{gid}:{version}:{seat}", gid, payload))
+        notices.entries.append(Entry(pid, "your_turn", f"your_turn:{gid}:{version}:{seat}", gid, payload))
 
 
 def _deadline(memory: GameMemory, gid: str, seat: int) -> str | None:

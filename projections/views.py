@@ -19,6 +19,7 @@ The SQL is written once with ``?`` placeholders; the PostgreSQL class rewrites t
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -92,8 +93,11 @@ READ_MODEL_TABLES = {
     "boards": ("dh_boards", set_aside.BOARDS_TABLE),
     "ratings": (*rating_views.TABLE_ORDER, set_aside.RATINGS_TABLE),
     "deadlines": (*deadline_views.TABLE_ORDER, set_aside.DEADLINES_TABLE),
+    "inbox": (set_aside.INBOX_TABLE,),
 }
-"""Each read model and the tables it alone writes: it is rebuilt alone by rebuilding these."""
+"""Each read model and the tables it alone writes: it is rebuilt alone by rebuilding these. (The
+inbox writes to the account feed, which it shares with the services and never rewrites:
+``projections.inbox_projection``.)"""
 READ_MODELS = tuple(READ_MODEL_TABLES)
 
 
@@ -102,6 +106,12 @@ def tracking_name(read_model: str, app_name: str = EventStore.name) -> str:
     the game list keeps the event store's own name (``EventStore.name``), the position every read
     model shared before each had its own; the others add theirs to it."""
     return app_name if read_model == "games" else f"{app_name}.{read_model}"
+
+
+RETIRED = {"dh_games": (("dh_games_deadline", "dh_games_reminder"), ("next_deadline", "next_reminder", "bots_awaited"))}
+"""Per table, the indexes and columns an older version wrote and this one drops at start: the
+deadline columns the game list held before the deadline index was a read model of its own
+(``projections.deadline_views``, which computes its rows from the game list's clock, not from these)."""
 
 
 JSON_COLUMNS = ("seats", "awaiting", "options", "time_control", "outcome", "clock", "bot_seats")
@@ -130,6 +140,30 @@ class GameViewsSQL(rating_views.RatingQueries, deadline_views.DeadlineQueries, T
     def _create_view_tables(self, c: Any) -> None:
         for statement in TABLES:
             c.execute(self._sql(statement))
+        self._drop_retired_columns(c)
+
+    def _drop_retired_columns(self, c: Any) -> None:
+        """Drops the columns an older version left on an upgraded database (``RETIRED``), with their
+        indexes; checked first, so a start that finds none takes no lock on the table."""
+        for table, (indexes, columns) in RETIRED.items():
+            left = [column for column in columns if column in self._columns(c, table)]
+            if not left:
+                continue
+            for index in indexes:
+                c.execute(self._sql(f"DROP INDEX IF EXISTS {{p}}{index}"))
+            for column in left:
+                self._drop_column(c, table, column)
+
+    def _columns(self, c: Any, table: str) -> set[str]:
+        c.execute(f"PRAGMA table_info({table})")
+        return {row["name"] for row in c.fetchall()}
+
+    def _drop_column(self, c: Any, table: str, column: str) -> None:
+        try:
+            c.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+        except sqlite3.OperationalError as e:  # another process starting beside this one dropped it first
+            if "no such column" not in str(e):
+                raise
 
     def apply(self, changes: Sequence[Change], tracking: Tracking) -> None:
         """Applies the changes and records the tracking position in one transaction."""
@@ -290,6 +324,17 @@ class PostgresGameViews(GameViewsSQL, PostgresTrackingRecorder):
 
     def _tracking_table(self) -> str:
         return f"{self.prefix}{self.tracking_table_name}"
+
+    def _columns(self, c: Any, table: str) -> set[str]:
+        c.execute(
+            "SELECT column_name FROM information_schema.columns "
+            "WHERE table_schema = COALESCE(NULLIF(%s, ''), current_schema()) AND table_name = %s",
+            (self.datastore.schema, table),
+        )
+        return {row["column_name"] for row in c.fetchall()}
+
+    def _drop_column(self, c: Any, table: str, column: str) -> None:
+        c.execute(f"ALTER TABLE {self.prefix}{table} DROP COLUMN IF EXISTS {column}")
 
     def apply(self, changes: Sequence[Change], tracking: Tracking) -> None:
         """As on SQLite, but pipelined: the batch's statements go to the server without

@@ -1,12 +1,12 @@
 """The account feed: what happened to each account, in order, for its stream and webhooks.
 
 Each entry has a ``cursor``, increasing in the order entries are committed, and a
-``dedupe`` key: the projection may write a batch's entries again after a crash
+``dedupe`` key: the inbox projection may write a batch's entries again after a crash
 (before its tracking record), and a timer may fire twice, but an entry is
 recorded once. Entry types:
 
 * ``game_started``, ``your_turn``, ``game_finished``, ``timeout``: written by the
-  game projection from the events (``projections.games``);
+  inbox projection from the events (``projections.inbox_projection``);
 * ``invitation``, ``reminder``: written with the inbox item (``services.accounts.inbox``);
 * ``invitation_accepted``, ``invitation_declined``: to the inviter, when an invitee answers
   (``services.play.invitations``);
