@@ -5,6 +5,11 @@ Every card, in the hand or in the layout, is ``card:<number>``; an empty cell be
 the discard pile's two ends ``pile:top`` and ``pile:bottom``; Rotate Goals' two ways
 ``rotate:left`` and ``rotate:right``; and ``set-aside``. A card placed or moved has a pose: the
 card drawn in its cell, turned as it would lie.
+
+An action card played for its effect goes on top of the discard pile unless its player says
+otherwise, so the common action takes two clicks, the card and what it acts on: ``pile:bottom``,
+clicked before that, keeps the Silver Dragon's colour; ``pile:top`` alone discards the card
+without its effect.
 """
 
 from __future__ import annotations
@@ -42,14 +47,14 @@ def pointing(state: SevenDragonsState, command: Command) -> Pointing:
         case MoveCard(card=card, target=target, x=x, y=y, orientation=turn, discard=discard):
             return _moved(state, card, target, (x, y), turn, discard)
         case TradeHands(card=card, seat=seat, discard=discard):
-            return point(f"card:{card}", f"seat:{seat}", pile_ref(discard))
+            return point(*_played(card, discard), f"seat:{seat}")
         case TradeGoals(card=card, seat=seat, unused=unused, discard=discard):
             whom = f"seat:{seat}" if seat is not None else f"goal:unused:{unused}"
-            return point(f"card:{card}", whom, pile_ref(discard))
+            return point(*_played(card, discard), whom)
         case RotateGoals(card=card, direction=direction, discard=discard):
-            return point(f"card:{card}", f"rotate:{direction.value}", pile_ref(discard))
+            return point(*_played(card, discard), f"rotate:{direction.value}")
         case ZapCard(card=card, target=target, discard=discard):
-            return point(f"card:{card}", f"card:{target}", pile_ref(discard))
+            return point(*_played(card, discard), f"card:{target}")
         case DiscardAction(card=card):
             return point(f"card:{card}", "pile:top")
         case SetAside(card=card):
@@ -57,14 +62,20 @@ def pointing(state: SevenDragonsState, command: Command) -> Pointing:
     return NOWHERE
 
 
+def _played(card: int, discard: Discard) -> tuple[str, ...]:
+    """The first clicks of an action card played for its effect: the card, then the pile's bottom
+    if it goes there (on top, the pile is not clicked)."""
+    return (f"card:{card}",) if discard is Discard.TOP else (f"card:{card}", pile_ref(Discard.BOTTOM))
+
+
 def _moved(
     state: SevenDragonsState, card: int, target: int, cell: tuple[int, int], turn: int, discard: Discard
 ) -> Pointing:
-    """Move a Card: the card, the layout card it moves, where it goes (its own cell to turn it
-    there), then the pile; the moved card drawn where it would lie."""
+    """Move a Card: the card (and the pile's bottom), the layout card it moves, where it goes (its
+    own cell to turn it there); the moved card drawn where it would lie."""
     placed = next((p for p in state.layout if p.card == target), None)
     here = placed is not None and (placed.x, placed.y) == cell
     at = f"card:{target}" if here else cell_ref(*cell)
     now = placed.orientation if placed is not None else 0
-    refs = (f"card:{card}", f"card:{target}", at, pile_ref(discard))
+    refs = (*_played(card, discard), f"card:{target}", at)
     return Pointing((refs,), ghost=f"card:{target}", at=at, turn=(turn - now) % 360)

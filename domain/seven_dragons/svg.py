@@ -246,7 +246,7 @@ def _cell(x: float, y: float, cx: int, cy: int) -> str:
 
 
 CHOICE_WORDS = {
-    "pile:top": "Discard on top", "pile:bottom": "Discard at the bottom",
+    "pile:top": "Discard without its effect", "pile:bottom": "Put it at the bottom",
     "rotate:left": "Goals pass left", "rotate:right": "Goals pass right", "set-aside": "Set a card aside",
 }  # fmt: skip
 """The board's own choices for the viewer's action cards, drawn as buttons under the hand."""
