@@ -4,7 +4,8 @@ The track draws each dragon as ``dragon:<seat>`` and, around a dragon its player
 handles ``heading:<degrees>``; the other choices have no place on the track and carry their
 words (``labels``) for the page to show as the board's buttons: a speed ``speed:<n>``, a magic
 card ``magic:<card>``, a template ``fly:<speed>``, the turns ``in:<degrees>`` and
-``out:<degrees>``, an alliance's answer, a draw, traps, holding. A flight carries its path (the
+``out:<degrees>``, an alliance's answer, a draw, traps, holding. A magic card laid with a speed is
+clicked before the speed, so a speed alone is one click. A flight carries its path (the
 dragon's centre, its front point, the template's end, where the dragon ends) in the track's
 units and how it ends (``ok``, ``wall``: the template meets the border, ``crash``: the dragon
 does), computed by ``flight.fly`` from the track and the dragons' and traps' places, which
@@ -57,7 +58,7 @@ def pointing(state: RaceState, seat: int, command: Command) -> Pointing:
         case SetSpeed(speed=speed, card=card):
             refs = [(f"speed:{speed}", f"Speed {speed}")]
             if card is not None:
-                refs.append((f"magic:{card.value}", f"Lay {card_words(card.value)}"))
+                refs.insert(0, (f"magic:{card.value}", f"Lay {card_words(card.value)}"))
             return labelled(refs)
         case Move():
             return _flight(state, seat, command)
