@@ -134,7 +134,7 @@ def replay_steps(base: str, path: str, steps: int) -> dict[str, list[float]]:
         page.goto(base + path, wait_until="load")
         page.wait_for_selector("#board svg")
         page.keyboard.press("Home")
-        page.wait_for_function("document.getElementById('step-label').textContent.startsWith('Step 1 ')")
+        page.wait_for_function("() => document.getElementById('step-label').textContent.startsWith('Step 0 ')")
         page.wait_for_timeout(300)
         found = {"→ (next step)": _timed(page, "ArrowRight", steps), "jump (random step)": _timed(page, "jump", steps)}
         browser.close()

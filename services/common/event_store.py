@@ -54,9 +54,9 @@ class EventStore(Application[uuid.UUID]):
             return None
         return found
 
-    def stored_events(self, aggregate_id: uuid.UUID, after: int = 0) -> Iterable[Any]:
-        """The stored events of one aggregate after version ``after``."""
-        return self.events.get(aggregate_id, gt=after)
+    def stored_events(self, aggregate_id: uuid.UUID, after: int = 0, upto: int | None = None) -> Iterable[Any]:
+        """The stored events of one aggregate after version ``after`` (up to ``upto``, if given)."""
+        return self.events.get(aggregate_id, gt=after, lte=upto)
 
     def latest_events(self, aggregate_id: uuid.UUID, upto: int, page: int = 32) -> Iterator[Any]:
         """The stored events of one aggregate up to version ``upto``, newest first, read a page

@@ -37,8 +37,8 @@ class GameReads:
     def remembered(self, game_id: uuid.UUID | str) -> Game:
         return self.uow.remembered(game_id)
 
-    def stored_events(self, game_id: uuid.UUID | str, after: int = 0) -> Iterable[Any]:
-        return self.store.stored_events(game_uuid(game_id), after)
+    def stored_events(self, game_id: uuid.UUID | str, after: int = 0, upto: int | None = None) -> Iterable[Any]:
+        return self.store.stored_events(game_uuid(game_id), after, upto)
 
     def known_version(self, game_id: uuid.UUID | str) -> int | None:
         return self.uow.known_version(game_id)

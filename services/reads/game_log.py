@@ -21,7 +21,7 @@ from services.play.aggregate import Game
 from services.reads.platform_words import PlatformWords
 from services.reads.redaction import redact_stored_event
 from services.reads.seat_names import names_in
-from services.reads.step_index import bounds, grouped
+from services.reads.step_index import Bounds, bounds, grouped
 from services.reads.steps import CAUSES
 
 KINDS = {
@@ -37,10 +37,16 @@ QUIET = ("MoveMade", "ClockSettled", "Finished")
 
 
 def narrated_log(
-    queries: Any, game_id: str, player_id: str | None, after: int = 0, seat: int | None = None
+    queries: Any,
+    game_id: str,
+    player_id: str | None,
+    after: int = 0,
+    seat: int | None = None,
+    window: slice | None = None,
 ) -> dict[str, Any]:
     """The log of ``game_id`` as ``player_id`` (reading as ``seat``) may read it: the steps with an
-    event after version ``after``, the status line and, once the game has ended, its result."""
+    event after version ``after`` (of those, the ``window`` of them a page shows), the status line
+    and, once the game has ended, its result. Only the events of the steps told are read."""
     game: Game = queries.games.load(game_id)
     viewer = queries.games.viewer(game, player_id, seat)
     names = names_in(game.game, game.variant, game.options, game.seats, game.planned_seats, game.status, player_id,
@@ -49,24 +55,23 @@ def narrated_log(
     audience = Audience(names, game.variant)
     words = PlatformWords(ruleset.narrator, audience, game.time_control)
     found = bounds(queries.games, str(game.id), game.version)
-    wanted = [i for i, until in enumerate(found.until) if until > after]
+    wanted = [i for i, until in enumerate(found.until) if until > after][window or slice(None)]
     causes = [i for i, kind in enumerate(found.kinds) if kind in CAUSES]
     ended = has_ended(game.status)
     last_cause = causes[-1] if ended and causes else None
-    read_from = min([*wanted, *([last_cause] if last_cause is not None else [])], default=None)
-    stored = [] if read_from is None else queries.games.stored_events(str(game.id), after=found.first[read_from] - 1)
-    steps = grouped(e for e in stored if e.originator_version <= game.version)
-    numbers = found.numbers[read_from:] if read_from is not None else []
+    steps = _stored_steps(queries.games, str(game.id), found, wanted, game.version)
+    numbers = found.numbers
     out = []
-    for number, events in zip(numbers, steps, strict=True):
-        if events[-1].originator_version > after:
-            told = [redact_stored_event(ruleset, e, viewer) for e in events]
-            out.append(_step(number, told, after, words, ruleset, audience))
+    for i in wanted:
+        told = [redact_stored_event(ruleset, e, viewer) for e in steps[i]]
+        out.append(_step(numbers[i], told, after, words, ruleset, audience))
     result = None
     if ended:
         ended_by = None
-        if last_cause is not None and read_from is not None and game.status == "finished":
-            cause = redact_stored_event(ruleset, steps[last_cause - read_from][0], viewer)
+        if last_cause is not None and game.status == "finished":
+            if last_cause not in steps:
+                steps.update(_stored_steps(queries.games, str(game.id), found, [last_cause], game.version))
+            cause = redact_stored_event(ruleset, steps[last_cause][0], viewer)
             ended_by = (cause["type"], cause["data"])
         result = words.result(game.outcome or {}, ended_by)
     return {
@@ -79,6 +84,15 @@ def narrated_log(
         "result": result,
         "steps": out,
     }
+
+
+def _stored_steps(games: Any, gid: str, found: Bounds, indices: Sequence[int], version: int) -> dict[int, list[Any]]:
+    """The stored events of the steps at ``indices`` (a run of them), by index."""
+    if not indices:
+        return {}
+    lo, hi = min(indices), max(indices)
+    stored = games.stored_events(gid, after=found.first[lo] - 1, upto=min(found.until[hi], version))
+    return dict(zip(range(lo, hi + 1), grouped(stored), strict=True))
 
 
 def _step(

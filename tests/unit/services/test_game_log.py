@@ -81,6 +81,23 @@ def test_the_log_read_piece_by_piece_says_what_it_says_read_whole(platform: Any)
     assert live and live == _lines(narrated_log(platform.queries, gid, ids[1]))
 
 
+def test_a_window_of_the_log_tells_those_steps_as_the_whole_log_tells_them(platform: Any) -> None:
+    """The audit narrates the page of steps it shows, not the whole game: each window is the same
+    slice of the whole log, for a player and a spectator, while the game runs and once it ended
+    (whose result names the decision that ended it, outside the window)."""
+    gid, ids = _table(platform, 3)
+    for decisions in (9, 400):
+        _play(platform, gid, ids, decisions)
+        for reader in (ids[0], None):
+            whole = narrated_log(platform.queries, gid, reader)
+            steps = len(whole["steps"])
+            for window in (slice(0, 5), slice(5, 11), slice(steps - 3, steps + 20), slice(steps, steps + 5)):
+                part = narrated_log(platform.queries, gid, reader, window=window)
+                assert part["steps"] == whole["steps"][window], window
+                assert part["result"] == whole["result"] and part["status_line"] == whole["status_line"]
+    assert platform.games.load(gid).status == "finished" and whole["result"]
+
+
 def test_a_resignation_ends_the_game_in_its_own_words(platform: Any) -> None:
     gid, ids = _table(platform)
     platform.games.resign(gid, ids[1])

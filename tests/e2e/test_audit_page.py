@@ -1,0 +1,44 @@
+"""The audit page shows a page of steps at a time, told as the whole log tells them.
+
+It narrates only the steps it shows (a 2,000-event game's whole log cost 60 ms a request), so each
+page must still say what the game's log says of those steps, and the step a dispute names keeps
+its title when it lies on another page.
+"""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from typing import Any
+
+from api.web.audit_pages import STEPS_PAGE
+from services.reads.game_log import narrated_log
+
+
+def _finished_game(client: Any) -> tuple[str, str, str]:
+    ann, bea = client.player("ann"), client.player("bea")
+    gid = client.new_game(ann["token"], game="tarasque", players=2)["id"]
+    client.seat(gid, ann["token"])
+    client.seat(gid, bea["token"])
+    rng, games = random.Random(5), client.platform.games
+    while (game := games.load(gid)).status == "active":
+        seat = rng.choice(game.awaiting)
+        move = rng.choice(list(game.ruleset.legal_moves(game.state, seat)))
+        games.submit_move(gid, (ann, bea)[seat]["id"], game.ruleset.commands.dump(move))
+    return gid, ann["id"], ann["token"]
+
+
+def test_each_page_of_the_audit_tells_its_steps_as_the_log_does(client: Any) -> None:
+    gid, ann, token = _finished_game(client)
+    whole = narrated_log(client.platform.queries, gid, ann)["steps"]
+    assert len(whole) > 2 * STEPS_PAGE
+    for page in (0, 1, len(whole) // STEPS_PAGE):
+        text = html.unescape(client.page(f"/games/{gid}/audit?page={page}", token).body)
+        shown = whole[page * STEPS_PAGE : (page + 1) * STEPS_PAGE]
+        assert f'aria-label="Steps {shown[0]["step"]} to {shown[-1]["step"]}"' in text
+        titles = re.findall(r"</strong> · (.*?) <span", text)
+        assert titles == [s["title"] for s in shown]
+    disputed = whole[-1]["step"]
+    text = html.unescape(client.page(f"/games/{gid}/audit?dispute={disputed}", token).body)
+    assert f"Step {disputed}: {whole[-1]['title']}</p>" in text
