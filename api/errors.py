@@ -13,7 +13,7 @@ store that cannot be reached for now (with ``Retry-After``). No error writes an 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify
@@ -49,7 +49,7 @@ class MalformedJSON(Exception):
 class RequestInvalid(Exception):
     """The request does not match its schema; ``fields`` maps each field to its messages."""
 
-    def __init__(self, fields: Any) -> None:
+    def __init__(self, fields: Mapping[str, Any] | list[Any]) -> None:
         super().__init__("the request does not match its schema")
         self.fields = fields
 

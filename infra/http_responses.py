@@ -6,6 +6,7 @@ Both were measured with ``bench/request_cost.py`` (see ``docs/operations.md``).
 from __future__ import annotations
 
 from typing import Any, cast
+from wsgiref.types import WSGIApplication
 
 import orjson
 from flask import Response
@@ -62,7 +63,7 @@ class DefaultHeaders:
     (an HTTP exception, built in full); here they are appended to the list the server is handed,
     after one pass over its names."""
 
-    def __init__(self, app: Any, headers: list[tuple[str, str]]) -> None:
+    def __init__(self, app: WSGIApplication, headers: list[tuple[str, str]]) -> None:
         self.app = app
         self.headers = headers
         self._names = [name.lower() for name, _ in headers]

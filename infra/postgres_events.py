@@ -39,8 +39,8 @@ from eventsourcing.persistence import (
     StoredEvent,
     Subscription,
 )
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresFactory, PostgresSubscription
-from eventsourcing.utils import retry
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore, PostgresFactory, PostgresSubscription
+from eventsourcing.utils import Environment, retry
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composable, Identifier
 
@@ -64,7 +64,7 @@ MAX_SCALAR_EVENTS = 1000
 class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
     """eventsourcing's PostgreSQL application recorder, saving in one call."""
 
-    def __init__(self, datastore: Any, *, events_table_name: str = "stored_events") -> None:
+    def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events") -> None:
         super().__init__(datastore, events_table_name=events_table_name)
         self._statements: dict[Any, bytes] = {}
         self.sql_create_statements: list[Any]
@@ -249,7 +249,7 @@ class OneTripPostgresFactory(PostgresFactory):
 
     application_recorder_class = OneTripPostgresApplicationRecorder
 
-    def __init__(self, env: Any) -> None:
+    def __init__(self, env: Environment) -> None:
         super().__init__(env)
         if (self.env.get(POOLED) or "").lower() in ("y", "yes", "1", "true"):
             kwargs = self.datastore.pool.kwargs

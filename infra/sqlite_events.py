@@ -36,7 +36,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
@@ -206,7 +206,7 @@ class TunedSQLiteFactory(SQLiteFactory):
 
     application_recorder_class = PollingSQLiteApplicationRecorder
 
-    def __init__(self, env: Any) -> None:
+    def __init__(self, env: Environment | Mapping[str, str]) -> None:
         env = env if isinstance(env, Environment) else Environment(env=env)
         private_database(env.get(self.SQLITE_DBNAME))  # 0600 before SQLite makes it 0644 (infra.private_files)
         super().__init__(env)

@@ -1,10 +1,12 @@
 """What every projection of the read models shares: a position of its own, and the games it sets aside.
 
 Each read model (``projections.views.READ_MODEL_TABLES``: the game list, the boards, the
-ratings, the deadline index) is kept by a projection of its own, with its own tracking
+ratings, the deadline index, the inbox) is kept by a projection of its own, with its own tracking
 record (``views.tracking_name``), written in the same transaction as its changes, so each event
-changes each read model exactly once. One runner (``projections.runner``) reads and decodes each
-batch of events once and hands it to every projection in turn; a projection whose position is
+changes each read model exactly once (the inbox's entries go to the account feed before its
+record, each kept once by its key: ``projections.inbox_projection``). One runner
+(``projections.runner``) reads and decodes each batch of events once and hands it to every
+projection in turn; a projection whose position is
 already past an event skips it. So a read model can be rebuilt alone: its tables emptied and its
 position set back to the start (``GameViewsSQL.drop_views``), the runner starts from the lowest
 position, and that read model catches up while the others skip what they already hold.
