@@ -18,6 +18,7 @@ from typing import Any
 from projections import deadline_index
 from projections.views import GameViewsSQL
 from services.common.event_store import EventStore
+from services.deadlines import clocks
 from services.play.aggregate import Game
 
 KEPT = 10_000
@@ -133,9 +134,12 @@ class GameMemory:
     def decided(self, e: Game.RuleEvent) -> list[int] | None:
         """At the event that closes its decision, moves the awaited seats and their turns; the
         seats awaited before it (None at any other event)."""
+        if not clocks.closes_decision(e):
+            return None
         held = self.clock_of(str(e.originator_id))
         before = list(held["awaiting"])
-        return before if deadline_index.decided(held, e) else None
+        deadline_index.decided(held, e)
+        return before
 
     def settled(self, e: Game.ClockSettled) -> None:
         deadline_index.settled(self.clock_of(str(e.originator_id)), e.banks)
