@@ -73,11 +73,17 @@ class InboxProjection(RetriedProjection):
         return []
 
     def _tell(self, notices: Notices) -> None:
+        notices.settle()
         if self.feed is not None:
             self.feed.append(notices.entries)
 
     def _apply(self, gid: str, event: DomainEventProtocol[uuid.UUID], notices: Notices) -> None:
         version = event.originator_version
+        if gid in notices.turns:  # the turns a decision began wait for the rest of its save
+            if isinstance(event, Game.ClockSettled):
+                notices.saved_at(gid, version)
+            else:
+                notices.settle(gid)
         handler = _handler(type(event))
         if handler is None:
             return

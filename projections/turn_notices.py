@@ -25,6 +25,20 @@ class Notices:
 
     entries: list[Entry] = field(default_factory=list)
     ended: set[str] = field(default_factory=set)
+    turns: dict[str, list[Entry]] = field(default_factory=dict)
+    """Each game's ``your_turn`` entries whose ``version`` waits for the rest of their save: a
+    bank clock's ``ClockSettled`` comes after the decision, and a client plays at the save's version
+    (a batch that ends between the two tells the decision's version: rare, and under the same key)."""
+
+    def saved_at(self, gid: str, version: int) -> None:
+        """A later event of the save that began the game's turns: they begin at its version."""
+        for entry in self.turns.get(gid, ()):
+            entry.payload["version"] = version
+
+    def settle(self, gid: str | None = None) -> None:
+        """Moves the game's turns (every game's, with None) to the entries: their save is over."""
+        for game in [gid] if gid is not None else list(self.turns):
+            self.entries += self.turns.pop(game, [])
 
 
 def tell_seats(memory: GameMemory, notices: Notices, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:
@@ -44,8 +58,10 @@ def tell_seats(memory: GameMemory, notices: Notices, e: Game.Event, kind: str, f
 
 def announce_turns(memory: GameMemory, notices: Notices, e: Game.RuleEvent, before: list[int]) -> None:
     """At the event that closed a decision, a ``your_turn`` for each account seat awaited after it
-    and not before it: one per turn, whatever the batches the events come in."""
+    and not before it: one per turn, whatever the batches the events come in, keyed by that event's
+    version (its ``version`` the save's, ``Notices.saved_at``)."""
     gid = str(e.originator_id)
+    notices.settle(gid)
     meta = memory.game_meta(gid)
     if meta.get("sandbox"):
         return
@@ -64,7 +80,9 @@ def announce_turns(memory: GameMemory, notices: Notices, e: Game.RuleEvent, befo
             "deadline": _deadline(memory, gid, seat),
             "turn_started": held["turns"].get(str(seat)),
         }
-        notices.entries.append(Entry(pid, "your_turn", f"your_turn:{gid}:{version}:{seat}", gid, payload))
+        notices.turns.setdefault(gid, []).append(
+            Entry(pid, "your_turn", f"your_turn:{gid}:{version}:{seat}", gid, payload)
+        )
 
 
 def _deadline(memory: GameMemory, gid: str, seat: int) -> str | None:

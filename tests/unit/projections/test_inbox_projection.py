@@ -77,6 +77,27 @@ def test_the_inbox_tells_what_the_platform_told_whatever_the_batches_and_restart
     assert any(e.payload["deadline"] for e in in_one_go.entries.values() if e.type == "your_turn")  # timed games
 
 
+def test_a_turn_on_a_bank_clock_is_told_at_the_version_its_save_ends_at(platform: Any) -> None:
+    """A bank clock charges the turn that ended with a ``ClockSettled`` after the decision's events:
+    a ``your_turn`` gives the version the game is at once that save is stored, which a client
+    plays at, not the version of the event that began the turn (its key keeps that one)."""
+    bank = {"kind": "bank", "initial": 3600, "increment": 60, "cap": 7200, "timeout_policy": "auto"}
+    gid = str(platform.games.create_game("a", "seven-dragons", None, None, 2, time_control=bank).id)
+    for player_id, bot in PLAYERS:
+        platform.games.take_seat(gid, player_id, player_id, "bot", bot=bot)
+    play_out(platform, gid)
+    told = Told()
+    InboxProjection(fresh_views(), platform.store, told).process_batch(_items(platform.store))
+    events = {e.originator_version: type(e).__name__ for e in platform.games.stored_events(gid)}
+    turns = [e for e in told.entries.values() if e.type == "your_turn"]
+    assert turns and "ClockSettled" in events.values()
+    for entry in turns:
+        version = entry.payload["version"]
+        assert events.get(version + 1) != "ClockSettled", entry
+        assert version - int(entry.dedupe.split(":")[2]) in (0, 1)
+    assert any(events[e.payload["version"]] == "ClockSettled" for e in turns)
+
+
 def test_the_inbox_starts_from_the_position_it_shared_with_the_game_list() -> None:
     """The first start of this version: the game list wrote the feed up to its position, so the
     inbox starts there; with no position recorded, from the first event."""
