@@ -27,7 +27,7 @@ from services.reads.board_names import name_seats
 from services.reads.board_points import board_points
 from services.reads.documents import Summary, document, public_seats
 from services.reads.game_log import decision_choices, decision_texts
-from services.reads.move_steps import narrowed_listing, say_next_steps
+from services.reads.move_steps import LEGAL_MOVES_PAGE, narrowed_listing, say_next_steps
 from services.reads.redaction import redact_stored_event
 from services.reads.seat_names import names_in, names_of
 
@@ -166,7 +166,7 @@ class GameQueries:
         player_id: str,
         seat: int | None = None,
         offset: int = 0,
-        limit: int = 1000,
+        limit: int = LEGAL_MOVES_PAGE,
         *,
         after_own_write: bool = False,
         words: bool = False,
@@ -198,7 +198,7 @@ class GameQueries:
         return listed
 
     def legal_moves_of(
-        self, game: Game, player_id: str, seat: int | None = None, offset: int = 0, limit: int = 1000
+        self, game: Game, player_id: str, seat: int | None = None, offset: int = 0, limit: int = LEGAL_MOVES_PAGE
     ) -> dict[str, Any]:
         """The legal moves of the caller's seat in ``game`` as loaded (``legal_moves``)."""
         seat = reading_seat(game, player_id, seat)
