@@ -31,7 +31,7 @@ from domain.kernel import canonical_json, decode, find_game
 from projections import set_aside
 from projections.batch import Fresh
 from projections.board_memory import BoardMemory
-from projections.tracked import Items, RetriedProjection, nearest_handler
+from projections.tracked import Handlers, Items, RetriedProjection
 from projections.views import VIEWS, Change, GameViewsSQL, carry_set_aside_to_boards
 from services.common import clock
 from services.common.event_store import EventStore
@@ -77,7 +77,7 @@ class BoardProjection(RetriedProjection):
 
     def _apply(self, event: DomainEventProtocol[uuid.UUID], ended: set[str]) -> None:
         """Folds one event into its game's board; every event moves the board's version on."""
-        handler = _handler(type(event))
+        handler = _HANDLERS.of(type(event))
         if handler is not None:
             handler(self, event, ended)
         self.memory.advance(str(event.originator_id), event.originator_version)
@@ -157,16 +157,13 @@ def _game_of(cls: type) -> str:
 
 
 _Handler = Callable[[BoardProjection, Any, set[str]], None]
-_HANDLERS: dict[type, _Handler] = {
-    Game.Created: BoardProjection._created,
-    Game.Started: BoardProjection._started,
-    Game.Forked: BoardProjection._forked,
-    Game.RuleEvent: BoardProjection._rule_event,
-    Game.Finished: BoardProjection._ended,
-    Game.Abandoned: BoardProjection._ended,
-}
-
-
-@cache
-def _handler(cls: type) -> _Handler | None:
-    return nearest_handler(_HANDLERS, cls)
+_HANDLERS: Handlers[_Handler] = Handlers(
+    {
+        Game.Created: BoardProjection._created,
+        Game.Started: BoardProjection._started,
+        Game.Forked: BoardProjection._forked,
+        Game.RuleEvent: BoardProjection._rule_event,
+        Game.Finished: BoardProjection._ended,
+        Game.Abandoned: BoardProjection._ended,
+    }
+)

@@ -22,7 +22,6 @@ import json
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 from eventsourcing.domain import DomainEventProtocol
@@ -31,7 +30,7 @@ from projections import deadline_index, set_aside
 from projections.batch import Fresh, blame
 from projections.deadline_index import Clock
 from projections.deadline_views import UPSERT, carry_game_list_to_deadlines
-from projections.tracked import Items, RetriedProjection, nearest_handler
+from projections.tracked import Handlers, Items, RetriedProjection
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.common import clock
 from services.common.visibility import ENDED
@@ -98,7 +97,7 @@ class DeadlineProjection(RetriedProjection):
         return self._settle(batch)
 
     def _apply(self, gid: str, event: DomainEventProtocol[uuid.UUID], batch: _Batch) -> None:
-        handler = _handler(type(event))
+        handler = _HANDLERS.of(type(event))
         if handler is None:
             return
         game = handler(self, event, batch)
@@ -205,23 +204,20 @@ class DeadlineProjection(RetriedProjection):
 
 
 _Handler = Callable[[DeadlineProjection, Any, _Batch], Timed]
-_HANDLERS: dict[type, _Handler] = {
-    Game.Created: DeadlineProjection._created,
-    Game.SeatTaken: DeadlineProjection._seat_added,
-    Game.Joined: DeadlineProjection._seat_added,
-    Game.Started: DeadlineProjection._started,
-    Game.Forked: DeadlineProjection._forked,
-    Game.RuleEvent: DeadlineProjection._rule_event,
-    Game.ClockSettled: DeadlineProjection._clock_settled,
-    Game.Finished: DeadlineProjection._finished,
-    Game.Abandoned: DeadlineProjection._abandoned,
-    Game.MoveMade: DeadlineProjection._moved,
-    Game.Resigned: DeadlineProjection._moved,
-    Game.TurnTimedOut: DeadlineProjection._moved,
-    Game.PolicyPlayed: DeadlineProjection._moved,
-}
-
-
-@cache
-def _handler(cls: type) -> _Handler | None:
-    return nearest_handler(_HANDLERS, cls)
+_HANDLERS: Handlers[_Handler] = Handlers(
+    {
+        Game.Created: DeadlineProjection._created,
+        Game.SeatTaken: DeadlineProjection._seat_added,
+        Game.Joined: DeadlineProjection._seat_added,
+        Game.Started: DeadlineProjection._started,
+        Game.Forked: DeadlineProjection._forked,
+        Game.RuleEvent: DeadlineProjection._rule_event,
+        Game.ClockSettled: DeadlineProjection._clock_settled,
+        Game.Finished: DeadlineProjection._finished,
+        Game.Abandoned: DeadlineProjection._abandoned,
+        Game.MoveMade: DeadlineProjection._moved,
+        Game.Resigned: DeadlineProjection._moved,
+        Game.TurnTimedOut: DeadlineProjection._moved,
+        Game.PolicyPlayed: DeadlineProjection._moved,
+    }
+)

@@ -17,7 +17,6 @@ import json
 import logging
 import uuid
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Any
 
 from eventsourcing.domain import DomainEventProtocol
@@ -25,7 +24,7 @@ from eventsourcing.domain import DomainEventProtocol
 from projections import deadline_index, set_aside
 from projections.batch import Batch, Fresh, blame
 from projections.game_memory import GameMemory, from_summary
-from projections.tracked import Items, RetriedProjection, nearest_handler
+from projections.tracked import Handlers, Items, RetriedProjection
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.common import clock
 from services.play.aggregate import Game
@@ -88,7 +87,7 @@ class GameProjection(RetriedProjection):
         """Turns one event into row changes. Events this projection does not use only
         move its position on. (A dict lookup per event type: ``singledispatchmethod``
         costs several times more per call, and this runs for every event.)"""
-        handler = _handler(type(event))
+        handler = _HANDLERS.of(type(event))
         if handler is not None:
             handler(self, event, batch)
 
@@ -177,23 +176,20 @@ def _player(gid: str, player_id: str) -> Change:
 
 
 _Handler = Callable[[GameProjection, Any, Batch], None]
-_HANDLERS: dict[type, _Handler] = {
-    Game.Created: GameProjection._created,
-    Game.SeatTaken: GameProjection._seat_taken,
-    Game.Joined: GameProjection._joined,
-    Game.Started: GameProjection._started,
-    Game.Forked: GameProjection._forked,
-    Game.RuleEvent: GameProjection._rule_event,
-    Game.ClockSettled: GameProjection._clock_settled,
-    Game.Finished: GameProjection._finished,
-    Game.Abandoned: GameProjection._abandoned,
-    Game.MoveMade: GameProjection._move,
-    Game.Resigned: GameProjection._move,
-    Game.TurnTimedOut: GameProjection._move,
-    Game.PolicyPlayed: GameProjection._move,
-}
-
-
-@cache
-def _handler(cls: type) -> _Handler | None:
-    return nearest_handler(_HANDLERS, cls)
+_HANDLERS: Handlers[_Handler] = Handlers(
+    {
+        Game.Created: GameProjection._created,
+        Game.SeatTaken: GameProjection._seat_taken,
+        Game.Joined: GameProjection._joined,
+        Game.Started: GameProjection._started,
+        Game.Forked: GameProjection._forked,
+        Game.RuleEvent: GameProjection._rule_event,
+        Game.ClockSettled: GameProjection._clock_settled,
+        Game.Finished: GameProjection._finished,
+        Game.Abandoned: GameProjection._abandoned,
+        Game.MoveMade: GameProjection._move,
+        Game.Resigned: GameProjection._move,
+        Game.TurnTimedOut: GameProjection._move,
+        Game.PolicyPlayed: GameProjection._move,
+    }
+)

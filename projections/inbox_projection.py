@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable, Sequence
-from functools import cache
 from typing import Any
 
 from eventsourcing.domain import DomainEventProtocol
@@ -28,7 +27,7 @@ from eventsourcing.domain import DomainEventProtocol
 from projections import set_aside, turn_notices
 from projections.batch import Fresh
 from projections.game_memory import GameMemory, Recalled, from_store
-from projections.tracked import Items, RetriedProjection, nearest_handler
+from projections.tracked import Handlers, Items, RetriedProjection
 from projections.turn_notices import Notices
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.accounts.account_feed import AccountFeed
@@ -84,7 +83,7 @@ class InboxProjection(RetriedProjection):
                 notices.saved_at(gid, version)
             else:
                 notices.settle(gid)
-        handler = _handler(type(event))
+        handler = _HANDLERS.of(type(event))
         if handler is None:
             return
         if version > 1 and not self.memory.holds(gid):
@@ -139,20 +138,17 @@ def _unknown(gid: str) -> Recalled | None:
 
 
 _Handler = Callable[[InboxProjection, Any, Notices], None]
-_HANDLERS: dict[type, _Handler] = {
-    Game.Created: InboxProjection._created,
-    Game.SeatTaken: InboxProjection._seat_added,
-    Game.Joined: InboxProjection._seat_added,
-    Game.Started: InboxProjection._started,
-    Game.Forked: InboxProjection._forked,
-    Game.RuleEvent: InboxProjection._rule_event,
-    Game.ClockSettled: InboxProjection._clock_settled,
-    Game.Finished: InboxProjection._ended,
-    Game.Abandoned: InboxProjection._ended,
-    Game.TurnTimedOut: InboxProjection._timed_out,
-}
-
-
-@cache
-def _handler(cls: type) -> _Handler | None:
-    return nearest_handler(_HANDLERS, cls)
+_HANDLERS: Handlers[_Handler] = Handlers(
+    {
+        Game.Created: InboxProjection._created,
+        Game.SeatTaken: InboxProjection._seat_added,
+        Game.Joined: InboxProjection._seat_added,
+        Game.Started: InboxProjection._started,
+        Game.Forked: InboxProjection._forked,
+        Game.RuleEvent: InboxProjection._rule_event,
+        Game.ClockSettled: InboxProjection._clock_settled,
+        Game.Finished: InboxProjection._ended,
+        Game.Abandoned: InboxProjection._ended,
+        Game.TurnTimedOut: InboxProjection._timed_out,
+    }
+)

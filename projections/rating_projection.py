@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from eventsourcing.domain import DomainEventProtocol
@@ -28,7 +27,7 @@ from eventsourcing.domain import DomainEventProtocol
 from projections import set_aside
 from projections.batch import Fresh
 from projections.ratings import RatingBook
-from projections.tracked import Items, TrackedProjection, nearest_handler
+from projections.tracked import Handlers, Items, TrackedProjection
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.common import clock
 from services.play.aggregate import Game
@@ -61,7 +60,7 @@ class RatingProjection(TrackedProjection):
         self._commit([*changes, *marks], items)
 
     def _apply(self, event: DomainEventProtocol[uuid.UUID], changes: list[Change], seated: Seated) -> None:
-        handler = _handler(type(event))
+        handler = _HANDLERS.of(type(event))
         if handler is not None:
             handler(self, event, changes, seated)
 
@@ -137,19 +136,16 @@ def _seat_rows(seated: Seated) -> list[Change]:
 
 
 _Handler = Callable[[RatingProjection, Any, list[Change], Seated], None]
-_HANDLERS: dict[type, _Handler] = {
-    Game.Created: RatingProjection._created,
-    Game.SeatTaken: RatingProjection._seat_added,
-    Game.Joined: RatingProjection._seat_added,
-    Game.Started: RatingProjection._seated,
-    Game.Forked: RatingProjection._seated,
-    Game.MoveMade: RatingProjection._decided,
-    Game.Resigned: RatingProjection._decided,
-    Game.Finished: RatingProjection._finished,
-    Game.Abandoned: RatingProjection._abandoned,
-}
-
-
-@cache
-def _handler(cls: type) -> _Handler | None:
-    return nearest_handler(_HANDLERS, cls)
+_HANDLERS: Handlers[_Handler] = Handlers(
+    {
+        Game.Created: RatingProjection._created,
+        Game.SeatTaken: RatingProjection._seat_added,
+        Game.Joined: RatingProjection._seat_added,
+        Game.Started: RatingProjection._seated,
+        Game.Forked: RatingProjection._seated,
+        Game.MoveMade: RatingProjection._decided,
+        Game.Resigned: RatingProjection._decided,
+        Game.Finished: RatingProjection._finished,
+        Game.Abandoned: RatingProjection._abandoned,
+    }
+)

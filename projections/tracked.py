@@ -23,7 +23,7 @@ import logging
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import Tracking
@@ -229,6 +229,21 @@ class RetriedProjection(TrackedProjection, ABC):
         if events:
             self._caught_up[gid] = events[-1].originator_version
         log.warning("game %s, set aside, is back in the %s (version %s)", gid, self.read_model, len(events))
+
+
+class Handlers(Generic[H]):
+    """A projection's handlers by event class, each class's found once: its own, or its nearest
+    base's (``nearest_handler``). A dict lookup per event, the projections' hot path
+    (``singledispatchmethod`` costs several times more per call)."""
+
+    def __init__(self, table: Mapping[type, H]) -> None:
+        self.table: Mapping[type, H] = dict(table)
+        self._found: dict[type, H | None] = {}
+
+    def of(self, cls: type) -> H | None:
+        if cls not in self._found:
+            self._found[cls] = nearest_handler(self.table, cls)
+        return self._found[cls]
 
 
 def nearest_handler(handlers: Mapping[type, H], cls: type) -> H | None:

@@ -17,6 +17,7 @@ from eventsourcing.persistence import Tracking
 from domain.kernel import find_game
 from projections import board_projection, set_aside
 from projections.board_projection import UPSERT, BoardProjection
+from projections.tracked import Handlers
 from projections.views import tracking_name
 from services.play.aggregate import Game
 from tests.support.rated_games import fresh_views, play_table, rebuild
@@ -138,20 +139,19 @@ def test_a_game_the_boards_cannot_fold_is_set_aside_by_them_alone_and_retried(pl
     bad = str(play_table(platform, GAME, PLAYERS, random.Random(6)).id)
     good = str(play_table(platform, GAME, PLAYERS, random.Random(8)).id)
     store, views = platform.store, fresh_views()
-    fold = board_projection._HANDLERS[Game.RuleEvent]
+    fold = board_projection._HANDLERS.table[Game.RuleEvent]
 
     def poisoned(self: BoardProjection, e: Any, ended: set[str]) -> None:
         if str(e.originator_id) == bad:
             raise ValueError("no fold for this game")
         fold(self, e, ended)
 
-    monkeypatch.setitem(board_projection._HANDLERS, Game.RuleEvent, poisoned)
-    board_projection._handler.cache_clear()
+    poisoned_table = Handlers({**board_projection._HANDLERS.table, Game.RuleEvent: poisoned})
+    monkeypatch.setattr(board_projection, "_HANDLERS", poisoned_table)
     try:
         _folded_once(store, views, [_items(store)])
     finally:
         monkeypatch.undo()  # the upgrade: the code now folds the game
-        board_projection._handler.cache_clear()
     (aside,) = views.set_aside_games(set_aside.BOARDS_TABLE)
     assert aside["game_id"] == bad and "no fold for this game" in aside["error"]
     assert [r["game_id"] for r in _boards(views)] == [good] and views.set_aside_games() == []
