@@ -7,9 +7,11 @@ the caller, then its account events. Both read NDJSON (one object a line) by def
 Events with ``format="sse"``; keep-alive lines are skipped.
 
 A dropped connection is opened again with ``after`` = the last version (or cursor) received, so no line
-is lost or repeated. A server without the stream endpoints (404 ``not_found`` for the route) is followed
-by polling instead, yielding lines of the same shapes: the game through ``events?after=N&wait=S`` (long
-polling, or plain polling where the server does not take ``wait``), the account through ``/me/inbox``.
+is lost or repeated; so is a stream refused for now (429, 503, or a proxy's 5xx such as a fan-out
+engine's 502 in a burst of openings), after the server's ``Retry-After`` or a backoff. A server without
+the stream endpoints (404 ``not_found`` for the route) is followed by polling instead, yielding lines of
+the same shapes: the game through ``events?after=N&wait=S`` (long polling, or plain polling where the
+server does not take ``wait``), the account through ``/me/inbox``.
 """
 
 from __future__ import annotations
@@ -192,16 +194,28 @@ def _call(idle: Idle) -> None:
         idle()
 
 
+GATEWAY_REFUSALS = (502, 504)
+"""Statuses a proxy in front of the server answers when it cannot pass a stream's request on: a fan-out
+engine refuses at once the openings past what its internal queues hold (Pushpin, in a burst of a few
+hundred at the same instant). An opening is a read, so it is tried again, as a 503 is."""
+
+
 def _refusal(response: httpx.Response) -> float | None:
-    """Raises the error of a refused stream, unless it is worth trying again (429, 503): then the
-    seconds to wait."""
+    """Raises the error of a refused stream, unless it is worth trying again (429, 503, a gateway's
+    refusal): then the seconds to wait (None: the backoff's)."""
     response.read()
     failure = errors.from_response(response)
     if response.status_code == 405 or (response.status_code == 404 and failure.code == "not_found"):
         raise _RouteMissing(failure.message)
-    if response.status_code in (429, 503):
+    if response.status_code in (429, 503, *GATEWAY_REFUSALS) or _from_a_proxy(response, failure):
         return failure.retry_after
     raise failure
+
+
+def _from_a_proxy(response: httpx.Response, failure: errors.DragonhallError) -> bool:
+    """A 5xx that is not the API's own (whose body is its JSON error): a proxy's, such as Pushpin's
+    "Accept service unavailable." when its handler's queue is full."""
+    return response.status_code >= 500 and failure.code == "http_error"
 
 
 # ------------------------------------------------------------------ the game stream
@@ -220,7 +234,9 @@ def game_stream(
 ) -> Iterator[Line]:
     """The game as the caller may see it: a ``game`` line (without ``after``), then an ``events`` line
     per change, until the line that ends the game. ``wait`` and ``poll_interval`` set the polling that
-    replaces the stream on a server without one."""
+    replaces the stream on a server without one. ``reconnect``: how often and after how long the stream
+    is opened again, from where it was, after a cut connection or a refusal for now (429, 503, or a
+    proxy's 5xx such as a fan-out engine's 502 in a burst of openings)."""
     version: list[int | None] = [after]
 
     def position(line: Line) -> int | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from dragonhall import Unauthenticated
+from dragonhall import ServerError, Unauthenticated
 from dragonhall.streams import ndjson_lines, sse_lines
 from tests.client.fakes import Script, client, error, ndjson, sse
 
@@ -119,6 +119,29 @@ def test_a_busy_server_is_asked_again_after_its_retry_after() -> None:
     dh, waits = client(script)
     assert [line["version"] for line in dh.game_stream("g1", after=2)] == [3]
     assert waits == [4.0]
+
+
+def test_an_opening_a_proxy_refused_for_now_is_tried_again() -> None:
+    """A fan-out engine in front of the server refuses at once the openings past what its queues hold
+    (Pushpin in a burst: 502 "Error while proxying to origin.", 500 "Accept service unavailable."):
+    the stream opens again after a backoff, as after a 503."""
+    refusals = [
+        httpx.Response(502, text="Error while proxying to origin.\n"),
+        httpx.Response(500, text="Accept service unavailable.\n"),
+        httpx.Response(504, text="Gateway Timeout\n"),
+    ]
+    script = Script({STREAM: [*refusals, ndjson(events_line(3, "finished"))]})
+    dh, waits = client(script)
+    assert [line["version"] for line in dh.game_stream("g1", after=2)] == [3]
+    assert len(waits) == 3 and all(w > 0 for w in waits)
+
+
+def test_the_servers_own_error_is_raised_not_tried_again() -> None:
+    """A 500 with the API's JSON error is the server's fault, not a passing refusal: it is raised."""
+    script = Script({STREAM: [error(500, "internal_error", "something broke"), ndjson(events_line(3, "finished"))]})
+    dh, _ = client(script)
+    with pytest.raises(ServerError):
+        list(dh.game_stream("g1", after=2))
 
 
 def test_the_idle_hook_runs_on_keep_alives_and_can_stop_a_stream() -> None:
