@@ -74,6 +74,7 @@ from bench.game_driver import play_script
 from bench.http_client import Play, drive
 from bench.http_load import _tree_cpu_seconds, _wait_for_listeners, drop_schema
 from bench.raw_streams import Record, lines, open_stream
+from dragonhall.streams import RECONNECT
 from services.streams.grip import NEXT_PATH
 from tests.support.processes import Proc, Server, free_port
 from tests.support.pushpin import SIG_KEY, running_pushpin
@@ -283,14 +284,18 @@ async def _hold(
             if watch.seat is not None:
                 params["seat"] = watch.seat
             path = f"/api/v1/games/{gid}/stream"
-            stream, record = await open_stream(port, path, params, watch.token, on_head, touch)
-            game_records.append((i, gid, record))
-            await stream.done
-            if record.lost or not record.reads[0][1].startswith(b"HTTP/1.1 200"):
-                state["errors"] += 1
+            for attempt in range(1, RECONNECT.attempts + 1):
+                stream, record = await open_stream(port, path, params, watch.token, on_head, touch)
+                game_records.append((i, gid, record))
+                await stream.done
+                if not record.lost and record.reads[0][1].startswith(b"HTTP/1.1 200"):
+                    break
                 kind = "lost" if record.lost else record.reads[0][1].split(b"\r\n", 1)[0].decode(errors="replace")
                 kinds[kind] = kinds.get(kind, 0) + 1
-                return
+                if record.lost or attempt == RECONNECT.attempts or not _for_now(kind):
+                    state["errors"] += 1
+                    return
+                await asyncio.sleep(RECONNECT.delay(attempt))  # as the client library opens it again
 
     async def follow_account(watch: AccountWatch) -> None:
         stream, record = await open_stream(port, "/api/v1/stream/events", {}, watch.token, first_only(), touch)
@@ -319,6 +324,13 @@ async def _hold(
     taken = _taken_apart(game_records, account_records)
     counts = {"refused": state["refused"], "errors": state["errors"], "error_kinds": kinds}
     return {**taken, **counts, "cpu": cpu[1] - cpu[0]}
+
+
+def _for_now(status_line: str) -> bool:
+    """A refusal a client opens the stream again after (``dragonhall.streams``): a 429, or a 5xx
+    (a fan-out engine refuses part of a burst of openings at once: 502, or 500 from its handler)."""
+    code = status_line.split(" ")[1] if status_line.count(" ") else ""
+    return code == "429" or code.startswith("5")
 
 
 def _taken_apart(
