@@ -60,7 +60,7 @@ from services.streams.lines import Streams
 from services.streams.wakeups import Wakeups, game_key, tokens_key
 from wiring import stream_engine
 from wiring.games import register_games
-from wiring.stores import creating_tables, eventsourcing_env, single_writer, sql_store, views_class
+from wiring.stores import creating_tables, eventsourcing_env, single_writer, sql_store, token_cache, views_class
 from wiring.wakeups import wake_broadcast
 
 log = logging.getLogger("dragonhall")
@@ -277,7 +277,7 @@ def _build(
     uow.on_saved.append(lambda game_id: wakeups.publish(game_key(game_id)))
     if settings.store == "sqlite":
         store.listeners.append(sqlite_events.wake)
-    accounts = Accounts(db, settings.secret_key, WebhookTargets(settings.webhook_allow_networks))
+    accounts = Accounts(db, settings.secret_key, WebhookTargets(settings.webhook_allow_networks), token_cache(settings))
     accounts.on_revoked.append(lambda player_id: wakeups.publish(tokens_key(player_id)))
     seeds = Seeds(settings.secret_key, keep=4 * settings.cache_size)
     if runner is None:

@@ -1,5 +1,6 @@
 """Choosing the stores: the eventsourcing environment of the events and the read models, the
-SQL database of the service tables, and the lock under which one process creates the tables."""
+SQL database of the service tables, the lock under which one process creates the tables, and what
+the processes share to keep tokens' answers."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from contextlib import AbstractContextManager, nullcontext
 
 from infra import postgres_events, sqlite_events
 from infra.private_files import private_dir
+from infra.shared_generation import LocalGeneration, SharedGeneration
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
+from services.accounts.players import Player
+from services.accounts.token_cache import TokenCache
 from services.common.config import Settings
 from services.common.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
 
@@ -101,3 +105,14 @@ def creating_tables(settings: Settings) -> AbstractContextManager[None]:
     if settings.store == "sqlite":
         return file_lock(settings.data_dir / "tables.lock")
     return postgres_ddl_lock(settings.session_url, settings.postgres_schema)
+
+
+def token_cache(settings: Settings) -> TokenCache[Player] | None:
+    """The tokens' answers a process keeps (``services.accounts.token_cache``): behind a generation in a
+    file of the data directory on SQLite, whose processes share one host, in memory for the in-memory
+    store's one process, and none on PostgreSQL, whose processes may run on several hosts."""
+    if settings.store == "sqlite":
+        return TokenCache(SharedGeneration(settings.data_dir / "accounts.generation"))
+    if settings.store == "memory":
+        return TokenCache(LocalGeneration())
+    return None

@@ -9,10 +9,10 @@ carry 256 bits of randomness, so a fast hash is enough. A webhook's signing
 secret is shown once too, when its URL is set; it is derived again when needed
 (``services.accounts.webhook_keys``), never stored.
 
-A token is looked up in the table on every request (by its unique hash), with no
-cache in front: a token revoked by one process is refused by every process at its
-next request, and a long-lived stream asks ``still_valid`` from time to time.
-``last_used_at`` is written at most once a minute per token.
+A token is looked up in the table by its unique hash, or found among the answers this
+process keeps while no account changed (``services.accounts.token_cache``): a token revoked
+by one process is refused by every process at its next request, and a long-lived stream asks
+``still_valid`` from time to time. ``last_used_at`` is written at most once a minute per token.
 
 ``dh_players.token_hash`` holds the registration token's hash, as it did before
 accounts had several tokens: at start-up any player whose hash ``dh_tokens`` lacks
@@ -32,45 +32,12 @@ from typing import Any
 
 from services.accounts import scopes as sc
 from services.accounts import webhook_keys
+from services.accounts.account_tables import MIGRATE_REGISTRATION_TOKENS, TABLES
 from services.accounts.name_book import NameBook
+from services.accounts.token_cache import Kept, TokenCache
 from services.accounts.webhook_targets import WebhookTargets
 from services.common.errors import InsufficientScope, InvalidRequest, NotAuthenticated, PlayerNotFound, TokenNotFound
 from services.common.sqlstore import SqlStore, Tx
-
-TABLES = [
-    """CREATE TABLE IF NOT EXISTS dh_players (
-        player_id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        kind TEXT NOT NULL,
-        token_hash TEXT NOT NULL UNIQUE,
-        created_at TEXT NOT NULL,
-        webhook_url TEXT
-    )""",
-    """CREATE TABLE IF NOT EXISTS dh_tokens (
-        token_id TEXT PRIMARY KEY,
-        player_id TEXT NOT NULL REFERENCES dh_players (player_id),
-        name TEXT NOT NULL,
-        scopes TEXT NOT NULL,
-        token_hash TEXT NOT NULL UNIQUE,
-        created_at TEXT NOT NULL,
-        last_used_at TEXT,
-        revoked_at TEXT
-    )""",
-    "CREATE INDEX IF NOT EXISTS dh_tokens_player ON dh_tokens (player_id)",
-    """CREATE TABLE IF NOT EXISTS dh_bot_owners (
-        bot_id TEXT PRIMARY KEY REFERENCES dh_players (player_id),
-        owner_id TEXT NOT NULL REFERENCES dh_players (player_id)
-    )""",
-    *webhook_keys.TABLES,
-]
-
-MIGRATE_REGISTRATION_TOKENS = """
-    INSERT INTO dh_tokens (token_id, player_id, name, scopes, token_hash, created_at)
-    SELECT 'registration-' || p.player_id, p.player_id, 'registration', ?, p.token_hash, p.created_at
-    FROM dh_players p
-    WHERE NOT EXISTS (SELECT 1 FROM dh_tokens t WHERE t.token_hash = p.token_hash)
-    ON CONFLICT DO NOTHING"""
-"""Copies into ``dh_tokens`` the registration token of every player made before it existed."""
 
 REGISTRATION_TOKEN = "registration"
 """The name of the token an account receives at registration."""
@@ -121,8 +88,17 @@ class Player:
 class Accounts:
     """Registers players, and makes, lists, authenticates and revokes their tokens."""
 
-    def __init__(self, db: SqlStore, master_key: bytes, webhook_targets: WebhookTargets | None = None) -> None:
+    def __init__(
+        self,
+        db: SqlStore,
+        master_key: bytes,
+        webhook_targets: WebhookTargets | None = None,
+        tokens: TokenCache[Player] | None = None,
+    ) -> None:
+        """``tokens``: the answers to tokens this process keeps (``services.accounts.token_cache``);
+        None reads every request's token from the store."""
         self.db = db
+        self.token_cache = tokens
         self._master_key = master_key
         """The server's key, from which webhook secrets derive (the one game seeds derive from)."""
         self.webhook_targets = webhook_targets or WebhookTargets()
@@ -185,6 +161,8 @@ class Accounts:
             )
             for old in live[SESSIONS_KEPT:]:
                 t.execute("UPDATE dh_tokens SET revoked_at = ? WHERE token_id = ?", (now, old["token_id"]))
+        if live[SESSIONS_KEPT:]:
+            self._changed()
         return secret
 
     def close_session(self, token: str) -> None:
@@ -208,16 +186,24 @@ class Accounts:
     def authenticate(self, token: str) -> Player:
         """The player holding ``token``, with the token's id and scopes; ``NotAuthenticated`` if no
         live token is ``token`` (never one, or revoked)."""
+        token_hash = _hash(token)
+        generation = self.token_cache.now() if self.token_cache is not None else 0
+        kept = self.token_cache.get(token_hash, generation) if self.token_cache is not None else None
+        if kept is not None:
+            now = _utcnow()
+            if now >= kept.touch_due:
+                kept.touch_due = _due(self._touch(kept.player.token_id or "", None, now))
+            return kept.player
         row = self.db.read_one(
             "SELECT t.token_id, t.scopes, t.last_used_at, p.player_id, p.name, p.kind, p.created_at, "
             "p.webhook_url FROM dh_tokens t JOIN dh_players p ON p.player_id = t.player_id "
             "WHERE t.token_hash = ? AND t.revoked_at IS NULL",
-            (_hash(token),),
+            (token_hash,),
         )
         if row is None:
             raise NotAuthenticated("the bearer token is not valid")
-        self._touch(row["token_id"], row["last_used_at"])
-        return Player(
+        last_used_at = self._touch(row["token_id"], row["last_used_at"], _utcnow())
+        player = Player(
             row["player_id"],
             row["name"],
             row["kind"],
@@ -226,6 +212,14 @@ class Accounts:
             token_id=row["token_id"],
             scopes=sc.decode(row["scopes"]),
         )
+        if self.token_cache is not None:
+            self.token_cache.keep(token_hash, Kept(player, _due(last_used_at), generation))
+        return player
+
+    def _changed(self) -> None:
+        """A token was revoked or a webhook set, and committed: no process answers from what it kept."""
+        if self.token_cache is not None:
+            self.token_cache.changed()
 
     def still_valid(self, token_id: str) -> bool:
         """Whether the token is still live (not revoked): a stream opened with it asks every few
@@ -285,6 +279,7 @@ class Accounts:
         )
         if n == 0:
             raise TokenNotFound(f"no token {token_id} in your account")
+        self._changed()
         for tell in self.on_revoked:
             tell(player_id)
 
@@ -297,17 +292,19 @@ class Accounts:
         )
         return token_id
 
-    def _touch(self, token_id: str, last_used_at: str | None) -> None:
-        """Records that the token was used now, unless it was within ``LAST_USED_GRAIN`` (the guard
-        in the statement keeps two processes from both writing within one grain)."""
-        now = _utcnow()
+    def _touch(self, token_id: str, last_used_at: str | None, now: datetime) -> str:
+        """Records that the token was used ``now``, unless it was within ``LAST_USED_GRAIN`` (the
+        guard in the statement keeps two processes from both writing within one grain); when it was
+        last used, as recorded now."""
         cutoff = _stamp(now - LAST_USED_GRAIN)
         if last_used_at is not None and last_used_at >= cutoff:
-            return
+            return last_used_at
+        stamp = _stamp(now)
         self.db.execute(
             "UPDATE dh_tokens SET last_used_at = ? WHERE token_id = ? AND (last_used_at IS NULL OR last_used_at < ?)",
-            (_stamp(now), token_id, cutoff),
+            (stamp, token_id, cutoff),
         )
+        return stamp
 
     def get(self, player_id: str) -> Player:
         row = self.db.one("SELECT * FROM dh_players WHERE player_id = ?", (player_id,))
@@ -333,6 +330,7 @@ class Accounts:
                     "ON CONFLICT (player_id) DO UPDATE SET nonce = excluded.nonce",
                     (player_id, nonce),
                 )
+        self._changed()
         secret = webhook_keys.derive(self._master_key, player_id, nonce) if nonce else None
         return self.get(player_id), secret
 
@@ -369,6 +367,11 @@ def _token(row: dict[str, Any]) -> dict[str, Any]:
         "created_at": row["created_at"],
         "last_used_at": row["last_used_at"],
     }
+
+
+def _due(last_used_at: str) -> datetime:
+    """When a use after ``last_used_at`` is next to be recorded."""
+    return datetime.fromisoformat(last_used_at) + LAST_USED_GRAIN
 
 
 def _hash(token: str) -> str:
