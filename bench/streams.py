@@ -531,23 +531,40 @@ def tree_threads(pid: int) -> int:
     return own + sum(tree_threads(int(c)) for c in children)
 
 
-def idle_memory(server: Server, slots: list[Slot], idle: int, processes: int) -> dict[str, Any]:
-    """Server RSS before, with ``idle`` spectator streams open on games nobody plays, and after."""
+def idle_memory(
+    server: Server, slots: list[Slot], idle: int, processes: int, engine: tuple[int, int] | None = None
+) -> dict[str, Any]:
+    """Server RSS before, with ``idle`` spectator streams open on games nobody plays, and after;
+    with ``engine`` (its port and process id) the streams go through the fan-out engine, whose RSS
+    is given apart."""
     idle_games = [s.games[-1] for s in slots]  # the last game of each slot is never played
+    engine_pid = engine[1] if engine else None
     before = _settled_rss(server.popen.pid)
+    engine_before = _settled_rss(engine_pid) if engine_pid else 0
     threads_before = tree_threads(server.popen.pid)
     cpu_quiet = _cpu_cores(server.popen.pid, IDLE_CPU_WINDOW)
     watch = [GameWatch([idle_games[i % len(idle_games)]], None, None) for i in range(idle)]
-    clients = StreamClients(server.port, watch, [], processes)
+    clients = StreamClients(engine[0] if engine else server.port, watch, [], processes)
     opened, refused = clients.open()
     time.sleep(2)
     during = _settled_rss(server.popen.pid)
+    engine_during = _settled_rss(engine_pid) if engine_pid else 0
     threads_during = tree_threads(server.popen.pid)
     cpu_idle_streams = _cpu_cores(server.popen.pid, IDLE_CPU_WINDOW)
     clients.close()
     time.sleep(2)
     after = tree_rss_bytes(server.popen.pid)
+    engine_figures = (
+        {
+            "engine_rss_before_mb": engine_before / 2**20,
+            "engine_rss_open_mb": engine_during / 2**20,
+            "engine_kb_per_stream": (engine_during - engine_before) / max(1, opened) / 1024,
+        }
+        if engine_pid
+        else {}
+    )
     return {
+        **engine_figures,
         "idle_streams": opened,
         "refused": refused,
         "rss_before_mb": before / 2**20,
@@ -677,6 +694,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="dh-streams-"))
     env = {**os.environ, "DRAGONHALL_DATA_DIR": str(workdir / "var"), "DRAGONHALL_STORE": args.store}
     env["DRAGONHALL_RATE_LIMITS"] = "0"  # 1,200 streams opened at once from one address: measure the streams
+    env["DRAGONHALL_MAX_STREAMS_PER_CALLER"] = "100000"  # the spectators are one caller (one address)
     for key in ("DRAGONHALL_DATABASE_URL", "DRAGONHALL_BROKER_URL", "DRAGONHALL_POSTGRES_SCHEMA"):
         env.pop(key, None)
     schema = None
@@ -722,7 +740,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "engine": args.engine,
         }
         if args.idle:
-            result["memory"] = idle_memory(server, slots, args.idle, args.stream_processes)
+            result["memory"] = idle_memory(
+                server,
+                slots,
+                args.idle,
+                args.stream_processes,
+                (args.stream_port, args.engine_pid) if args.engine_pid else None,
+            )
             console.print(result["memory"])
         rounds = []
         for r in range(args.rounds):
