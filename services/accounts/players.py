@@ -186,14 +186,21 @@ class Accounts:
     def authenticate(self, token: str) -> Player:
         """The player holding ``token``, with the token's id and scopes; ``NotAuthenticated`` if no
         live token is ``token`` (never one, or revoked)."""
-        token_hash = _hash(token)
-        generation = self.token_cache.now() if self.token_cache is not None else 0
-        kept = self.token_cache.get(token_hash, generation) if self.token_cache is not None else None
+        token_hash, cache = _hash(token), self.token_cache
+        generation = cache.now() if cache is not None else 0  # before the store is read
+        kept = cache.get(token_hash, generation) if cache is not None else None
         if kept is not None:
             now = _utcnow()
             if now >= kept.touch_due:
                 kept.touch_due = _due(self._touch(kept.player.token_id or "", None, now))
             return kept.player
+        player, last_used_at = self._read_token(token_hash)
+        if cache is not None:
+            cache.keep(token_hash, Kept(player, _due(last_used_at), generation))
+        return player
+
+    def _read_token(self, token_hash: str) -> tuple[Player, str]:
+        """The live token's player, read from the store, and when its use was last recorded."""
         row = self.db.read_one(
             "SELECT t.token_id, t.scopes, t.last_used_at, p.player_id, p.name, p.kind, p.created_at, "
             "p.webhook_url FROM dh_tokens t JOIN dh_players p ON p.player_id = t.player_id "
@@ -212,9 +219,7 @@ class Accounts:
             token_id=row["token_id"],
             scopes=sc.decode(row["scopes"]),
         )
-        if self.token_cache is not None:
-            self.token_cache.keep(token_hash, Kept(player, _due(last_used_at), generation))
-        return player
+        return player, last_used_at
 
     def _changed(self) -> None:
         """A token was revoked or a webhook set, and committed: no process answers from what it kept."""
