@@ -121,6 +121,18 @@ def from_response(response: httpx.Response) -> DragonhallError:
     return cls(response.status_code, code, message, body, retry_after(response))
 
 
+GATEWAY_REFUSALS = frozenset({502, 504})
+"""Statuses a proxy in front of the server answers when it cannot pass a request on for now: a fan-out
+engine refuses at once the requests past what its internal queues hold (Pushpin, in a burst of a few
+hundred stream openings at the same instant)."""
+
+
+def from_a_gateway(failure: DragonhallError) -> bool:
+    """Whether a refusal came from a proxy in front of the server, not from the server: a 502 or a 504,
+    or any 5xx whose body is not the API's JSON error (Pushpin's "Accept service unavailable.")."""
+    return failure.status in GATEWAY_REFUSALS or (failure.status >= 500 and failure.code == "http_error")
+
+
 def retry_after(response: httpx.Response) -> float | None:
     """The ``Retry-After`` header in seconds (RFC 9110: delay-seconds or an HTTP date), or None."""
     value = response.headers.get("Retry-After")

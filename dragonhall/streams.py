@@ -194,12 +194,6 @@ def _call(idle: Idle) -> None:
         idle()
 
 
-GATEWAY_REFUSALS = (502, 504)
-"""Statuses a proxy in front of the server answers when it cannot pass a stream's request on: a fan-out
-engine refuses at once the openings past what its internal queues hold (Pushpin, in a burst of a few
-hundred at the same instant). An opening is a read, so it is tried again, as a 503 is."""
-
-
 def _refusal(response: httpx.Response) -> float | None:
     """Raises the error of a refused stream, unless it is worth trying again (429, 503, a gateway's
     refusal): then the seconds to wait (None: the backoff's)."""
@@ -207,15 +201,9 @@ def _refusal(response: httpx.Response) -> float | None:
     failure = errors.from_response(response)
     if response.status_code == 405 or (response.status_code == 404 and failure.code == "not_found"):
         raise _RouteMissing(failure.message)
-    if response.status_code in (429, 503, *GATEWAY_REFUSALS) or _from_a_proxy(response, failure):
-        return failure.retry_after
+    if response.status_code in (429, 503) or errors.from_a_gateway(failure):
+        return failure.retry_after  # an opening is a read: tried again
     raise failure
-
-
-def _from_a_proxy(response: httpx.Response, failure: errors.DragonhallError) -> bool:
-    """A 5xx that is not the API's own (whose body is its JSON error): a proxy's, such as Pushpin's
-    "Accept service unavailable." when its handler's queue is full."""
-    return response.status_code >= 500 and failure.code == "http_error"
 
 
 # ------------------------------------------------------------------ the game stream

@@ -1,7 +1,9 @@
 """The HTTP plumbing of a ``Client``: one server, one token, and how a request is retried.
 
-A read, or a move with its ``command_id``, is retried with backoff on a lost connection, a 503 and a
-429 (after its ``Retry-After``); other writes only when the request cannot have reached the server.
+A read, or a move with its ``command_id``, is retried with backoff on a lost connection, a 503, a 429
+(after its ``Retry-After``) and a proxy's refusal for now (``errors.from_a_gateway``: a fan-out engine
+in front of the server refuses part of a burst at once); other writes only when the request cannot
+have reached the server.
 A refusal raises the ``dragonhall.errors.DragonhallError`` of its status; a server that cannot be
 reached, after the retries, ``dragonhall.errors.Unreachable``. Waits longer than ``LONG_WAIT``
 seconds are logged on ``dragonhall.client``.
@@ -111,8 +113,9 @@ class Transport:
         prefix: str = API,
     ) -> httpx.Response:
         """One request, retried as ``Retry`` says when that cannot apply it twice: reads and ``safe``
-        requests (a move with its ``command_id``) on any lost connection, a 503 or a 429; other writes
-        only when the request was never sent, or refused with a 429 before it was handled."""
+        requests (a move with its ``command_id``) on any lost connection, a 503, a 429 or a proxy's
+        refusal; other writes only when the request was never sent, or refused with a 429 before it was
+        handled."""
         safe = safe or method in ("GET", "HEAD", "PUT", "DELETE")
         failures = 0
         while True:
@@ -135,7 +138,9 @@ class Transport:
                 return response
             failure = errors.from_response(response)
             failures += 1
-            retried = response.status_code == 429 or (safe and response.status_code in RETRIED_STATUSES)
+            retried = response.status_code == 429 or (
+                safe and (response.status_code in RETRIED_STATUSES or errors.from_a_gateway(failure))
+            )
             if not retried or failures >= self.retry.attempts:
                 raise failure
             self.wait(self.retry.delay(failures, failure.retry_after), f"{method} {path}: {failure}")

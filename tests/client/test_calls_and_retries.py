@@ -5,7 +5,16 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from dragonhall import BadRequest, Conflict, NotFound, RateLimited, RuleViolation, Unavailable, Unreachable
+from dragonhall import (
+    BadRequest,
+    Conflict,
+    NotFound,
+    RateLimited,
+    RuleViolation,
+    ServerError,
+    Unavailable,
+    Unreachable,
+)
 from tests.client.fakes import Script, body, client, error
 
 MOVES = "POST /api/v1/games/g1/moves"
@@ -66,6 +75,32 @@ def test_a_write_without_a_command_id_is_not_sent_again_once_it_may_have_arrived
     script = Script({"POST /api/v1/games": [error(503, "store_unavailable")]})
     dh, _ = client(script)
     with pytest.raises(Unavailable):
+        dh.create_game("tarasque")
+    assert len(script.requests) == 1
+
+
+def test_a_proxys_refusal_for_now_is_tried_again_for_a_read_and_a_move() -> None:
+    """Behind a fan-out engine, a burst gets part of its requests refused at once by the proxy (Pushpin:
+    502 before the API, or 500 "Accept service unavailable."): a read and a move with its ``command_id``
+    are sent again after a backoff; the API's own 500 is raised."""
+    proxied = [httpx.Response(502, text="Error while proxying to origin.\n"), httpx.Response(504, text="timeout")]
+    game = httpx.Response(200, json={"id": "g1", "status": "active", "version": 8})
+    script = Script({"GET /api/v1/games/g1": [*proxied, game], MOVES: [httpx.Response(500, text="busy\n"), PLAYED]})
+    dh, waits = client(script)
+    assert dh.game("g1")["version"] == 8
+    assert dh.move("g1", {"type": "roll"}, command_id="ann-8")["version"] == 8
+    assert len(waits) == 3 and [body(r)["command_id"] for r in script.sent(MOVES)] == ["ann-8"] * 2
+    script = Script({"GET /api/v1/games/g1": [error(500, "internal_error"), game]})
+    dh, _ = client(script)
+    with pytest.raises(ServerError):
+        dh.game("g1")
+
+
+def test_a_write_without_a_command_id_is_not_sent_again_after_a_proxys_502() -> None:
+    """A proxy's 502 may come after the server applied the request: a game created twice would be two."""
+    script = Script({"POST /api/v1/games": [httpx.Response(502, text="Bad Gateway"), httpx.Response(201, json={})]})
+    dh, _ = client(script)
+    with pytest.raises(ServerError):
         dh.create_game("tarasque")
     assert len(script.requests) == 1
 
