@@ -16,7 +16,6 @@ where its queue to its handler is (``docs/operations.md``, streams held by Pushp
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import socket
 import sys
@@ -30,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.http_load import _wait_for_listeners  # noqa: E402
-from bench.streams import prepare  # noqa: E402
+from bench.streams import prepare, streams_env  # noqa: E402
 from tests.support.processes import Server, free_port  # noqa: E402
-from tests.support.pushpin import SIG_KEY, running_pushpin  # noqa: E402
+from tests.support.pushpin import running_pushpin  # noqa: E402
 
 GAMES = 4
 BACKOFF = 0.5
@@ -98,18 +97,8 @@ def burst(port: int, paths: list[str]) -> dict[str, object]:
 
 def run(engine: str, streams: int) -> dict[str, object]:
     workdir = Path(tempfile.mkdtemp(prefix="dh-bursts-"))
-    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(workdir / "var"), "DRAGONHALL_STORE": "sqlite"}
-    env.update(DRAGONHALL_RATE_LIMITS="0", DRAGONHALL_MAX_STREAMS_PER_CALLER="100000")  # one address opens all
-    for key in ("DRAGONHALL_DATABASE_URL", "DRAGONHALL_BROKER_URL", "DRAGONHALL_POSTGRES_SCHEMA"):
-        env.pop(key, None)
     publish_port = free_port()
-    if engine == "pushpin":
-        env.update(
-            DRAGONHALL_STREAM_ENGINE="pushpin",
-            DRAGONHALL_GRIP_PUBLISH_URL=f"http://127.0.0.1:{publish_port}",
-            DRAGONHALL_GRIP_KEY=SIG_KEY,
-        )
-    server = Server(env, workdir, ("--workers", "2"))
+    server = Server(streams_env(workdir, "sqlite", engine, publish_port), workdir, ("--workers", "2"))
     try:
         _wait_for_listeners(server.popen.pid, server.port, 2)
         games = [gid for slot in prepare(server.port, GAMES, 1) for gid, _version in slot.games]

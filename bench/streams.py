@@ -690,26 +690,35 @@ def _recoveries(handler_log: Path | None) -> int:
         return sum(1 for line in log if b" GET " in line and NEXT_PATH.encode() in line)
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
-    workdir = Path(tempfile.mkdtemp(prefix="dh-streams-"))
-    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(workdir / "var"), "DRAGONHALL_STORE": args.store}
+def streams_env(workdir: Path, store: str, engine: str, publish_port: int) -> dict[str, str]:
+    """The server's environment for a streams bench: a data directory of its own, none of the
+    caller's databases or broker, the limits that would refuse the bench's many streams from one
+    address raised, and with ``engine`` "pushpin" the streams held by a Pushpin publishing on
+    ``publish_port``."""
+    env = {**os.environ, "DRAGONHALL_DATA_DIR": str(workdir / "var"), "DRAGONHALL_STORE": store}
     env["DRAGONHALL_RATE_LIMITS"] = "0"  # 1,200 streams opened at once from one address: measure the streams
     env["DRAGONHALL_MAX_STREAMS_PER_CALLER"] = "100000"  # the spectators are one caller (one address)
     for key in ("DRAGONHALL_DATABASE_URL", "DRAGONHALL_BROKER_URL", "DRAGONHALL_POSTGRES_SCHEMA"):
         env.pop(key, None)
+    if engine == "pushpin":
+        env.update(
+            DRAGONHALL_STREAM_ENGINE="pushpin",
+            DRAGONHALL_GRIP_PUBLISH_URL=f"http://127.0.0.1:{publish_port}",
+            DRAGONHALL_GRIP_KEY=SIG_KEY,
+        )
+    return env
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    workdir = Path(tempfile.mkdtemp(prefix="dh-streams-"))
+    publish_port = free_port()
+    env = streams_env(workdir, args.store, args.engine, publish_port)
     schema = None
     if args.store == "postgres":
         schema = f"bench_{uuid.uuid4().hex[:8]}"
         env.update(DRAGONHALL_DATABASE_URL=args.database_url, DRAGONHALL_POSTGRES_SCHEMA=schema)
     if args.redis_url:
         env.update(DRAGONHALL_BROKER_URL=args.redis_url, DRAGONHALL_QUEUE_PREFIX=f"bench{uuid.uuid4().hex[:6]}.")
-    publish_port = free_port()
-    if args.engine == "pushpin":
-        env.update(
-            DRAGONHALL_STREAM_ENGINE="pushpin",
-            DRAGONHALL_GRIP_PUBLISH_URL=f"http://127.0.0.1:{publish_port}",
-            DRAGONHALL_GRIP_KEY=SIG_KEY,
-        )
     server = Server(env, workdir, ("--workers", str(args.workers)))
     engine = None
     if args.engine == "pushpin":

@@ -107,6 +107,10 @@ _BY_STATUS: dict[int, type[DragonhallError]] = {
 }
 
 
+NOT_THE_API = "http_error"
+"""The ``code`` of a refusal whose body is not the API's JSON error (a proxy's page, say)."""
+
+
 def from_response(response: httpx.Response) -> DragonhallError:
     """The typed error of an answer whose status is not 2xx."""
     try:
@@ -115,7 +119,7 @@ def from_response(response: httpx.Response) -> DragonhallError:
         payload = None
     body = payload.get("error") if isinstance(payload, dict) else None
     if not isinstance(body, dict):
-        body = {"code": "http_error", "message": response.text[:500] or response.reason_phrase}
+        body = {"code": NOT_THE_API, "message": response.text[:500] or response.reason_phrase}
     cls = _BY_STATUS.get(response.status_code, ServerError)
     code, message = str(body.get("code", "error")), str(body.get("message", ""))
     return cls(response.status_code, code, message, body, retry_after(response))
@@ -130,7 +134,7 @@ hundred stream openings at the same instant)."""
 def from_a_gateway(failure: DragonhallError) -> bool:
     """Whether a refusal came from a proxy in front of the server, not from the server: a 502 or a 504,
     or any 5xx whose body is not the API's JSON error (Pushpin's "Accept service unavailable.")."""
-    return failure.status in GATEWAY_REFUSALS or (failure.status >= 500 and failure.code == "http_error")
+    return failure.status in GATEWAY_REFUSALS or (failure.status >= 500 and failure.code == NOT_THE_API)
 
 
 def retry_after(response: httpx.Response) -> float | None:

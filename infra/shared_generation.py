@@ -4,11 +4,10 @@ request may read it."""
 
 from __future__ import annotations
 
-import mmap
 import os
 from pathlib import Path
 
-from infra.private_files import private_file
+from infra.private_files import shared_map
 
 _SIZE = 8
 
@@ -17,13 +16,7 @@ class SharedGeneration:
     """Eight bytes of a file in the data directory, mapped by every process that opens it."""
 
     def __init__(self, path: Path) -> None:
-        fd = os.open(private_file(path), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            if os.fstat(fd).st_size < _SIZE:
-                os.ftruncate(fd, _SIZE)
-            self._map = mmap.mmap(fd, _SIZE)
-        finally:
-            os.close(fd)
+        self._map = shared_map(path, _SIZE)
 
     def read(self) -> int:
         return int.from_bytes(self._map[:_SIZE], "little")
@@ -32,9 +25,6 @@ class SharedGeneration:
         """To a new random value: two processes moving it at once still leave it where no answer
         kept before either move can be found again."""
         self._map[:_SIZE] = os.urandom(_SIZE)
-
-    def close(self) -> None:
-        self._map.close()
 
 
 class LocalGeneration:

@@ -24,10 +24,10 @@ PostgreSQL deployments span hosts and do not use the board.
 
 from __future__ import annotations
 
-import mmap
-import os
 import uuid
 from pathlib import Path
+
+from infra.private_files import shared_map
 
 SLOTS = 1 << 16
 _VERSION = 0xFFFF_FFFF
@@ -37,13 +37,7 @@ class VersionBoard:
     """``SLOTS`` 64-bit words in a memory-mapped file, one slot per game (by hash)."""
 
     def __init__(self, path: Path) -> None:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            if os.fstat(fd).st_size < SLOTS * 8:
-                os.ftruncate(fd, SLOTS * 8)
-            self._map = mmap.mmap(fd, SLOTS * 8, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
-        finally:
-            os.close(fd)
+        self._map = shared_map(path, SLOTS * 8)
         self._words = memoryview(self._map).cast("Q")
 
     def post(self, game_id: uuid.UUID, version: int) -> None:
