@@ -5,8 +5,9 @@ projection that writes per event pays one transaction per event. This runner kee
 subscription and its thread's error handling, but drains whatever the subscription has ready (up
 to ``BATCH``: in one call where the store's subscription offers ``take_batch``, else through a
 feeder thread), decodes it once, and hands it to each projection's ``process_batch``
-(``projections.tracked``), which writes its changes and its own tracking record of the batch's
-last event in one transaction: still exactly once per read model, far fewer commits.
+(``projections.tracked``). Each leaves its changes and its own tracking record of the batch's
+last event staged, and all are written in one transaction (``ReadModels``): still exactly once
+per read model, one commit a batch.
 
 Its subscription starts after the lowest position of its projections, so a read model set back
 to the start (to rebuild it alone) catches up while the others skip the events they hold.
@@ -21,6 +22,7 @@ event store it opened): nothing is set on them afterwards.
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import threading
@@ -36,9 +38,11 @@ from eventsourcing.projection import ApplicationSubscription
 from eventsourcing.utils import Environment
 
 from infra.batched_pull import BatchedPull
-from projections.tracked import EventsOf, Items, TrackedProjection
+from projections.tracked import EventsOf, Held, Items, Staged, TrackedProjection
 from projections.views import VIEWS, GameViewsSQL
 from services.common.event_store import EventStore
+
+log = logging.getLogger(__name__)
 
 BATCH = 500
 IDLE = 0.5
@@ -64,6 +68,37 @@ class ReadModels:
             projection.retry_set_aside(events_of)
 
     def process_batch(self, items: Items) -> None:
+        """Hands ``items`` to every projection, and writes what they change, each read model with
+        its own tracking record, in one transaction: a commit per batch rather than one per read
+        model. Should that transaction fail, each projection is set back to before the batch and
+        handed it again, writing on its own as it would alone: the way it finds a game to set aside,
+        or raises what the database raised."""
+        if len(self.projections) < 2:
+            for projection in self.projections:
+                projection.process_batch(items)
+            return
+        staged: Staged = []
+        held = [projection.held() for projection in self.projections]
+        try:
+            for projection in self.projections:
+                projection.staged = staged
+                projection.process_batch(items)
+            if staged:
+                self.projections[0].view.apply_all(staged)
+        except Exception:
+            log.warning("a batch's one transaction failed: each read model writes it on its own", exc_info=True)
+            self._one_by_one(items, held)
+            return
+        finally:
+            for projection in self.projections:
+                projection.staged = None
+        for projection in self.projections:
+            projection.written()
+
+    def _one_by_one(self, items: Items, held: list[Held]) -> None:
+        for projection, before in zip(self.projections, held, strict=True):
+            projection.staged = None
+            projection.undo(before, items)
         for projection in self.projections:
             projection.process_batch(items)
 

@@ -42,6 +42,10 @@ Apply = Callable[[str, DomainEventProtocol[uuid.UUID]], None]
 """What a projection does with one event of a game it keeps: ``(game id, event)``."""
 EventsOf = Callable[[str], Sequence[DomainEventProtocol[uuid.UUID]]]
 """Every event of one game, from the store (to retry a game set aside)."""
+Staged = list[tuple[Sequence[Change], Tracking]]
+"""Read models' changes of a batch, each with its tracking record, not yet written."""
+Held = tuple[int | None, set[str] | None]
+"""A projection's position and the games it set aside (``TrackedProjection.held``)."""
 
 
 class TrackedProjection(Projection[GameViewsSQL], ABC):
@@ -68,6 +72,9 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
         self._set_aside_games: set[str] | None = None
         self._caught_up: dict[str, int] = {}
         """Per game retried at start (``retry_set_aside``), the version it was applied up to."""
+        self.staged: Staged | None = None
+        """Where ``_commit`` leaves its writes while a runner writes every read model's batch in
+        one transaction (``projections.runner.ReadModels``); None: each batch commits at once."""
 
     def _carry(self, c: Any, sql: Callable[[str], str]) -> None:
         """Copies, in the take-over's transaction (``split_from``), what this read model takes over."""
@@ -131,7 +138,8 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
                 self._set_aside(fresh, items, Poisoned(str(items[0][0].originator_id), e))
         self._aside().update(fresh)
         self._position = items[-1][1].notification_id
-        self._written()
+        if self.staged is None:
+            self._written()
 
     def _unseen(self, items: Items) -> Items:
         """The events past this read model's position (all of them, but while it catches up)."""
@@ -141,8 +149,29 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
         return [item for item in items if item[1].notification_id > position]
 
     def _commit(self, changes: Sequence[Change], items: Items) -> None:
-        """Writes ``changes`` with this read model's tracking record of the batch's last event."""
-        self.view.apply(changes, Tracking(self.tracking_name, items[-1][1].notification_id))
+        """Writes ``changes`` with this read model's tracking record of the batch's last event (or
+        leaves them in ``staged``)."""
+        tracking = Tracking(self.tracking_name, items[-1][1].notification_id)
+        if self.staged is not None:
+            self.staged.append((changes, tracking))
+        else:
+            self.view.apply(changes, tracking)
+
+    def held(self) -> Held:
+        """What a batch changes of this projection besides its memory: its position and the games
+        it set aside (``undo``)."""
+        aside = self._set_aside_games
+        return self._position, None if aside is None else set(aside)
+
+    def undo(self, held: Held, items: Items) -> None:
+        """Back to before a batch whose staged writes were not committed: its position and games
+        set aside as ``held``, and nothing in memory of the batch's games (the tables are the truth)."""
+        self._position, self._set_aside_games = held
+        self._forget(items)
+
+    def written(self) -> None:
+        """Called once the batch's staged writes are committed."""
+        self._written()
 
     def _set_aside(self, fresh: Fresh, items: Items, p: Poisoned) -> None:
         """Sets ``p``'s game aside from its first event in the batch (an error after the events may

@@ -167,9 +167,14 @@ class GameViewsSQL(rating_views.RatingQueries, deadline_views.DeadlineQueries, T
 
     def apply(self, changes: Sequence[Change], tracking: Tracking) -> None:
         """Applies the changes and records the tracking position in one transaction."""
+        self.apply_all([(changes, tracking)])
+
+    def apply_all(self, writes: Sequence[tuple[Sequence[Change], Tracking]]) -> None:
+        """Applies several read models' changes, each with its tracking record, in one transaction."""
         with self._cursor(commit=True) as c:
-            self._execute(c, changes)
-            self._insert_tracking(c, tracking)
+            for changes, tracking in writes:
+                self._execute(c, changes)
+                self._insert_tracking(c, tracking)
 
     def write(self, changes: Sequence[Change]) -> None:
         """Applies changes that move no position (boards written out at shutdown)."""
@@ -336,13 +341,15 @@ class PostgresGameViews(GameViewsSQL, PostgresTrackingRecorder):
     def _drop_column(self, c: Any, table: str, column: str) -> None:
         c.execute(f"ALTER TABLE {self.prefix}{table} DROP COLUMN IF EXISTS {column}")
 
-    def apply(self, changes: Sequence[Change], tracking: Tracking) -> None:
+    def apply_all(self, writes: Sequence[tuple[Sequence[Change], Tracking]]) -> None:
         """As on SQLite, but pipelined: the batch's statements go to the server without
-        waiting for each other's answers, so a batch costs one round trip, not one per row."""
+        waiting for each other's answers, so a batch costs a round trip per read model's
+        tracking record (each checked), not one per row."""
         with self.datastore.get_connection() as conn, conn.pipeline(), conn.transaction():
             c = conn.cursor()
-            self._execute(c, changes)
-            self._insert_tracking(c, tracking)
+            for changes, tracking in writes:
+                self._execute(c, changes)
+                self._insert_tracking(c, tracking)
 
 
 @lru_cache(maxsize=4096)
