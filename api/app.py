@@ -38,8 +38,8 @@ from api import (
     sessions,
     streams,
 )
-from api.asgi import Gateway
 from api.context import install, platform_of
+from api.gateway import Gateway
 from api.stream_hub import StreamHub
 from api.web import site
 from infra import connection_balance, log_lines, metrics
@@ -226,7 +226,7 @@ def serving_app() -> Flask:
 
 
 def serving_gateway() -> Gateway:
-    """The ASGI app of one server process (``api.asgi``): ``serving_app`` answers each request on
+    """The RSGI app of one server process (``api.gateway``): ``serving_app`` answers each request on
     one of ``DRAGONHALL_HTTP_THREADS`` worker threads, or with one on the event loop's own thread
     (a long poll on a pool of its own, as many as the streams a process may hold, since each
     waits on its thread), the streams' lines are read and built on as many more, and the streams

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from granian.server import Server
 
 if TYPE_CHECKING:
-    from api.asgi import Gateway
+    from api.gateway import Gateway
 
 PR_SET_PDEATHSIG = 1
 """``prctl`` option: the signal this process gets when its parent dies (linux/prctl.h)."""

@@ -33,9 +33,10 @@ def default_threads(store: str) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    """Serves the API with Granian, under ASGI (``api.asgi``): its HTTP parsing and socket I/O run in
-    Rust, outside the GIL; a worker thread answers each request with the Flask app, and the streams
-    wait on the event loop, not on threads."""
+    """Serves the API with Granian, under its RSGI interface (``api.gateway``): its HTTP parsing and
+    socket I/O run in Rust, outside the GIL; the Flask app answers each request (on the event loop's
+    thread, or on one of ``--threads`` worker threads), and the streams wait on the event loop, not
+    on threads."""
     from granian.constants import Interfaces
 
     from api.processes import HttpServer
@@ -61,7 +62,7 @@ def serve(args: argparse.Namespace) -> int:
             "api.processes:http_process_app",
             address=args.host,
             port=args.port,
-            interface=Interfaces.ASGI,
+            interface=Interfaces.RSGI,
             workers=workers,
             backpressure=threads + settings.max_streams,
             backlog=max(2048, 2 * settings.max_streams),

@@ -1,6 +1,6 @@
 """The streams of one process, held on an event loop rather than a thread each.
 
-``dragonhall serve`` runs the API under ASGI (``api.asgi``): a stream's request is
+``dragonhall serve`` runs the API under Granian (``api.gateway``): a stream's request is
 checked and opened by the Flask route, on a thread like any request, and handed
 over here with its first lines sent. From then on the stream costs no thread: it
 is a ``Feed`` with a queue of frames, and one task per stream writes them.
@@ -40,8 +40,8 @@ from services.streams.wakeups import POLL_FALLBACK, account_key, game_key
 log = logging.getLogger("dragonhall.api.streams")
 
 T = TypeVar("T")
-Send = Callable[[dict[str, Any]], Awaitable[None]]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
+Write = Callable[[bytes], Awaitable[None]]
+"""Sends bytes of a stream's body to its client (Granian's ``send_bytes``); raises once it has gone."""
 
 BACKLOG = 256
 """Frames a feed may have waiting for a client that does not read them; past that the stream
@@ -53,7 +53,7 @@ times at most (a second); past that, the poll catches it up."""
 _END = b""
 """Queued to end a stream (a frame is never empty)."""
 HUB_KEY = "dragonhall.stream_hub"
-"""The WSGI environ's key under which ``api.asgi`` offers the hub to the routes."""
+"""The WSGI environ's key under which ``api.gateway`` offers the hub to the routes."""
 HANDOFF_KEY = "dragonhall.stream_handoff"
 """The environ's key under which a stream's route leaves its ``Handoff``."""
 
@@ -177,8 +177,9 @@ class StreamHub:
 
     # ------------------------------------------------------------ one stream
 
-    async def follow(self, handoff: Handoff, send: Send, receive: Receive) -> None:
-        """Holds one stream until it ends, its client goes, or its token is revoked."""
+    async def follow(self, handoff: Handoff, write: Write, disconnected: Awaitable[None]) -> None:
+        """Holds one stream until it ends, its client goes (``disconnected`` returns), or its token
+        is revoked."""
         feed = Feed(handoff, handoff.position)
         follower = handoff.follower
         owner = follower.player_id or ""
@@ -190,17 +191,17 @@ class StreamHub:
             self._accounts[follower.player_id].add(feed)
             self._refresh(account_key(follower.player_id))
         self._owners[owner].add(feed)
-        gone = asyncio.ensure_future(_disconnected(receive))
+        gone = asyncio.ensure_future(disconnected)
         gone.add_done_callback(lambda _: feed.end())  # a writer waiting for a frame stops when its client goes
         self._check([feed])  # at once: a token revoked before the hand-over ends the stream
         try:
-            await self._write(feed, send, gone)
+            await self._write(feed, write, gone)
         finally:
             gone.cancel()
             self._forget(feed, owner)
             handoff.release()
 
-    async def _write(self, feed: Feed, send: Send, gone: asyncio.Future[None]) -> None:
+    async def _write(self, feed: Feed, write: Write, gone: asyncio.Future[Any]) -> None:
         """Sends the feed's frames as they come; the frames queued while a send was under way go
         out together in the next, so a stream that fell behind catches up in one write."""
         outbox = feed.outbox
@@ -212,7 +213,7 @@ class StreamHub:
             body = b"".join(frames)
             if body:
                 try:
-                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                    await write(body)
                 except Exception:  # the client went while we wrote
                     return
                 feed.last_sent = time.monotonic()
@@ -387,11 +388,3 @@ def _revoked(feeds: list[Feed]) -> list[Feed]:
         if not valid:
             revoked.append(feed)
     return revoked
-
-
-async def _disconnected(receive: Receive) -> None:
-    """Returns when the client has gone (ASGI's ``http.disconnect``)."""
-    while True:
-        message = await receive()
-        if message.get("type") == "http.disconnect":
-            return

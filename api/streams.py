@@ -7,7 +7,7 @@ type, a comment as a keep-alive). Both resume with ``?after=`` (or
 ``Last-Event-ID``). The lines come from ``services.streams.lines``; this module only
 checks the request, counts the streams the process holds and writes the bytes.
 
-Under ``dragonhall serve`` (ASGI, ``api.asgi``) a route sends a stream's first
+Under ``dragonhall serve`` (Granian, ``api.gateway``) a route sends a stream's first
 lines and hands it to the process's ``StreamHub``, which holds it on the event
 loop; under a plain WSGI server the body follows the stream on the request's
 thread. Either way a process holds at most ``DRAGONHALL_MAX_STREAMS`` streams;
@@ -170,7 +170,7 @@ def _still_valid() -> Callable[[], bool]:
 
 
 def _respond(follower: GameFollower | AccountFollower, still_valid: Callable[[], bool]) -> Response:
-    """The stream's answer. Served under ASGI (``api.asgi``), its first lines, with the rest handed
+    """The stream's answer. Served by ``dragonhall serve`` (``api.gateway``), its first lines, with the rest handed
     to the process's ``StreamHub``; under a plain WSGI server, a body that follows the stream on
     this thread."""
     sse = _wants_sse()

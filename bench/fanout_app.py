@@ -1,4 +1,4 @@
-"""The least an ASGI stream line can cost under Granian: an app that only fans frames out.
+"""The least a stream line can cost under Granian (RSGI, as ``dragonhall serve``): an app that only fans frames out.
 
 ``fanout_floor.py`` serves it. Every stream it answers is a queue and a task that sends what
 is queued, as ``api.stream_hub`` holds a stream; a producer task puts one frame on ``GROUP``
@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 GROUP = 31
@@ -39,17 +38,19 @@ async def _produce(rate: float) -> None:
         turn += 1
 
 
-async def app(
-    scope: dict[str, Any],
-    receive: Callable[[], Awaitable[dict[str, Any]]],
-    send: Callable[[dict[str, Any]], Awaitable[None]],
-) -> None:
-    if scope["type"] != "http":
-        return
-    if not _producer:
-        _producer.append(asyncio.ensure_future(_produce(float(os.environ.get("FANOUT_RATE", "10000")))))
-    await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"application/x-ndjson")]})
-    queue: asyncio.Queue[bytes] = asyncio.Queue()
-    _queues.append(queue)
-    while True:
-        await send({"type": "http.response.body", "body": await queue.get(), "more_body": True})
+class App:
+    """The RSGI app: every request is a stream that never ends."""
+
+    async def __rsgi__(self, scope: Any, proto: Any) -> None:
+        if scope.proto != "http":
+            return
+        if not _producer:
+            _producer.append(asyncio.ensure_future(_produce(float(os.environ.get("FANOUT_RATE", "10000")))))
+        transport = proto.response_stream(200, [("content-type", "application/x-ndjson")])
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
+        _queues.append(queue)
+        while True:
+            await transport.send_bytes(await queue.get())
+
+
+app = App()

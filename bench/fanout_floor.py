@@ -1,4 +1,4 @@
-"""The floor of a stream line's cost in this server stack: Granian, ASGI, asyncio, one Python process.
+"""The floor of a stream line's cost in this server stack: Granian, RSGI, asyncio, one Python process.
 
 Serves ``fanout_app.py`` (one Granian HTTP process), opens ``--streams`` streams on it from a
 client process of raw sockets, lets its producer fan ``--rate`` lines a second out to them, and
@@ -70,7 +70,7 @@ def measure(rate: int, streams: int, seconds: float) -> dict[str, float]:
     port = free_port()
     env = {**os.environ, "FANOUT_RATE": str(rate), "PYTHONPATH": str(ROOT)}
     granian = str(Path(sys.executable).parent / "granian")
-    options = ["--interface", "asgi", "--workers", "1", "--port", str(port), "--backpressure", str(streams + 64)]
+    options = ["--interface", "rsgi", "--workers", "1", "--port", str(port), "--backpressure", str(streams + 64)]
     server = subprocess.Popen([granian, *options, "--log-level", "warning", "bench.fanout_app:app"], env=env, cwd=ROOT)
     try:
         time.sleep(2)

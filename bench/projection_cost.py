@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from request_cost import ROOT, _configure, _play, _serving_app, wsgi_caller  # sets sys.path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.request_cost import ROOT, _configure, _play, _serving_app, wsgi_caller  # sets sys.path (DRAGONHALL_SRC)
 
 
 def measure(moves: int, batch: int, data_dir: Path, by_model: bool = False) -> dict[str, Any]:

@@ -72,7 +72,8 @@ class ReadModels:
         its own tracking record, in one transaction: a commit per batch rather than one per read
         model. Should that transaction fail, each projection is set back to before the batch and
         handed it again, writing on its own as it would alone: the way it finds a game to set aside,
-        or raises what the database raised."""
+        or raises what the database raised. An error a projection raises itself (a game it cannot
+        apply is set aside within it) stops the runner, with no read model past the batch."""
         if len(self.projections) < 2:
             for projection in self.projections:
                 projection.process_batch(items)
@@ -83,24 +84,31 @@ class ReadModels:
             for projection in self.projections:
                 projection.staged = staged
                 projection.process_batch(items)
+        except BaseException:  # what stops the runner (``set_aside.transient``): none of the batch is kept
+            self._undo(items, held)
+            raise
+        try:
             if staged:
                 self.projections[0].view.apply_all(staged)
         except Exception:
             log.warning("a batch's one transaction failed: each read model writes it on its own", exc_info=True)
-            self._one_by_one(items, held)
+            self._undo(items, held)
+            for projection in self.projections:
+                projection.process_batch(items)
             return
         finally:
-            for projection in self.projections:
-                projection.staged = None
+            self._unstage()
         for projection in self.projections:
             projection.written()
 
-    def _one_by_one(self, items: Items, held: list[Held]) -> None:
+    def _undo(self, items: Items, held: list[Held]) -> None:
+        self._unstage()
         for projection, before in zip(self.projections, held, strict=True):
-            projection.staged = None
             projection.undo(before, items)
+
+    def _unstage(self) -> None:
         for projection in self.projections:
-            projection.process_batch(items)
+            projection.staged = None
 
     def flush(self) -> None:
         for projection in self.projections:

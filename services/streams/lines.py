@@ -7,7 +7,7 @@ yields the lines, as dicts, and None for a keep-alive. A stream with nothing to 
 when it opens (an account with nothing pending, a game resumed at its head) starts
 with a keep-alive at once: a WSGI server sends the status and headers with the first
 bytes, and a client's read timeout (httpx's is 5 s) must not wait for the keep-alive
-that ``KEEPALIVE`` seconds of silence bring. The ASGI gateway and Pushpin's path send
+that ``KEEPALIVE`` seconds of silence bring. The gateway of ``dragonhall serve`` and Pushpin's path send
 their first bytes at once the same way (``api.streams``, ``api.grip_streams``).
 
 Every line is read from the stores, never from a notification: a follower reads

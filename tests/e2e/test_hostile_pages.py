@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.asgi import Gateway
+from api.gateway import Gateway
 from api.stream_hub import StreamHub
 from api.web import session
 from domain.kernel import all_games
@@ -30,6 +30,7 @@ from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.e2e.test_hostile_input import _stored
 from tests.support.api_client import ApiClient
+from tests.support.rsgi import Exchange
 from wiring import bootstrap
 
 HUGE = "9223372036854775807"
@@ -349,32 +350,19 @@ def test_a_chunked_body_over_the_limit_is_413_on_the_api_and_on_a_form(world: di
     assert _stored(world["platform"]) == before
 
 
-def test_a_chunked_body_over_the_limit_is_413_through_the_asgi_gateway(world: dict[str, Any]) -> None:
+def test_a_chunked_body_over_the_limit_is_413_through_the_gateway(world: dict[str, Any]) -> None:
     app = world["api"].http.application
     gateway = Gateway(app, StreamHub(world["platform"].streams, ThreadPoolExecutor(1)), None, ThreadPoolExecutor(1))
     body = b'{"pad": "' + b"x" * (2 << 20) + b'"}'
-    messages = [
-        {"type": "http.request", "body": body[i : i + 65536], "more_body": True} for i in range(0, len(body), 65536)
-    ]
-    messages[-1]["more_body"] = False
-    sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        return messages.pop(0) if messages else {"type": "http.disconnect"}
-
-    async def send(message: dict[str, Any]) -> None:
-        sent.append(message)
-
-    headers = [(b"host", b"test"), (b"authorization", f"Bearer {world['tokens']['a']}".encode())]
-    scope = {
-        **{"type": "http", "http_version": "1.1", "method": "POST", "scheme": "http", "root_path": ""},
-        **{"path": "/api/v1/games", "raw_path": b"/api/v1/games", "query_string": b"", "headers": headers},
-        **{"server": ("test", 80), "client": ("127.0.0.1", 5000)},
-    }
+    chunks = [body[i : i + 65536] for i in range(0, len(body), 65536)]
     before = _stored(world["platform"])
-    asyncio.run(gateway(scope, receive, send))
-    assert sent[0]["status"] == 413
-    assert json.loads(sent[1]["body"])["error"]["code"] == "body_too_large"
+
+    async def call() -> tuple[int, bytes]:
+        return await Exchange(gateway, "POST", "/api/v1/games", world["tokens"]["a"], chunks=chunks).whole()
+
+    status, answer = asyncio.run(call())
+    assert status == 413
+    assert json.loads(answer)["error"]["code"] == "body_too_large"
     assert _stored(world["platform"]) == before
 
 

@@ -9,9 +9,10 @@ import asyncio
 import pytest
 
 from api import stream_hub
-from api.asgi import Gateway
-from tests.e2e.test_asgi_streams import WAIT, Exchange, world  # noqa: F401  (the fixture)
+from api.gateway import Gateway
+from tests.e2e.test_gateway_streams import world  # noqa: F401  (the fixture)
 from tests.support.api_client import ApiClient
+from tests.support.rsgi import WAIT, Exchange
 
 
 def test_an_account_stream_with_nothing_pending_sends_its_headers_and_a_keep_alive_at_once(

@@ -1,8 +1,9 @@
-"""The API under ASGI (``api.asgi``), as ``dragonhall serve`` runs it: ordinary requests answered
-by the Flask app on worker threads, streams handed to the event loop's ``StreamHub``.
+"""The API under Granian's RSGI interface (``api.gateway``), as ``dragonhall serve`` runs it: ordinary
+requests answered by the Flask app (on request threads, or on the loop's own thread), streams handed
+to the event loop's ``StreamHub``.
 
-Driven in-process with hand-made ASGI ``receive`` and ``send``, so every message the server sends
-is seen: a stream's lines are those of the REST reads at each version, each viewer its own share;
+Driven in-process with a hand-made RSGI protocol (``tests.support.rsgi``), so every byte the server
+sends is seen: a stream's lines are those of the REST reads at each version, each viewer its own share;
 it ends with its game, when its client goes, or when its token is revoked; and each ending gives
 its slot back.
 """
@@ -18,16 +19,14 @@ from typing import Any
 import pytest
 
 from api.app import create_app
-from api.asgi import Gateway
+from api.gateway import Gateway
 from api.stream_hub import StreamHub
 from api.streams import slots
 from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
+from tests.support.rsgi import WAIT, Exchange
 from wiring import bootstrap
-
-WAIT = 20.0
-"""Seconds a test waits for a line it expects (a failure, never a pace)."""
 
 
 @pytest.fixture(params=["request threads", "on the loop"])
@@ -44,68 +43,6 @@ def world(request: pytest.FixtureRequest) -> Iterator[tuple[Gateway, ApiClient]]
     for pool in pools:
         pool.shutdown(wait=False, cancel_futures=True)
     platform.close()
-
-
-class Exchange:
-    """One request to the gateway, run as a task: what it sent back, message by message."""
-
-    def __init__(self, gateway: Gateway, method: str, path: str, token: str | None = None, body: bytes = b"") -> None:
-        path, _, query = path.partition("?")
-        headers = [(b"host", b"test")]
-        if token:
-            headers.append((b"authorization", f"Bearer {token}".encode()))
-        if body:
-            headers += [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-        scope = {
-            "type": "http",
-            "http_version": "1.1",
-            "method": method,
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": query.encode(),
-            "root_path": "",
-            "scheme": "http",
-            "headers": headers,
-            "client": ("127.0.0.1", 50000),
-            "server": ("test", 80),
-        }
-        self.sent: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.gone = asyncio.Event()
-        self._body = [{"type": "http.request", "body": body, "more_body": False}]
-        self.task = asyncio.ensure_future(gateway(scope, self._receive, self._send))
-
-    async def _receive(self) -> dict[str, Any]:
-        if self._body:
-            return self._body.pop()
-        await self.gone.wait()
-        return {"type": "http.disconnect"}
-
-    async def _send(self, message: dict[str, Any]) -> None:
-        await self.sent.put(message)
-
-    async def start(self) -> int:
-        message = await asyncio.wait_for(self.sent.get(), WAIT)
-        assert message["type"] == "http.response.start"
-        return int(message["status"])
-
-    async def whole(self) -> tuple[int, bytes]:
-        status = await self.start()
-        body = b""
-        while True:
-            message = await asyncio.wait_for(self.sent.get(), WAIT)
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                return status, body
-
-    async def line(self) -> dict[str, Any] | None:
-        """The next line that is not a keep-alive; None once the stream has ended."""
-        while True:
-            message = await asyncio.wait_for(self.sent.get(), WAIT)
-            if not message.get("more_body"):
-                return None
-            for raw in message["body"].splitlines():
-                if raw.strip():
-                    return dict(json.loads(raw))
 
 
 async def _call(gateway: Gateway, method: str, path: str, token: str | None = None, body: Any = None) -> Any:
