@@ -3,7 +3,7 @@ yet (issue 33): the server sends them with the body's first bytes, so a stream t
 nothing waited for its first keep-alive, and a client with httpx's default 5 s read timeout gave up
 first. Each stream is read from Werkzeug's threaded server, as a client reads it; the keep-alive
 due after a silence is put off by an hour, so a stream that waits for it fails the read at once.
-(``tests/e2e/test_stream_headers_at_once.py`` holds the ASGI gateway to the same.)"""
+(``tests/e2e/test_stream_headers_at_once.py`` holds the gateway of `dragonhall serve` to the same.)"""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ DEFAULT_TIMEOUT = httpx.Timeout(5.0)
 
 @pytest.fixture
 def served(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, ApiClient]]:
-    """The API under Werkzeug's threaded WSGI server (no ASGI gateway, no stream hub), with its
+    """The API under Werkzeug's threaded WSGI server (no RSGI gateway, no stream hub), with its
     in-process client for the calls that set the scene."""
     monkeypatch.setattr(streams, "KEEPALIVE", 3600.0)
     platform = bootstrap(make_settings("memory"), work=NullWork())
