@@ -57,11 +57,11 @@ from services.reads.profiles import Profiles
 from services.reads.queries import GameQueries
 from services.streams.grip import GripPublisher
 from services.streams.lines import Streams
-from services.streams.wakeups import Wakeups, game_key, tokens_key
+from services.streams.wakeups import Wakeups, tokens_key
 from wiring import stream_engine
 from wiring.games import register_games
 from wiring.stores import creating_tables, eventsourcing_env, single_writer, sql_store, token_cache, views_class
-from wiring.wakeups import wake_broadcast
+from wiring.wakeups import save_announcer, wake_broadcast
 
 log = logging.getLogger("dragonhall")
 T = TypeVar("T")
@@ -274,7 +274,7 @@ def _build(
     if versions is not None:
         undo.callback(versions.close)
     uow = GameUnitOfWork(store, cache_size=settings.cache_size, single_writer=alone, versions=versions)
-    uow.on_saved.append(lambda game_id: wakeups.publish(game_key(game_id)))
+    uow.on_saved.append(save_announcer(store.recorder, wakeups))
     if settings.store == "sqlite":
         store.listeners.append(sqlite_events.wake)
     accounts = Accounts(db, settings.secret_key, WebhookTargets(settings.webhook_allow_networks), token_cache(settings))

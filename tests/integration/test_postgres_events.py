@@ -132,6 +132,33 @@ def test_a_store_without_the_function_saves_the_way_eventsourcing_does(schema: s
     recorder.datastore.close()
 
 
+def _heard(conn: psycopg.Connection[Any]) -> list[str]:
+    return [n.payload for n in conn.notifies(timeout=0.5, stop_after=1)]
+
+
+def test_a_save_sends_its_wake_up_in_its_own_call_and_not_once_its_function_is_gone(schema: str) -> None:
+    """The streams' wake-up rides on the save (one round trip, not two), and commits with it: a
+    refused save sends none. Where the function is missing, the save cannot carry it and says so
+    (``carries_wakes``), so the platform sends it apart (``wiring.wakeups.save_announcer``)."""
+    recorder = _recorder(schema)
+    channel = f"wake_test_{uuid.uuid4().hex[:8]}"
+    recorder.wake = lambda events: (channel, f"origin|game:{events[0].originator_id}")
+    gid = uuid.uuid4()
+    with psycopg.connect(PG_URL, autocommit=True) as listener:
+        listener.execute(f'LISTEN "{channel}"')
+        assert recorder.carries_wakes
+        recorder.insert_events(_events(gid, 1, 2))
+        assert _heard(listener) == [f"origin|game:{gid}"]
+        with pytest.raises(IntegrityError):
+            recorder.insert_events(_events(gid, 2, 1))
+        assert _heard(listener) == []
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP FUNCTION "{schema}"."{recorder.insert_function_name}"')
+        recorder.insert_events(_events(gid, 3, 1))
+        assert not recorder.carries_wakes and _heard(listener) == []
+    recorder.datastore.close()
+
+
 def test_the_subscription_delivers_each_save_once_in_order(schema: str) -> None:
     recorder = _recorder(schema)
     gid = uuid.uuid4()

@@ -174,12 +174,18 @@ def test_a_move_saved_by_one_process_reaches_a_stream_held_by_another(
             assert a.seat(game_id, p["token"]).status == 201
         start = a.game(game_id)["version"]
         got: list[dict[str, Any]] = []
+        sent: list[str] = []
+        broadcast = writer.wakeups.broadcast
+        send = broadcast.send
+        broadcast.send = lambda key: (sent.append(key), send(key))[1]  # type: ignore[method-assign]
         follower = _stream_first_line(b, f"/api/v1/games/{game_id}/stream?after={start}", got)
         doc = a.game(game_id)
         token = people[doc["awaiting"][0]]["token"]
         assert a.move(game_id, token, a.legal(game_id, token)["moves"][0]).status == 201
         follower.join(timeout=WAIT)
         assert got and got[0]["events"][0]["version"] == start + 1
+        # without Redis the save's own call carried the wake-up: no round trip of its own
+        assert (f"game:{game_id}" in sent) is broker
     finally:
         reader.close()
         writer.close()
