@@ -76,8 +76,8 @@ def test_a_writer_sends_the_frames_queued_during_a_send_in_one_piece() -> None:
         first_sent = asyncio.Event()
         release = asyncio.Event()
 
-        async def send(message: dict[str, Any]) -> None:
-            bodies.append(message["body"])
+        async def send(body: bytes) -> None:
+            bodies.append(body)
             if len(bodies) == 1:
                 first_sent.set()
                 await release.wait()  # a slow client: the next frames queue meanwhile
@@ -85,7 +85,7 @@ def test_a_writer_sends_the_frames_queued_during_a_send_in_one_piece() -> None:
         gone: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         writer = asyncio.ensure_future(hub._write(feed, send, gone))
         feed.push(b"a\n")
-        await first_sent.wait()
+        await asyncio.wait_for(first_sent.wait(), 5)
         for frame in (b"b\n", b"c\n", b"d\n"):
             feed.push(frame)
         feed.outbox.put_nowait(_END)

@@ -26,13 +26,15 @@ DEV_TREES = ("tests", "bench")
 
 USED_WITHOUT_IMPORT: dict[str, tuple[tuple[str, ...], str]] = {
     "pytest-xdist": (("Makefile",), "pytest -n"),
+    "pytest-timeout": (("pyproject.toml",), "timeout = "),
     "ruff": (("Makefile", ".ci/run"), "ruff "),
     "mypy": (("Makefile", ".ci/run"), "mypy"),
     "pycryptodome": (("tests/integration/test_postgres_events.py",), "from eventsourcing.tests"),
 }
 """Development distributions the project runs or needs without importing them, and where that shows:
-a pytest plugin (``-n``), command-line tools, and pycryptodome, whose ``Crypto`` package eventsourcing's
-recorder test cases import (``eventsourcing.cipher``). An entry is checked only while it is declared."""
+pytest plugins (``-n``, the ``timeout`` option), command-line tools, and pycryptodome, whose
+``Crypto`` package eventsourcing's recorder test cases import (``eventsourcing.cipher``). An entry
+is checked only while it is declared."""
 
 
 def normalise(name: str) -> str:
