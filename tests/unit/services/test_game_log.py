@@ -20,9 +20,11 @@ from services.reads.step_index import before_step, step_index
 from tests.support.page_text import narration_faults
 
 
-def _table(platform: Any, players: int = 2, **extra: Any) -> tuple[str, list[str]]:
+def _table(
+    platform: Any, players: int = 2, options: dict[str, Any] | None = None, **extra: Any
+) -> tuple[str, list[str]]:
     ids = [platform.accounts.register(name, "human")[0].id for name in ("ann", "bea", "cai")[:players]]
-    game = platform.games.create_game(ids[0], "dice-race", None, None, players, **extra)
+    game = platform.games.create_game(ids[0], "dice-race", None, options, players, **extra)
     for pid, name in zip(ids, ("ann", "bea", "cai"), strict=False):
         platform.games.take_seat(str(game.id), pid, name, "human")
     return str(game.id), ids
@@ -69,8 +71,10 @@ def test_a_secret_bid_is_told_to_the_others_without_its_amount(platform: Any) ->
 
 def test_the_log_read_piece_by_piece_says_what_it_says_read_whole(platform: Any) -> None:
     """What a page shows live (each change's steps, ``after`` the last version it read) is what
-    a reload shows: the same lines, in the same order."""
-    gid, ids = _table(platform, 3)
+    a reload shows: the same lines, in the same order. (While the game runs: once it ends, a reload
+    reveals what the live page was rightly not shown, so the goal is far enough that it never ends
+    within these decisions, whatever the deal and the dice.)"""
+    gid, ids = _table(platform, 3, {"goal": 100})
     live: list[str] = []
     seen = 0
     for _ in range(12):
@@ -78,6 +82,7 @@ def test_the_log_read_piece_by_piece_says_what_it_says_read_whole(platform: Any)
         piece = narrated_log(platform.queries, gid, ids[1], after=seen)
         live += _lines(piece)
         seen = piece["version"]
+    assert platform.games.load(gid).status == "active"
     assert live and live == _lines(narrated_log(platform.queries, gid, ids[1]))
 
 
