@@ -98,9 +98,13 @@ def test_a_batch_whose_one_transaction_fails_is_written_by_each_read_model_alone
     assert views.positions() == dict.fromkeys(READ_MODELS, items[-1][1].notification_id)
 
 
+@pytest.mark.parametrize("where", ["the combined write", "a read model mid-batch"])
 def test_a_database_lost_during_a_batch_moves_no_read_model_and_the_next_try_applies_it(
-    deployment: Any, monkeypatch: Any
+    deployment: Any, monkeypatch: Any, where: str
 ) -> None:
+    """Lost at the one transaction, or by the ratings once the game list and the boards have staged
+    the batch: nothing is written, no position moves, the runner stops (its leader starts another),
+    and the batch tried again reaches every read model once."""
     items = _items(deployment)
     reference = _alone(deployment, items)
     views = deployment.views
@@ -111,42 +115,17 @@ def test_a_database_lost_during_a_batch_moves_no_read_model_and_the_next_try_app
     def lost(*args: Any) -> None:
         raise OperationalError("connection lost")
 
-    monkeypatch.setattr(views, "apply_all", lost)
-    with pytest.raises(OperationalError):  # the runner stops on it; its leader starts another
-        models.process_batch(items[BATCH : 2 * BATCH])
-    monkeypatch.undo()
-    assert views.dump() == before
-    assert [p.position() for p in models.projections] == [items[BATCH - 1][1].notification_id] * len(READ_MODELS)
-    for start in range(BATCH, len(items), BATCH):  # the same runner tried again: nothing lost, nothing twice
-        models.process_batch(items[start : start + BATCH])
-    models.flush()
-    assert views.dump() == reference
-
-
-def test_an_error_a_read_model_raises_mid_batch_leaves_every_read_model_before_it(
-    deployment: Any, monkeypatch: Any
-) -> None:
-    """The game list and the boards have staged the batch when the ratings fail: nothing is written,
-    no position moves, and the runner that takes over applies the batch to every read model."""
-    items = _items(deployment)
-    reference = _alone(deployment, items)
-    views = deployment.views
-    models = ReadModels(projections(views, deployment.store, None))
-    models.process_batch(items[:BATCH])
-    before = views.dump()
-    ratings = next(p for p in models.projections if p.read_model == "ratings")
-
-    def lost(*args: Any) -> None:
-        raise OperationalError("connection lost")
-
-    monkeypatch.setattr(ratings, "process_batch", lost)
+    if where == "the combined write":
+        monkeypatch.setattr(views, "apply_all", lost)
+    else:
+        monkeypatch.setattr(next(p for p in models.projections if p.read_model == "ratings"), "process_batch", lost)
     with pytest.raises(OperationalError):
         models.process_batch(items[BATCH : 2 * BATCH])
     monkeypatch.undo()
     assert views.dump() == before
     assert {p.position() for p in models.projections} == {items[BATCH - 1][1].notification_id}
     assert all(p.staged is None for p in models.projections)
-    for start in range(BATCH, len(items), BATCH):
+    for start in range(BATCH, len(items), BATCH):  # the same runner tried again: nothing lost, nothing twice
         models.process_batch(items[start : start + BATCH])
     models.flush()
     assert views.dump() == reference
