@@ -74,10 +74,6 @@ class ReadModels:
         handed it again, writing on its own as it would alone: the way it finds a game to set aside,
         or raises what the database raised. An error a projection raises itself (a game it cannot
         apply is set aside within it) stops the runner, with no read model past the batch."""
-        if len(self.projections) < 2:
-            for projection in self.projections:
-                projection.process_batch(items)
-            return
         staged: Staged = []
         held = [projection.held() for projection in self.projections]
         try:
