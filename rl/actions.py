@@ -178,6 +178,23 @@ class ActionCodec:
         """The command ``action`` stands for, from the numbering alone (not for ``Listed`` blocks)."""
         return self.block_of(action).command(action)
 
+    def exact_command(self, action: int) -> Command | None:
+        """The command ``action``'s numbering stands for; None for an action outside the space or
+        of a ``Listed`` block (its command is its place in a listing)."""
+        if not 0 <= action < self.size:
+            return None
+        block = self.block_of(action)
+        return None if block.listed is not None else block.command(action)
+
+    def exact_action(self, command: Command) -> int | None:
+        """The action whose numbering is exactly ``command``: a legal move that a listing samples
+        out has one, a continuous value off its grid (which would snap to another move) has none,
+        nor has a command of a ``Listed`` type."""
+        if self.blocks_by_type[type(command)].listed is not None:
+            return None
+        action = self.index(command)
+        return action if action is not None and self.exact_command(action) == command else None
+
     def describe(self, action: int) -> str:
         """A readable name of ``action`` (for OpenSpiel's action strings and logs)."""
         found = self._names.get(action)
@@ -263,7 +280,7 @@ def _mask(size: int, actions: np.ndarray) -> np.ndarray:
 
 
 RECYCLED_SIZE = 1 << 18
-"""From this many actions up (Mekong's 994,340, Seven Dragons' 568,242) masks are recycled."""
+"""From this many actions up (Mekong's 1,167,764, Seven Dragons' 568,242) masks are recycled."""
 
 _POOLS: dict[int, list[list[Any]]] = {}
 """Per size, up to 8 entries ``[mask, the actions set in it]``."""

@@ -27,7 +27,7 @@ import numpy as np
 import pyspiel
 
 from domain.catalog import GAMES
-from domain.kernel import Command, Event, Rng, Ruleset, Viewer, state_after
+from domain.kernel import Command, Event, Rng, RuleError, Ruleset, Viewer, state_after
 from rl import hooks
 from rl.actions import ActionCodec, Legal
 from rl.features import OBSERVATION_SIZE, describe
@@ -154,6 +154,7 @@ class DragonhallState(pyspiel.State):
         self._decisions = 0
         self._mine: list[list[int]] = [[] for _ in range(game.config.seats)]
         self._legal: Shared | None = None
+        self._next: int | None = None
         self._resolve()
 
     # ------------------------------------------------------------ the engine
@@ -198,7 +199,21 @@ class DragonhallState(pyspiel.State):
             return int(pyspiel.PlayerId.CHANCE)
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        return self.ruleset.awaiting(self.engine_state)[0]
+        awaited = self.ruleset.awaiting(self.engine_state)
+        return self._next if self._next in awaited else awaited[0]
+
+    def answer_next(self, seat: int) -> None:
+        """In a simultaneous phase, let ``seat`` (one of the seats awaited) answer next.
+
+        OpenSpiel takes one player at a time: a simultaneous phase goes in seat order unless
+        told otherwise. A server game's seats answer it in any order, and a record replayed in
+        OpenSpiel (``rl.openspiel_records``) answers it in the record's order, so that every state
+        it passes through is the server's. A phase draws no chance before its last answer, so the
+        order changes no state once the phase is complete."""
+        if self._chance or self.is_terminal() or seat not in self.ruleset.awaiting(self.engine_state):
+            raise ValueError(f"seat {seat} is not awaited now")
+        if seat != self.current_player():
+            self._next, self._legal = seat, None
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
@@ -214,13 +229,26 @@ class DragonhallState(pyspiel.State):
             self._draws.append(int(action))
         else:
             seat = self.current_player()
-            command = self._table().command(int(action))
-            if command is None:
-                raise ValueError(f"action {action} is not legal for player {seat} now")
-            self._pending = (seat, command)
+            command = self._table().command(int(action)) or self._unlisted(seat, int(action))
+            self._pending, self._next = (seat, command), None
             self._mine[seat].append(int(action))
             self._decisions += 1
         self._resolve()
+
+    def _unlisted(self, seat: int, action: int) -> Command:
+        """The command of an action the listing samples out (a too-short plank on a wide gap, a
+        stone dropped between the listed points) when the rules accept it, as the server would:
+        ``ValueError`` otherwise."""
+        command = self._codec.value.exact_command(action)
+        if command is not None:
+            try:
+                self.ruleset.decide(self.engine_state, seat, command, Replay(()))
+                return command
+            except NeedChance:
+                return command
+            except RuleError:
+                pass
+        raise ValueError(f"action {action} is not legal for player {seat} now")
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -242,9 +270,16 @@ class DragonhallState(pyspiel.State):
         return self.ruleset.view(self.engine_state, Viewer.of(player))
 
     def action_for(self, command: Command) -> int | None:
-        """The legal action of the player to act that stands for ``command`` (None when none does)."""
-        for action, legal in self._table().commands().items():
-            if legal == command:
+        """The action of the player to act that stands for ``command``: a listed move's, else the
+        action whose numbering is exactly ``command`` (a legal move the listing samples out, which
+        ``apply_action`` takes when the rules accept it). None when no action is ``command`` (a
+        continuous value off the action grid)."""
+        table = self._table()
+        exact = self._codec.value.exact_action(command)
+        if exact is not None and table.command(exact) in (None, command):
+            return exact  # its own action, listed or sampled out: found without scanning the listing
+        for action, legal in table.commands().items():
+            if legal == command:  # a move numbered by its listing place, or snapped to a grid point
                 return action
         return None
 

@@ -11,23 +11,30 @@ with the outcome the server drew and each decision node with the recorded move's
         state.observation_tensor(decision.seat)     # what the seat saw then
 
 The history of a state so rebuilt is the exact history of the server's game (chance outcomes
-and actions), so applying ``state.history()`` to a new initial state gives it again. Each seat
+and actions), so ``from_history(game, state.full_history())`` gives it again (and so does applying
+``state.history()`` to a new initial state, when every simultaneous phase went in seat order). Each seat
 sees in it what it saw on the server: its observation is built from its own view
 (``Ruleset.view``), the view ``GET /games/{id}`` gave it, and the seat to act has exactly the
 legal moves the server listed (``tests/unit/rl/test_openspiel_from_record.py``).
 
+A simultaneous phase is taken by OpenSpiel one player at a time, in seat order unless told:
+the replay tells the state which seat answers next (``DragonhallState.answer_next``), so the phase
+goes in the record's order. A legal move that the listing samples out (a too-short plank on a gap
+the listing skips, a stone dropped between the listed points) has the action of its exact numbering,
+which ``apply_action`` takes when the rules accept it, as the server did.
+
 Limits, as for PettingZoo (``rl.records``): only a finished game's record (a running game's seed
-is secret, so its chance cannot be answered), only records whose every decision is a move; a
-simultaneous phase is taken in seat order by OpenSpiel (one player at a time), so a record whose
-seats answered it in another order is refused with a ``ValueError`` naming the version, as is a
-move no action stands for (a Drachenreiter flight that ``racer`` refined off the action grid).
+is secret, so its chance cannot be answered), only records whose every decision is a move. A move
+that no action is exactly (a continuous value off the action grid, such as a Drachenreiter turn of
+16.875°, which a client may send but no server bot flies) is refused with a ``ValueError`` naming
+its version.
 """
 
 from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import pyspiel
@@ -76,6 +83,18 @@ def from_record(record: Mapping[str, Any]) -> tuple[pyspiel.Game, DragonhallStat
     return end.get_game(), end
 
 
+def from_history(game: pyspiel.Game, full_history: Iterable[pyspiel.PlayerAction]) -> DragonhallState:
+    """A new state of ``game`` with ``full_history`` (``state.full_history()``) applied, each action
+    by the player that took it. ``history()`` alone rebuilds a game whose simultaneous phases went
+    in seat order; a replayed record's may have gone in another, which only the players say."""
+    state = game.new_initial_state()
+    for step in full_history:
+        if step.player >= 0 and step.player != state.current_player():
+            state.answer_next(step.player)
+        state.apply_action(step.action)
+    return state
+
+
 def _steps(
     recorded: records.Recorded,
 ) -> Iterator[tuple[DragonhallState, records.Decision | None, int | None]]:
@@ -88,10 +107,10 @@ def _steps(
     _answer_chance(state, opening.drawn, "the opening")
     for decision in recorded.decisions:
         if state.current_player() != decision.seat:
-            raise ValueError(
-                f"version {decision.version}: seat {decision.seat + 1} moved while OpenSpiel awaits "
-                f"player {state.current_player()}: a simultaneous phase answered out of seat order"
-            )
+            try:
+                state.answer_next(decision.seat)
+            except ValueError:
+                raise ValueError(f"version {decision.version}: seat {decision.seat + 1} moved out of turn") from None
         action = state.action_for(decision.command)
         if action is None:
             raise ValueError(f"version {decision.version}: no action stands for the recorded move")

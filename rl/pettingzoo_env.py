@@ -19,7 +19,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from domain.kernel import Command, Ruleset, Viewer
+from domain.kernel import Command, RuleError, Ruleset, Viewer
 from rl import hooks, records
 from rl.actions import Legal
 from rl.features import OBSERVATION_SIZE, describe
@@ -110,15 +110,12 @@ class DragonhallEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        match = self._match()
         seat = self._seat[agent]
-        command = self._legal(seat).command(int(action)) if action is not None else None
-        if command is None:
+        if action is None or not self._play(seat, int(action)):
             inside = action is not None and 0 <= int(action) < self.codec.size
             named = self.codec.describe(int(action)) if inside else "outside the action space"  # type: ignore[arg-type]
             raise ValueError(f"action {action} ({named}) is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
-        match.play(seat, command)
         self._table = None
         self._after_decision()
         self._accumulate_rewards()
@@ -154,8 +151,10 @@ class DragonhallEnv(AECEnv):
     def replay(self, actions: bool = True) -> Iterator[tuple[str, int | None, records.Decision]]:
         """Plays the recorded decisions from a fresh ``reset()`` of an environment made
         ``from_record``, exactly: each is the recorded command, whose chance is drawn as the server
-        drew it. Yields, before playing each, its agent, the action that stands for it (None when no
-        action does: a continuous move off the action grid) and the decision (its server version).
+        drew it. Yields, before playing each, its agent, the action that stands for it (a listed
+        move's, or for a legal move the listing samples out the action of its exact numbering, which
+        ``step`` takes too; None when no action is the move: a continuous value off the action grid)
+        and the decision (its server version).
         The agent is the recorded seat, which in a simultaneous phase may not be ``agent_selection``.
         ``actions=False`` skips finding the actions (None each), which costs a legal-move table a step."""
         if self.recorded is None:
@@ -163,12 +162,25 @@ class DragonhallEnv(AECEnv):
         for decision in self.recorded.decisions:
             agent = self.possible_agents[decision.seat]
             table = {c: a for a, c in self._legal(decision.seat).commands().items()} if actions else {}
-            yield agent, table.get(decision.command), decision
+            action = table.get(decision.command) if actions else None
+            yield agent, self.codec.exact_action(decision.command) if actions and action is None else action, decision
             self._cumulative_rewards[agent] = 0.0
             self._match().play(decision.seat, decision.command)
             self._table = None
             self._after_decision()
             self._accumulate_rewards()
+
+    def _play(self, seat: int, action: int) -> bool:
+        """Plays ``action``: a listed move, or a legal move the listing samples out (the command of
+        its exact numbering, when the rules accept it). False, changing nothing, when neither."""
+        command = self._legal(seat).command(action) or self.codec.exact_command(action)
+        if command is None:
+            return False
+        try:
+            self._match().play(seat, command)
+        except RuleError:
+            return False
+        return True
 
     def legal_commands(self, agent: str) -> dict[int, Command]:
         """Each legal action of ``agent`` and the engine command it stands for."""

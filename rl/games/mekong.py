@@ -44,8 +44,10 @@ from rl.action_fields import Grid, Path, Seq, Values
 from rl.features import Leaves, path
 from rl.specs import GameSpec, codec_for, register_spec
 
-DROPS = 40
-"""Designed: more stones than the reserve holds (27)."""
+DROPS = 64
+"""Designed: the dropped stones an action can name (``s1`` to ``s64``). Stones are named in the order
+of dropping, and a stone taken back and dropped again takes a new name, so a long challenge game
+counts past the 27 of the reserve: the corpus's longest (6 seats, 991 events) dropped 50."""
 
 COLOURS = tuple(c.dragon for c in Card if c.dragon is not None)
 PLANKS = Values(plank_name(c, s) for c in COLOURS for s in SIZES)

@@ -42,7 +42,9 @@ def plan() -> list[tuple[Any, str, int, int]]:
     return out
 
 
-def play(platform: Any, ruleset: Any, variant: str, seats: int, seed: int) -> dict[str, Any]:
+def play(platform: Any, ruleset: Any, variant: str, seats: int, seed: int, last_first: bool = False) -> dict[str, Any]:
+    """A game of server bots, and its record. The corpus's games take a simultaneous phase in seat
+    order; ``last_first`` has the last seat awaited answer first, as a server game's seats may."""
     rng = random.Random(seed)
     owner = "corpus"
     game_id = uuid.UUID(int=rng.getrandbits(128), version=4)
@@ -55,7 +57,7 @@ def play(platform: Any, ruleset: Any, variant: str, seats: int, seed: int) -> di
         game = platform.games.load(str(game.id))
         if game.status != "active":
             break
-        seat = game.awaiting[0]
+        seat = game.awaiting[-1 if last_first else 0]
         bot = ruleset.bot(game.seat_info(seat)["bot"])
         command = choose_move(ruleset, bot, game.state, seat, rng, 0.2)
         platform.games.play_for(str(game.id), seat, game.version, lambda g, c=command: c)

@@ -249,7 +249,7 @@ def test_a_record_exported_before_is_still_checked_against_its_clock() -> None:
 
 
 def test_the_regression_corpus_verifies_as_format_1() -> None:
-    path = sorted(CORPUS.glob("*/*.json.gz"))[0]
+    path = CORPUS / "mekong" / "classic-2p-1000.json.gz"  # recorded in format 1 (Drachenreiter's were rebuilt since)
     with gzip.open(path, "rt", encoding="utf-8") as f:
         record = json.load(f)
     report = verify_record(record)
