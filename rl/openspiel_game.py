@@ -20,7 +20,8 @@ Returns: the seats beaten less the seats that beat one, over ``players - 1`` (ze
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -77,6 +78,20 @@ class Shared:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Shared:
         return self
+
+
+class Forgotten(Shared):
+    """A cache that a serialised state leaves out (it is rebuilt when next asked for): OpenSpiel
+    serialises a Python state's attributes with pickle, and a legal-move table is up to a megabyte."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[()]]:
+        return _forgotten, ()
+
+
+def _forgotten() -> None:
+    return None
 
 
 def game_name(slug: str) -> str:
@@ -145,7 +160,6 @@ class DragonhallState(pyspiel.State):
     def __init__(self, game: DragonhallGame) -> None:
         super().__init__(game)
         self._rules = Shared(game.ruleset)
-        self._codec = Shared(game.codec)
         self._engine = Shared(game.ruleset.initial(game.config))
         self._pending: tuple[int, Command] | None = None  # None before setup: the opening is pending
         self._opened = False
@@ -153,7 +167,7 @@ class DragonhallState(pyspiel.State):
         self._chance = 0
         self._decisions = 0
         self._mine: list[list[int]] = [[] for _ in range(game.config.seats)]
-        self._legal: Shared | None = None
+        self._legal: Forgotten | None = None
         self._next: int | None = None
         self._resolve()
 
@@ -162,6 +176,10 @@ class DragonhallState(pyspiel.State):
     @property
     def ruleset(self) -> Ruleset[Any]:
         return self._rules.value
+
+    @property
+    def _codec(self) -> ActionCodec:
+        return codec_for(self.ruleset)
 
     @property
     def engine_state(self) -> Any:
@@ -189,7 +207,8 @@ class DragonhallState(pyspiel.State):
     def _table(self) -> Legal:
         if self._legal is None:
             seat, state = self.current_player(), self.engine_state
-            self._legal = Shared(hooks.legal(self.ruleset, state, seat, lambda: self.ruleset.legal_moves(state, seat)))
+            rules = self.ruleset
+            self._legal = Forgotten(hooks.legal(rules, state, seat, lambda: rules.legal_moves(state, seat)))
         return self._legal.value
 
     # ------------------------------------------------------------ the OpenSpiel protocol
@@ -239,7 +258,7 @@ class DragonhallState(pyspiel.State):
         """The command of an action the listing samples out (a too-short plank on a wide gap, a
         stone dropped between the listed points) when the rules accept it, as the server would:
         ``ValueError`` otherwise."""
-        command = self._codec.value.exact_command(action)
+        command = self._codec.exact_command(action)
         if command is not None:
             try:
                 self.ruleset.decide(self.engine_state, seat, command, Replay(()))
@@ -253,7 +272,7 @@ class DragonhallState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"draw {action}"
-        return str(self._codec.value.describe(int(action)))
+        return str(self._codec.describe(int(action)))
 
     def is_terminal(self) -> bool:
         if self._chance:
@@ -265,6 +284,23 @@ class DragonhallState(pyspiel.State):
         n = self.get_game().num_players()
         return returns(outcome, n) if outcome is not None else [0.0] * n
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> DragonhallState:
+        """A state ``player_id`` cannot tell from this one: what it does not see (the others'
+        hands and programmes, the deck's order, secret speeds and trap values) drawn anew from what
+        it knows, by the engine's own ``observe`` (the one the server's bots decide on), seeded
+        from ``probability_sampler()`` (a float in [0, 1), as OpenSpiel's samplers give).
+
+        What imperfect-information search needs: ``player_id``'s observation, information state and
+        legal actions are those of this state. The new state's ``history()`` is this one's: the
+        hidden draws it changed are not in it. At a decision or terminal node only."""
+        if self._chance:
+            raise ValueError("resample_from_infostate at a chance node: answer its draw first")
+        seed = int(probability_sampler() * 2**53)
+        other = self.clone()
+        other._engine = Shared(self.ruleset.observe(self.engine_state, player_id, random.Random(seed)))
+        other._legal = None
+        return other
+
     def view(self, player: int) -> dict[str, Any]:
         """What ``player`` sees of the position."""
         return self.ruleset.view(self.engine_state, Viewer.of(player))
@@ -275,7 +311,7 @@ class DragonhallState(pyspiel.State):
         ``apply_action`` takes when the rules accept it). None when no action is ``command`` (a
         continuous value off the action grid)."""
         table = self._table()
-        exact = self._codec.value.exact_action(command)
+        exact = self._codec.exact_action(command)
         if exact is not None and table.command(exact) in (None, command):
             return exact  # its own action, listed or sampled out: found without scanning the listing
         for action, legal in table.commands().items():

@@ -83,16 +83,45 @@ def from_record(record: Mapping[str, Any]) -> tuple[pyspiel.Game, DragonhallStat
     return end.get_game(), end
 
 
-def from_history(game: pyspiel.Game, full_history: Iterable[pyspiel.PlayerAction]) -> DragonhallState:
-    """A new state of ``game`` with ``full_history`` (``state.full_history()``) applied, each action
-    by the player that took it. ``history()`` alone rebuilds a game whose simultaneous phases went
-    in seat order; a replayed record's may have gone in another, which only the players say."""
+def from_history(game: pyspiel.Game, full_history: Iterable[pyspiel.PlayerAction | tuple[int, int]]) -> DragonhallState:
+    """A new state of ``game`` with ``full_history`` (``state.full_history()``, or its ``(player,
+    action)`` pairs) applied, each action by the player that took it. ``history()`` alone rebuilds a
+    game whose simultaneous phases went in seat order; a replayed record's may have gone in another,
+    which only the players say."""
     state = game.new_initial_state()
     for step in full_history:
-        if step.player >= 0 and step.player != state.current_player():
-            state.answer_next(step.player)
-        state.apply_action(step.action)
+        player, action = step if isinstance(step, tuple) else (step.player, step.action)
+        if player >= 0 and player != state.current_player():
+            state.answer_next(player)
+        state.apply_action(action)
     return state
+
+
+def dumps(state: DragonhallState) -> str:
+    """``state`` as JSON text: its game's name and parameters, and its full history.
+
+    ``pyspiel.serialize_game_and_state`` serialises a Python game's state with a pickle of its
+    attributes, which only a trusted reader may load. This is what a C++ game's state is: the game
+    and the actions that led to it, each with its player; ``loads`` replays them."""
+    game = state.get_game()
+    return json.dumps(
+        {
+            "game": game.get_type().short_name,
+            "parameters": game.get_parameters(),
+            "history": [[step.player, step.action] for step in state.full_history()],
+        },
+        separators=(",", ":"),
+    )
+
+
+def loads(text: str) -> tuple[pyspiel.Game, DragonhallState]:
+    """The game and the state that ``dumps`` wrote (``ValueError`` for text it did not write, or a
+    history the game refuses)."""
+    data = json.loads(text)
+    if not isinstance(data, dict) or set(data) != {"game", "parameters", "history"}:
+        raise ValueError("not a state written by rl.openspiel_records.dumps")
+    game = pyspiel.load_game(str(data["game"]), dict(data["parameters"]))
+    return game, from_history(game, [(int(p), int(a)) for p, a in data["history"]])
 
 
 def _steps(
