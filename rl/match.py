@@ -7,10 +7,10 @@ so a seed reproduces a game exactly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from domain.kernel import Command, Outcome, Rng, Ruleset, Viewer, state_after
+from domain.kernel import Command, Event, Outcome, Rng, Ruleset, Viewer, state_after
 
 
 def seed_bytes(seed: int) -> bytes:
@@ -61,12 +61,27 @@ class Match:
 
     def play(self, seat: int, command: Command) -> None:
         """``seat`` plays ``command`` (a legal move: the engine still checks it)."""
+        self._step(lambda rng: self.ruleset.decide(self.state, seat, command, rng))
+
+    def lose(self, seat: int, how: str) -> None:
+        """``seat``'s decision taken without a move, as a server game records it (``rl.records``):
+        ``"skip"`` loses it to a timeout where the rules allow, ``"leave"`` makes the seat leave."""
+        if how == "leave":
+            self._step(lambda rng: self.ruleset.leave(self.state, seat, rng))
+            return
+        skipped = self._step(lambda rng: self.ruleset.skip(self.state, seat, rng) or [])
+        if not skipped:
+            raise ValueError(f"the rules let no decision of seat {seat + 1} be lost here")
+
+    def _step(self, decide: Callable[[Rng], list[Event]]) -> list[Event]:
+        """One decision: its events, drawn from the decision's stream, folded."""
         k = self.decisions
         stream = self.streams[k] if self.streams is not None and k < len(self.streams) else f"v{k}"
-        events = self.ruleset.decide(self.state, seat, command, Rng(self.seed, stream))
+        events = decide(Rng(self.seed, stream))
         self.state = state_after(self.ruleset, self.state, events)  # folded once, by the decider, as the platform does
         self.decisions += 1
         self._legal = None
+        return events
 
     def view(self, seat: int) -> dict[str, Any]:
         """The board as ``seat`` sees it: the only source of its observations."""

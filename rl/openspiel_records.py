@@ -135,6 +135,8 @@ def _steps(
     ruleset.setup(state.engine_state, opening)
     _answer_chance(state, opening.drawn, "the opening")
     for decision in recorded.decisions:
+        if decision.command is None:
+            raise ValueError(f"version {decision.version}: a {decision.how} has no action in OpenSpiel")
         if state.current_player() != decision.seat:
             try:
                 state.answer_next(decision.seat)

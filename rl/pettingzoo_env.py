@@ -154,21 +154,31 @@ class DragonhallEnv(AECEnv):
         drew it. Yields, before playing each, its agent, the action that stands for it (a listed
         move's, or for a legal move the listing samples out the action of its exact numbering, which
         ``step`` takes too; None when no action is the move: a continuous value off the action grid)
-        and the decision (its server version).
+        and the decision (its server version). A decision taken without a move (``Decision.how``: a
+        timeout's skip, a resignation or a forfeit) has no action (None): it is played as the server
+        played it.
         The agent is the recorded seat, which in a simultaneous phase may not be ``agent_selection``.
         ``actions=False`` skips finding the actions (None each), which costs a legal-move table a step."""
         if self.recorded is None:
             raise RuntimeError("replay() needs an environment made with from_record=")
         for decision in self.recorded.decisions:
             agent = self.possible_agents[decision.seat]
-            table = {c: a for a, c in self._legal(decision.seat).commands().items()} if actions else {}
-            action = table.get(decision.command) if actions else None
-            yield agent, self.codec.exact_action(decision.command) if actions and action is None else action, decision
+            command = decision.command
+            action = self._action_of(decision.seat, command) if actions and command is not None else None
+            yield agent, action, decision
             self._cumulative_rewards[agent] = 0.0
-            self._match().play(decision.seat, decision.command)
+            if command is None:  # a decision lost to a timeout, or a seat that left
+                self._match().lose(decision.seat, decision.how)
+            else:
+                self._match().play(decision.seat, command)
             self._table = None
             self._after_decision()
             self._accumulate_rewards()
+
+    def _action_of(self, seat: int, command: Command) -> int | None:
+        """The action of ``command`` for ``seat`` now: a listed move's, else its exact numbering."""
+        listed = {c: a for a, c in self._legal(seat).commands().items()}.get(command)
+        return listed if listed is not None else self.codec.exact_action(command)
 
     def _play(self, seat: int, action: int) -> bool:
         """Plays ``action``: a listed move, or a legal move the listing samples out (the command of

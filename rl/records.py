@@ -8,9 +8,12 @@ stood at when it was taken. An environment's decision ``k`` is the ``k``-th ``Mo
 record; ``Decision.version`` says which server version it was, ``Decision.stream`` which draws it
 used. ``env(..., from_record=record)`` replays them exactly (``rl.pettingzoo_env``).
 
-Only games whose every decision is a move are read: a resignation, a timeout or a joining player
-(``Resigned``, ``TurnTimedOut``, ``PolicyPlayed``, ``Joined``, ``Forked``) has no action in the
-environments, and ``read`` refuses such a record with a ``ValueError`` that names the event.
+A seat's time running out is a decision too, taken by the game's timeout policy (``TurnTimedOut``,
+then ``PolicyPlayed`` for each further decision of the turn): under ``auto`` a stand-in bot's move,
+read as the seat's move; under ``skip`` a decision lost where the rules allow (``Decision.how`` is
+``"skip"``); under ``forfeit`` the seat leaves, as a ``Resigned`` seat does (``"leave"``). Each draws
+from the same stream as a move would. A joining player or a fork (``Joined``, ``Forked``) changes the
+table itself, and ``read`` refuses such a record with a ``ValueError`` that names the event.
 """
 
 from __future__ import annotations
@@ -22,18 +25,24 @@ from typing import Any
 from domain.kernel import Command, Ruleset
 from rl.specs import game
 
-UNSUPPORTED = ("Resigned", "TurnTimedOut", "PolicyPlayed", "Joined", "Forked")
+UNSUPPORTED = ("Joined", "Forked")
+TIMED = ("TurnTimedOut", "PolicyPlayed")
+LOST: dict[str, str] = {"skip": "skip", "forfeit": "leave"}
+"""What a timed-out decision's ``applied`` policy did, when it played no move."""
 
 
 @dataclass(frozen=True)
 class Decision:
-    """One recorded decision: the seat, its command, the server version of its ``MoveMade`` event
-    and the stream its chance was drawn from."""
+    """One recorded decision: the seat, its command, the server version of its event (``MoveMade``,
+    or a timed-out turn's, or ``Resigned``) and the stream its chance was drawn from. ``how`` is
+    ``"move"`` (``command`` played), ``"skip"`` (the decision lost to a timeout, ``ruleset.skip``)
+    or ``"leave"`` (the seat resigned or forfeited, ``ruleset.leave``); ``command`` is None for these."""
 
     seat: int
-    command: Command
+    command: Command | None
     version: int
     stream: str
+    how: str = "move"
 
 
 @dataclass(frozen=True)
@@ -59,10 +68,9 @@ def read(record: Mapping[str, Any]) -> Recorded:
     for event in record["events"]:
         if event["type"] in UNSUPPORTED:
             raise ValueError(f"version {event['version']}: a {event['type']} has no action in the environments")
-        if event["type"] == "MoveMade":
-            data = event["data"]
-            command = ruleset.parse_move(data["move"])
-            decisions.append(Decision(int(data["seat"]), command, int(event["version"]), f"v{event['version'] - 1}"))
+        decision = _decision(ruleset, event)
+        if decision is not None:
+            decisions.append(decision)
     return Recorded(
         ruleset,
         header["variant"],
@@ -72,3 +80,16 @@ def read(record: Mapping[str, Any]) -> Recorded:
         tuple(decisions),
         header.get("outcome"),
     )
+
+
+def _decision(ruleset: Ruleset[Any], event: Mapping[str, Any]) -> Decision | None:
+    """The decision an event records, or None for an event that records none."""
+    kind, data, version = event["type"], event["data"], int(event["version"])
+    if kind not in ("MoveMade", "Resigned", *TIMED):
+        return None
+    seat, stream = int(data["seat"]), f"v{version - 1}"
+    if kind == "Resigned":
+        return Decision(seat, None, version, stream, "leave")
+    if kind in TIMED and data["applied"] in LOST:
+        return Decision(seat, None, version, stream, LOST[data["applied"]])
+    return Decision(seat, ruleset.parse_move(data["move"]), version, stream)

@@ -38,18 +38,18 @@ def bot_record(platform: Any, game: str, seats: int = 2, seed: int = 3) -> dict[
     return game_record(platform.games, gid)
 
 
-def timed_record(platform: Any, game: str, number: int = 1, moves: int = 8) -> dict[str, Any]:
-    """A short game of humans on a bank clock: some moves, a missed deadline that the policy
-    plays out (``TurnTimedOut``, ``PolicyPlayed``...), bank charges (``ClockSettled``), a
+def timed_record(platform: Any, game: str, number: int = 1, moves: int = 8, policy: str = "auto") -> dict[str, Any]:
+    """A short game of humans on a bank clock: some moves, a missed deadline that the timeout
+    ``policy`` plays out (``TurnTimedOut``, ``PolicyPlayed``...), bank charges (``ClockSettled``), a
     newcomer where the game takes one (``Joined``), then resignations to the end."""
     previous = clock.use(FakeClock(datetime(2026, 3, 2, 9, 0, tzinfo=UTC)))
     try:
-        return _timed_record(platform, game, number, moves)
+        return _timed_record(platform, game, number, moves, {**BANK, "timeout_policy": policy})
     finally:
         clock.use(previous)
 
 
-def _timed_record(platform: Any, game: str, number: int, moves: int) -> dict[str, Any]:
+def _timed_record(platform: Any, game: str, number: int, moves: int, time_control: dict[str, Any]) -> dict[str, Any]:
     fake = clock._clock
     assert isinstance(fake, FakeClock)
     rng = random.Random(number)
@@ -60,8 +60,8 @@ def _timed_record(platform: Any, game: str, number: int, moves: int) -> dict[str
         None,
         None,
         2,
-        time_control=BANK,
-        game_id=uuid.uuid5(uuid.NAMESPACE_URL, f"timed:{game}:{number}"),
+        time_control=time_control,
+        game_id=uuid.uuid5(uuid.NAMESPACE_URL, f"timed:{game}:{number}{_policy_mark(time_control)}"),
         settings={"invite": [ids[2]]},
     )  # a running game takes invited newcomers
     gid = str(g.id)
@@ -85,6 +85,12 @@ def _timed_record(platform: Any, game: str, number: int, moves: int) -> dict[str
             command = choose_move(g.ruleset, g.ruleset.bot("random"), g.state, seat, rng)
             platform.games.submit_move(gid, g.holder(seat), g.ruleset.commands.dump(command), seat=seat)
     return game_record(platform.games, gid)
+
+
+def _policy_mark(time_control: dict[str, Any]) -> str:
+    """What sets a game's id apart under another timeout policy than ``auto`` (whose ids are as before)."""
+    policy = time_control["timeout_policy"]
+    return "" if policy == "auto" else f":{policy}"
 
 
 def _stand_in(seat: int) -> Any:
