@@ -61,7 +61,6 @@ from eventsourcing.utils import Environment
 
 from infra.batched_pull import BatchedPull
 from infra.private_files import private_database, private_file
-from infra.stored_ids import StoredUUID
 
 POLL_INTERVAL = 0.2
 WAL_LIMIT = 16 << 20
@@ -130,10 +129,6 @@ class PollingSQLiteApplicationRecorder(SQLiteApplicationRecorder):
 
     def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Subscription[Any]:
         return PollingSubscription(self, gt=gt, topics=topics)
-
-    def convert_originator_id(self, originator_id: str) -> UUID | str:
-        """The id as read, kept with its text (``infra.stored_ids``): the read models ask for it."""
-        return StoredUUID(originator_id) if self.datastore.originator_id_type == "uuid" else originator_id
 
 
 def _rows(stored_events: Sequence[StoredEvent]) -> list[tuple[Any, ...]]:
