@@ -262,6 +262,23 @@ class Legal:
             return dict(self._chosen)
         return {a: self.codec.command(a) for a in self.actions()}
 
+    def action_of(self, command: Command) -> int | None:
+        """The action that stands for ``command`` here: a listed move's, else the action whose
+        numbering is exactly ``command`` (a legal move the listing samples out; the rules still
+        judge it when it is played). None when no action is ``command`` (a value off a grid)."""
+        exact = self.codec.exact_action(command)
+        if exact is not None and self.command(exact) in (None, command):
+            return exact  # found without scanning the listing
+        for action, listed in self.commands().items():
+            if listed == command:  # numbered by its listing place, or snapped to a grid point
+                return action
+        return None
+
+    def playable(self, action: int) -> Command | None:
+        """The command ``action`` would play: the listed move's, else the command of its exact
+        numbering (for the rules to judge: the listing samples the legal moves), else None."""
+        return self.command(action) or self.codec.exact_command(action)
+
 
 _SHARED_MASKS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 """Read-only masks of read-only action arrays, by the array's id (the array is kept, so the id

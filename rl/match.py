@@ -8,9 +8,12 @@ so a seed reproduces a game exactly.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from domain.kernel import Command, Event, Outcome, Rng, Ruleset, Viewer, state_after
+
+Lost = Literal["skip", "leave"]
+"""How a decision is taken without a move: lost to a timeout, or by the seat leaving."""
 
 
 def seed_bytes(seed: int) -> bytes:
@@ -63,15 +66,18 @@ class Match:
         """``seat`` plays ``command`` (a legal move: the engine still checks it)."""
         self._step(lambda rng: self.ruleset.decide(self.state, seat, command, rng))
 
-    def lose(self, seat: int, how: str) -> None:
+    def lose(self, seat: int, how: Lost) -> None:
         """``seat``'s decision taken without a move, as a server game records it (``rl.records``):
-        ``"skip"`` loses it to a timeout where the rules allow, ``"leave"`` makes the seat leave."""
-        if how == "leave":
-            self._step(lambda rng: self.ruleset.leave(self.state, seat, rng))
-            return
-        skipped = self._step(lambda rng: self.ruleset.skip(self.state, seat, rng) or [])
-        if not skipped:
-            raise ValueError(f"the rules let no decision of seat {seat + 1} be lost here")
+        ``"skip"`` loses it to a timeout where the rules allow (``ValueError``, changing nothing,
+        where they do not), ``"leave"`` makes the seat leave."""
+
+        def skip(rng: Rng) -> list[Event]:
+            events = self.ruleset.skip(self.state, seat, rng)
+            if events is None:
+                raise ValueError(f"the rules let no decision of seat {seat + 1} be lost here")
+            return events
+
+        self._step(skip if how == "skip" else lambda rng: self.ruleset.leave(self.state, seat, rng))
 
     def _step(self, decide: Callable[[Rng], list[Event]]) -> list[Event]:
         """One decision: its events, drawn from the decision's stream, folded."""

@@ -258,7 +258,7 @@ class DragonhallState(pyspiel.State):
         """The command of an action the listing samples out (a too-short plank on a wide gap, a
         stone dropped between the listed points) when the rules accept it, as the server would:
         ``ValueError`` otherwise."""
-        command = self._codec.exact_command(action)
+        command = self._table().playable(action)
         if command is not None:
             try:
                 self.ruleset.decide(self.engine_state, seat, command, Replay(()))
@@ -310,14 +310,7 @@ class DragonhallState(pyspiel.State):
         action whose numbering is exactly ``command`` (a legal move the listing samples out, which
         ``apply_action`` takes when the rules accept it). None when no action is ``command`` (a
         continuous value off the action grid)."""
-        table = self._table()
-        exact = self._codec.exact_action(command)
-        if exact is not None and table.command(exact) in (None, command):
-            return exact  # its own action, listed or sampled out: found without scanning the listing
-        for action, legal in table.commands().items():
-            if legal == command:  # a move numbered by its listing place, or snapped to a grid point
-                return action
-        return None
+        return self._table().action_of(command)
 
     def own_actions(self, player: int) -> list[int]:
         return list(self._mine[player])

@@ -164,26 +164,22 @@ class DragonhallEnv(AECEnv):
         for decision in self.recorded.decisions:
             agent = self.possible_agents[decision.seat]
             command = decision.command
-            action = self._action_of(decision.seat, command) if actions and command is not None else None
+            action = self._legal(decision.seat).action_of(command) if actions and command is not None else None
             yield agent, action, decision
             self._cumulative_rewards[agent] = 0.0
-            if command is None:  # a decision lost to a timeout, or a seat that left
-                self._match().lose(decision.seat, decision.how)
-            else:
+            if decision.how == "move":
+                assert command is not None
                 self._match().play(decision.seat, command)
+            else:  # a decision lost to a timeout, or a seat that left
+                self._match().lose(decision.seat, decision.how)
             self._table = None
             self._after_decision()
             self._accumulate_rewards()
 
-    def _action_of(self, seat: int, command: Command) -> int | None:
-        """The action of ``command`` for ``seat`` now: a listed move's, else its exact numbering."""
-        listed = {c: a for a, c in self._legal(seat).commands().items()}.get(command)
-        return listed if listed is not None else self.codec.exact_action(command)
-
     def _play(self, seat: int, action: int) -> bool:
         """Plays ``action``: a listed move, or a legal move the listing samples out (the command of
         its exact numbering, when the rules accept it). False, changing nothing, when neither."""
-        command = self._legal(seat).command(action) or self.codec.exact_command(action)
+        command = self._legal(seat).playable(action)
         if command is None:
             return False
         try:

@@ -20,14 +20,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from domain.kernel import Command, Ruleset
+from rl.match import Lost
 from rl.specs import game
 
 UNSUPPORTED = ("Joined", "Forked")
 TIMED = ("TurnTimedOut", "PolicyPlayed")
-LOST: dict[str, str] = {"skip": "skip", "forfeit": "leave"}
+LOST: dict[str, Lost] = {"skip": "skip", "forfeit": "leave"}
 """What a timed-out decision's ``applied`` policy did, when it played no move."""
 
 
@@ -42,7 +43,7 @@ class Decision:
     command: Command | None
     version: int
     stream: str
-    how: str = "move"
+    how: Literal["move"] | Lost = "move"
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from domain.kernel import state_hash
+from domain.kernel import find_game, state_hash
 from rl import records
+from rl.match import Match
 from rl.openspiel_records import from_record
 from rl.pettingzoo_env import env
 from services.common.ports import NullWork
@@ -88,3 +89,13 @@ def test_a_table_changed_by_a_newcomer_is_refused_naming_the_event(platform: Any
         pytest.skip("no newcomer joined this game")
     with pytest.raises(ValueError, match=r"a Joined has no action in the environments"):
         records.read(record)
+
+
+def test_a_skip_the_rules_do_not_allow_is_refused_and_changes_nothing() -> None:
+    match = Match(find_game("tarasque"), None, 2, 1)
+    seat, before = match.awaiting()[0], state_hash(match.state)
+    with pytest.raises(ValueError, match="no decision of seat 1 be lost"):
+        match.lose(seat, "skip")
+    assert match.decisions == 0 and state_hash(match.state) == before
+    match.lose(seat, "leave")
+    assert match.decisions == 1 and seat not in match.awaiting()
