@@ -36,6 +36,12 @@ from tests.support.pushpin import SIG_KEY, Pushpin, running_pushpin
 from wiring import bootstrap
 
 WAIT = 30.0
+OPENINGS = 4
+"""Tries at opening a stream: Pushpin refuses part of a burst of openings at once (500, 502), and a
+client opens again with a backoff (docs/operations.md)."""
+TABLES = 8
+"""Tables tried for a game still running after its moves: a three-seat Seven Dragons game with the
+first legal move each time ends within thirty decisions in 15% of deals."""
 
 
 class World:
@@ -90,22 +96,29 @@ class Reader:
 
     def _read(self, url: str, headers: dict[str, str], sse: bool) -> None:
         try:
-            with self._client.stream("GET", url, headers=headers) as r:
-                self.status, self.headers = r.status_code, dict(r.headers)
-                for text in r.iter_lines():
-                    if sse and not text.startswith("data: "):
-                        continue
-                    text = text[len("data: ") :] if sse else text
-                    if text.strip():
-                        with self._changed:
-                            self.lines.append(json.loads(text))
-                            self._changed.notify_all()
+            for attempt in range(OPENINGS):
+                with self._client.stream("GET", url, headers=headers) as r:
+                    self.status, self.headers = r.status_code, dict(r.headers)
+                    if r.status_code < 500 or attempt == OPENINGS - 1:
+                        self._take(r, sse)
+                        return
+                time.sleep(0.2 * 2**attempt)  # refused by a burst: opened again, as the client library does
         except httpx.HTTPError:
             pass
         finally:
             self.ended.set()
             with self._changed:
                 self._changed.notify_all()
+
+    def _take(self, r: httpx.Response, sse: bool) -> None:
+        for text in r.iter_lines():
+            if sse and not text.startswith("data: "):
+                continue
+            text = text[len("data: ") :] if sse else text
+            if text.strip():
+                with self._changed:
+                    self.lines.append(json.loads(text))
+                    self._changed.notify_all()
 
     def until(self, done: Any) -> list[dict[str, Any]]:
         """The lines once ``done(lines)`` holds; fails after ``WAIT`` seconds without it."""
@@ -160,15 +173,22 @@ def test_each_viewer_receives_through_pushpin_what_rest_gives_it(world: World, g
     follow, one line per change, are `GET /events` for them, and the last line's seats, status,
     clocks and legal moves are the REST reads' at that version. Through Pushpin, in both framings."""
     api = world.api
-    game_id, people = _table(api, game)
-    viewers = [p["token"] for p in people] + [None]
-    readers = [Reader(f"{world.pushpin.url}/api/v1/games/{game_id}/stream", t) for t in viewers]
-    readers.append(Reader(f"{world.pushpin.url}/api/v1/games/{game_id}/stream", viewers[0], sse=True))
-    opened = api.game(game_id)["version"]
-    docs = [api.call("GET", f"/api/v1/games/{game_id}", token=t).body for t in [*viewers, viewers[0]]]
-    for reader in readers:
-        reader.up_to(opened)
-    _play(api, game_id, people, 6)
+    for _ in range(TABLES):  # a game that ends within the moves reveals its past to REST: take another
+        game_id, people = _table(api, game)
+        viewers = [p["token"] for p in people] + [None]
+        readers = [Reader(f"{world.pushpin.url}/api/v1/games/{game_id}/stream", t) for t in viewers]
+        readers.append(Reader(f"{world.pushpin.url}/api/v1/games/{game_id}/stream", viewers[0], sse=True))
+        opened = api.game(game_id)["version"]
+        docs = [api.call("GET", f"/api/v1/games/{game_id}", token=t).body for t in [*viewers, viewers[0]]]
+        for reader in readers:
+            reader.up_to(opened)
+        _play(api, game_id, people, 6)
+        if api.game(game_id)["status"] == "active":
+            break
+        for reader in readers:
+            reader.close()
+    else:
+        raise AssertionError(f"{TABLES} games in a row ended within six decisions")
     head = api.game(game_id)["version"]
     for reader, token, doc_then in zip(readers, [*viewers, viewers[0]], docs, strict=True):
         lines = reader.up_to(head)
@@ -400,7 +420,7 @@ def test_lines_published_in_order_reach_every_subscriber_without_a_recovery(
     test waits for those before the moves. Under load each needless recovery made the next one.)"""
     api = world.api
     recoveries = Recoveries(world, monkeypatch)
-    for _ in range(3):  # a game that ends within the moves reveals its past to REST: take another
+    for _ in range(TABLES):  # a game that ends within the moves reveals its past to REST: take another
         game_id, people = _table(api, "seven-dragons")
         url = f"{world.pushpin.url}/api/v1/games/{game_id}/stream"
         viewers = [None, None, None, people[0]["token"], people[1]["token"], people[2]["token"], people[1]["token"]]
@@ -418,7 +438,7 @@ def test_lines_published_in_order_reach_every_subscriber_without_a_recovery(
         for reader in readers:
             reader.close()
     else:
-        raise AssertionError("three games in a row ended within thirty moves")
+        raise AssertionError(f"{TABLES} games in a row ended within thirty moves")
     head = api.game(game_id)["version"]
     for reader, token in zip(readers, [*viewers, None], strict=True):
         lines = reader.up_to(head)
@@ -427,7 +447,8 @@ def test_lines_published_in_order_reach_every_subscriber_without_a_recovery(
         versions = [line["version"] for line in lines]
         assert versions == sorted(set(versions)), "no line twice"
         reader.close()
-    assert recoveries.asked[subscribed:] == []
+    # this game's channels only: streams of the module's earlier tests may still be held and recovered
+    assert [asked for asked in recoveries.asked[subscribed:] if game_id in asked[0]] == []
 
 
 def test_streams_at_different_positions_or_viewers_each_get_their_own_recovery(
