@@ -37,7 +37,8 @@ from typing import Any, Protocol
 
 from flask import Flask
 
-from api.stream_hub import HANDOFF_KEY, HUB_KEY, Handoff, StreamHub
+from api.stream_feeds import Handoff
+from api.stream_hub import HANDOFF_KEY, HUB_KEY, StreamHub
 
 log = logging.getLogger("dragonhall.api")
 

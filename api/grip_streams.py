@@ -64,8 +64,7 @@ def held(follower: GameFollower | AccountFollower, sse: bool) -> Response:
         follower.seat = stream_seat(game, follower.player_id, follower.seat)
         lines, position = game_catch_up(follower, follower.after)
     else:
-        opening, cursor = follower.opening()
-        lines, position = account_catch_up(follower, opening, cursor)
+        lines, position = follower.opening()
     player = optional_player()
     token = player.token_id if player is not None else None
     return _answer(lines, position, _resume(follower, framing, token), sse, opening=True)
@@ -91,7 +90,7 @@ def next_lines(signed: str) -> Response:
             lines, held_at = game_catch_up(follower, position)
         else:
             account = platform.streams.open_account(resume.key, position)
-            lines, held_at = account_catch_up(account, [], position)
+            lines, held_at = account.since_cursor(position)
     except ServiceError:
         return Response(b"", mimetype=SSE if sse else NDJSON)
     return _answer(lines, held_at, resume, sse)
@@ -118,12 +117,6 @@ def game_catch_up(follower: GameFollower, after: int | None) -> tuple[list[Line]
     else:
         line = follower.line_to(game, after)
     return [line], None if has_ended(game.status) else game.version
-
-
-def account_catch_up(follower: AccountFollower, opening: list[Line], cursor: int) -> tuple[list[Line], int]:
-    lines = list(opening) + follower.since(cursor)
-    cursors = [int(line["cursor"]) for line in lines if "cursor" in line]
-    return lines, max([cursor, *cursors])
 
 
 def _saved_before(game: Game, seconds: float) -> bool:

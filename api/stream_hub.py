@@ -12,9 +12,10 @@ shares one, each seat has its own), all in one call on a worker thread, and queu
 it to every feed that waits for it; an account's streams that wait from one cursor
 share one read of the feed, and the streams of one token one check of it. A writer
 sends what was queued while it was sending in one piece. Before, each of a game's
-streams woke its own thread, which read and built for itself (``services.streams.lines``,
-still what a plain WSGI server runs): with a thousand streams open, the threads'
-wake-ups and their fight for the GIL cost more than the moves themselves.
+streams woke its own thread, which read and built for itself: with a thousand
+streams open, the threads' wake-ups and their fight for the GIL cost more than the
+moves themselves. A plain WSGI server's streams are followed by a hub too, on a loop
+of their app's own (``api.wsgi_streams``): this is the one engine that follows streams.
 
 The lines are the ones ``services.streams.lines`` builds, so what a caller receives is
 the same whichever way its stream is held.
@@ -29,87 +30,27 @@ import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
+from api.stream_feeds import END, Feed, Framed, Handoff, Write, keep_alive_when_quiet
 from services.common.errors import STORE_UNAVAILABLE
 from services.common.visibility import has_ended
-from services.streams.lines import KEEPALIVE, RECHECK, AccountFollower, GameFollower, Line, StillValid, Streams
-from services.streams.wakeups import POLL_FALLBACK, account_key, game_key
+from services.streams import lines as stream_lines
+from services.streams import wakeups
+from services.streams.lines import AccountFollower, GameFollower, Line, Streams
+from services.streams.wakeups import account_key, game_key
 
 log = logging.getLogger("dragonhall.api.streams")
 
 T = TypeVar("T")
-Write = Callable[[bytes], Awaitable[None]]
-"""Sends bytes of a stream's body to its client (Granian's ``send_bytes``); raises once it has gone."""
-
-BACKLOG = 256
-"""Frames a feed may have waiting for a client that does not read them; past that the stream
-ends, and the client resumes with ``after`` when it comes back."""
 CATCH_UP = 0.02
 CATCH_UP_TRIES = 50
 """A game read behind its announced head is read again every ``CATCH_UP`` seconds, this many
 times at most (a second); past that, the poll catches it up."""
-_END = b""
-"""Queued to end a stream (a frame is never empty)."""
 HUB_KEY = "dragonhall.stream_hub"
 """The WSGI environ's key under which ``api.gateway`` offers the hub to the routes."""
 HANDOFF_KEY = "dragonhall.stream_handoff"
 """The environ's key under which a stream's route leaves its ``Handoff``."""
-
-
-@dataclass(eq=False)
-class Handoff:
-    """A stream opened by the Flask route, for the hub to follow on with: what to follow, from
-    where, how to frame a line, whether its token still holds, its slot to give back, and the id
-    of the token it was opened with (None without one): the streams of one token share its checks."""
-
-    follower: GameFollower | AccountFollower
-    position: int
-    frame: Callable[[Line | None], bytes]
-    still_valid: StillValid
-    release: Callable[[], None]
-    token: str | None = None
-
-
-@dataclass(eq=False)
-class Feed:
-    """One stream held by the hub: the frames queued for its writer, and when it last wrote one
-    and last had its token checked (``time.monotonic``)."""
-
-    handoff: Handoff
-    position: int
-    outbox: asyncio.Queue[bytes] = field(default_factory=asyncio.Queue)
-    last_sent: float = field(default_factory=time.monotonic)
-    last_checked: float = field(default_factory=time.monotonic)
-
-    @property
-    def follower(self) -> GameFollower | AccountFollower:
-        return self.handoff.follower
-
-    def push(self, frame: bytes) -> None:
-        if self.outbox.qsize() >= BACKLOG:
-            self.end()
-            return
-        self.outbox.put_nowait(frame)
-
-    def end(self) -> None:
-        self.outbox.put_nowait(_END)
-
-
-class Framed:
-    """A line framed once for each framing its feeds use (NDJSON, SSE), however many feeds take it."""
-
-    def __init__(self, line: Line) -> None:
-        self.line = line
-        self._frames: dict[Callable[[Line | None], bytes], bytes] = {}
-
-    def to(self, feed: Feed) -> bytes:
-        frame = feed.handoff.frame
-        framed = self._frames.get(frame)
-        if framed is None:
-            framed = self._frames[frame] = frame(self.line)
-        return framed
 
 
 class StreamHub:
@@ -177,7 +118,7 @@ class StreamHub:
 
     # ------------------------------------------------------------ one stream
 
-    async def follow(self, handoff: Handoff, write: Write, disconnected: Awaitable[None]) -> None:
+    async def follow(self, handoff: Handoff, write: Write, disconnected: Awaitable[object]) -> None:
         """Holds one stream until it ends, its client goes (``disconnected`` returns), or its token
         is revoked."""
         feed = Feed(handoff, handoff.position)
@@ -207,16 +148,15 @@ class StreamHub:
         outbox = feed.outbox
         while not gone.done():
             frames = [await outbox.get()]
-            while not outbox.empty() and frames[-1] != _END:
+            while not outbox.empty() and frames[-1] != END:
                 frames.append(outbox.get_nowait())
-            ending = frames[-1] == _END
+            ending = frames[-1] == END
             body = b"".join(frames)
             if body:
                 try:
                     await write(body)
                 except Exception:  # the client went while we wrote
                     return
-                feed.last_sent = time.monotonic()
             if ending:
                 return
 
@@ -266,7 +206,8 @@ class StreamHub:
         seconds gets a keep-alive, and one whose token was checked ``RECHECK`` seconds ago is
         checked again. One timer for all the feeds, rather than one per feed."""
         while True:
-            await asyncio.sleep(POLL_FALLBACK)
+            every = wakeups.POLL_FALLBACK
+            await asyncio.sleep(every)
             for gid in list(self._games):
                 self._refresh(game_key(gid))
             for player_id in list(self._accounts):
@@ -275,9 +216,8 @@ class StreamHub:
             due = []
             for feeds in list(self._owners.values()):
                 for feed in list(feeds):
-                    if now - feed.last_sent >= KEEPALIVE - POLL_FALLBACK / 2 and feed.outbox.empty():
-                        feed.push(feed.handoff.frame(None))
-                    if now - feed.last_checked >= RECHECK:
+                    feed.keep_alive_if_quiet(now, stream_lines.KEEPALIVE - every / 2)
+                    if now - feed.last_checked >= stream_lines.RECHECK:
                         due.append(feed)
             if due:
                 self._check(due)
@@ -329,17 +269,25 @@ class StreamHub:
         wanted = [(cast(GameFollower, waiting[0].follower), version) for (version, _, _), waiting in groups.items()]
         head, lines = await self._run(self._game_lines, gid, wanted)
         behind = False
+        current: list[Feed] = []
         for waiting, line in zip(groups.values(), lines, strict=True):
             if line is None:
-                behind = behind or waiting[0].position < head
+                if waiting[0].position < head:
+                    behind = True
+                else:
+                    current += waiting
                 continue
             framed, ended = Framed(line), has_ended(line["status"])
-            behind = behind or (line["version"] < head and not ended)
             for feed in waiting:
                 feed.push(framed.to(feed))
                 feed.position = line["version"]
                 if ended:
                     feed.end()
+            if line["version"] < head and not ended:
+                behind = True
+            elif not ended:
+                current += waiting
+        keep_alive_when_quiet(current)
         return behind
 
     def _game_lines(self, gid: str, wanted: list[tuple[GameFollower, int]]) -> tuple[int, list[Line | None]]:
@@ -368,6 +316,7 @@ class StreamHub:
                 for feed in waiting:
                     feed.push(framed.to(feed))
                     feed.position = line["cursor"]
+        keep_alive_when_quiet(feeds)
 
     async def _run(self, call: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()

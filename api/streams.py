@@ -7,10 +7,11 @@ type, a comment as a keep-alive). Both resume with ``?after=`` (or
 ``Last-Event-ID``). The lines come from ``services.streams.lines``; this module only
 checks the request, counts the streams the process holds and writes the bytes.
 
-Under ``dragonhall serve`` (Granian, ``api.gateway``) a route sends a stream's first
-lines and hands it to the process's ``StreamHub``, which holds it on the event
-loop; under a plain WSGI server the body follows the stream on the request's
-thread. Either way a process holds at most ``DRAGONHALL_MAX_STREAMS`` streams;
+A route sends a stream's first lines and hands it to a ``StreamHub``, the one
+engine that follows streams: under ``dragonhall serve`` (Granian, ``api.gateway``)
+the process's, which holds it on the event loop; under a plain WSGI server one
+on a thread of the app's own, whose lines the body passes on (``api.wsgi_streams``).
+Either way a process holds at most ``DRAGONHALL_MAX_STREAMS`` streams;
 past that many, a stream is refused with 503 and ``Retry-After``. One caller (an
 account, or a client address without a token) holds at most
 ``DRAGONHALL_MAX_STREAMS_PER_CALLER`` of them; past that, 429 and ``Retry-After``.
@@ -20,16 +21,17 @@ Long polling (``GET /games/{id}/events?wait=S``) counts as a stream while it wai
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask, Response, current_app, request
 
-from api import game_schemas, grip_streams
+from api import game_schemas, grip_streams, wsgi_streams
 from api.auth import optional_player, required_player
 from api.context import current_platform, platform_of
 from api.parser import blueprint
-from api.stream_hub import HANDOFF_KEY, HUB_KEY, Handoff
+from api.stream_feeds import Handoff
+from api.stream_hub import HANDOFF_KEY, HUB_KEY
 from infra import metrics
 from services.common.errors import CallerStreamsBusy, InvalidRequest, StreamsBusy
 from services.streams.lines import AccountFollower, GameFollower
@@ -170,34 +172,36 @@ def _still_valid() -> Callable[[], bool]:
 
 
 def _respond(follower: GameFollower | AccountFollower, still_valid: Callable[[], bool]) -> Response:
-    """The stream's answer. Served by ``dragonhall serve`` (``api.gateway``), its first lines, with the rest handed
-    to the process's ``StreamHub``; under a plain WSGI server, a body that follows the stream on
-    this thread."""
+    """The stream's answer: its first lines, then what the process's ``StreamHub`` follows on with.
+    Served by ``dragonhall serve`` (``api.gateway``), the hub takes the stream on its event loop
+    once the first lines are sent; under a plain WSGI server the body passes on what a hub of the
+    app's own writes (``api.wsgi_streams``)."""
     sse = _wants_sse()
     if grip_streams.engine_request():
         return grip_streams.held(follower, sse)  # Pushpin holds it: no slot of this process's
     frame = sse_frame if sse else ndjson_frame
     release = take_slot()
-    if request.environ.get(HUB_KEY) is None:
-        response = Response((frame(line) for line in follower.lines(still_valid)), mimetype=SSE if sse else NDJSON)
-        response.call_on_close(release)  # the server closes the body when the client goes or the stream ends
+    try:
+        opening, position = follower.opening()
+    except BaseException:
+        release()
+        raise
+    # with no opening line, a keep-alive at once: the status and headers go out with the first
+    # bytes, so a client's read timeout never waits for the hub's first keep-alive
+    first = b"".join(frame(line) for line in opening) or frame(None)
+    if position is None:
+        release()
+        body: bytes | Iterable[bytes] = first
     else:
-        try:
-            opening, position = follower.opening()
-        except BaseException:
-            release()
-            raise
-        if position is None:
-            release()
+        player = optional_player()
+        token = player.token_id if player is not None else None
+        handoff = Handoff(follower, position, frame, still_valid, release, token)
+        if request.environ.get(HUB_KEY) is None:
+            body = wsgi_streams.follow_on(first, handoff)
         else:
-            player = optional_player()
-            token = player.token_id if player is not None else None
-            request.environ[HANDOFF_KEY] = Handoff(follower, position, frame, still_valid, release, token)
-        # with no opening line, a keep-alive at once: the status and headers go out with the first
-        # bytes, so a client's read timeout never waits for the hub's first keep-alive
-        first = b"".join(frame(line) for line in opening) or frame(None)
-        # a body of unknown length when the hub follows on: the stream is not over with these lines
-        response = Response(first if position is None else iter([first]), mimetype=SSE if sse else NDJSON)
+            request.environ[HANDOFF_KEY] = handoff
+            body = iter([first])  # a body of unknown length: the stream is not over with these lines
+    response = Response(body, mimetype=SSE if sse else NDJSON)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # a proxy must pass each line on at once
     return response

@@ -2,17 +2,20 @@
 
 A stream is opened in two steps. ``open_game`` and ``open_account`` check the
 request at once (the game exists, the seat is the caller's, ``after`` is in
-range), so a refusal is an ordinary error answer; the follower they return then
-yields the lines, as dicts, and None for a keep-alive. A stream with nothing to say
+range), so a refusal is an ordinary error answer. The follower they return says
+what to send first (``opening``) and builds each later line (``line_to``, ``since``),
+as dicts; the one engine that follows a stream, ``api.stream_hub.StreamHub``, asks
+it when the game or the account changes, and sends a keep-alive after
+``KEEPALIVE`` seconds of silence. A stream with nothing to say
 when it opens (an account with nothing pending, a game resumed at its head) starts
 with a keep-alive at once: a WSGI server sends the status and headers with the first
 bytes, and a client's read timeout (httpx's is 5 s) must not wait for the keep-alive
 that ``KEEPALIVE`` seconds of silence bring. The gateway of ``dragonhall serve`` and Pushpin's path send
 their first bytes at once the same way (``api.streams``, ``api.grip_streams``).
 
-Every line is read from the stores, never from a notification: a follower reads
-from the version (or cursor) it has sent up to whenever ``Wakeups`` wakes it, and
-every ``POLL_FALLBACK`` seconds anyway. So no line is lost when a wake-up is, and
+Every line is read from the stores, never from a notification: a stream is read
+from the version (or cursor) it has sent up to whenever ``Wakeups`` wakes the hub,
+and every ``POLL_FALLBACK`` seconds anyway. So no line is lost when a wake-up is, and
 none is sent twice. Each line is what the REST endpoints answer the caller at
 that version: the events as ``GET /games/{id}/events`` redacts them, the legal
 moves of ``GET /legal-moves``, the clocks of ``GET /games/{id}``.
@@ -23,12 +26,11 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from functools import partial
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from services.accounts.account_feed import AccountFeed
-from services.common.errors import STORE_UNAVAILABLE, InvalidRequest, NotAPlayer
+from services.common.errors import InvalidRequest, NotAPlayer
 from services.common.visibility import has_ended
 from services.deadlines.timers import Timers
 from services.play.aggregate import Game
@@ -36,7 +38,7 @@ from services.play.games import GameService
 from services.play.invitations import Invitations
 from services.reads.queries import GameQueries
 from services.streams.heads import Heads
-from services.streams.wakeups import POLL_FALLBACK, Subscription, Wakeups, account_key, game_key, tokens_key
+from services.streams.wakeups import POLL_FALLBACK, Wakeups, game_key
 
 KEEPALIVE = 5.0
 """Seconds of silence after which a stream sends a keep-alive line."""
@@ -47,8 +49,6 @@ LINE_CACHE = 4096
 receive the same line for a change, built once."""
 STORED_KEPT = 256
 """Changes whose stored events are kept, read once for every viewer's line."""
-STORE_RETRY = 0.5
-"""Seconds a stream waits before it reads again a store that could not be reached."""
 
 Line = dict[str, Any]
 T = TypeVar("T")
@@ -69,31 +69,6 @@ class GameFollower:
         """Whether the caller holds a seat: a caller who holds none reads the spectator's lines,
         which every such stream of the process shares."""
 
-    def lines(self, still_valid: StillValid) -> Iterator[Line | None]:
-        s = self.streams
-        keys = [game_key(self.gid)] + ([tokens_key(self.player_id)] if self.player_id else [])
-        with s.wakeups.subscribe(*keys) as woken:
-            opening, after = _retrying(woken, self.opening)
-            yield from opening
-            if after is None:
-                return
-            version = after
-
-            def newer() -> bool:
-                return s.heads.head(self.gid) > version
-
-            for fresh in _paced(woken, still_valid, newer, quiet=not opening):
-                if not fresh:
-                    yield None
-                    continue
-                line = _retrying(woken, partial(self.line_after, version))
-                if line is None:
-                    continue  # the store said newer; this process's copy catches up on the next pass
-                yield line
-                version = line["version"]
-                if has_ended(line["status"]):
-                    return
-
     @property
     def viewer(self) -> str | None:
         """Whose view the lines show: the caller when seated, else None (the spectator's)."""
@@ -101,37 +76,25 @@ class GameFollower:
 
     def opening(self) -> tuple[list[Line], int | None]:
         """The lines to send at once, and the version to follow on from (None: the stream is
-        over). Without ``after``, the whole game; resumed at the last version of an ended game,
-        the line that ends it (no events), so the client does not come back; else nothing."""
+        over). Without ``after``, the whole game; resumed behind the game, the change since
+        ``after`` (so a client that comes back gets what it missed with the headers); resumed at
+        the last version of an ended game, the line that ends it (no events), so the client does
+        not come back; else nothing."""
         s = self.streams
         game = s.games.load(self.gid)
         if self.after is None:
             line = s.game_line(game, self.player_id, self.seat)
-        elif has_ended(game.status) and self.after >= game.version:
-            line = s.events_line(game, game.version, self.player_id, self.seat)
+            ended = has_ended(game.status)
+        elif self.after < game.version or has_ended(game.status):
+            line = self.line_to(game, min(self.after, game.version))
+            ended = has_ended(game.status)
         else:
             return [], self.after
-        ended = line["type"] == "events" or has_ended(line["game"]["status"])
-        return [line], None if ended else int(line["version"])
-
-    def line_after(self, version: int) -> Line | None:
-        """The change after ``version`` as this caller may see it; None when there is none yet."""
-        line = self.streams.events_line_to(self.gid, version, self.viewer, self.seat)
-        return line if line["version"] > version else None
+        return [line], None if ended else game.version
 
     def line_to(self, game: Game, version: int) -> Line:
         """The change from ``version`` to ``game``'s (this game, loaded once for all its streams)."""
         return self.streams.events_line(game, version, self.viewer, self.seat)
-
-
-def _retrying(woken: Subscription, read: Callable[[], T]) -> T:
-    """``read()``, tried again while the store cannot be reached for now (a connection pool
-    exhausted under load, a database restarting): a stream waits rather than breaks."""
-    while True:
-        try:
-            return read()
-        except STORE_UNAVAILABLE:
-            woken.wait(STORE_RETRY)
 
 
 class AccountFollower:
@@ -143,76 +106,29 @@ class AccountFollower:
         self.player_id = player_id
         self.after = after
 
-    def lines(self, still_valid: StillValid) -> Iterator[Line | None]:
-        s = self.streams
-        with s.wakeups.subscribe(account_key(self.player_id), tokens_key(self.player_id)) as woken:
-            opening, cursor = self.opening()
-            yield from opening
-            pending: list[Line] = []
-
-            def more() -> bool:
-                pending.extend(self.since(cursor))
-                return bool(pending)
-
-            for fresh in _paced(woken, still_valid, more, quiet=not opening):
-                if not fresh:
-                    yield None
-                    continue
-                for line in pending:
-                    yield line
-                    cursor = line["cursor"]
-                pending.clear()
-
     def opening(self) -> tuple[list[Line], int]:
         """An ``awaiting`` line per game that awaits the account, an ``invitation`` line per
         invitation it may still accept (so a client that connects after being invited hears of
         it; the same invitation may come again from the feed when resumed: its
-        ``invitation_id`` tells them apart), and the cursor to follow on from."""
+        ``invitation_id`` tells them apart), then, resumed with ``after``, the account's events
+        since; and the cursor to follow on from."""
         s = self.streams
-        cursor = s.feed.last_cursor(self.player_id) if self.after is None else self.after
         lines: list[Line] = [{"type": "awaiting", **item} for item in s.timers.inbox_of(self.player_id)["awaiting"]]
         if s.invitations is not None:
             lines += [{"type": "invitation", **i} for i in s.invitations.pending(self.player_id)]
-        return lines, cursor
+        if self.after is None:
+            return lines, s.feed.last_cursor(self.player_id)
+        missed, cursor = self.since_cursor(self.after)
+        return lines + missed, cursor
+
+    def since_cursor(self, cursor: int) -> tuple[list[Line], int]:
+        """The account's events after ``cursor``, oldest first, and the cursor of the last."""
+        lines = self.since(cursor)
+        return lines, int(lines[-1]["cursor"]) if lines else cursor
 
     def since(self, cursor: int) -> list[Line]:
         """The account's events after ``cursor``, oldest first."""
         return list(self.streams.feed.since(self.player_id, cursor))
-
-
-def _paced(
-    woken: Subscription, still_valid: StillValid, changed: Callable[[], bool], quiet: bool = False
-) -> Iterator[bool]:
-    """Yields True whenever ``changed()`` says there is something to send, False when a
-    keep-alive is due; returns when the token is no longer valid. ``changed`` is asked after
-    each wake-up, every ``POLL_FALLBACK`` seconds, and right after each True. The token is
-    checked every ``RECHECK`` seconds, and at once after a wake-up that brought nothing (a
-    revocation publishes ``tokens_key``). ``quiet``: nothing was sent yet, so a keep-alive is
-    due at once when ``changed()`` first says there is nothing to send."""
-    last_line = last_check = time.monotonic()
-    if quiet:
-        last_line -= KEEPALIVE
-    woke = True  # the token is checked once when the stream has subscribed: a revocation before it is seen
-    while True:
-        try:
-            has_changed = changed()
-        except STORE_UNAVAILABLE:  # read again after the next wait
-            has_changed = False
-        if has_changed:
-            yield True
-            last_line = time.monotonic()
-            woke = False
-            continue
-        now = time.monotonic()
-        if woke or now - last_check >= RECHECK:
-            if not still_valid():
-                return
-            last_check = now
-        if now - last_line >= KEEPALIVE:
-            yield False
-            last_line = now
-            continue
-        woke = woken.wait(min(POLL_FALLBACK, KEEPALIVE - (now - last_line)))
 
 
 class Streams:
@@ -286,16 +202,6 @@ class Streams:
         """The whole game as the caller may see it: ``GET /games/{id}``, its legal moves, its clocks."""
         doc = self.queries.from_game(game, player_id, seat)
         return {"type": "game", "version": game.version, "game": doc, "legal_moves": self._legal(game, player_id, seat)}
-
-    def events_line_to(self, gid: str, after: int, player_id: str | None, seat: int | None) -> Line:
-        """The change from version ``after`` to the game's head, as ``player_id`` (None: a spectator)
-        may see it: built by the first stream of that viewer to ask, taken by the others."""
-        key = (gid, after, self.heads.head(gid), player_id, seat)
-        with self._lock:
-            cached = self._lines.get(key)
-        if cached is not None:
-            return cached
-        return self.events_line(self.games.load(gid), after, player_id, seat)
 
     def events_line(self, game: Game, after: int, player_id: str | None, seat: int | None) -> Line:
         """The change from version ``after`` to ``game``'s, as the caller may see it."""

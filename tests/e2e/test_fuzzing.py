@@ -35,7 +35,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-import services.streams.lines
+import api.wsgi_streams
+from api.stream_feeds import Handoff
 
 CHECKS = [
     not_a_server_error,
@@ -71,7 +72,12 @@ def _streams_end_after_their_first_lines(monkeypatch: pytest.MonkeyPatch) -> Non
     """A stream never ends by itself, and schemathesis reads a body to its end: here a stream sends
     what it sends on connect (the game, the games awaiting the caller) and ends. Its status, headers
     and first lines are checked as every answer is."""
-    monkeypatch.setattr(services.streams.lines, "_paced", lambda *args, **kwargs: iter(()))
+
+    def first_lines_only(first: bytes, handoff: Handoff) -> list[bytes]:
+        handoff.release()
+        return [first]
+
+    monkeypatch.setattr(api.wsgi_streams, "follow_on", first_lines_only)
 
 
 @pytest.fixture

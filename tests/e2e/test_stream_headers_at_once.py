@@ -8,8 +8,8 @@ import asyncio
 
 import pytest
 
-from api import stream_hub
 from api.gateway import Gateway
+from services.streams import lines as stream_lines
 from tests.e2e.test_gateway_streams import world  # noqa: F401  (the fixture)
 from tests.support.api_client import ApiClient
 from tests.support.rsgi import WAIT, Exchange
@@ -20,7 +20,7 @@ def test_an_account_stream_with_nothing_pending_sends_its_headers_and_a_keep_ali
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gateway, api = world
-    monkeypatch.setattr(stream_hub, "KEEPALIVE", 3600.0)  # the hub's keep-alive would come far too late
+    monkeypatch.setattr(stream_lines, "KEEPALIVE", 3600.0)  # the hub's keep-alive would come far too late
     token = api.player("quiet")["token"]
 
     async def scenario() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,10 +108,10 @@ class ApiClient:
         try:
             if r.status_code != 200:
                 return r.status_code, [r.get_data()]
-            for chunk in r.response:
-                if chunk in (b"\n", b": keep-alive\n\n"):
+            for frame in _frames(r.response, b"\n\n" if accept == "text/event-stream" else b"\n"):
+                if frame in (b"\n", b": keep-alive\n\n"):
                     break
-                frames.append(chunk)
+                frames.append(frame)
         finally:
             r.close()
         return r.status_code, frames
@@ -120,3 +121,14 @@ class ApiClient:
         status, frames = self.stream_until_quiet(path, token, **headers)
         assert status == 200, frames
         return [json.loads(f) for f in frames]
+
+
+def _frames(chunks: Iterable[bytes], end: bytes) -> Iterator[bytes]:
+    """The frames of a stream's body, each ending with ``end`` (a server may send several in one
+    chunk, or one across several)."""
+    held = b""
+    for chunk in chunks:
+        held += chunk
+        while (cut := held.find(end)) >= 0:
+            frame, held = held[: cut + len(end)], held[cut + len(end) :]
+            yield frame

@@ -7,7 +7,8 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from api.stream_hub import _END, Feed, Handoff, StreamHub, _revoked
+from api.stream_feeds import END, Feed, Handoff
+from api.stream_hub import StreamHub, _revoked
 from services.streams.lines import AccountFollower
 
 
@@ -88,7 +89,7 @@ def test_a_writer_sends_the_frames_queued_during_a_send_in_one_piece() -> None:
         await asyncio.wait_for(first_sent.wait(), 5)
         for frame in (b"b\n", b"c\n", b"d\n"):
             feed.push(frame)
-        feed.outbox.put_nowait(_END)
+        feed.outbox.put_nowait(END)
         release.set()
         await asyncio.wait_for(writer, 5)
 
