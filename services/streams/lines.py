@@ -37,7 +37,6 @@ from services.play.aggregate import Game
 from services.play.games import GameService
 from services.play.invitations import Invitations
 from services.reads.queries import GameQueries
-from services.streams.heads import Heads
 from services.streams.wakeups import POLL_FALLBACK, Wakeups, game_key
 
 KEEPALIVE = 5.0
@@ -152,14 +151,6 @@ class Streams:
         self._lines: OrderedDict[tuple[Any, ...], Line] = OrderedDict()
         self._lock = threading.Lock()
         self._stored_events: OrderedDict[tuple[str, int, int], list[Any]] = OrderedDict()
-        self.heads = Heads(self._head, self._follow)
-        wakeups.observers.append(self.heads.observe)
-
-    def _follow(self, key: str, following: bool) -> None:
-        if following:
-            self.wakeups.follow(key)
-        else:
-            self.wakeups.unfollow(key)
 
     def open_game(self, game_id: str, player_id: str | None, seat: int | None, after: int | None) -> GameFollower:
         game = self.games.load(game_id)

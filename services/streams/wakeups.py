@@ -95,7 +95,7 @@ class Wakeups:
         ``deliver`` it calls with each key another process published; none: this process only."""
         self.broadcast: Broadcast = NoBroadcast() if transport is None else transport(self.deliver)
         self.observers: list[Callable[[str], None]] = []
-        """Told every key delivered here before its subscribers wake (``services.streams.heads.Heads``)."""
+        """Told every key delivered here before its subscribers wake (``api.stream_hub.StreamHub``)."""
         self._subscribers: dict[str, set[Subscription]] = {}
         self._lock = threading.Lock()
 

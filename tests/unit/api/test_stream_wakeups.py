@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from api.stream_hub import StreamHub
-from services.streams.heads import Heads
 from services.streams.wakeups import Wakeups
 
 
@@ -57,36 +56,6 @@ def test_the_keys_delivered_before_the_loop_runs_wake_it_once() -> None:
     assert woken == ["game:g1", "account:p1"]
     hub._observe("game:g1")  # after the loop ran, the next key wakes it again
     assert len(loop.calls) == 2
-
-
-def test_heads_count_only_the_games_their_streams_asked_for() -> None:
-    reads: list[str] = []
-    heads = Heads(lambda gid: reads.append(gid) or 7)
-    for n in range(100):
-        heads.observe(f"game:{n}")
-    assert heads._generations == {}
-    assert heads.head("g1") == 7 and heads.head("g1") == 7
-    heads.observe("game:g1")  # a change: the next ask reads again
-    assert heads.head("g1") == 7
-    assert reads == ["g1", "g1"]
-
-
-def test_heads_follow_the_games_they_hold_so_that_other_processes_wake_them(monkeypatch: Any) -> None:
-    """A head is read again when its game is woken; other processes send a game's wake-up only to
-    the processes that follow it, so a held head follows its game (before its read), and stops when
-    it is dropped. A catch-up answered for the fan-out engine holds a head with no stream here."""
-    from services.streams import heads as module
-
-    monkeypatch.setattr(module, "HEADS_KEPT", 2)
-    follows: list[tuple[str, bool]] = []
-    heads = Heads(lambda gid: follows.append((f"read {gid}", True)) or 7, lambda key, on: follows.append((key, on)))
-    for gid in ("g1", "g1", "g2", "g3"):
-        heads.head(gid)
-    assert follows == [
-        ("game:g1", True), ("read g1", True),
-        ("game:g2", True), ("read g2", True),
-        ("game:g3", True), ("read g3", True), ("game:g1", False),
-    ]  # fmt: skip
 
 
 class _Sent:
