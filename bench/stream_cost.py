@@ -7,9 +7,11 @@ open on it (its two seats, then spectators, every other one signed in as a playe
 prints the CPU time per move and per line:
 
 * by default each stream's response is read in turn, in this thread, one line per stream after each
-  move: the Python work of a line alone (``--profile`` prints its cProfile by cumulative time);
-* with ``--threads`` each stream is read by a thread of its own, as Granian's blocking threads read
-  them, and the process's CPU per move counts the threads' waking and their contention for the GIL.
+  move: the process's CPU but the move's requests, so the lines' work alone, whose building the app's
+  ``StreamHub`` does on threads of its own (``api.wsgi_streams``); ``--profile`` prints the cProfile
+  of this thread's reads;
+* with ``--threads`` each stream is read by a thread of its own, as a WSGI server's blocking threads
+  read them, and the process's CPU per move counts the threads' waking and their contention for the GIL.
 
     python bench/stream_cost.py                    # 30 streams, 150 moves, in turn
     python bench/stream_cost.py --threads          # the same, a thread per stream
@@ -107,11 +109,12 @@ def _in_turn(
 ) -> tuple[int, float, float, int]:
     done, move_cpu, line_cpu, size = 0, 0.0, 0.0, 0
     while done < moves:
+        started, requests_started = time.process_time(), time.thread_time()
         going, took = _move(call, gid, tokens, rng)
         if not going:
             break
+        requests = time.thread_time() - requests_started
         move_cpu += took
-        started = time.thread_time()
         if profiling:
             profile.enable()
         for stream in streams:
@@ -121,7 +124,8 @@ def _in_turn(
             size += len(chunk)
         if profiling:
             profile.disable()
-        line_cpu += time.thread_time() - started
+        # the process's CPU but the move's requests: the hub's threads build the lines, this one reads them
+        line_cpu += time.process_time() - started - requests
         done += 1
     return done, move_cpu, line_cpu, size
 
