@@ -70,6 +70,7 @@ import orjson
 from rich.console import Console
 from rich.table import Table
 
+from bench import line_cost
 from bench.game_driver import play_script
 from bench.http_client import Play, drive
 from bench.http_load import _tree_cpu_seconds, _wait_for_listeners, drop_schema
@@ -341,6 +342,7 @@ def _taken_apart(
     opened: list[tuple[int, str, float]] = []  # (stream, game id, when its answer's head arrived)
     found: list[tuple[int, str, int, float]] = []  # (stream, game id, version, when)
     turns: list[tuple[str, str, int, int, float]] = []  # (player, game id, seat, version, when)
+    account_lines = 0
     for i, gid, record in game_records:
         status, head_at, got = lines(record)
         if status != 200 or head_at is None:
@@ -350,10 +352,11 @@ def _taken_apart(
     for player, record in account_records:
         status, _, got = lines(record)
         for text, when in got if status == 200 else []:
+            account_lines += 1
             line = orjson.loads(text)
             if line["type"] == "your_turn":
                 turns.append((player, line["game_id"], line["seat"], line["version"], when))
-    return {"opened": opened, "lines": found, "turns": turns}
+    return {"opened": opened, "lines": found, "turns": turns, "account_lines": account_lines}
 
 
 class StreamClients:
@@ -396,6 +399,7 @@ class StreamClients:
             "opened": [],
             "lines": [],
             "turns": [],
+            "account_lines": 0,
             "refused": 0,
             "errors": 0,
             "cpu": 0.0,
@@ -406,7 +410,7 @@ class StreamClients:
             merged["opened"] += [(tag + i, g, t) for i, g, t in r["opened"]]
             merged["lines"] += [(tag + i, g, v, t) for i, g, v, t in r["lines"]]
             merged["turns"] += r["turns"]
-            for key in ("refused", "errors", "cpu"):
+            for key in ("refused", "errors", "cpu", "account_lines"):
                 merged[key] += r[key]
             for kind, n in r["error_kinds"].items():
                 merged["error_kinds"][kind] = merged["error_kinds"].get(kind, 0) + n
@@ -669,6 +673,7 @@ def half(
             drained_after_play_s=waited,
             engine_recoveries=_recoveries(args.engine_log) - recoveries_before,
             game_lines=len(seen["lines"]),
+            account_lines=seen["account_lines"],
             game=figures(g["delays"]),
             game_missing=g["missing"],
             game_before_open=g["before_open"],
@@ -767,6 +772,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 print(json.dumps({"round": r, **pair[streams]}), flush=True)
             rounds.append({"without": pair[False], "with": pair[True]})
         result["rounds"] = rounds
+        if args.floor:
+            result["floor"] = line_cost.floor(rounds, args.game_streams)
         return result
     finally:
         server.stop()
@@ -857,6 +864,7 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
             )
     console.print(delivery)
     console.print(through)
+    console.print(line_cost.table(result, bool(args.engine_pid)))
     m = result.get("memory")
     if m:
         mem = Table(title="Memory per idle stream (RSS summed over the server's processes)")
@@ -907,6 +915,9 @@ def main() -> None:
     )
     parser.add_argument("--engine", choices=("embedded", "pushpin"), default="embedded", help="who holds the streams")
     parser.add_argument("--keep-engine-logs", action="store_true", help="leave Pushpin's logs in /tmp for a look")
+    parser.add_argument(
+        "--no-floor", dest="floor", action="store_false", help="skip fanout_floor.py's floor, measured after the rounds"
+    )
     args = parser.parse_args()
     args.stream_port = args.engine_pid = args.engine_log = None
     result = run(args)

@@ -1,0 +1,66 @@
+"""What a delivered stream line costs the server, beside the least it can cost (issue 35).
+
+``streams.py`` plays the same games with and without the streams open; the server's CPU per
+move with them, less without, over the lines the streams received per move, is what a line
+costs the API's processes (and, apart, Pushpin's, with ``--engine pushpin``). The stream
+clients run on the same cores, but their CPU is their own processes' and is not counted.
+The floor is ``fanout_floor.py``'s, measured in the same run right after the rounds, at the
+line rate the streams received: Granian sending from Python with nothing else to do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+
+from bench.fanout_floor import measure
+
+FLOOR_SECONDS = 6.0
+TARGET_TIMES_FLOOR = 2.0
+"""Issue 35's target for the embedded hub: the API's CPU per delivered line within twice the floor."""
+
+
+def delivered(half: dict[str, Any]) -> int:
+    """Every line the streams received in a half with streams (their opening lines too, about one in 70)."""
+    return int(half["game_lines"]) + int(half.get("account_lines", 0))
+
+
+def floor(rounds: list[dict[str, Any]], streams: int) -> dict[str, float]:
+    """``fanout_floor.measure`` at the line rate of the first round's half with streams."""
+    w = rounds[0]["with"]
+    seconds = w["moves"] / max(w["moves_per_s"], 1e-9)
+    rate = max(1000, round(delivered(w) / max(seconds, 1e-9)))
+    return measure(rate, streams, FLOOR_SECONDS)
+
+
+def per_line_us(pair: dict[str, Any], key: str) -> float:
+    """``key``'s CPU (``server`` or ``engine``) per delivered line, in µs: with the streams less without."""
+    w, wo = pair["with"], pair["without"]
+    extra_ms = w[f"{key}_cpu_ms_per_move"] - wo[f"{key}_cpu_ms_per_move"]
+    return 1000 * extra_ms * w["moves"] / max(1, delivered(w))
+
+
+def table(result: dict[str, Any], engine: bool) -> Table:
+    got = result.get("floor")
+    floor_us = got["server_us_per_line"] if got else None
+    title = "Server CPU per delivered line, beside the floor"
+    if got:
+        title += f" ({got['lines_per_s']:.0f} lines/s, {floor_us:.1f} µs a line, same run)"
+    out = Table(title=title)
+    for col in ("round", "lines", "lines/move", "API µs/line", "Pushpin µs/line", "API / floor", "<= 2x"):
+        out.add_column(col, justify="right")
+    for r, pair in enumerate(result["rounds"]):
+        w = pair["with"]
+        api = per_line_us(pair, "server")
+        times = api / floor_us if floor_us else None
+        out.add_row(
+            str(r),
+            str(delivered(w)),
+            f"{delivered(w) / max(1, w['moves']):.1f}",
+            f"{api:.1f}",
+            f"{per_line_us(pair, 'engine'):.1f}" if engine else "-",
+            f"{times:.1f}x" if times is not None else "-",
+            ("yes" if times <= TARGET_TIMES_FLOOR else "no") if times is not None and not engine else "",
+        )
+    return out
