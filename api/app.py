@@ -236,7 +236,7 @@ def serving_gateway() -> Gateway:
     threads = int(os.environ.get("DRAGONHALL_HTTP_THREADS") or 1)
     requests = None if threads == 1 else ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-http")
     waits = ThreadPoolExecutor(max_workers=platform.settings.max_streams, thread_name_prefix="dragonhall-wait")
-    lines = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-lines")
+    lines = None if threads == 1 else ThreadPoolExecutor(max_workers=threads, thread_name_prefix="dragonhall-lines")
     return Gateway(app, StreamHub(platform.streams, lines), requests, waits)
 
 

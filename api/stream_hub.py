@@ -56,7 +56,11 @@ HANDOFF_KEY = "dragonhall.stream_handoff"
 class StreamHub:
     """The feeds of this process, by game and by account, and what wakes them."""
 
-    def __init__(self, streams: Streams, executor: Executor) -> None:
+    def __init__(self, streams: Streams, executor: Executor | None) -> None:
+        """``executor``: the threads that read the stores and build the lines; None builds them on
+        the loop itself (``dragonhall serve`` with one request thread, as the gateway answers the
+        requests there: a SQLite read waits on no network, and a hand-over to a thread costs a
+        future, a write to the loop's wake-up pipe and two passes of the GIL)."""
         self.streams = streams
         self.executor = executor
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -319,6 +323,8 @@ class StreamHub:
         keep_alive_when_quiet(feeds)
 
     async def _run(self, call: Callable[..., T], *args: Any) -> T:
+        if self.executor is None:
+            return call(*args)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, call, *args)
 
