@@ -43,9 +43,6 @@ KEEPALIVE = 5.0
 """Seconds of silence after which a stream sends a keep-alive line."""
 RECHECK = 5.0
 """Seconds between two checks that the stream's token is still valid."""
-LINE_CACHE = 4096
-"""Lines kept for reuse: the streams of one viewer (every spectator, every stream of one seat)
-receive the same line for a change, built once."""
 STORED_KEPT = 256
 """Changes whose stored events are kept, read once for every viewer's line."""
 
@@ -148,7 +145,6 @@ class Streams:
         self.timers = timers
         self.feed = feed
         self.wakeups = wakeups
-        self._lines: OrderedDict[tuple[Any, ...], Line] = OrderedDict()
         self._lock = threading.Lock()
         self._stored_events: OrderedDict[tuple[str, int, int], list[Any]] = OrderedDict()
 
@@ -196,13 +192,8 @@ class Streams:
 
     def events_line(self, game: Game, after: int, player_id: str | None, seat: int | None) -> Line:
         """The change from version ``after`` to ``game``'s, as the caller may see it."""
-        key = (str(game.id), after, game.version, player_id, seat)
-        with self._lock:
-            cached = self._lines.get(key)
-        if cached is not None:
-            return cached
         stored = self._stored(game, after)
-        line = {
+        return {
             "type": "events",
             "version": game.version,
             "events": self.queries.events_of(game, player_id, after, seat=seat, stored_events=stored),
@@ -211,11 +202,6 @@ class Streams:
             "legal_moves": self._legal(game, player_id, seat),
             "clocks": self.queries.clocks_of(game),
         }
-        with self._lock:
-            self._lines[key] = line
-            while len(self._lines) > LINE_CACHE:
-                self._lines.popitem(last=False)
-        return line
 
     def _stored(self, game: Game, after: int) -> list[Any]:
         """The game's stored events from ``after`` to its version, read once for all viewers."""
