@@ -170,7 +170,8 @@ services as the API's routes (a dispute's form opens it as ``POST .../disputes``
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[ApiClient]:
-    platform = bootstrap(make_settings("memory"), work=NullWork())
+    # the thorough run registers a few thousand players from one address within minutes
+    platform = bootstrap(make_settings("memory", rate_limit_register="100000/minute"), work=NullWork())
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(services.streams.lines, "KEEPALIVE", 0.0)
         yield ApiClient(create_app(platform).test_client(), platform)
