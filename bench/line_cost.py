@@ -48,12 +48,14 @@ def table(result: dict[str, Any], engine: bool) -> Table:
     if got:
         title += f" ({got['lines_per_s']:.0f} lines/s, {floor_us:.1f} µs a line, same run)"
     out = Table(title=title)
-    for col in ("round", "lines", "lines/move", "API µs/line", "Pushpin µs/line", "API / floor", "<= 2x"):
+    ratio = "API + Pushpin / floor" if engine else "API / floor"
+    for col in ("round", "lines", "lines/move", "API µs/line", "Pushpin µs/line", ratio, "<= 2x"):
         out.add_column(col, justify="right")
     for r, pair in enumerate(result["rounds"]):
         w = pair["with"]
         api = per_line_us(pair, "server")
-        times = api / floor_us if floor_us else None
+        server = api + (per_line_us(pair, "engine") if engine else 0.0)
+        times = server / floor_us if floor_us else None
         out.add_row(
             str(r),
             str(delivered(w)),
