@@ -8,7 +8,8 @@ is a ``Feed`` with a queue of frames, and one task per stream writes them.
 When a game changes (a wake-up of ``game:<id>``, or the poll every
 ``POLL_FALLBACK`` seconds that catches a lost one), the hub reads the game's head
 and builds each distinct line once (one per viewer and version: every spectator
-shares one, each seat has its own), all in one call on a worker thread, and queues
+shares one, each seat has its own), all in one call (on the loop itself, or on a
+worker thread when the hub has an executor: ``StreamHub.__init__``), and queues
 it to every feed that waits for it; an account's streams that wait from one cursor
 share one read of the feed, and the streams of one token one check of it. A writer
 sends what was queued while it was sending in one piece. Before, each of a game's

@@ -27,7 +27,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from services.accounts.account_feed import AccountFeed
 from services.common.errors import InvalidRequest, NotAPlayer
@@ -47,7 +47,6 @@ STORED_KEPT = 256
 """Changes whose stored events are kept, read once for every viewer's line."""
 
 Line = dict[str, Any]
-T = TypeVar("T")
 StillValid = Callable[[], bool]
 
 
