@@ -11,11 +11,16 @@ prints the CPU time per move and per line:
   ``StreamHub`` does on threads of its own (``api.wsgi_streams``); ``--profile`` prints the cProfile
   of this thread's reads;
 * with ``--threads`` each stream is read by a thread of its own, as a WSGI server's blocking threads
-  read them, and the process's CPU per move counts the threads' waking and their contention for the GIL.
+  read them, and the process's CPU per move counts the threads' waking and their contention for the GIL;
+* with ``--building`` no stream is opened: after each move this thread builds the change's line for
+  each viewer class the hub groups the streams by (the two seats and the spectators) as the hub does
+  (``StreamHub._game_lines``: the game loaded once, then each line), and prints the CPU of the load
+  and of the lines, without the framing and the sending.
 
     python bench/stream_cost.py                    # 30 streams, 150 moves, in turn
     python bench/stream_cost.py --threads          # the same, a thread per stream
     python bench/stream_cost.py --profile | head -60
+    python bench/stream_cost.py --building         # the hub's building of the lines alone
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=150)
     parser.add_argument("--threads", action="store_true", help="a thread per stream, as the server has them")
     parser.add_argument("--profile", action="store_true", help="print the lines' cProfile (not with --threads)")
+    parser.add_argument("--building", action="store_true", help="the lines' building alone, no stream open")
     args = parser.parse_args()
     _configure("sqlite", Path(tempfile.mkdtemp(prefix="dh-stream-cost-")), None, False)
     app, _platform = _serving_app()
@@ -56,8 +62,15 @@ def main() -> None:
     watchers = [(tokens[0], 0), (tokens[1], 1)] + [
         (None if i % 2 == 0 else others[i % 4], None) for i in range(args.streams - 2)
     ]
-    streams = [_open(app, gid, after, token, seat) for token, seat in watchers[: args.streams]]
     rng = random.Random(1)
+    if args.building:
+        moves, load, lines = _building(_platform, call, gid, tokens, rng, args.moves)
+        print(
+            f"{moves} moves, the lines of two seats and the spectators built as the hub builds them: the game's "
+            f"load {1e6 * load / moves:.1f} µs, the three lines {1e6 * lines / moves:.1f} µs per move"
+        )
+        return
+    streams = [_open(app, gid, after, token, seat) for token, seat in watchers[: args.streams]]
     if args.threads:
         moves, cpu = _threaded(call, gid, tokens, streams, rng, args.moves)
         print(
@@ -128,6 +141,33 @@ def _in_turn(
         line_cpu += time.process_time() - started - requests
         done += 1
     return done, move_cpu, line_cpu, size
+
+
+def _building(
+    platform: Any, call: Any, gid: str, tokens: list[str], rng: random.Random, moves: int
+) -> tuple[int, float, float]:
+    """After each move, the game loaded and each viewer class's line from the version before it."""
+    from services.streams.lines import GameFollower
+
+    streams = platform.streams
+    game = streams.games.load(gid)
+    followers = [GameFollower(streams, game, s["player_id"], s["seat"], None) for s in game.seats] + [
+        GameFollower(streams, game, None, None, None)
+    ]
+    done, load, lines = 0, 0.0, 0.0
+    while done < moves:
+        before = game.version
+        going, _ = _move(call, gid, tokens, rng)
+        if not going:
+            break
+        started = time.thread_time()
+        game = streams.games.load(gid)
+        loaded = time.thread_time()
+        for follower in followers:
+            follower.line_to(game, before)
+        load, lines = load + loaded - started, lines + time.thread_time() - loaded
+        done += 1
+    return done, load, lines
 
 
 def _threaded(

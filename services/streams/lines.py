@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -145,7 +146,7 @@ class Streams:
         self.feed = feed
         self.wakeups = wakeups
         self._lock = threading.Lock()
-        self._stored_events: OrderedDict[tuple[str, int, int], list[Any]] = OrderedDict()
+        self._stored_events: OrderedDict[tuple[uuid.UUID, int, int], list[Any]] = OrderedDict()
 
     def open_game(self, game_id: str, player_id: str | None, seat: int | None, after: int | None) -> GameFollower:
         game = self.games.load(game_id)
@@ -204,13 +205,13 @@ class Streams:
 
     def _stored(self, game: Game, after: int) -> list[Any]:
         """The game's stored events from ``after`` to its version, read once for all viewers."""
-        key = (str(game.id), after, game.version)
+        key = (game.id, after, game.version)
         with self._lock:
             held = self._stored_events.get(key)
         if held is None:
-            held = self.games.recent_events(key[0], after, game.version)
+            held = self.games.recent_events(game.id, after, game.version)
         if held is None:
-            held = [e for e in self.games.stored_events(key[0], after=after) if e.originator_version <= game.version]
+            held = [e for e in self.games.stored_events(game.id, after=after) if e.originator_version <= game.version]
             with self._lock:
                 self._stored_events[key] = held
                 while len(self._stored_events) > STORED_KEPT:
