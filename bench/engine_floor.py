@@ -26,7 +26,6 @@ libnginx-mod-nchan``; the suite needs only Pushpin, which ``tests/ensure_package
 from __future__ import annotations
 
 import argparse
-import asyncio
 import http.client
 import multiprocessing as mp
 import os
@@ -52,6 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rich.console import Console
 from rich.table import Table
 
+from bench.fanout_floor import _clients
 from bench.http_load import _tree_cpu_seconds
 from tests.support.processes import free_port
 
@@ -78,46 +78,6 @@ http {{
 """
 LINE = orjson.dumps({"type": "events", "version": 0, "events": [{"type": "MoveMade", "data": "x" * 400}]}) + b"\n"
 """About the size of a Tarasque move's line (600 bytes)."""
-OPENING_BURST = 50
-"""Streams a client process opens at once before a pause."""
-
-
-# ------------------------------------------------------------ the subscribers
-
-
-def _clients(port: int, paths: list[str], seconds: float, out: Any) -> None:
-    """A client process: opens a stream on each path, counts lines for ``seconds`` once all are open."""
-    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    out.put(asyncio.run(_hold(port, paths, seconds)))
-
-
-async def _hold(port: int, paths: list[str], seconds: float) -> tuple[int, int]:
-    seen = [0]
-    opened = [0]
-
-    class Counting(asyncio.Protocol):
-        def __init__(self, path: str) -> None:
-            self.path = path
-
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            assert isinstance(transport, asyncio.Transport)
-            transport.write(f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-
-        def data_received(self, data: bytes) -> None:
-            if b"HTTP/1.1 200" in data[:16]:
-                opened[0] += 1
-            seen[0] += data.count(b"}\n")
-
-    loop = asyncio.get_running_loop()
-    for k, path in enumerate(paths):
-        await loop.create_connection(lambda path=path: Counting(path), "127.0.0.1", port)  # type: ignore[misc]
-        if k % OPENING_BURST == OPENING_BURST - 1:
-            await asyncio.sleep(0.05)  # Pushpin refuses part of a larger burst at once (docs/operations.md)
-    await asyncio.sleep(3)  # every stream open and held before the count starts
-    before = seen[0]
-    await asyncio.sleep(seconds)
-    return seen[0] - before, opened[0]
 
 
 # ------------------------------------------------------------ the engines
@@ -230,7 +190,7 @@ def measure(engine: str, streams: int, channels: int, rate: int, seconds: float,
         ]
         for c in clients:
             c.start()
-        time.sleep(3)
+        time.sleep(1.0)  # the clients open their streams (about 0.5 s) and wait 2 s before they count
         stop = time.perf_counter() + seconds + 1.5
         cpu_before, published, publisher_cpu = _tree_cpu_seconds(pid), 0, time.process_time()
         started = time.perf_counter()
@@ -247,7 +207,7 @@ def measure(engine: str, streams: int, channels: int, rate: int, seconds: float,
     elapsed = seconds + 1.5
     return {
         "engine": engine,
-        "streams_open": sum(r[1] for r in results),
+        "streams_open": sum(r[2] for r in results),
         "lines_per_s": lines / seconds,
         # the engine's CPU over the publishing, against the lines of the same rate over it
         "engine_us_per_line": 1e6 * engine_cpu / max(1.0, lines / seconds * elapsed),

@@ -39,31 +39,45 @@ console = Console()
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _clients(port: int, streams: int, seconds: float, out: Any) -> None:
-    """A client process: opens the streams, counts lines for ``seconds`` once all are open."""
+OPENING_BURST = 50
+"""Streams a client process opens at once before a pause (Pushpin refuses part of a larger burst:
+``engine_floor.py``, docs/operations.md)."""
+
+
+def _clients(port: int, paths: list[str], seconds: float, out: Any) -> None:
+    """A client process: opens a stream on each path, counts lines (``}\\n``) for ``seconds`` once all
+    are open, and puts (lines, its own CPU seconds, streams answered 200)."""
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    out.put(asyncio.run(_hold(port, streams, seconds)))
+    out.put(asyncio.run(_hold(port, paths, seconds)))
 
 
-async def _hold(port: int, streams: int, seconds: float) -> tuple[int, float]:
+async def _hold(port: int, paths: list[str], seconds: float) -> tuple[int, float, int]:
     seen = [0]
+    opened = [0]
 
     class Counting(asyncio.Protocol):
+        def __init__(self, path: str) -> None:
+            self.path = path
+
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             assert isinstance(transport, asyncio.Transport)
-            transport.write(b"GET /s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            transport.write(f"GET {self.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
 
         def data_received(self, data: bytes) -> None:
+            if data.startswith(b"HTTP/1.1 200"):
+                opened[0] += 1
             seen[0] += data.count(b"}\n")
 
     loop = asyncio.get_running_loop()
-    for _ in range(streams):
-        await loop.create_connection(Counting, "127.0.0.1", port)
+    for k, path in enumerate(paths):
+        await loop.create_connection(lambda path=path: Counting(path), "127.0.0.1", port)  # type: ignore[misc]
+        if k % OPENING_BURST == OPENING_BURST - 1:
+            await asyncio.sleep(0.05)
     await asyncio.sleep(2)  # every stream open and served before the count starts
     before, cpu = seen[0], time.process_time()
     await asyncio.sleep(seconds)
-    return seen[0] - before, time.process_time() - cpu
+    return seen[0] - before, time.process_time() - cpu, opened[0]
 
 
 def measure(rate: int, streams: int, seconds: float) -> dict[str, float]:
@@ -75,11 +89,11 @@ def measure(rate: int, streams: int, seconds: float) -> dict[str, float]:
     try:
         time.sleep(2)
         out: Any = mp.Queue()
-        client = mp.Process(target=_clients, args=(port, streams, seconds, out))
+        client = mp.Process(target=_clients, args=(port, ["/s"] * streams, seconds, out))
         client.start()
         time.sleep(2 + 0.5)
         cpu_before = _tree_cpu_seconds(server.pid)
-        lines, client_cpu = out.get(timeout=seconds + 120)
+        lines, client_cpu, _ = out.get(timeout=seconds + 120)
         server_cpu = _tree_cpu_seconds(server.pid) - cpu_before
         client.join()
     finally:
