@@ -14,6 +14,11 @@ At each step the env asks ``codec.table(legal_moves)``: the mask of the integers
 stand for a legal command, and which command each stands for. A legal command whose
 field falls outside its ``Field`` (a seat beyond the declared grid) is left out of the
 mask; two commands that snap to one grid point share it, the first listed playing.
+
+After the moves come the decisions a server game records without a move: ``skip`` (the acting
+seat's decision lost to a timeout, where the rules allow) and ``leave(seat)`` (a seat resigns or
+forfeits, whoever is to act). No mask sets them: the rules' choices are the moves. The
+environments play them when given, so every recorded decision has an action (``rl.records``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import numpy as np
 
 from domain.kernel import Codec, Command
 from rl.action_fields import Field, Listed, Spec, inferred_spec
+from rl.match import Lost
 
 
 class CommandBlock:
@@ -107,9 +113,12 @@ KNOWN_LIMIT = 100_000
 
 
 class ActionCodec:
-    """The action space of one game: a block per command type, in the codec's order."""
+    """The action space of one game: a block per command type, in the codec's order, then ``skip``
+    and a ``leave`` per seat (up to ``seats``, the game's most)."""
 
-    def __init__(self, commands: Codec[Command], specs: Mapping[str, Spec], default_listed: int = 64) -> None:
+    def __init__(
+        self, commands: Codec[Command], specs: Mapping[str, Spec], default_listed: int = 64, seats: int = 0
+    ) -> None:
         self.blocks: list[CommandBlock] = []
         self.blocks_by_type: dict[type[Command], CommandBlock] = {}
         offset = 0
@@ -123,7 +132,10 @@ class ActionCodec:
             self.blocks.append(block)
             self.blocks_by_type[cls] = block
             offset += block.size
-        self.size = offset
+        self.moves = offset
+        """The actions 0 up to ``moves`` stand for moves; ``skip`` and the ``leave``s follow."""
+        self.seats = seats
+        self.size = offset + 1 + seats
         self._names: dict[int, str] = {}
         self._known: dict[Command, int | None] = {}
         self._same: dict[int, tuple[Command, int | None]] = {}
@@ -168,11 +180,30 @@ class ActionCodec:
                 chosen.setdefault(a, move)
         return _mask(self.size, np.fromiter(chosen, dtype=np.int64, count=len(chosen))), chosen
 
+    @property
+    def skip(self) -> int:
+        """The action of the acting seat's decision lost to a timeout (``Ruleset.skip``)."""
+        return self.moves
+
+    def leave(self, seat: int) -> int:
+        """The action of ``seat`` leaving the game (resigning or forfeiting: ``Ruleset.leave``)."""
+        if not 0 <= seat < self.seats:
+            raise ValueError(f"seat {seat} is outside 0..{self.seats - 1}")
+        return self.moves + 1 + seat
+
+    def lost(self, action: int) -> tuple[Lost, int | None] | None:
+        """For ``skip``, ``("skip", None)``; for ``leave(seat)``, ``("leave", seat)``; else None."""
+        if action == self.moves:
+            return "skip", None
+        if self.moves < action < self.size:
+            return "leave", action - self.moves - 1
+        return None
+
     def block_of(self, action: int) -> CommandBlock:
         for block in self.blocks:
             if block.offset <= action < block.offset + block.size:
                 return block
-        raise ValueError(f"action {action} is outside 0..{self.size - 1}")
+        raise ValueError(f"action {action} is outside the moves' 0..{self.moves - 1}")
 
     def command(self, action: int) -> Command:
         """The command ``action`` stands for, from the numbering alone (not for ``Listed`` blocks)."""
@@ -180,8 +211,8 @@ class ActionCodec:
 
     def exact_command(self, action: int) -> Command | None:
         """The command ``action``'s numbering stands for; None for an action outside the space or
-        of a ``Listed`` block (its command is its place in a listing)."""
-        if not 0 <= action < self.size:
+        of a ``Listed`` block (its command is its place in a listing), or a ``skip`` or ``leave``."""
+        if not 0 <= action < self.moves:
             return None
         block = self.block_of(action)
         return None if block.listed is not None else block.command(action)
@@ -200,6 +231,9 @@ class ActionCodec:
         found = self._names.get(action)
         if found is not None:
             return found
+        lost = self.lost(action)
+        if lost is not None:
+            return "skip" if lost[1] is None else f"leave seat={lost[1]}"
         block = self.block_of(action)
         if len(self._names) > 200_000:
             self._names.clear()
@@ -297,7 +331,7 @@ def _mask(size: int, actions: np.ndarray) -> np.ndarray:
 
 
 RECYCLED_SIZE = 1 << 18
-"""From this many actions up (Mekong's 1,167,764, Seven Dragons' 568,242) masks are recycled."""
+"""From this many actions up (Mekong's 1,167,771, Seven Dragons' 568,248) masks are recycled."""
 
 _POOLS: dict[int, list[list[Any]]] = {}
 """Per size, up to 8 entries ``[mask, the actions set in it]``."""

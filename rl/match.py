@@ -62,22 +62,11 @@ class Match:
             self._legal = (seat, self.ruleset.legal_moves(self.state, seat))
         return self._legal[1]
 
-    def play(self, seat: int, command: Command) -> None:
-        """``seat`` plays ``command`` (a legal move: the engine still checks it)."""
-        self._step(lambda rng: self.ruleset.decide(self.state, seat, command, rng))
-
-    def lose(self, seat: int, how: Lost) -> None:
-        """``seat``'s decision taken without a move, as a server game records it (``rl.records``):
-        ``"skip"`` loses it to a timeout where the rules allow (``ValueError``, changing nothing,
-        where they do not), ``"leave"`` makes the seat leave."""
-
-        def skip(rng: Rng) -> list[Event]:
-            events = self.ruleset.skip(self.state, seat, rng)
-            if events is None:
-                raise ValueError(f"the rules let no decision of seat {seat + 1} be lost here")
-            return events
-
-        self._step(skip if how == "skip" else lambda rng: self.ruleset.leave(self.state, seat, rng))
+    def take(self, seat: int, decision: Command | Lost) -> None:
+        """``seat``'s decision, as a server game records it (``rl.records``): a move (the engine
+        checks it), or one without a move: ``"skip"`` loses it to a timeout where the rules allow
+        (``ValueError``, changing nothing, where they do not), ``"leave"`` makes the seat leave."""
+        self._step(lambda rng: decided(self.ruleset, self.state, seat, decision, rng))
 
     def _step(self, decide: Callable[[Rng], list[Event]]) -> list[Event]:
         """One decision: its events, drawn from the decision's stream, folded."""
@@ -98,6 +87,20 @@ class Match:
 
     def truncated(self) -> bool:
         return self.decisions >= self.ruleset.max_decisions
+
+
+def decided(ruleset: Ruleset[Any], state: Any, seat: int, command: Command | Lost, rng: Rng) -> list[Event]:
+    """The events of ``seat``'s decision: a move, a lost decision (``ValueError`` where the rules let
+    none be lost) or leaving."""
+    if command == "skip":
+        events = ruleset.skip(state, seat, rng)
+        if events is None:
+            raise ValueError(f"the rules let no decision of seat {seat + 1} be lost here")
+        return events
+    if command == "leave":
+        return ruleset.leave(state, seat, rng)
+    assert not isinstance(command, str)
+    return ruleset.decide(state, seat, command, rng)
 
 
 def returns(outcome: Outcome, players: int) -> list[float]:

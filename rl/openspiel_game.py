@@ -12,6 +12,12 @@ each of probability ``1/n`` (``below`` is uniform). Once the chance player has c
 every draw, the engine's events are folded. The engine is a pure function of its inputs,
 so running it again with one more outcome is exact.
 
+**Decisions without a move.** After the moves, the action space holds ``skip`` (the acting
+seat's decision lost to a timeout, where the rules allow) and ``leave(seat)`` (that seat resigns
+or forfeits, whichever seat is to act): a server game records both (``rl.openspiel_records``).
+``legal_actions()`` lists neither (the rules' choices are the moves); ``apply_action`` takes them
+where the rules do.
+
 Observations are the seat's own view (``rl.features``): as a string its canonical JSON,
 as a tensor its hashed vector. The information state adds the seat's own past actions.
 Returns: the seats beaten less the seats that beat one, over ``players - 1`` (zero-sum).
@@ -32,7 +38,7 @@ from domain.kernel import Command, Event, Rng, RuleError, Ruleset, Viewer, state
 from rl import hooks
 from rl.actions import ActionCodec, Legal
 from rl.features import OBSERVATION_SIZE, describe
-from rl.match import returns
+from rl.match import Lost, decided, returns
 from rl.specs import codec_for, spec_for
 
 T = TypeVar("T")
@@ -161,7 +167,7 @@ class DragonhallState(pyspiel.State):
         super().__init__(game)
         self._rules = Shared(game.ruleset)
         self._engine = Shared(game.ruleset.initial(game.config))
-        self._pending: tuple[int, Command] | None = None  # None before setup: the opening is pending
+        self._pending: tuple[int, Command | Lost] | None = None  # None before setup: the opening is pending
         self._opened = False
         self._draws: list[int] = []
         self._chance = 0
@@ -202,7 +208,7 @@ class DragonhallState(pyspiel.State):
             return self.ruleset.setup(self.engine_state, rng)
         assert self._pending is not None
         seat, command = self._pending
-        return self.ruleset.decide(self.engine_state, seat, command, rng)
+        return decided(self.ruleset, self.engine_state, seat, command, rng)
 
     def _table(self) -> Legal:
         if self._legal is None:
@@ -247,27 +253,39 @@ class DragonhallState(pyspiel.State):
         if self._chance:
             self._draws.append(int(action))
         else:
-            seat = self.current_player()
-            command = self._table().command(int(action)) or self._unlisted(seat, int(action))
+            seat, command = self._chosen(int(action))
             self._pending, self._next = (seat, command), None
             self._mine[seat].append(int(action))
             self._decisions += 1
         self._resolve()
 
-    def _unlisted(self, seat: int, action: int) -> Command:
-        """The command of an action the listing samples out (a too-short plank on a wide gap, a
-        stone dropped between the listed points) when the rules accept it, as the server would:
+    def _chosen(self, action: int) -> tuple[int, Command | Lost]:
+        """The seat deciding and what it decides: the acting seat's listed move, else (checked)
+        a move the listing samples out or its lost decision, or another seat leaving."""
+        seat = self.current_player()
+        listed = self._table().command(action)
+        if listed is not None:
+            return seat, listed
+        lost = self._codec.lost(action)
+        if lost is None:
+            return seat, self._checked(seat, self._table().playable(action), action)
+        how, leaver = lost
+        seat = seat if leaver is None else leaver  # a leave names its seat
+        return seat, self._checked(seat, how, action)
+
+    def _checked(self, seat: int, command: Command | Lost | None, action: int) -> Command | Lost:
+        """``command`` when the rules accept it of ``seat`` now, as the server would (a too-short
+        plank on a wide gap, a stone dropped between the listed points, a lost decision):
         ``ValueError`` otherwise."""
-        command = self._table().playable(action)
         if command is not None:
             try:
-                self.ruleset.decide(self.engine_state, seat, command, Replay(()))
+                decided(self.ruleset, self.engine_state, seat, command, Replay(()))
                 return command
             except NeedChance:
                 return command
-            except RuleError:
+            except (RuleError, ValueError):
                 pass
-        raise ValueError(f"action {action} is not legal for player {seat} now")
+        raise ValueError(f"action {action} ({self._codec.describe(action)}) is not legal for player {seat} now")
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -23,8 +23,12 @@ goes in the record's order. A legal move that the listing samples out (a too-sho
 the listing skips, a stone dropped between the listed points) has the action of its exact numbering,
 which ``apply_action`` takes when the rules accept it, as the server did.
 
+A decision taken without a move is the action that stands for it: a timeout's lost decision
+``codec.skip``, a resignation or a forfeit ``codec.leave(seat)``, taken when that seat is to act
+if it is awaited, else at whichever seat's node the game stood.
+
 Limits, as for PettingZoo (``rl.records``): only a finished game's record (a running game's seed
-is secret, so its chance cannot be answered), only records whose every decision is a move. A move
+is secret, so its chance cannot be answered). A move
 that no action is exactly (a continuous value off the action grid, such as a Drachenreiter turn of
 16.875°, which a client may send but no server bot flies) is refused with a ``ValueError`` naming
 its version.
@@ -41,6 +45,7 @@ import pyspiel
 
 from domain.kernel import Rng
 from rl import records
+from rl.match import decided
 from rl.openspiel_game import DragonhallState, game_name
 
 
@@ -135,22 +140,39 @@ def _steps(
     ruleset.setup(state.engine_state, opening)
     _answer_chance(state, opening.drawn, "the opening")
     for decision in recorded.decisions:
-        if decision.command is None:
-            raise ValueError(f"version {decision.version}: a {decision.how} has no action in OpenSpiel")
-        if state.current_player() != decision.seat:
-            try:
-                state.answer_next(decision.seat)
-            except ValueError:
-                raise ValueError(f"version {decision.version}: seat {decision.seat + 1} moved out of turn") from None
-        action = state.action_for(decision.command)
-        if action is None:
-            raise ValueError(f"version {decision.version}: no action stands for the recorded move")
+        _to_act(state, decision)
+        action = _action(state, decision)
         yield state, decision, action
         drawing = Drawing(recorded.seed, decision.stream)
-        ruleset.decide(state.engine_state, decision.seat, decision.command, drawing)
+        decided(ruleset, state.engine_state, decision.seat, decision.taken, drawing)
         state.apply_action(action)
         _answer_chance(state, drawing.drawn, f"version {decision.version}")
     yield state, None, None
+
+
+def _to_act(state: DragonhallState, decision: records.Decision) -> None:
+    """Lets the decision's seat act next, where it is awaited (a seat may leave at any time)."""
+    if state.current_player() == decision.seat:
+        return
+    try:
+        state.answer_next(decision.seat)
+    except ValueError:
+        if decision.how != "leave":
+            raise ValueError(f"version {decision.version}: seat {decision.seat + 1} moved out of turn") from None
+
+
+def _action(state: DragonhallState, decision: records.Decision) -> int:
+    """The action that stands for a recorded decision."""
+    codec = state.get_game().codec
+    if decision.how == "skip":
+        return codec.skip
+    if decision.how == "leave":
+        return codec.leave(decision.seat)
+    assert decision.command is not None
+    action = state.action_for(decision.command)
+    if action is None:
+        raise ValueError(f"version {decision.version}: no action stands for the recorded move")
+    return action
 
 
 def _answer_chance(state: DragonhallState, drawn: list[int], where: str) -> None:

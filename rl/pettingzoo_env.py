@@ -23,7 +23,7 @@ from domain.kernel import Command, RuleError, Ruleset, Viewer
 from rl import hooks, records
 from rl.actions import Legal
 from rl.features import OBSERVATION_SIZE, describe
-from rl.match import Match, returns
+from rl.match import Lost, Match, returns
 from rl.specs import codec_for, game
 
 
@@ -111,7 +111,7 @@ class DragonhallEnv(AECEnv):
             self._was_dead_step(action)
             return
         seat = self._seat[agent]
-        if action is None or not self._play(seat, int(action)):
+        if action is None or not self._decide(seat, int(action)):
             inside = action is not None and 0 <= int(action) < self.codec.size
             named = self.codec.describe(int(action)) if inside else "outside the action space"  # type: ignore[arg-type]
             raise ValueError(f"action {action} ({named}) is not legal for {agent} now")
@@ -154,39 +154,49 @@ class DragonhallEnv(AECEnv):
         drew it. Yields, before playing each, its agent, the action that stands for it (a listed
         move's, or for a legal move the listing samples out the action of its exact numbering, which
         ``step`` takes too; None when no action is the move: a continuous value off the action grid)
-        and the decision (its server version). A decision taken without a move (``Decision.how``: a
-        timeout's skip, a resignation or a forfeit) has no action (None): it is played as the server
-        played it.
+        and the decision (its server version). A decision taken without a move (``Decision.how``)
+        has ``codec.skip`` for a timeout's skip and ``codec.leave(seat)`` for a resignation or a
+        forfeit; ``step`` takes them too.
         The agent is the recorded seat, which in a simultaneous phase may not be ``agent_selection``.
         ``actions=False`` skips finding the actions (None each), which costs a legal-move table a step."""
         if self.recorded is None:
             raise RuntimeError("replay() needs an environment made with from_record=")
         for decision in self.recorded.decisions:
             agent = self.possible_agents[decision.seat]
-            command = decision.command
-            action = self._legal(decision.seat).action_of(command) if actions and command is not None else None
+            action = self._action_of(decision) if actions else None
             yield agent, action, decision
             self._cumulative_rewards[agent] = 0.0
-            if decision.how == "move":
-                assert command is not None
-                self._match().play(decision.seat, command)
-            else:  # a decision lost to a timeout, or a seat that left
-                self._match().lose(decision.seat, decision.how)
+            self._match().take(decision.seat, decision.taken)
             self._table = None
             self._after_decision()
             self._accumulate_rewards()
 
-    def _play(self, seat: int, action: int) -> bool:
-        """Plays ``action``: a listed move, or a legal move the listing samples out (the command of
-        its exact numbering, when the rules accept it). False, changing nothing, when neither."""
-        command = self._legal(seat).playable(action)
-        if command is None:
+    def _decide(self, seat: int, action: int) -> bool:
+        """Plays ``action`` for ``seat``, the agent to act: a listed move, a legal move the listing
+        samples out (the command of its exact numbering, when the rules accept it), or a decision
+        taken without a move (``codec.skip``: ``seat``'s, where the rules let it be lost;
+        ``codec.leave(k)``: seat ``k`` leaves, if it is still playing). False, changing nothing,
+        when none of these."""
+        lost = self.codec.lost(action)
+        decision: Command | Lost | None = self._legal(seat).playable(action) if lost is None else lost[0]
+        if lost is not None and lost[1] is not None:
+            seat = lost[1]  # a leave names its seat
+        if decision is None:
             return False
         try:
-            self._match().play(seat, command)
-        except RuleError:
+            self._match().take(seat, decision)
+        except (RuleError, ValueError):
             return False
         return True
+
+    def _action_of(self, decision: records.Decision) -> int | None:
+        """The action that stands for a recorded decision (see ``replay``)."""
+        if decision.how == "skip":
+            return self.codec.skip
+        if decision.how == "leave":
+            return self.codec.leave(decision.seat)
+        assert decision.command is not None
+        return self._legal(decision.seat).action_of(decision.command)
 
     def legal_commands(self, agent: str) -> dict[int, Command]:
         """Each legal action of ``agent`` and the engine command it stands for."""

@@ -45,6 +45,14 @@ class Decision:
     stream: str
     how: Literal["move"] | Lost = "move"
 
+    @property
+    def taken(self) -> Command | Lost:
+        """What the seat decided: its command, or how it decided without one."""
+        if self.command is not None:
+            return self.command
+        assert self.how != "move"
+        return self.how
+
 
 @dataclass(frozen=True)
 class Recorded:

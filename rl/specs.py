@@ -74,4 +74,5 @@ def spec_for(slug: str) -> GameSpec:
 @cache
 def codec_for(ruleset: Ruleset[Any]) -> ActionCodec:
     """The action space of ``ruleset``'s game (one per game, all variants and seat counts)."""
-    return ActionCodec(ruleset.commands, spec_for(ruleset.slug).actions)
+    seats = max(v.max_seats for v in ruleset.variants)
+    return ActionCodec(ruleset.commands, spec_for(ruleset.slug).actions, seats=seats)

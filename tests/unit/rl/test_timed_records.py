@@ -1,21 +1,23 @@
 """A finished server game whose seats timed out or resigned replays in the environments (issue 33):
 a timed-out decision is read as the server took it (the stand-in bot's move under ``auto``, a lost
-decision under ``skip``, the seat leaving under ``forfeit``), and a resignation as the seat leaving;
-PettingZoo replays them all to the server's states, OpenSpiel the records whose every decision is a
-move (a stand-in's move is one) and names the version of a decision it has no action for."""
+decision under ``skip``, the seat leaving under ``forfeit``), and a resignation as the seat leaving.
+Every decision has an action (``codec.skip``, ``codec.leave(seat)`` for those without a move), and
+both environments replay them all to the server's states, from the record or from the actions."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
+import pyspiel
 import pytest
 
 from domain.kernel import find_game, state_hash
 from rl import records
 from rl.match import Match
-from rl.openspiel_records import from_record
+from rl.openspiel_records import from_history, from_record
 from rl.pettingzoo_env import env
+from rl.specs import codec_for
 from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.unit.audit.sample_records import timed_record
@@ -57,10 +59,14 @@ def test_a_game_with_timeouts_and_resignations_replays_in_pettingzoo_to_the_serv
     expected = hashes_after_decisions(record)
     environment = env(from_record=record)
     environment.reset()
-    hows, played = [], 0
+    hows, played, codec = [], 0, environment.codec
     for _agent, action, decision in environment.replay():
         hows.append(decision.how)
-        assert (action is None) == (decision.command is None)
+        assert action is not None, f"version {decision.version}: every decision has an action"
+        assert (
+            codec.lost(action)
+            == {"move": None, "skip": ("skip", None), "leave": ("leave", decision.seat)}[decision.how]
+        )
         played += 1
     assert environment.match is not None and played == len(expected)
     assert state_hash(environment.match.state) == expected[max(expected)]
@@ -72,15 +78,62 @@ def test_a_game_with_timeouts_and_resignations_replays_in_pettingzoo_to_the_serv
     assert "leave" in hows
 
 
-def test_a_stand_ins_move_replays_in_openspiel_and_a_resignation_is_named(platform: Any) -> None:
-    record = timed_record(platform, "mekong", number=2, moves=6, policy="auto")
+@pytest.mark.parametrize("policy", ["auto", "skip", "forfeit"])
+@pytest.mark.parametrize("game", ["mekong", "drachenreiter", "tarasque"])
+def test_a_game_with_timeouts_and_resignations_replays_in_openspiel_to_the_servers_states(
+    platform: Any, game: str, policy: str
+) -> None:
+    record = timed_record(platform, game, number=2, moves=6, policy=policy)
     recorded = records.read(record)
-    timed = next(e for e in record["events"] if e["type"] == "TurnTimedOut")
-    assert any(d.version == timed["version"] and d.how == "move" for d in recorded.decisions)
-    resigned = next(e for e in record["events"] if e["type"] == "Resigned")
-    with pytest.raises(ValueError, match=rf"version {resigned['version']}: a leave has no action in OpenSpiel"):
-        from_record(record)
+    expected = hashes_after_decisions(record)
+    loaded, end = from_record(record)
+    assert state_hash(end.engine_state) == expected[max(expected)] and end.is_terminal()
+    codec = codec_for(recorded.ruleset)
+    lost = [codec.lost(step.action) for step in end.full_history() if step.player >= 0]
+    assert lost.count(("skip", None)) == sum(d.how == "skip" for d in recorded.decisions)
+    leavers = [d.seat for d in recorded.decisions if d.how == "leave"]
+    assert [seat for how, seat in filter(None, lost) if how == "leave"] == leavers and leavers
+    again = from_history(loaded, end.full_history())
+    assert state_hash(again.engine_state) == state_hash(end.engine_state), "its history rebuilds it"
+    assert again.returns() == end.returns()
     assert hashes_after_moves(record), "the record's moves are read as before"
+
+
+def test_a_decision_without_a_move_is_an_action_pettingzoo_takes_where_the_rules_do() -> None:
+    """``skip`` and ``leave(seat)`` are in no mask nor listing, and change nothing where the rules
+    refuse them: Tarasque lets no decision be lost at a turn's start, nor a seat leave twice."""
+    environment = env("tarasque", players=3)
+    environment.reset(seed=3)
+    codec, agent = environment.codec, environment.agent_selection
+    mask = environment.observe(agent)["action_mask"]
+    assert mask.shape == (codec.size,) and not mask[codec.moves :].any()
+    with pytest.raises(ValueError, match="skip"):
+        environment.step(codec.skip)
+    other = next(seat for seat, name in enumerate(environment.possible_agents) if name != agent)
+    environment.step(codec.leave(other))  # another seat resigns while this one is to act
+    assert environment.match is not None and environment.match.decisions == 1
+    assert environment.agent_selection == agent
+    with pytest.raises(ValueError, match=f"leave seat={other}"):
+        environment.step(codec.leave(other))
+    assert environment.match.decisions == 1
+
+
+def test_a_decision_without_a_move_is_an_action_openspiel_takes_where_the_rules_do() -> None:
+    state = pyspiel.load_game("python_dragonhall_tarasque", {"players": 3}).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    codec, player = state.get_game().codec, state.current_player()
+    assert codec.skip not in state.legal_actions() and state.get_game().num_distinct_actions() == codec.size
+    before = state.history()
+    with pytest.raises(ValueError, match="skip"):
+        state.apply_action(codec.skip)
+    assert state.history() == before, "a refused action changes nothing"
+    other = (player + 1) % 3
+    state.apply_action(codec.leave(other))
+    assert state.current_player() == player and state.history()[-1] == codec.leave(other)
+    assert state.action_to_string(player, codec.leave(other)) == f"leave seat={other}"
+    with pytest.raises(ValueError, match=f"leave seat={other}"):
+        state.apply_action(codec.leave(other))
 
 
 def test_a_table_changed_by_a_newcomer_is_refused_naming_the_event(platform: Any) -> None:
@@ -95,7 +148,7 @@ def test_a_skip_the_rules_do_not_allow_is_refused_and_changes_nothing() -> None:
     match = Match(find_game("tarasque"), None, 2, 1)
     seat, before = match.awaiting()[0], state_hash(match.state)
     with pytest.raises(ValueError, match="no decision of seat 1 be lost"):
-        match.lose(seat, "skip")
+        match.take(seat, "skip")
     assert match.decisions == 0 and state_hash(match.state) == before
-    match.lose(seat, "leave")
+    match.take(seat, "leave")
     assert match.decisions == 1 and seat not in match.awaiting()
