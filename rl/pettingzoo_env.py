@@ -153,7 +153,7 @@ class DragonhallEnv(AECEnv):
         ``from_record``, exactly: each is the recorded command, whose chance is drawn as the server
         drew it. Yields, before playing each, its agent, the action that stands for it (a listed
         move's, or for a legal move the listing samples out the action of its exact numbering, which
-        ``step`` takes too; None when no action is the move: a continuous value off the action grid)
+        ``step`` takes too; None when no action is the move: see ``docs/rl.md``)
         and the decision (its server version). A decision taken without a move (``Decision.how``)
         has ``codec.skip`` for a timeout's skip and ``codec.leave(seat)`` for a resignation or a
         forfeit; ``step`` takes them too.

@@ -20,9 +20,9 @@ from domain.drachenreiter.alliance import close_window, join, pending_join, wind
 from domain.drachenreiter.cards import AFTER_MOVE, FIREBALL_RANGE, ROUND_LIMIT, Magic
 from domain.drachenreiter.commands import Aim, Ally, Discard, Draw, Face, Hold, LayTraps, Move, SetSpeed
 from domain.drachenreiter.events import HEADING_RULES
-from domain.drachenreiter.facing import faced
+from domain.drachenreiter.facing import faced, heading_fault
 from domain.drachenreiter.flight import counted_bar, fly, touches
-from domain.drachenreiter.magic import aim, lay_traps, trap_spot_ok, traps_to_lay
+from domain.drachenreiter.magic import aim, lay_traps, trap_layouts, trap_spot_ok, traps_to_lay
 from domain.drachenreiter.race import (
     ahead,
     crossed_finish,
@@ -30,6 +30,7 @@ from domain.drachenreiter.race import (
     overfull,
     settable_speeds,
     template_speeds,
+    whole,
     within_notch,
 )
 from domain.drachenreiter.resolve import CRASH_SPEED, draw, land, offer_draw, resolve
@@ -114,6 +115,8 @@ def _fly(out: Emitter[RaceState], seat: int, cmd: Move) -> None:
     if cmd.speed not in speeds:
         rule = rb.FORCE if me.laid is Magic.FORCE else rb.COUNTER_WIND if me.laid is Magic.COUNTER_WIND else rb.TEMPLATE
         raise IllegalMove(f"move: the template must be one of {', '.join(map(str, speeds))}, not {cmd.speed}", rule)
+    if not (whole(cmd.turn_in) and whole(cmd.turn_out)):
+        raise IllegalMove(f"move: turns {cmd.turn_in} and {cmd.turn_out} must be whole degrees", rb.RESOLUTION)
     if not (within_notch(cmd.speed, cmd.turn_in) and within_notch(cmd.speed, cmd.turn_out)):
         rule = rb.TEMPLATE if not within_notch(cmd.speed, cmd.turn_in) else rb.LANDING
         raise IllegalMove(
@@ -133,6 +136,9 @@ def _face(out: Emitter[RaceState], seat: int, cmd: Face) -> None:
     st = out.state
     cause = st.face_cause
     assert cause is not None
+    fault = heading_fault(st, seat, cmd.heading)
+    if fault is not None:
+        raise IllegalMove(f"face {cmd.heading}: {fault}", rb.RESOLUTION)
     pose = faced(st, seat, cmd.heading)
     if pose is None:
         raise IllegalMove(
@@ -223,6 +229,8 @@ def _cast(out: Emitter[RaceState], seat: int, cmd: Aim | LayTraps | Hold, rng: R
                 "symbol, dragon or trap",
                 rb.MAGIC_TRAP,
             )
+        if spots not in trap_layouts(out.state):
+            raise IllegalMove("lay_traps: choose one of the listed layouts, its spots as listed", rb.TRAP_LAYOUTS)
         out.emit(ev.CardPlayed(seat, card))
         lay_traps(out, seat, spots)
     out.emit(ev.TurnEnded(seat))

@@ -22,8 +22,10 @@ only if no place at that height fits. A lassoed dragon stays where it was put
 is refused.
 
 Listings sample the headings every ``HEADING_STEP`` degrees (multiples of it
-from 0) after the one as placed (**designed** resolution; any angle may be
-submitted).
+from 0) after the one as placed (**designed**). A heading is a whole number of
+degrees, or the one as placed (**designed**, ``rulebook.RESOLUTION``); a whole
+heading within half a degree of the one as placed is refused, so that no two
+headings a player may give round to the same degree.
 """
 
 from __future__ import annotations
@@ -65,6 +67,23 @@ def _turned(state: RaceState, seat: int, headings: np.ndarray) -> list[Pose | No
     return out
 
 
+NEAR_PLACED = 0.5
+"""A whole heading this close to the one as placed (not itself whole) is refused (module doc)."""
+
+
+def heading_fault(state: RaceState, seat: int, heading: float) -> str | None:
+    """Why ``heading`` is not one a player may give ``seat``'s placed dragon, or None."""
+    placed = state.dragons[seat].pose.heading
+    off = abs(norm(heading - placed)) if math.isfinite(heading) else math.inf
+    if off <= HEADING_TOLERANCE:
+        return None
+    if not (math.isfinite(heading) and heading == round(heading)):
+        return f"give a whole number of degrees, or {placed} to keep the heading as placed"
+    if off <= NEAR_PLACED:
+        return f"within half a degree of the heading as placed: give {placed} to keep it"
+    return None
+
+
 def faced(state: RaceState, seat: int, heading: float) -> Pose | None:
     """Where ``seat``'s placed dragon stands turned to ``heading``, or None if it may not
     face there (see the module doc)."""
@@ -81,5 +100,5 @@ def placements(state: RaceState, seat: int) -> list[Pose]:
     placed = state.dragons[seat].pose
     k = int(180.0 // HEADING_STEP)
     sample = np.array(sorted(norm(i * HEADING_STEP) for i in range(-k + 1, k + 1)))
-    sample = sample[np.abs((sample - placed.heading + 180.0) % 360.0 - 180.0) > HEADING_TOLERANCE]
+    sample = sample[np.abs((sample - placed.heading + 180.0) % 360.0 - 180.0) > NEAR_PLACED]
     return [placed, *(p for p in _turned(state, seat, sample) if p is not None)]

@@ -302,6 +302,18 @@ AMULET = _rule(
     "Cette carte protège le joueur pendant toute une phase de déplacement et de magie contre les attaques adverses",
     "A laid amulet protects through the movement phase against fireball, trap, energy, alliance and lasso.",
 )
+RESOLUTION = _rule(
+    "move.resolution",
+    "platform",
+    "whole degrees",
+    "Turns and headings are whole degrees (or the heading as placed, kept): a hand turns no finer.",
+)
+TRAP_LAYOUTS = _rule(
+    "magic.trap-layouts",
+    "platform",
+    "listed trap layouts",
+    "Traps are laid at a listed layout: on a long edge at 20%, 50% or 80% of the template, or beyond its tip.",
+)
 END = _rule(
     "end.finish",
     BOOK,
@@ -367,6 +379,7 @@ RULES: tuple[RuleRef, ...] = (
     LASSO,
     ALLIANCE,
     MAGIC_TRAP,
+    TRAP_LAYOUTS,
     MAGIC_ENERGY,
     FORCE,
     COUNTER_WIND,
@@ -375,6 +388,7 @@ RULES: tuple[RuleRef, ...] = (
     LASSO_HEADING,
     ALLIANCE_TURN,
     ALLIANCE_HEADING,
+    RESOLUTION,
     END,
     RANKING,
     LAST_DRAGON,

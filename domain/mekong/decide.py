@@ -3,6 +3,8 @@ followed by the automatic steps (``flow.advance``) until a decision is awaited a
 
 from __future__ import annotations
 
+import math
+
 from domain.kernel import Command, Event, GameOver, IllegalMove, NotYourTurn
 from domain.kernel.rules import GAME_ENDED, TURN_ORDER
 from domain.mekong import rulebook as rb
@@ -95,6 +97,8 @@ def _carry_out(state: MekongState, seat: int, command: Command) -> list[Event]:
                 raise IllegalMove(
                     f"place_stone_at ({x}, {y}): this board has islands; use place_stone", rb.STONE_ON_ISLAND
                 )
+            if not (math.isfinite(x) and math.isfinite(y) and x == round(x) and y == round(y)):
+                raise IllegalMove(f"place_stone_at ({x}, {y}): drop at whole units", rb.DROP_RESOLUTION)
             fault = drop_fault(state, x, y)
             if fault is not None:
                 raise IllegalMove(f"place_stone_at ({x}, {y}): {fault}", rb.STONE_IN_WATER)

@@ -120,6 +120,13 @@ STONE_IN_WATER = RuleRef(
     "Au lieu de poser les pierres sur les îles, vous devrez le faire au jugé, directement dans l'eau.",
     "Challenge: a stone goes anywhere in the water, not overlapping a stone, a village or a plank.",
 )
+DROP_RESOLUTION = RuleRef(
+    "mekong.challenge.drop-resolution",
+    PLATFORM,
+    "whole units",
+    "Designed: a stone dropped in the water is dropped at whole board units (the board's radius is 100), so "
+    "every drop has its number in the learning environments.",
+)
 PLANK_SUPPORTS = RuleRef(
     "mekong.plank.supports",
     RIVER_BOOK,
@@ -282,7 +289,8 @@ SKIPPED = RuleRef(
 RULES = (
     SEATS_CLASSIC, SEATS_RIVER, FIRST_PLAYER, PROGRAMMING, HAND, ONE_DRAGON, REVEAL, DRAGON_CANCELS, DRAGONS_STACK,
     ROUND_END, CROSSING, ROUND_LIMIT, STONE_ISLAND, STONE_ON_ISLAND, STONE_NOT_UNDER_PLANK, STONE_RESERVE,
-    STONE_IN_WATER, PLANK_SUPPORTS, PLANK_FROM_RESERVE, PLANK_THREE, PLANK_THREE_VILLAGE, PLANK_CROSSING,
+    STONE_IN_WATER, DROP_RESOLUTION, PLANK_SUPPORTS, PLANK_FROM_RESERVE, PLANK_THREE, PLANK_THREE_VILLAGE,
+    PLANK_CROSSING,
     PLANK_OVER_STONE, PLANK_REACH, PLANK_TOO_SHORT, PLANK_LOST, PLANK_NONE, REMOVE, REMOVE_A_STONE, REMOVE_OCCUPIED,
     RESERVE_SIZES, RESERVE_COLOURS, REMOVE_STONE, REMOVE_NOTHING, MOVE_1, VILLAGE_OPEN, MOVE_2, RETURN_RIVER,
     RETURN_CLASSIC, FALL, JUMP, JUMP_FALL, SKIPPED, LEAVING, TURN_ORDER, GAME_ENDED,

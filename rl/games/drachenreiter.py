@@ -3,13 +3,13 @@
 The grid (documented in docs/rl.md):
 
 * ``Move``: the template's speed (100 to 800), and its start and end turns every
-  ``TURN_STEP`` (5°) from -135° to 135° (the widest notch). The engine lists turns every
-  15° (45° for a card's other templates) plus each notch's limits, which all fall on
-  the 5° grid, so every listed flight has an action of its own.
-* ``Face``: the heading every ``HEADING_STEP`` (1°) from -360° to 360°. The engine lists
-  the heading as placed (any angle) and then every 15°: the heading as placed snaps to
-  the nearest degree, and shares an action with a listed 15° heading only when it lies
-  within half a degree of it (the first listed, the one as placed, then plays).
+  ``TURN_STEP`` (1°) from -135° to 135° (the widest notch). The rules take turns in whole
+  degrees (``rulebook.RESOLUTION``), so every flight a player or a bot may fly has an
+  action of its own.
+* ``Face``: the heading every ``HEADING_STEP`` (1°) from -360° to 360°. The rules take a
+  whole heading, or the heading as placed (any angle), which the engine lists first: it
+  snaps to the nearest degree, whose whole heading the rules refuse (within half a degree
+  of the one as placed), so that action is the heading as placed's alone.
 * ``LayTraps`` (a choice of spots among geometric layouts) and ``Discard`` (a set of
   cards) are numbered by their place in the listing (``Listed``): the k-th listed.
 """
@@ -22,7 +22,7 @@ from domain.drachenreiter.dimensions import NOTCH, SPEEDS
 from rl.action_fields import Grid, Listed, Values
 from rl.specs import GameSpec, register_spec
 
-TURN_STEP = 5.0
+TURN_STEP = 1.0
 HEADING_STEP = 1.0
 WIDEST = max(NOTCH.values())
 SEATS = max(v.max_seats for v in drachenreiter.RULESET.variants)

@@ -2,8 +2,9 @@
 
 * ``Program``: five cards in order, each one of the card kinds (15^5 actions; the hand
   allows a few thousand of them at a time).
-* ``PlaceStoneAt`` (challenge variant): the drop point on the engine's own grid
-  (``building.DROP_GRID``, 12 units) from -96 to 96 on each axis.
+* ``PlaceStoneAt`` (challenge variant): the drop point in whole units (the rules take no
+  other: ``rulebook.DROP_RESOLUTION``) from -97 to 97 on each axis, as far as a stone's
+  centre may lie from the board's (the engine lists every ``building.DROP_GRID``-th).
 * Supports are villages (by colour), islands (``i0``...) and dropped stones (``s1``...,
   up to ``DROPS``); a path is one or two steps among planks and villages.
 
@@ -32,8 +33,7 @@ import numpy as np
 
 from domain import mekong
 from domain.kernel import Viewer
-from domain.mekong.board import BOARD_RADIUS, ISLANDS, SIZES, Site
-from domain.mekong.building import DROP_GRID
+from domain.mekong.board import BOARD_RADIUS, ISLANDS, SIZES, STONE_RADIUS, Site
 from domain.mekong.cards import PROGRAMME_LENGTH, Card
 from domain.mekong.commands import Program
 from domain.mekong.decide import awaiting
@@ -54,8 +54,8 @@ PLANKS = Values(plank_name(c, s) for c in COLOURS for s in SIZES)
 STONES = Values((*(i.name for i in ISLANDS), *(f"s{n}" for n in range(1, DROPS + 1))))
 SUPPORTS = Values((*COLOURS, *STONES.values))
 SPOTS = Values((*PLANKS.values, *COLOURS))
-_EDGE = (BOARD_RADIUS // DROP_GRID) * DROP_GRID
-DROP = Grid(-_EDGE, _EDGE, DROP_GRID)
+_EDGE = float(BOARD_RADIUS - STONE_RADIUS)
+DROP = Grid(-_EDGE, _EDGE, 1.0)
 PROGRAMME = Seq(Values(Card), 5)
 
 

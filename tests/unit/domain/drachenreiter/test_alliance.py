@@ -31,8 +31,9 @@ from domain.drachenreiter.events import (
     SpeedRevealed,
     TurnEnded,
 )
+from domain.drachenreiter.facing import faced as facing_to
 from domain.drachenreiter.magic_events import AllianceJoined, AmuletShielded, MagicMissed
-from domain.drachenreiter.shapes import base
+from domain.drachenreiter.shapes import base, norm
 from domain.drachenreiter.state import Facing, Step
 from domain.kernel import IllegalMove, NotYourTurn, Rng, Viewer
 
@@ -98,8 +99,8 @@ def test_a_turned_alliance_joins_just_behind_the_dragon_once_its_turn_is_over() 
 
 
 def test_the_player_of_the_joined_dragon_chooses_its_heading() -> None:
-    """Rulebook: "Le dragon déplacé peut être tourné dans la direction souhaitée"; a heading that would leave
-    it across a border is refused."""
+    """Rulebook: "Le dragon déplacé peut être tourné dans la direction souhaitée": every whole heading fits
+    here (the dragon moves across the track where it must); no heading at all (infinity) is refused."""
     _, state = speeds_set(lined_up())
     _, state = play(state, 0, Ally(True))
     _, state = play(state, 1, Move(500, 0.0, 0.0))
@@ -111,9 +112,11 @@ def test_the_player_of_the_joined_dragon_chooses_its_heading() -> None:
     assert faced.heading == 30.0 and (faced.x, faced.y) == (placed.x, placed.y)
     a, b = after.dragons[0].pose, after.dragons[1].pose
     assert not base(a.x, a.y, a.heading).intersects(base(b.x, b.y, b.heading))
+    headings = [h for h in map(float, range(-180, 180)) if abs(norm(h - placed.heading)) > 0.5]
+    assert all(facing_to(state, 0, h) is not None for h in headings), "moved across the track, every heading fits"
     with pytest.raises(IllegalMove) as err:
         play(state, 0, Face(math.inf))
-    assert err.value.rule == rb.ALLIANCE_HEADING
+    assert err.value.rule == rb.RESOLUTION
 
 
 def test_the_alliance_is_no_longer_played_at_the_holders_own_turn() -> None:

@@ -113,11 +113,29 @@ def test_the_listing_samples_headings_that_fit_and_all_are_accepted() -> None:
         play(state, 0, m)
 
 
-def test_any_heading_that_fits_may_be_submitted() -> None:
-    """Headings are continuous: the listing is a sample."""
+def test_any_whole_heading_that_fits_may_be_submitted() -> None:
+    """Headings are whole degrees (``move.resolution``): the listing is a sample of them."""
     _, state = play(crashing(), 0, CRASH)
-    events, _ = play(state, 0, Face(12.345))
-    assert of_type(events, DragonFaced)[0].pose.heading == pytest.approx(12.345)
+    events, _ = play(state, 0, Face(13.0))
+    assert of_type(events, DragonFaced)[0].pose.heading == 13.0
+
+
+def test_a_heading_is_whole_or_the_one_as_placed() -> None:
+    """Designed (``move.resolution``): a fraction of a degree is refused, except the heading as placed
+    (listed first, kept as it is); a whole heading within half a degree of that one is refused too, so
+    no two headings a player may give round to the same degree."""
+    _, state = play(crashing(), 0, CRASH)
+    state = dragon(state, 0, pose=replace(state.dragons[0].pose, heading=0.3))
+    listed = RULESET.legal_moves(state, 0)
+    assert listed[0] == Face(0.3) and Face(0.0) not in listed and Face(15.0) in listed
+    events, _ = play(state, 0, Face(0.3))
+    assert of_type(events, DragonFaced)[0].pose == state.dragons[0].pose, "kept as placed"
+    events, _ = play(state, 0, Face(1.0))
+    assert of_type(events, DragonFaced)[0].pose.heading == 1.0
+    for heading, words in ((12.345, "whole number of degrees"), (0.0, "within half a degree"), (math.nan, "whole")):
+        with pytest.raises(IllegalMove) as err:
+            play(state, 0, Face(heading))
+        assert err.value.rule == rb.RESOLUTION and words in err.value.message
 
 
 def test_a_timed_out_heading_leaves_the_dragon_as_placed() -> None:

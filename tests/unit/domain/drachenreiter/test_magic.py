@@ -4,6 +4,7 @@ alliance has its own module, ``test_alliance``)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import permutations
 
 import pytest
 import shapely
@@ -24,6 +25,7 @@ from domain.drachenreiter.events import (
     TurnEnded,
 )
 from domain.drachenreiter.flight import fly
+from domain.drachenreiter.magic import trap_spot_ok
 from domain.drachenreiter.magic_events import (
     AmuletShielded,
     DragonLassoed,
@@ -177,6 +179,24 @@ def test_a_trap_may_not_lie_on_a_field_or_away_from_the_template() -> None:
         with pytest.raises(IllegalMove) as err:
             play(state, 0, LayTraps(bad))
         assert err.value.rule == rb.MAGIC_TRAP
+
+
+def test_traps_are_laid_at_a_listed_layout_as_listed() -> None:
+    """Designed (``magic.trap-layouts``): a spot that touches the template but is not listed, or the
+    listed spots in another order, is refused, naming the rule, so every layout laid has its action in
+    the learning environments."""
+    state = moving(duel(them=900.0), 0, 400, laid=Magic.TRAP)
+    _, state = play(state, 0, Move(400, 0.0, 0.0))
+    listed = [m.spots for m in RULESET.legal_moves(state, 0) if isinstance(m, LayTraps)]
+    good = listed[0]
+    nudged = ((good[0][0] + 0.5, good[0][1]), *good[1:])
+    shuffled = next(p for p in permutations(good) if p not in listed)
+    for bad in (nudged, shuffled):
+        assert all(trap_spot_ok(state, s, bad[:i]) for i, s in enumerate(bad)), "the rulebook's placement allows it"
+        with pytest.raises(IllegalMove) as err:
+            play(state, 0, LayTraps(bad))
+        assert err.value.rule == rb.TRAP_LAYOUTS
+    play(state, 0, LayTraps(good))
 
 
 @pytest.mark.parametrize(

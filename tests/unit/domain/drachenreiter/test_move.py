@@ -66,7 +66,7 @@ def test_the_template_must_be_that_of_the_set_speed() -> None:
     assert err.value.rule == rb.TEMPLATE
 
 
-@pytest.mark.parametrize(("turn_in", "turn_out", "rule"), [(60.5, 0.0, rb.TEMPLATE), (0.0, -61.0, rb.LANDING)])
+@pytest.mark.parametrize(("turn_in", "turn_out", "rule"), [(61.0, 0.0, rb.TEMPLATE), (0.0, -61.0, rb.LANDING)])
 def test_turns_beyond_the_notches_are_refused(turn_in: float, turn_out: float, rule: object) -> None:
     """Rulebook: the ends of a template are notched; the 400 template turns 60° at each end (designed)."""
     with pytest.raises(IllegalMove) as err:
@@ -74,11 +74,21 @@ def test_turns_beyond_the_notches_are_refused(turn_in: float, turn_out: float, r
     assert err.value.rule == rule
 
 
-def test_any_angle_within_the_notches_may_be_submitted() -> None:
-    """The listing samples turns every 15°; other angles are just as legal."""
-    events, _ = play(straight(400), 0, Move(400, 12.345, -59.999))
-    assert of_type(events, DragonFlew)[0].turn_in == pytest.approx(12.345)
-    assert 12.345 not in turns(400, 15.0)
+def test_any_whole_angle_within_the_notches_may_be_submitted() -> None:
+    """The listing samples turns every 15°; other whole degrees are just as legal."""
+    events, _ = play(straight(400), 0, Move(400, 13.0, -59.0))
+    assert of_type(events, DragonFlew)[0].turn_in == 13.0
+    assert 13.0 not in turns(400, 15.0)
+
+
+@pytest.mark.parametrize(("turn_in", "turn_out"), [(12.345, 0.0), (0.0, -59.999), (math.nan, 0.0), (math.inf, 0.0)])
+def test_a_turn_is_given_in_whole_degrees(turn_in: float, turn_out: float) -> None:
+    """Designed (``move.resolution``): no hand turns a template finer, and every flight then has an
+    action in the learning environments. A fraction is refused, naming the rule, and changes nothing."""
+    state = straight(400)
+    with pytest.raises(IllegalMove) as err:
+        play(state, 0, Move(400, turn_in, turn_out))
+    assert err.value.rule == rb.RESOLUTION and "whole degrees" in err.value.message
 
 
 def test_the_listing_samples_turns_every_15_degrees_and_the_notch_limits() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from domain.kernel import IllegalMove
@@ -71,9 +73,19 @@ def test_a_dropped_stone_goes_anywhere_in_the_water_by_coordinates() -> None:
     moves = RULESET.legal_moves(state, 0)
     assert all(isinstance(m, PlaceStoneAt) for m in moves) and 100 < len(moves) < 300
     assert all(m.x % DROP_GRID == 0 and m.y % DROP_GRID == 0 for m in moves)
-    state, events = play(state, 0, PlaceStoneAt(3.7, -41.25))
-    assert events[0] == StonePlaced(0, "s1", 3.7, -41.25)
+    state, events = play(state, 0, PlaceStoneAt(4.0, -41.0))
+    assert events[0] == StonePlaced(0, "s1", 4.0, -41.0)
     assert state.drops[0].name == "s1" and state.stones == state.drops
+
+
+@pytest.mark.parametrize(("x", "y"), [(3.7, -41.0), (4.0, -41.25), (math.nan, 0.0), (math.inf, 0.0)])
+def test_a_stone_is_dropped_at_whole_units(x: float, y: float) -> None:
+    """Designed (``challenge.drop-resolution``): a stone is dropped at whole units of the board (its
+    radius is 100), so every drop has an action in the learning environments."""
+    state = _stone_turn(table("challenge", 2))
+    with pytest.raises(IllegalMove, match="whole units") as err:
+        RULESET.decide(state, 0, PlaceStoneAt(x, y), RNG)
+    assert err.value.rule == rb.DROP_RESOLUTION
 
 
 @pytest.mark.parametrize(
