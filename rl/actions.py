@@ -16,9 +16,10 @@ field falls outside its ``Field`` (a seat beyond the declared grid) is left out 
 mask; two commands that snap to one grid point share it, the first listed playing.
 
 After the moves come the decisions a server game records without a move: ``skip`` (the acting
-seat's decision lost to a timeout, where the rules allow) and ``leave(seat)`` (a seat resigns or
-forfeits, whoever is to act). No mask sets them: the rules' choices are the moves. The
-environments play them when given, so every recorded decision has an action (``rl.records``).
+seat's decision lost to a timeout, where the rules allow), ``leave(seat)`` (a seat resigns or
+forfeits, whoever is to act) and ``join`` (a newcomer takes the next seat of a running game, where
+the rules allow). No mask sets them: the rules' choices are the moves. The environments play them
+when given, so every recorded decision has an action (``rl.records``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import numpy as np
 
 from domain.kernel import Codec, Command
 from rl.action_fields import Field, Listed, Spec, inferred_spec
-from rl.match import Lost
+from rl.match import Without
 
 
 class CommandBlock:
@@ -113,8 +114,8 @@ KNOWN_LIMIT = 100_000
 
 
 class ActionCodec:
-    """The action space of one game: a block per command type, in the codec's order, then ``skip``
-    and a ``leave`` per seat (up to ``seats``, the game's most)."""
+    """The action space of one game: a block per command type, in the codec's order, then ``skip``,
+    a ``leave`` per seat (up to ``seats``, the game's most) and ``join``."""
 
     def __init__(
         self, commands: Codec[Command], specs: Mapping[str, Spec], default_listed: int = 64, seats: int = 0
@@ -133,9 +134,9 @@ class ActionCodec:
             self.blocks_by_type[cls] = block
             offset += block.size
         self.moves = offset
-        """The actions 0 up to ``moves`` stand for moves; ``skip`` and the ``leave``s follow."""
+        """The actions 0 up to ``moves`` stand for moves; ``skip``, the ``leave``s and ``join`` follow."""
         self.seats = seats
-        self.size = offset + 1 + seats
+        self.size = offset + 2 + seats
         self._names: dict[int, str] = {}
         self._known: dict[Command, int | None] = {}
         self._same: dict[int, tuple[Command, int | None]] = {}
@@ -191,11 +192,19 @@ class ActionCodec:
             raise ValueError(f"seat {seat} is outside 0..{self.seats - 1}")
         return self.moves + 1 + seat
 
-    def lost(self, action: int) -> tuple[Lost, int | None] | None:
-        """For ``skip``, ``("skip", None)``; for ``leave(seat)``, ``("leave", seat)``; else None."""
+    @property
+    def join(self) -> int:
+        """The action of a newcomer taking the next seat of a running game (``Ruleset.join``)."""
+        return self.size - 1
+
+    def without(self, action: int) -> tuple[Without, int | None] | None:
+        """For ``skip``, ``("skip", None)``; for ``leave(seat)``, ``("leave", seat)``; for ``join``,
+        ``("join", None)``; for a move's action, None."""
         if action == self.moves:
             return "skip", None
-        if self.moves < action < self.size:
+        if action == self.join:
+            return "join", None
+        if self.moves < action < self.join:
             return "leave", action - self.moves - 1
         return None
 
@@ -231,9 +240,9 @@ class ActionCodec:
         found = self._names.get(action)
         if found is not None:
             return found
-        lost = self.lost(action)
-        if lost is not None:
-            return "skip" if lost[1] is None else f"leave seat={lost[1]}"
+        without = self.without(action)
+        if without is not None:
+            return without[0] if without[1] is None else f"leave seat={without[1]}"
         block = self.block_of(action)
         if len(self._names) > 200_000:
             self._names.clear()
@@ -331,7 +340,8 @@ def _mask(size: int, actions: np.ndarray) -> np.ndarray:
 
 
 RECYCLED_SIZE = 1 << 18
-"""From this many actions up (Mekong's 1,167,771, Seven Dragons' 568,248) masks are recycled."""
+"""From this many actions up (Mekong's 1,205,508, Drachenreiter's 588,554, Seven Dragons' 568,249)
+masks are recycled."""
 
 _POOLS: dict[int, list[list[Any]]] = {}
 """Per size, up to 8 entries ``[mask, the actions set in it]``."""

@@ -13,7 +13,10 @@ from typing import Any, Literal
 from domain.kernel import Command, Event, Outcome, Rng, Ruleset, Viewer, state_after
 
 Lost = Literal["skip", "leave"]
-"""How a decision is taken without a move: lost to a timeout, or by the seat leaving."""
+"""How a seat's decision is taken without a move: lost to a timeout, or by the seat leaving."""
+Without = Literal["skip", "leave", "join"]
+"""A decision taken without a move: a ``Lost`` one, or a newcomer joining a running game (the new
+seat is the next, as ``Ruleset.join`` makes it)."""
 
 
 def seed_bytes(seed: int) -> bytes:
@@ -62,10 +65,11 @@ class Match:
             self._legal = (seat, self.ruleset.legal_moves(self.state, seat))
         return self._legal[1]
 
-    def take(self, seat: int, decision: Command | Lost) -> None:
+    def take(self, seat: int, decision: Command | Without) -> None:
         """``seat``'s decision, as a server game records it (``rl.records``): a move (the engine
         checks it), or one without a move: ``"skip"`` loses it to a timeout where the rules allow
-        (``ValueError``, changing nothing, where they do not), ``"leave"`` makes the seat leave."""
+        (``ValueError``, changing nothing, where they do not), ``"leave"`` makes the seat leave,
+        ``"join"`` seats a newcomer (``seat``, the next) where the rules let one join."""
         self._step(lambda rng: decided(self.ruleset, self.state, seat, decision, rng))
 
     def _step(self, decide: Callable[[Rng], list[Event]]) -> list[Event]:
@@ -89,9 +93,9 @@ class Match:
         return self.decisions >= self.ruleset.max_decisions
 
 
-def decided(ruleset: Ruleset[Any], state: Any, seat: int, command: Command | Lost, rng: Rng) -> list[Event]:
+def decided(ruleset: Ruleset[Any], state: Any, seat: int, command: Command | Without, rng: Rng) -> list[Event]:
     """The events of ``seat``'s decision: a move, a lost decision (``ValueError`` where the rules let
-    none be lost) or leaving."""
+    none be lost), leaving, or joining as the next seat."""
     if command == "skip":
         events = ruleset.skip(state, seat, rng)
         if events is None:
@@ -99,6 +103,8 @@ def decided(ruleset: Ruleset[Any], state: Any, seat: int, command: Command | Los
         return events
     if command == "leave":
         return ruleset.leave(state, seat, rng)
+    if command == "join":
+        return ruleset.join(state, rng)
     assert not isinstance(command, str)
     return ruleset.decide(state, seat, command, rng)
 

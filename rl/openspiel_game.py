@@ -13,10 +13,12 @@ every draw, the engine's events are folded. The engine is a pure function of its
 so running it again with one more outcome is exact.
 
 **Decisions without a move.** After the moves, the action space holds ``skip`` (the acting
-seat's decision lost to a timeout, where the rules allow) and ``leave(seat)`` (that seat resigns
-or forfeits, whichever seat is to act): a server game records both (``rl.openspiel_records``).
-``legal_actions()`` lists neither (the rules' choices are the moves); ``apply_action`` takes them
-where the rules do.
+seat's decision lost to a timeout, where the rules allow), ``leave(seat)`` (that seat resigns
+or forfeits, whichever seat is to act) and ``join`` (a newcomer takes the next seat of a running
+game, where the rules allow: a game loaded with ``seated`` seats at the start, fewer than its
+``players``): a server game records them all (``rl.openspiel_records``). ``legal_actions()`` lists
+none of them (the rules' choices are the moves); ``apply_action`` takes them where the rules do. A
+player not seated yet is never to act, observes nothing (zeros, ``"not seated"``) and gets 0.
 
 Observations are the seat's own view (``rl.features``): as a string its canonical JSON,
 as a tensor its hashed vector. The information state adds the seat's own past actions.
@@ -38,7 +40,7 @@ from domain.kernel import Command, Event, Rng, RuleError, Ruleset, Viewer, state
 from rl import hooks
 from rl.actions import ActionCodec, Legal
 from rl.features import OBSERVATION_SIZE, describe
-from rl.match import Lost, decided, returns
+from rl.match import Without, decided, returns
 from rl.specs import codec_for, spec_for
 
 T = TypeVar("T")
@@ -120,25 +122,30 @@ def _game_type(ruleset: Ruleset[Any]) -> pyspiel.GameType:
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"variant": default.name, "players": default.min_seats, "options": ""},
+        parameter_specification={"variant": default.name, "players": default.min_seats, "options": "", "seated": 0},
     )
 
 
 class DragonhallGame(pyspiel.Game):
-    """One game of the catalogue; parameters ``variant``, ``players`` and ``options`` (the variant's
-    options as a JSON object, its defaults when empty: ``'{"track": "ring"}'``)."""
+    """One game of the catalogue; parameters ``variant``, ``players``, ``options`` (the variant's
+    options as a JSON object, its defaults when empty: ``'{"track": "ring"}'``) and ``seated`` (the
+    seats at the start where newcomers join later, up to ``players``; 0: all of them)."""
 
     ruleset: Ruleset[Any]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**self.game_type().parameter_specification, **(params or {})}
         options = json.loads(str(params["options"]) or "{}")
-        self.config = self.ruleset.configure(str(params["variant"]), options, int(params["players"]))
+        players = int(params["players"])
+        seated = int(params["seated"]) or players
+        if not 0 < seated <= players:
+            raise ValueError(f"seated {seated}: from 1 to players ({players})")
+        self.config = self.ruleset.configure(str(params["variant"]), options, seated)
         self.codec: ActionCodec = codec_for(self.ruleset)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.codec.size,
             max_chance_outcomes=spec_for(self.ruleset.slug).max_chance_outcomes,
-            num_players=self.config.seats,
+            num_players=players,
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=0.0,
@@ -167,12 +174,14 @@ class DragonhallState(pyspiel.State):
         super().__init__(game)
         self._rules = Shared(game.ruleset)
         self._engine = Shared(game.ruleset.initial(game.config))
-        self._pending: tuple[int, Command | Lost] | None = None  # None before setup: the opening is pending
+        self._pending: tuple[int, Command | Without] | None = None  # None before setup: the opening is pending
         self._opened = False
         self._draws: list[int] = []
         self._chance = 0
         self._decisions = 0
-        self._mine: list[list[int]] = [[] for _ in range(game.config.seats)]
+        self._mine: list[list[int]] = [[] for _ in range(game.num_players())]
+        self.seated = game.config.seats
+        """The seats in the game now (newcomers join as the next)."""
         self._legal: Forgotten | None = None
         self._next: int | None = None
         self._resolve()
@@ -201,6 +210,8 @@ class DragonhallState(pyspiel.State):
             self._chance = need.n
             return
         self._engine = Shared(state_after(self.ruleset, self.engine_state, events))
+        if self._pending is not None and self._pending[1] == "join":
+            self.seated += 1
         self._opened, self._pending, self._draws, self._chance, self._legal = True, None, [], 0, None
 
     def _step(self, rng: Rng) -> list[Event]:
@@ -259,21 +270,23 @@ class DragonhallState(pyspiel.State):
             self._decisions += 1
         self._resolve()
 
-    def _chosen(self, action: int) -> tuple[int, Command | Lost]:
+    def _chosen(self, action: int) -> tuple[int, Command | Without]:
         """The seat deciding and what it decides: the acting seat's listed move, else (checked)
-        a move the listing samples out or its lost decision, or another seat leaving."""
+        a move the listing samples out or its lost decision, another seat leaving or a newcomer."""
         seat = self.current_player()
         listed = self._table().command(action)
         if listed is not None:
             return seat, listed
-        lost = self._codec.lost(action)
-        if lost is None:
+        without = self._codec.without(action)
+        if without is None:
             return seat, self._checked(seat, self._table().playable(action), action)
-        how, leaver = lost
-        seat = seat if leaver is None else leaver  # a leave names its seat
+        how, leaver = without
+        seat = self.seated if how == "join" else seat if leaver is None else leaver  # a leave names its seat
+        if seat >= self.get_game().num_players():
+            raise ValueError(f"action {action} (join): the game's {seat} players are all seated")
         return seat, self._checked(seat, how, action)
 
-    def _checked(self, seat: int, command: Command | Lost | None, action: int) -> Command | Lost:
+    def _checked(self, seat: int, command: Command | Without | None, action: int) -> Command | Without:
         """``command`` when the rules accept it of ``seat`` now, as the server would (a too-short
         plank on a wide gap, a stone dropped between the listed points, a lost decision):
         ``ValueError`` otherwise."""
@@ -300,7 +313,7 @@ class DragonhallState(pyspiel.State):
     def returns(self) -> list[float]:
         outcome = self.ruleset.outcome(self.engine_state) if not self._chance else None
         n = self.get_game().num_players()
-        return returns(outcome, n) if outcome is not None else [0.0] * n
+        return [*returns(outcome, self.seated), *[0.0] * (n - self.seated)] if outcome is not None else [0.0] * n
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> DragonhallState:
         """A state ``player_id`` cannot tell from this one: what it does not see (the others'
@@ -313,6 +326,8 @@ class DragonhallState(pyspiel.State):
         hidden draws it changed are not in it. At a decision or terminal node only."""
         if self._chance:
             raise ValueError("resample_from_infostate at a chance node: answer its draw first")
+        if player_id >= self.seated:
+            raise ValueError(f"player {player_id} is not seated yet")
         seed = int(probability_sampler() * 2**53)
         other = self.clone()
         other._engine = Shared(self.ruleset.observe(self.engine_state, player_id, random.Random(seed)))
@@ -348,9 +363,14 @@ class ViewObserver:
         self.dict = {"view": self.tensor}
 
     def set_from(self, state: DragonhallState, player: int) -> None:
+        if player >= state.seated:
+            self.tensor[:] = 0.0
+            return
         self.tensor[:] = hooks.observation(state.ruleset, state.engine_state, player, self.tensor.size)
 
     def string_from(self, state: DragonhallState, player: int) -> str:
+        if player >= state.seated:
+            return "not seated"
         text = describe(state.view(player), player)
         if self.perfect_recall:
             text += f" mine: {state.own_actions(player)}"

@@ -68,7 +68,7 @@ class Drawing(Rng):
 
 def load_game(recorded: records.Recorded) -> pyspiel.Game:
     """The OpenSpiel game of a record's table: its game, variant, options and seats."""
-    params = {"variant": recorded.variant, "players": recorded.players,
+    params = {"variant": recorded.variant, "players": recorded.seats, "seated": recorded.players,
               "options": json.dumps(dict(recorded.options), sort_keys=True)}  # fmt: skip
     return pyspiel.load_game(game_name(recorded.ruleset.slug), params)
 
@@ -152,13 +152,14 @@ def _steps(
 
 
 def _to_act(state: DragonhallState, decision: records.Decision) -> None:
-    """Lets the decision's seat act next, where it is awaited (a seat may leave at any time)."""
+    """Lets the decision's seat act next, where it is awaited (a seat may leave at any time, and a
+    newcomer join)."""
     if state.current_player() == decision.seat:
         return
     try:
         state.answer_next(decision.seat)
     except ValueError:
-        if decision.how != "leave":
+        if decision.how not in ("leave", "join"):
             raise ValueError(f"version {decision.version}: seat {decision.seat + 1} moved out of turn") from None
 
 
@@ -169,6 +170,8 @@ def _action(state: DragonhallState, decision: records.Decision) -> int:
         return codec.skip
     if decision.how == "leave":
         return codec.leave(decision.seat)
+    if decision.how == "join":
+        return codec.join
     assert decision.command is not None
     action = state.action_for(decision.command)
     if action is None:

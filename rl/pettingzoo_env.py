@@ -23,7 +23,7 @@ from domain.kernel import Command, RuleError, Ruleset, Viewer
 from rl import hooks, records
 from rl.actions import Legal
 from rl.features import OBSERVATION_SIZE, describe
-from rl.match import Lost, Match, returns
+from rl.match import Match, Without, returns
 from rl.specs import codec_for, game
 
 
@@ -50,12 +50,14 @@ class DragonhallEnv(AECEnv):
         self.ruleset = game(slug) if isinstance(slug, str) else slug
         self.variant = self.ruleset.variant(variant).name
         self.players = players or self.ruleset.variant(variant).min_seats
+        """Seats at the start; newcomers may join a recorded game up to ``len(possible_agents)``."""
         self.options = dict(options or {})
         self.ruleset.configure(self.variant, self.options, self.players)  # fails early on bad options or seats
         self.codec = codec_for(self.ruleset)
         self.render_mode = render_mode
         self.observation_size = observation_size
-        self.possible_agents = [f"seat_{i}" for i in range(self.players)]
+        most = self.recorded.seats if self.recorded is not None else self.players
+        self.possible_agents = [f"seat_{i}" for i in range(most)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._observation_space = spaces.Dict(
             {
@@ -97,13 +99,22 @@ class DragonhallEnv(AECEnv):
                 streams=streams,
             )
         self._table = None
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agents: list[str] = []
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        for agent in self.possible_agents[: self.players]:
+            self._seated(agent)
         self._after_decision()
+
+    def _seated(self, agent: str) -> None:
+        """``agent`` takes its seat: at the start, or joining a running game."""
+        self.agents.append(agent)
+        self.rewards[agent] = self._cumulative_rewards[agent] = 0.0
+        self.terminations[agent] = self.truncations[agent] = False
+        self.infos[agent] = {}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -167,6 +178,8 @@ class DragonhallEnv(AECEnv):
             yield agent, action, decision
             self._cumulative_rewards[agent] = 0.0
             self._match().take(decision.seat, decision.taken)
+            if decision.how == "join":
+                self._seated(agent)
             self._table = None
             self._after_decision()
             self._accumulate_rewards()
@@ -175,24 +188,33 @@ class DragonhallEnv(AECEnv):
         """Plays ``action`` for ``seat``, the agent to act: a listed move, a legal move the listing
         samples out (the command of its exact numbering, when the rules accept it), or a decision
         taken without a move (``codec.skip``: ``seat``'s, where the rules let it be lost;
-        ``codec.leave(k)``: seat ``k`` leaves, if it is still playing). False, changing nothing,
-        when none of these."""
-        lost = self.codec.lost(action)
-        decision: Command | Lost | None = self._legal(seat).playable(action) if lost is None else lost[0]
-        if lost is not None and lost[1] is not None:
-            seat = lost[1]  # a leave names its seat
+        ``codec.leave(k)``: seat ``k`` leaves, if it is still playing; ``codec.join``: a newcomer
+        takes the next seat, where the rules and ``possible_agents`` leave one). False, changing
+        nothing, when none of these."""
+        without = self.codec.without(action)
+        decision: Command | Without | None = self._legal(seat).playable(action) if without is None else without[0]
+        if without is not None and without[1] is not None:
+            seat = without[1]  # a leave names its seat
+        if decision == "join":
+            seat = len(self.agents)
+            if seat >= len(self.possible_agents):
+                return False
         if decision is None:
             return False
         try:
             self._match().take(seat, decision)
         except (RuleError, ValueError):
             return False
+        if decision == "join":
+            self._seated(self.possible_agents[seat])
         return True
 
     def _action_of(self, decision: records.Decision) -> int | None:
         """The action that stands for a recorded decision (see ``replay``)."""
         if decision.how == "skip":
             return self.codec.skip
+        if decision.how == "join":
+            return self.codec.join
         if decision.how == "leave":
             return self.codec.leave(decision.seat)
         assert decision.command is not None
@@ -223,7 +245,7 @@ class DragonhallEnv(AECEnv):
         match = self._match()
         outcome = match.outcome()
         if outcome is not None:
-            for agent, r in zip(self.agents, returns(outcome, self.players), strict=True):
+            for agent, r in zip(self.agents, returns(outcome, len(self.agents)), strict=True):
                 self.rewards[agent] = r
                 self.terminations[agent] = True
             self.agent_selection = self.agents[0]

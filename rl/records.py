@@ -12,8 +12,10 @@ A seat's time running out is a decision too, taken by the game's timeout policy 
 then ``PolicyPlayed`` for each further decision of the turn): under ``auto`` a stand-in bot's move,
 read as the seat's move; under ``skip`` a decision lost where the rules allow (``Decision.how`` is
 ``"skip"``); under ``forfeit`` the seat leaves, as a ``Resigned`` seat does (``"leave"``). Each draws
-from the same stream as a move would. A joining player or a fork (``Joined``, ``Forked``) changes the
-table itself, and ``read`` refuses such a record with a ``ValueError`` that names the event.
+from the same stream as a move would. A newcomer joining a running game (``Joined``) is a decision
+too (``"join"``): the game starts with ``Recorded.players`` seats and ends with ``Recorded.seats``. A
+sandbox's record starts from another game's position (``Forked``), which no environment can draw, and
+``read`` refuses it with a ``ValueError`` that names the event.
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from domain.kernel import Command, Ruleset
-from rl.match import Lost
+from rl.match import Lost, Without
 from rl.specs import game
 
-UNSUPPORTED = ("Joined", "Forked")
+UNSUPPORTED = ("Forked",)
 TIMED = ("TurnTimedOut", "PolicyPlayed")
 LOST: dict[str, Lost] = {"skip": "skip", "forfeit": "leave"}
 """What a timed-out decision's ``applied`` policy did, when it played no move."""
@@ -36,17 +38,18 @@ LOST: dict[str, Lost] = {"skip": "skip", "forfeit": "leave"}
 class Decision:
     """One recorded decision: the seat, its command, the server version of its event (``MoveMade``,
     or a timed-out turn's, or ``Resigned``) and the stream its chance was drawn from. ``how`` is
-    ``"move"`` (``command`` played), ``"skip"`` (the decision lost to a timeout, ``ruleset.skip``)
-    or ``"leave"`` (the seat resigned or forfeited, ``ruleset.leave``); ``command`` is None for these."""
+    ``"move"`` (``command`` played), ``"skip"`` (the decision lost to a timeout, ``ruleset.skip``),
+    ``"leave"`` (the seat resigned or forfeited, ``ruleset.leave``) or ``"join"`` (a newcomer took
+    ``seat``, the next, ``ruleset.join``); ``command`` is None for these."""
 
     seat: int
     command: Command | None
     version: int
     stream: str
-    how: Literal["move"] | Lost = "move"
+    how: Literal["move"] | Without = "move"
 
     @property
-    def taken(self) -> Command | Lost:
+    def taken(self) -> Command | Without:
         """What the seat decided: its command, or how it decided without one."""
         if self.command is not None:
             return self.command
@@ -56,7 +59,8 @@ class Decision:
 
 @dataclass(frozen=True)
 class Recorded:
-    """A finished server game, as the environments rebuild it."""
+    """A finished server game, as the environments rebuild it: ``players`` seats at its start,
+    ``seats`` at its end (more where newcomers joined)."""
 
     ruleset: Ruleset[Any]
     variant: str
@@ -65,6 +69,7 @@ class Recorded:
     seed: bytes
     decisions: tuple[Decision, ...]
     outcome: Mapping[str, Any] | None
+    seats: int
 
 
 def read(record: Mapping[str, Any]) -> Recorded:
@@ -80,23 +85,27 @@ def read(record: Mapping[str, Any]) -> Recorded:
         decision = _decision(ruleset, event)
         if decision is not None:
             decisions.append(decision)
+    seats = len(header["seats"])
     return Recorded(
         ruleset,
         header["variant"],
         dict(header.get("options") or {}),
-        len(header["seats"]),
+        seats - sum(d.how == "join" for d in decisions),
         bytes.fromhex(header["seed"]),
         tuple(decisions),
         header.get("outcome"),
+        seats,
     )
 
 
 def _decision(ruleset: Ruleset[Any], event: Mapping[str, Any]) -> Decision | None:
     """The decision an event records, or None for an event that records none."""
     kind, data, version = event["type"], event["data"], int(event["version"])
-    if kind not in ("MoveMade", "Resigned", *TIMED):
+    if kind not in ("MoveMade", "Resigned", "Joined", *TIMED):
         return None
     seat, stream = int(data["seat"]), f"v{version - 1}"
+    if kind == "Joined":
+        return Decision(seat, None, version, stream, "join")
     if kind == "Resigned":
         return Decision(seat, None, version, stream, "leave")
     if kind in TIMED and data["applied"] in LOST:

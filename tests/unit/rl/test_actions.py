@@ -75,4 +75,4 @@ def test_a_game_without_a_numbering_of_its_own_gets_one_from_its_type_hints_and_
     codec = ActionCodec(DICE_RACE.commands, {})
     bid, roll = codec.blocks
     assert bid.listed == Listed(64) and roll.size == 1
-    assert codec.moves == 65 and codec.size == 66  # and a skip, no seat to leave
+    assert codec.moves == 65 and codec.size == 67  # and a skip and a join, no seat to leave

@@ -1,8 +1,9 @@
 """A finished server game whose seats timed out or resigned replays in the environments (issue 33):
 a timed-out decision is read as the server took it (the stand-in bot's move under ``auto``, a lost
-decision under ``skip``, the seat leaving under ``forfeit``), and a resignation as the seat leaving.
-Every decision has an action (``codec.skip``, ``codec.leave(seat)`` for those without a move), and
-both environments replay them all to the server's states, from the record or from the actions."""
+decision under ``skip``, the seat leaving under ``forfeit``), a resignation as the seat leaving, and
+a newcomer joining a running Seven Dragons game as a decision that adds a seat. Every decision has an
+action (``codec.skip``, ``codec.leave(seat)``, ``codec.join`` for those without a move), and both
+environments replay them all to the server's states, from the record or from the actions."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ def hashes_after_decisions(record: dict[str, Any]) -> dict[int, str]:
     out: dict[int, str] = {}
     decision = None
     for event in record["events"]:
-        if event["type"] in ("MoveMade", "Resigned", *records.TIMED):
+        if event["type"] in ("MoveMade", "Resigned", "Joined", *records.TIMED):
             decision = event["version"]
         elif event["source"] == "rules" and decision is not None:
             out[decision] = event["state_hash"]
@@ -48,8 +49,11 @@ def kinds_count(record: dict[str, Any], kind: str) -> int:
     return sum(e["type"] == kind for e in record["events"])
 
 
+GAMES = ["mekong", "drachenreiter", "tarasque", "seven-dragons"]
+
+
 @pytest.mark.parametrize("policy", ["auto", "skip", "forfeit"])
-@pytest.mark.parametrize("game", ["mekong", "drachenreiter", "tarasque"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_game_with_timeouts_and_resignations_replays_in_pettingzoo_to_the_servers_states(
     platform: Any, game: str, policy: str
 ) -> None:
@@ -64,8 +68,13 @@ def test_a_game_with_timeouts_and_resignations_replays_in_pettingzoo_to_the_serv
         hows.append(decision.how)
         assert action is not None, f"version {decision.version}: every decision has an action"
         assert (
-            codec.lost(action)
-            == {"move": None, "skip": ("skip", None), "leave": ("leave", decision.seat)}[decision.how]
+            codec.without(action)
+            == {
+                "move": None,
+                "skip": ("skip", None),
+                "leave": ("leave", decision.seat),
+                "join": ("join", None),
+            }[decision.how]
         )
         played += 1
     assert environment.match is not None and played == len(expected)
@@ -76,10 +85,12 @@ def test_a_game_with_timeouts_and_resignations_replays_in_pettingzoo_to_the_serv
     assert hows.count("move") == kinds_count(record, "MoveMade") + timed.count("auto"), "a stand-in's move is a move"
     assert hows.count("leave") == kinds_count(record, "Resigned") + timed.count("forfeit")
     assert "leave" in hows
+    assert hows.count("join") == kinds_count(record, "Joined") == (game == "seven-dragons")
+    assert environment.agents == environment.possible_agents, "the newcomer is an agent once it joined"
 
 
 @pytest.mark.parametrize("policy", ["auto", "skip", "forfeit"])
-@pytest.mark.parametrize("game", ["mekong", "drachenreiter", "tarasque"])
+@pytest.mark.parametrize("game", GAMES)
 def test_a_game_with_timeouts_and_resignations_replays_in_openspiel_to_the_servers_states(
     platform: Any, game: str, policy: str
 ) -> None:
@@ -89,10 +100,12 @@ def test_a_game_with_timeouts_and_resignations_replays_in_openspiel_to_the_serve
     loaded, end = from_record(record)
     assert state_hash(end.engine_state) == expected[max(expected)] and end.is_terminal()
     codec = codec_for(recorded.ruleset)
-    lost = [codec.lost(step.action) for step in end.full_history() if step.player >= 0]
+    lost = [codec.without(step.action) for step in end.full_history() if step.player >= 0]
     assert lost.count(("skip", None)) == sum(d.how == "skip" for d in recorded.decisions)
     leavers = [d.seat for d in recorded.decisions if d.how == "leave"]
     assert [seat for how, seat in filter(None, lost) if how == "leave"] == leavers and leavers
+    assert lost.count(("join", None)) == recorded.seats - recorded.players == (game == "seven-dragons")
+    assert loaded.num_players() == recorded.seats == len(end.returns())
     again = from_history(loaded, end.full_history())
     assert state_hash(again.engine_state) == state_hash(end.engine_state), "its history rebuilds it"
     assert again.returns() == end.returns()
@@ -136,12 +149,12 @@ def test_a_decision_without_a_move_is_an_action_openspiel_takes_where_the_rules_
         state.apply_action(codec.leave(other))
 
 
-def test_a_table_changed_by_a_newcomer_is_refused_naming_the_event(platform: Any) -> None:
-    record = timed_record(platform, "seven-dragons", moves=6)
-    if not any(e["type"] == "Joined" for e in record["events"]):
-        pytest.skip("no newcomer joined this game")
-    with pytest.raises(ValueError, match=r"a Joined has no action in the environments"):
-        records.read(record)
+def test_a_sandbox_record_is_refused_naming_its_fork(platform: Any) -> None:
+    """A sandbox starts from another game's position (``Forked``), which no environment can draw."""
+    record = timed_record(platform, "tarasque", number=3, moves=6)
+    forked = {**record, "events": [{"type": "Forked", "version": 2, "data": {}}, *record["events"]]}
+    with pytest.raises(ValueError, match=r"version 2: a Forked has no action in the environments"):
+        records.read(forked)
 
 
 def test_a_skip_the_rules_do_not_allow_is_refused_and_changes_nothing() -> None:
@@ -152,3 +165,31 @@ def test_a_skip_the_rules_do_not_allow_is_refused_and_changes_nothing() -> None:
     assert match.decisions == 0 and state_hash(match.state) == before
     match.take(seat, "leave")
     assert match.decisions == 1 and seat not in match.awaiting()
+
+
+def test_a_newcomer_joins_an_openspiel_game_loaded_with_fewer_seats_at_the_start() -> None:
+    """``seated`` seats at the start, ``players`` at most: a player not seated yet observes nothing and
+    is never to act, ``codec.join`` seats the next, and none joins past ``players``."""
+    game = pyspiel.load_game("python_dragonhall_seven_dragons", {"players": 3, "seated": 2})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    codec = game.codec
+    assert state.observation_string(2) == "not seated" and not any(state.observation_tensor(2))
+    assert codec.join not in state.legal_actions()
+    state.apply_action(codec.join)
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    assert state.seated == 3 and state.observation_string(2) != "not seated" and any(state.observation_tensor(2))
+    with pytest.raises(ValueError, match="all seated"):
+        state.apply_action(codec.join)
+
+
+def test_no_newcomer_joins_a_pettingzoo_game_of_its_own() -> None:
+    """An environment's own game keeps its seats: ``join`` is refused and changes nothing."""
+    environment = env("seven-dragons", players=2)
+    environment.reset(seed=5)
+    assert environment.match is not None and environment.ruleset.can_join(environment.match.state)
+    with pytest.raises(ValueError, match="join"):
+        environment.step(environment.codec.join)
+    assert environment.match.decisions == 0 and environment.agents == ["seat_0", "seat_1"]
