@@ -12,6 +12,7 @@ be at most 2 / (2 + 0.031 x floor in µs / 1000) of the throughput without them.
 
     python bench/fanout_floor.py                      # 1,000 streams, 10,000 and 20,000 lines/s
     python bench/fanout_floor.py --rates 5000 30000 --seconds 8
+    python bench/fanout_floor.py --frame-bytes 1500    # lines as long as a bench's own
 """
 
 from __future__ import annotations
@@ -80,9 +81,11 @@ async def _hold(port: int, paths: list[str], seconds: float) -> tuple[int, float
     return seen[0] - before, time.process_time() - cpu, opened[0]
 
 
-def measure(rate: int, streams: int, seconds: float) -> dict[str, float]:
+def measure(rate: int, streams: int, seconds: float, frame_bytes: int = 0) -> dict[str, float]:
+    """The server's (and the client's) CPU per line, fanning ``rate`` lines a second out to ``streams``
+    streams; ``frame_bytes`` pads each line to that length (``fanout_app.frame``), 0 leaves it short."""
     port = free_port()
-    env = {**os.environ, "FANOUT_RATE": str(rate), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "FANOUT_RATE": str(rate), "FANOUT_FRAME_BYTES": str(frame_bytes), "PYTHONPATH": str(ROOT)}
     granian = str(Path(sys.executable).parent / "granian")
     options = ["--interface", "rsgi", "--workers", "1", "--port", str(port), "--backpressure", str(streams + 64)]
     server = subprocess.Popen([granian, *options, "--log-level", "warning", "bench.fanout_app:app"], env=env, cwd=ROOT)
@@ -112,12 +115,14 @@ def main() -> None:
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--rates", type=int, nargs="+", default=[10000, 20000], help="lines a second, in all")
     parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument("--frame-bytes", type=int, default=0, help="pad each line to this length (0: 250 bytes)")
     args = parser.parse_args()
-    table = Table(title=f"A line's CPU with nothing but sends ({args.streams} streams, one Granian process)")
+    title = f"A line's CPU with nothing but sends ({args.streams} streams, one Granian process"
+    table = Table(title=title + (f", {args.frame_bytes}-byte lines)" if args.frame_bytes else ")"))
     for col in ("lines/s asked", "lines/s read", "server µs/line", "raw client µs/line", "ceiling at 2 ms/move"):
         table.add_column(col, justify="right")
     for rate in args.rates:
-        m = measure(rate, args.streams, args.seconds)
+        m = measure(rate, args.streams, args.seconds, args.frame_bytes)
         ceiling = 2.0 / (2.0 + 31 * m["server_us_per_line"] / 1000)
         table.add_row(
             str(rate),

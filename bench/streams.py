@@ -342,21 +342,23 @@ def _taken_apart(
     opened: list[tuple[int, str, float]] = []  # (stream, game id, when its answer's head arrived)
     found: list[tuple[int, str, int, float]] = []  # (stream, game id, version, when)
     turns: list[tuple[str, str, int, int, float]] = []  # (player, game id, seat, version, when)
-    account_lines = 0
+    account_lines = line_bytes = 0
     for i, gid, record in game_records:
         status, head_at, got = lines(record)
         if status != 200 or head_at is None:
             continue
         opened.append((i, gid, head_at))
         found += [(i, gid, orjson.loads(text)["version"], when) for text, when in got]
+        line_bytes += sum(len(text) for text, _ in got)
     for player, record in account_records:
         status, _, got = lines(record)
         for text, when in got if status == 200 else []:
             account_lines += 1
+            line_bytes += len(text)
             line = orjson.loads(text)
             if line["type"] == "your_turn":
                 turns.append((player, line["game_id"], line["seat"], line["version"], when))
-    return {"opened": opened, "lines": found, "turns": turns, "account_lines": account_lines}
+    return {"opened": opened, "lines": found, "turns": turns, "account_lines": account_lines, "line_bytes": line_bytes}
 
 
 class StreamClients:
@@ -400,6 +402,7 @@ class StreamClients:
             "lines": [],
             "turns": [],
             "account_lines": 0,
+            "line_bytes": 0,
             "refused": 0,
             "errors": 0,
             "cpu": 0.0,
@@ -410,7 +413,7 @@ class StreamClients:
             merged["opened"] += [(tag + i, g, t) for i, g, t in r["opened"]]
             merged["lines"] += [(tag + i, g, v, t) for i, g, v, t in r["lines"]]
             merged["turns"] += r["turns"]
-            for key in ("refused", "errors", "cpu", "account_lines"):
+            for key in ("refused", "errors", "cpu", "account_lines", "line_bytes"):
                 merged[key] += r[key]
             for kind, n in r["error_kinds"].items():
                 merged["error_kinds"][kind] = merged["error_kinds"].get(kind, 0) + n
@@ -674,6 +677,7 @@ def half(
             engine_recoveries=_recoveries(args.engine_log) - recoveries_before,
             game_lines=len(seen["lines"]),
             account_lines=seen["account_lines"],
+            line_bytes=seen["line_bytes"],
             game=figures(g["delays"]),
             game_missing=g["missing"],
             game_before_open=g["before_open"],
