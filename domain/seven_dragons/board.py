@@ -46,6 +46,10 @@ SIDES: tuple[tuple[int, int, tuple[tuple[int, int], tuple[int, int]]], ...] = (
 )
 """Per side: the neighbour's offset and the (own panel, neighbour panel) pairs touching across it."""
 
+TABLE = 12
+"""Designed (``rulebook.TABLE``): cards go within this many cells of the origin (where the Silver
+Dragon starts) on both axes; a layout a table could not hold is never offered nor taken."""
+
 BITS: tuple[int, ...] = tuple(1 << i for i in range(len(COLOURS)))
 PANEL = len(COLOURS)
 """Bits per panel in a packed reach."""
@@ -54,6 +58,11 @@ PANEL = len(COLOURS)
 def pack(own: Masks) -> int:
     """Four panel masks in one int, TL lowest, to be matched against a packed reach with one ``&``."""
     return own[0] | own[1] << PANEL | own[2] << 2 * PANEL | own[3] << 3 * PANEL
+
+
+def on_table(cell: Cell) -> bool:
+    """Whether ``cell`` lies within ``TABLE`` cells of the origin on both axes."""
+    return abs(cell[0]) <= TABLE and abs(cell[1]) <= TABLE
 
 
 def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
@@ -168,13 +177,13 @@ class Board:
     # ------------------------------------------------------------ placing
 
     def frontier(self) -> tuple[Cell, ...]:
-        """The empty cells next to at least one card, sorted."""
+        """The empty cells on the table next to at least one card, sorted."""
         return self._frontier()[0]
 
     def _frontier(self) -> tuple[tuple[Cell, ...], int]:
         front = self._front
         if front is None:
-            cells = tuple(sorted(self.reach))
+            cells = tuple(sorted(filter(on_table, self.reach)))
             front = self._front = (cells, lanes(list(map(self.reach.__getitem__, cells))))
         return front
 
@@ -237,7 +246,7 @@ class Board:
         )
         out: list[tuple[Cell, int]] = []
         for c in sorted((home, *near)):
-            if c != home and c in self.masks:
+            if (c != home and c in self.masks) or not on_table(c):
                 continue
             reach = 0 if strict else _reach(self.masks, c, skip=home)
             for orientation in (0, 180):

@@ -15,7 +15,7 @@ from typing import Any
 from domain.kernel import Command, IllegalMove, MalformedMove, RuleRef
 from domain.kernel.rules import MOVE_SHAPE
 from domain.seven_dragons import rulebook as rb
-from domain.seven_dragons.board import Board, board_of
+from domain.seven_dragons.board import TABLE, Board, board_of, on_table
 from domain.seven_dragons.cards import ACTION_OF, IS_DRAGON, ORIENTATIONS, SILVER, Action, oriented
 from domain.seven_dragons.commands import (
     Discard,
@@ -96,7 +96,9 @@ def _placement(
     cell: tuple[int, int],
     skip: tuple[int, int] | None = None,
 ) -> None:
-    """Raises unless a card with panels ``own`` connects in the empty ``cell``."""
+    """Raises unless a card with panels ``own`` connects in the empty ``cell``, on the table."""
+    if not on_table(cell):
+        raise IllegalMove(f"{command}: ({cell[0]}, {cell[1]}) is more than {TABLE} cells from the centre", rb.TABLE)
     strict = state.table.strict_edges
     contacts = b.contacts(cell, skip)
     if not contacts:

@@ -116,6 +116,12 @@ GRID = RuleRef(
     "Les cartes ne peuvent jamais être placées ni perpendiculairement, ni décalées l'une par rapport à l'autre.",
     "Cards stand in an orthogonal grid: never at right angles, never offset.",
 )
+TABLE = RuleRef(
+    "seven-dragons.place.table",
+    PLATFORM,
+    "The table holds the cards within 12 cells of its centre",
+    "Designed: a card goes within 12 cells, across and down, of the cell the Silver Dragon starts in.",
+)
 TURNED = RuleRef(
     "seven-dragons.place.orientation",
     DECISIONS,
@@ -332,7 +338,7 @@ SINGLE_ACTION = RuleRef(
 RULES: tuple[RuleRef, ...] = (
     GOALS_DEALT, UNUSED_GOALS, SILVER_PLACED, FIRST_CARD, DEAL, FIRST_PLAYER,
     DRAW, PLAY, DRAGON_CARD, NO_DRAW_WHEN_EMPTY, STUCK,
-    CONNECTION, DIAGONAL, EMPTY_CELL, GRID, TURNED, STRICT_EDGES, RAINBOW_WILD, SILVER_COLOUR, BONUS,
+    CONNECTION, DIAGONAL, EMPTY_CELL, GRID, TABLE, TURNED, STRICT_EDGES, RAINBOW_WILD, SILVER_COLOUR, BONUS,
     ACTION_PLAYED, DISCARD_CHOICE, NO_BOTTOM_WITHOUT_SILVER, TRADE_HANDS, TRADE_GOALS, ROTATE_GOALS,
     MOVE_A_CARD, MOVE_IN_PLACE, MOVE_CONNECTED, ZAP_A_CARD, ZAP_LAST_CARD,
     WIN, GROUP, ACTIVE_WINS, OTHERS_COMPLETE, UNUSED_WINS_NOTHING, EXHAUSTION, LAST_SEAT,

@@ -1,9 +1,9 @@
 """Seven Dragons' action space: cards by number, cells on a square grid around the Silver Dragon.
 
-Cells run from ``-REACH`` to ``REACH`` on both axes; a placement farther out (a layout
-stretched in one line beyond 12 cards from the centre) is legal but has no action, so it
-is left out of the mask. An action card's command numbers only the copies of that action
-(three cards each), which keeps Move a Card's block to 3 x 67 x 25 x 25 x 2 x 2 actions.
+Cells run from ``-REACH`` to ``REACH`` on both axes: the table the rules hold the cards on
+(``board.TABLE``, 12 cells from the centre), so every placement the rules allow has an action.
+An action card's command numbers only the copies of that action (three cards each), which keeps
+Move a Card's block to 3 x 67 x 25 x 25 x 2 x 2 actions.
 
 The observation reads the view with its grid keyed by cell (``"x,y"``, in the view's row-major
 order) instead of by place in the list (``observed_view``): a card placed before another in that
@@ -24,6 +24,7 @@ import numpy as np
 
 from domain import seven_dragons
 from domain.kernel import Command
+from domain.seven_dragons.board import TABLE
 from domain.seven_dragons.cards import (
     ACTION_OF_CARD,
     CARDS,
@@ -56,7 +57,7 @@ from rl.features import Leaves, path, path_from
 from rl.games.seven_dragons_grid import Grids
 from rl.specs import GameSpec, codec_for, register_spec
 
-REACH = 12
+REACH = TABLE
 """Designed: random games stay within 9 cells of the centre."""
 
 CELL = Values(range(-REACH, REACH + 1))

@@ -6,6 +6,7 @@ Coordinates: x grows to the right, y downwards; (0, 1) is below (0, 0).
 from __future__ import annotations
 
 from domain.kernel import IllegalMove, Viewer
+from domain.seven_dragons import RULESET
 from domain.seven_dragons import events as ev
 from domain.seven_dragons import rulebook as rb
 from domain.seven_dragons.cards import RAINBOW, Action
@@ -226,3 +227,17 @@ def test_bonus_cards_are_seen_by_the_drawer_only() -> None:
     assert bonus.visible_data(Viewer.of(0))["cards"] == list(deck)
     assert bonus.visible_data(Viewer.of(1))["cards"] == {"hidden": 3}
     assert bonus.visible_data(Viewer.spectator())["cards"] == {"hidden": 3}
+
+
+def test_the_table_holds_the_cards_within_twelve_cells_of_its_centre() -> None:
+    """Designed (``place.table``): a card that would connect 13 cells out is refused, and never listed,
+    so every placement the rules allow has an action in the learning environments."""
+    rrrr = dragon("RRRR")
+    state = _basic([rrrr], [(RRYY, 0, 0), (dragon("RRBB"), 12, 0), (dragon("GGRR"), 0, 12)])
+    listed = [m for m in RULESET.legal_moves(state, 0) if isinstance(m, PlaceDragon)]
+    assert PlaceDragon(rrrr, 11, 0, 0) in listed
+    assert all(abs(m.x) <= 12 and abs(m.y) <= 12 for m in listed)
+    for x, y in ((13, 0), (0, 13)):
+        error = refused(state, 0, PlaceDragon(rrrr, x, y))
+        assert isinstance(error, IllegalMove) and error.rule == rb.TABLE and "12 cells" in error.message
+    act(state, 0, PlaceDragon(rrrr, 11, 0))
