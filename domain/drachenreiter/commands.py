@@ -20,9 +20,9 @@ class SetSpeed(Command):
 @dataclass(frozen=True, slots=True)
 class Move(Command):
     """Fly: the template of ``speed`` from the front point turned ``turn_in`` degrees
-    (left positive), then the dragon turned ``turn_out`` at its tip. ``speed`` is
-    the set speed, or another within 300 when dragon force or counter-wind is laid
-    (which plays it)."""
+    (left positive), then the dragon turned ``turn_out`` at its tip, both in whole
+    degrees (``rulebook.RESOLUTION``). ``speed`` is the set speed, or another within
+    300 when dragon force or counter-wind is laid (which plays it)."""
 
     speed: int
     turn_in: float
@@ -44,8 +44,9 @@ class Ally(Command):
 class Face(Command):
     """Turn a dragon a rule has just placed (after a template crash, a lasso or a forced
     alliance) to ``heading`` degrees, in place: its base must stay inside the borders and
-    clear of the other dragons. Any heading may be submitted; the listing samples them
-    (``legal.HEADING_STEP``)."""
+    clear of the other dragons. A whole number of degrees, or the heading as placed (the
+    first listed) to keep it (``rulebook.RESOLUTION``); the listing samples them
+    (``facing.HEADING_STEP``)."""
 
     heading: float
 

@@ -30,7 +30,8 @@ class PlaceStone(Command):
 
 @dataclass(frozen=True, slots=True)
 class PlaceStoneAt(Command):
-    """Challenge variant: drop a stone in the water at board coordinates ``(x, y)``."""
+    """Challenge variant: drop a stone in the water at board coordinates ``(x, y)``, in whole
+    units (``rulebook.DROP_RESOLUTION``)."""
 
     x: float
     y: float
