@@ -220,7 +220,7 @@ class ActionCodec:
 
     def exact_command(self, action: int) -> Command | None:
         """The command ``action``'s numbering stands for; None for an action outside the space or
-        of a ``Listed`` block (its command is its place in a listing), or a ``skip`` or ``leave``."""
+        of a ``Listed`` block (its command is its place in a listing), or a decision without a move."""
         if not 0 <= action < self.moves:
             return None
         block = self.block_of(action)

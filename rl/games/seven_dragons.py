@@ -58,7 +58,7 @@ from rl.games.seven_dragons_grid import Grids
 from rl.specs import GameSpec, codec_for, register_spec
 
 REACH = TABLE
-"""Designed: random games stay within 9 cells of the centre."""
+"""The table the rules hold the cards on (random games stay within 9 cells of the centre)."""
 
 CELL = Values(range(-REACH, REACH + 1))
 ANY_CARD = Values(range(len(CARDS)))
