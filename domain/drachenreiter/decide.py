@@ -30,10 +30,10 @@ from domain.drachenreiter.race import (
     overfull,
     settable_speeds,
     template_speeds,
-    whole,
     within_notch,
 )
 from domain.drachenreiter.resolve import CRASH_SPEED, draw, land, offer_draw, resolve
+from domain.drachenreiter.shapes import whole
 from domain.drachenreiter.state import Facing, Phase, RaceState, Step
 from domain.kernel import Command, Emitter, Event, Evolves, GameOver, IllegalMove, NotYourTurn, Rng
 from domain.kernel.rules import GAME_ENDED, TURN_ORDER

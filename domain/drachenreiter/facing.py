@@ -37,7 +37,7 @@ import shapely
 
 from domain.drachenreiter.dimensions import SETTLE_CLEARANCE
 from domain.drachenreiter.placement import centre_progress, obstacles, places_across, poses_at
-from domain.drachenreiter.shapes import bases, norm
+from domain.drachenreiter.shapes import bases, norm, whole
 from domain.drachenreiter.state import Facing, Pose, RaceState
 from domain.drachenreiter.track import track
 
@@ -77,7 +77,7 @@ def heading_fault(state: RaceState, seat: int, heading: float) -> str | None:
     off = abs(norm(heading - placed)) if math.isfinite(heading) else math.inf
     if off <= HEADING_TOLERANCE:
         return None
-    if not (math.isfinite(heading) and heading == round(heading)):
+    if not whole(heading):
         return f"give a whole number of degrees, or {placed} to keep the heading as placed"
     if off <= NEAR_PLACED:
         return f"within half a degree of the heading as placed: give {placed} to keep it"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 from domain.drachenreiter.cards import (
     CARD_SHIFT,
     DEBILITATUS_SPEED_CAP,
@@ -39,11 +37,6 @@ def template_speeds(dragon: Dragon) -> tuple[int, ...]:
     if dragon.laid is Magic.COUNTER_WIND:
         return tuple(v for v in SPEEDS if base - CARD_SHIFT <= v <= base)
     return (base,)
-
-
-def whole(angle: float) -> bool:
-    """Whether ``angle`` is a whole number of degrees (``rulebook.RESOLUTION``)."""
-    return math.isfinite(angle) and angle == round(angle)
 
 
 def within_notch(speed: int, angle: float) -> bool:

@@ -38,6 +38,11 @@ def fix(value: float) -> float:
     return round(float(value), PRECISION) + 0.0
 
 
+def whole(angle: float) -> bool:
+    """Whether ``angle`` is a whole number of degrees (``rulebook.RESOLUTION``)."""
+    return math.isfinite(angle) and angle == round(angle)
+
+
 def norm(angle: float) -> float:
     """An angle brought into ``(-180, 180]`` and rounded."""
     a = math.fmod(angle, 360.0)
