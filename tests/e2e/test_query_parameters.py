@@ -97,11 +97,16 @@ def _seven_dragons(client: Any) -> tuple[str, dict[int, dict[str, Any]], int]:
     client.seat(gid, b["token"])
     players = {0: a, 1: b}
     start = client.game(gid)["version"]
-    for _ in range(2):
+    placed = 0
+    for _ in range(20):  # a hand dealt only action cards has no dragon to place: it plays one then
+        if placed == 2:
+            break
         seat = client.game(gid)["awaiting"][0]
         moves = client.legal(gid, players[seat]["token"])["moves"]
-        place = next(m for m in moves if m["type"] == "place_dragon")
-        assert client.move(gid, players[seat]["token"], place).status == 201
+        place = next((m for m in moves if m["type"] == "place_dragon"), None)
+        assert client.move(gid, players[seat]["token"], place or moves[0]).status == 201
+        placed += place is not None
+    assert placed == 2
     return gid, players, start
 
 
