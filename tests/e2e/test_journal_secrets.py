@@ -31,7 +31,7 @@ def test_another_seat_cannot_tell_a_card_held_from_a_card_not_held_by_the_journa
     hand = sorted(game.state.hands[seat])
     absent = next(c for c in range(1, 80) if c not in hand and c not in game.state.hands[1 - seat])
     held = hand[0]
-    far = {"x": 40, "y": 40, "orientation": 0}  # no card anywhere near: no connection
+    far = {"x": 40, "y": 40, "orientation": 0}  # off the table, and no card near: refused either way
     for card in (held, absent):
         r = client.move(gid, mover["token"], {"type": "place_dragon", "card": card, **far})
         assert r.status in (400, 422), r.body
