@@ -340,7 +340,7 @@ def _mask(size: int, actions: np.ndarray) -> np.ndarray:
 
 
 RECYCLED_SIZE = 1 << 18
-"""From this many actions up (Mekong's 1,205,508, Drachenreiter's 588,554, Seven Dragons' 568,249)
+"""From this many actions up (Mekong's 958,348, Drachenreiter's 588,554, Seven Dragons' 568,249)
 masks are recycled."""
 
 _POOLS: dict[int, list[list[Any]]] = {}

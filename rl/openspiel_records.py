@@ -28,9 +28,9 @@ A decision taken without a move is the action that stands for it: a timeout's lo
 if it is awaited, else at whichever seat's node the game stood.
 
 Limits, as for PettingZoo (``rl.records``): only a finished game's record (a running game's seed
-is secret, so its chance cannot be answered). A move that no action is exactly (a Mekong stone
-dropped after the 64th, or a move recorded before the rules took continuous values in whole units
-and bounded Seven Dragons' table, such as a Drachenreiter turn of 16.875°) is refused with a
+is secret, so its chance cannot be answered). A move that no action is exactly (one recorded before
+the rules took continuous values in whole units, bounded Seven Dragons' table and reused Mekong's
+stone names, such as a Drachenreiter turn of 16.875° or a Mekong stone ``s28``) is refused with a
 ``ValueError`` naming its version.
 """
 

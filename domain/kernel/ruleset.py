@@ -255,6 +255,12 @@ class Ruleset(ABC, Generic[S]):
 
     # ------------------------------------------------------------ helpers
 
+    def redecides(self, engine: str, variant: str) -> bool:
+        """Whether this engine re-decides a game that ``engine`` of this game recorded in ``variant``
+        to the same events (an audit re-decides every step): its own version, and an older one
+        where no change since alters that variant's events."""
+        return engine == self.engine_version
+
     def variant(self, name: str | None) -> Variant:
         """The named variant, or the first (the default) when ``name`` is None."""
         if name is None:

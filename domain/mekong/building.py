@@ -124,8 +124,11 @@ def drop_spots(state: MekongState) -> tuple[tuple[float, float], ...]:
 
 
 def stone_name(state: MekongState) -> str:
-    """The name of the next dropped stone: ``s1``, ``s2``, ... in the order of dropping."""
-    return f"s{len(state.drops) + 1}"
+    """The name of the next dropped stone: the lowest of ``s1``, ``s2``, ... that no stone in the
+    water bears (a stone taken back frees its name). So the names never pass ``s27``, the reserve's
+    size, however long the game: every drop has its action in the learning environments."""
+    taken = {s.name for s in state.stones}
+    return next(name for n in range(1, len(taken) + 2) if (name := f"s{n}") not in taken)
 
 
 # ---------------------------------------------------------------- planks

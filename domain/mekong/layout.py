@@ -142,7 +142,8 @@ class Layout:
         return None if span is None else span.need
 
     def ordered(self, a: str, b: str) -> tuple[str, str]:
-        """Two supports in board order (villages clockwise from the top, then islands or stones by number)."""
+        """Two supports in board order (villages clockwise from the top, then islands by number, or stones in
+        the order they were dropped)."""
         return (a, b) if self.geometry.index[a] < self.geometry.index[b] else (b, a)
 
     def span(self, a: str, b: str) -> Span:

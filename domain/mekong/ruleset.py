@@ -50,7 +50,8 @@ ENDINGS = {"crossing": "crossing", "last-standing": "last seat standing", "round
 class Mekong(Ruleset[MekongState]):
     slug = "mekong"
     title = "Les Dragons du Mékong"
-    engine_version = "1"
+    engine_version = "2"
+    """Version 2 reuses the names of stones taken back in the challenge (``building.stone_name``)."""
     variants = VARIANTS
     commands = Codec(COMMANDS)
     events = Codec(EVENTS)
@@ -68,6 +69,11 @@ class Mekong(Ruleset[MekongState]):
     ladder = bots_ladder.LADDER
     max_decisions = 10_000
     narrator = NARRATOR
+
+    def redecides(self, engine: str, variant: str) -> bool:
+        """Engine 1 re-decides alike but in the challenge, the one variant whose stones have names
+        to reuse: a classic or River Dragons record of engine 1 still verifies."""
+        return engine == self.engine_version or (engine == "1" and variant != "challenge")
 
     def initial(self, config: GameConfig) -> MekongState:
         colours = EDITIONS[config.variant].seat_table[config.seats]

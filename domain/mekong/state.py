@@ -73,8 +73,9 @@ class MekongState:
     """Stones on the board, in ``stone_order``."""
     stone_reserve: int = STONES
     drops: tuple[Site, ...] = ()
-    """Challenge variant: every stone dropped so far, in order, even those removed since
-    (stone ``s<n>`` is the n-th; the board's geometry grows with them)."""
+    """Challenge variant: every stone dropped so far, in order, even those removed since (the board's
+    geometry grows with them). A name taken back is dropped again (``building.stone_name``): the
+    geometry finds a name at its latest drop."""
     bridges: tuple[Bridge, ...] = ()
     """Planks on the board, sorted by plank."""
     reserves: tuple[tuple[str, ...], ...] = ()
@@ -124,7 +125,7 @@ class MekongState:
 
 
 def stone_order(stone: Site) -> tuple[int, str]:
-    """Stones sort by number (``i2`` before ``i10``; a newly dropped stone comes last)."""
+    """Stones sort by number (``i2`` before ``i10``, ``s2`` before ``s10``)."""
     return len(stone.name), stone.name
 
 

@@ -6,7 +6,7 @@
   other: ``rulebook.DROP_RESOLUTION``) from -97 to 97 on each axis, as far as a stone's
   centre may lie from the board's (the engine lists every ``building.DROP_GRID``-th).
 * Supports are villages (by colour), islands (``i0``...) and dropped stones (``s1``...,
-  up to ``DROPS``); a path is one or two steps among planks and villages.
+  up to ``DROPS``, the reserve's size); a path is one or two steps among planks and villages.
 
 The mask hook numbers a hand's programmes straight from the action encoding: the legal
 programmes are the orders of five distinct cards of the hand, at most one a dragon, and
@@ -37,6 +37,7 @@ from domain.mekong.board import BOARD_RADIUS, ISLANDS, SIZES, STONE_RADIUS, Site
 from domain.mekong.cards import PROGRAMME_LENGTH, Card
 from domain.mekong.commands import Program
 from domain.mekong.decide import awaiting
+from domain.mekong.state import STONES as STONE_RESERVE
 from domain.mekong.state import Bridge, MekongState, Phase, plank_colour, plank_name, plank_size
 from domain.mekong.turns import current_actor
 from domain.mekong.view import board_view, revealed_count
@@ -44,10 +45,9 @@ from rl.action_fields import Grid, Path, Seq, Values
 from rl.features import Leaves, path
 from rl.specs import GameSpec, codec_for, register_spec
 
-DROPS = 64
-"""Designed: the dropped stones an action can name (``s1`` to ``s64``). Stones are named in the order
-of dropping, and a stone taken back and dropped again takes a new name, so a long challenge game
-counts past the 27 of the reserve: the corpus's longest (6 seats, 991 events) dropped 50."""
+DROPS = STONE_RESERVE
+"""The dropped stones an action can name (``s1`` to ``s27``): a drop takes the lowest name no stone
+in the water bears (``building.stone_name``), and the reserve holds 27."""
 
 COLOURS = tuple(c.dragon for c in Card if c.dragon is not None)
 PLANKS = Values(plank_name(c, s) for c in COLOURS for s in SIZES)

@@ -157,7 +157,7 @@ def _preflight(header: dict[str, Any], events: list[Any], seed: bytes | None) ->
         ruleset = find_game(str(header.get("game")))
     except ConfigError as e:
         return Problem("header.game", f"cannot re-decide: {e.message}")
-    if header.get("engine") != ruleset.engine_version:
+    if not ruleset.redecides(str(header.get("engine")), str(header.get("variant"))):
         return Problem(
             "header.engine",
             f"cannot re-decide: the game was recorded with engine "

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from domain.mekong import RULESET
 from services.audits.verification import verify_record
 from tests.unit.audit.sample_records import GAMES, bot_record, resigned, timed_record
 
@@ -248,8 +249,20 @@ def test_a_record_exported_before_is_still_checked_against_its_clock() -> None:
     assert f"step at version {settled['version']} (ClockSettled)" in rejection(record)
 
 
+def test_only_mekong_challenge_records_of_engine_1_are_refused_for_their_version() -> None:
+    """Engine 2 reuses the names of the challenge's stones taken back, so an engine 1 challenge record
+    cannot be re-decided; a classic one still verifies (``LEGACY``'s Mekong record is one)."""
+    with gzip.open(CORPUS / "mekong" / "challenge-2p-1002.json.gz", "rt", encoding="utf-8") as f:
+        record = json.load(f)
+    record["header"]["engine"] = "1"
+    assert "recorded with engine '1' of mekong; this verifier runs engine '2'" in rejection(record)
+    assert RULESET.redecides("1", "classic") and RULESET.redecides("1", "river-dragons")
+    assert not RULESET.redecides("1", "challenge") and not RULESET.redecides("3", "classic")
+
+
 def test_the_regression_corpus_verifies_as_format_1() -> None:
-    path = CORPUS / "mekong" / "classic-2p-1000.json.gz"  # recorded in format 1 (Drachenreiter's were rebuilt since)
+    # recorded in format 1 (Drachenreiter's and Mekong's were rebuilt since)
+    path = CORPUS / "tarasque" / "dragon-dice-2p-1000.json.gz"
     with gzip.open(path, "rt", encoding="utf-8") as f:
         record = json.load(f)
     report = verify_record(record)

@@ -16,9 +16,12 @@ from hypothesis import strategies as st
 from domain.drachenreiter.commands import Face, LayTraps, Move
 from domain.drachenreiter.dimensions import NOTCH
 from domain.kernel import Command, Rng, RuleError
+from domain import mekong
 from domain.mekong.commands import PlaceStoneAt
+from domain.mekong.state import STONES, Phase
 from rl import hooks
 from rl.pettingzoo_env import env
+from rl.specs import codec_for
 
 PROBES = 6
 """Random client moves tried at each decision."""
@@ -89,3 +92,25 @@ def test_every_drachenreiter_move_the_rules_accept_is_its_actions_move(seed: int
 @given(seed=st.integers(0, 2**31))
 def test_every_stone_the_challenge_accepts_is_its_actions_drop(seed: int) -> None:
     assert _accepted_have_actions("mekong", "challenge", 2, seed, 40) > 0
+
+
+@settings(max_examples=3, deadline=None)
+@given(seed=st.integers(0, 2**31))
+def test_every_move_a_whole_challenge_game_lists_has_an_action(seed: int) -> None:
+    """A dropped stone takes the lowest name free (Mekong's engine 2), so however many stones come and
+    go in a long 6-seat game, no name passes ``s27`` and every listed drop, removal and plank has its
+    action (engine 1 named the 65th stone ``s65``, which no action named)."""
+    pick, environment = random.Random(seed), env("mekong", variant="challenge", players=6)
+    environment.reset(seed=seed)
+    ruleset, codec, drops = environment.ruleset, codec_for(mekong.RULESET), 0
+    for agent in environment.agent_iter(max_iter=4000):
+        if environment.terminations[agent] or environment.truncations[agent]:
+            break
+        state = environment.match.state
+        if state.phase is not Phase.PROGRAMMING:  # programmes: numbered per hand by the mask hook
+            seat = environment.possible_agents.index(agent)
+            assert all(codec.exact_action(m) is not None for m in ruleset.legal_moves(state, seat))
+            assert all(int(s.name[1:]) <= STONES for s in state.stones)
+            drops = len(state.drops)
+        environment.step(pick.choice(environment.legal_actions(agent)))
+    assert drops > 0

@@ -164,7 +164,7 @@ def test_a_client_turn_off_the_action_grid_is_refused_naming_its_version() -> No
 
 
 def test_an_unlisted_action_is_taken_only_when_the_rules_accept_it() -> None:
-    record = load(CORPUS / "mekong" / "challenge-2p-1017.json.gz")
+    record = load(CORPUS / "mekong" / "challenge-4p-1008.json.gz")
     state, decision, action = next((s, d, a) for s, d, a in replay(record) if a not in s.legal_actions())
     assert decision.command == state.get_game().codec.exact_command(action), "a too-short plank, sampled out"
     state = state.clone()

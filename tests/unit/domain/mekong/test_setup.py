@@ -30,7 +30,7 @@ RIVER_SEATS = {
 
 def test_the_game_is_registered_with_its_three_variants_classic_first() -> None:
     """Issue: slug mekong, variants classic (default), river-dragons, challenge, 2 to 6 players."""
-    assert (RULESET.slug, RULESET.title, RULESET.engine_version) == ("mekong", "Les Dragons du Mékong", "1")
+    assert (RULESET.slug, RULESET.title, RULESET.engine_version) == ("mekong", "Les Dragons du Mékong", "2")
     assert [v.name for v in RULESET.variants] == ["classic", "river-dragons", "challenge"]
     assert RULESET.variant(None).name == "classic"
     assert all((v.min_seats, v.max_seats) == (2, 6) for v in RULESET.variants)

@@ -10,9 +10,10 @@ from domain.kernel import IllegalMove
 from domain.mekong import RULESET
 from domain.mekong import rulebook as rb
 from domain.mekong.building import DROP_GRID, drop_spots
-from domain.mekong.commands import PlaceStone, PlaceStoneAt
+from domain.mekong.commands import PlaceStone, PlaceStoneAt, RemoveStone
 from domain.mekong.events import StoneActionLost, StonePlaced
-from domain.mekong.state import Phase
+from domain.mekong.layout import layout
+from domain.mekong.state import STONES, Phase
 
 from .support import ISLAND, RNG, C, at_position, board, dropped, of_type, play, slot, table
 
@@ -76,6 +77,31 @@ def test_a_dropped_stone_goes_anywhere_in_the_water_by_coordinates() -> None:
     state, events = play(state, 0, PlaceStoneAt(4.0, -41.0))
     assert events[0] == StonePlaced(0, "s1", 4.0, -41.0)
     assert state.drops[0].name == "s1" and state.stones == state.drops
+
+
+def test_a_dropped_stone_takes_the_lowest_name_free_and_a_stone_taken_back_frees_its_own() -> None:
+    """Designed (engine version 2): the names never pass ``s27``, the reserve's size, so every drop and
+    every plank on a dropped stone has its action in the learning environments."""
+    state = dropped(table("challenge", 2), (10.0, 10.0), (40.0, 40.0), (-40.0, 40.0))
+    state, events = play(_stone_turn(state, C.REMOVE), 0, RemoveStone("s2"))
+    assert [s.name for s in state.stones] == ["s1", "s3"]
+    state, events = play(_stone_turn(state), 0, PlaceStoneAt(41.0, 40.0))
+    assert events[0] == StonePlaced(0, "s2", 41.0, 40.0)
+    assert [s.name for s in state.stones] == ["s1", "s2", "s3"] and len(state.drops) == 4
+    geometry = layout(state).geometry
+    assert geometry.point(geometry.index["s2"]) == (41.0, 40.0)  # the name at its latest drop
+    state, events = play(_stone_turn(state), 0, PlaceStoneAt(-70.0, 0.0))
+    assert events[0] == StonePlaced(0, "s4", -70.0, 0.0)
+
+
+def test_the_names_stay_within_the_reserve_however_many_stones_come_and_go() -> None:
+    far = tuple((float(x), float(y)) for x in range(-72, 73, 24) for y in range(-60, 61, 24))[: STONES - 1]
+    state = dropped(table("challenge", 2), *far)
+    for _ in range(3):
+        state, _ = play(_stone_turn(state), 0, next(m for m in RULESET.legal_moves(_stone_turn(state), 0)))
+        assert max(int(s.name[1:]) for s in state.stones) == STONES
+        state, _ = play(_stone_turn(state, C.REMOVE), 0, RemoveStone("s5"))
+    assert len(state.drops) == STONES + 2 and state.stone_reserve == 1
 
 
 @pytest.mark.parametrize(("x", "y"), [(3.7, -41.0), (4.0, -41.25), (math.nan, 0.0), (math.inf, 0.0)])
