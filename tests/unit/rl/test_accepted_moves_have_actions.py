@@ -13,10 +13,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain import mekong
 from domain.drachenreiter.commands import Face, LayTraps, Move
 from domain.drachenreiter.dimensions import NOTCH
 from domain.kernel import Command, Rng, RuleError
-from domain import mekong
 from domain.mekong.commands import PlaceStoneAt
 from domain.mekong.state import STONES, Phase
 from rl import hooks
