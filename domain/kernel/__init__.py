@@ -1,6 +1,7 @@
 """The domain kernel: what every game plug-in is built from."""
 
 from domain.kernel.bots import BeginnerBot, RandomBot, choose_move
+from domain.kernel.bots_rollout import RolloutBot, RolloutSettings
 from domain.kernel.bots_search import SearchBot, SearchSettings
 from domain.kernel.decoding import DecodeError, decode
 from domain.kernel.emitter import Emitter, Evolves, Folded, state_after, states_after
@@ -54,6 +55,8 @@ __all__ = [
     "Outcome",
     "RandomBot",
     "Rng",
+    "RolloutBot",
+    "RolloutSettings",
     "RuleError",
     "RuleRef",
     "Ruleset",

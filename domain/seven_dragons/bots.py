@@ -93,6 +93,14 @@ class GreedyBot:
                 best, best_score = command, score
         return best if best is not None else moves[0]
 
+    def rank(self, state: State, seat: int, rng: random.Random) -> list[Command]:
+        """The moves it considers, from the one it rates best down (the rollout bot's candidates)."""
+        moves = legal_moves(state, seat)
+        if not state.table.goals:
+            return list(moves)
+        judge = Judge(state, seat)
+        return sorted(judge.candidates(moves), key=judge.score, reverse=True)
+
 
 class Judge:
     """The position of one seat, and what each of its moves would make of it."""

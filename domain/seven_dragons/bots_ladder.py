@@ -3,32 +3,37 @@
 ``beginner`` plays as ``greedy`` but overlooks the table two moves in five (a random move):
 it misses the card that wins, the card that hands the win to another, the goal trade.
 
-``search`` is the kernel's information-set MCTS (``domain.kernel.bots_search``) with
-``greedy`` as its prior and random rollouts (``greedy`` is too slow to play thousands of
-imagined games within the budget).
+``search`` is the kernel's rollout bot (``domain.kernel.bots_rollout``): it plays ``greedy``'s
+choice unless one of the three moves ``greedy`` rates next did better in imagined games,
+each built from what the seat can see and played out by ``greedy`` at every seat. (The
+kernel's information-set tree search, with random players in its imagined games, was no
+stronger than ``greedy``: docs/bots.md.)
 """
 
 from __future__ import annotations
 
-from domain.kernel import BeginnerBot, BotLevel, RandomBot, Ruleset, SearchBot, SearchSettings
+from domain.kernel import BeginnerBot, BotLevel, RandomBot, RolloutBot, RolloutSettings, Ruleset
 from domain.seven_dragons.bots import GreedyBot
 from domain.seven_dragons.state import SevenDragonsState
 
 SLIP = 0.4
 """Designed: how often the beginner overlooks the table."""
+ROLLOUT = RolloutSettings(candidates=4, margin=1.0, least_rounds=8)
+"""Measured at the server's 2 s budget against ``greedy`` (bench/ladder.py --versus, docs/bots.md)."""
 
 
 def beginner(rules: Ruleset[SevenDragonsState]) -> BeginnerBot[SevenDragonsState]:
     return BeginnerBot(rules, GreedyBot(), RandomBot(rules), SLIP)
 
 
-def search(rules: Ruleset[SevenDragonsState], settings: SearchSettings | None = None) -> SearchBot[SevenDragonsState]:
-    return SearchBot(rules, None, GreedyBot(), settings or SearchSettings(width=10))
+def search(rules: Ruleset[SevenDragonsState], settings: RolloutSettings | None = None) -> RolloutBot[SevenDragonsState]:
+    greedy = GreedyBot()
+    return RolloutBot(rules, greedy, greedy.rank, settings or ROLLOUT)
 
 
 LADDER = (
     BotLevel("random", "plays any legal card at random"),
     BotLevel("beginner", "plays for its goal but often overlooks what the table offers"),
     BotLevel("greedy", "looks one card ahead, and guesses the others' goals from their plays"),
-    BotLevel("search", "tries its cards out in many imagined games, built from what it can see"),
+    BotLevel("search", "tries its best cards out in many imagined games, built from what it can see"),
 )

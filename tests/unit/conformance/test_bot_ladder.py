@@ -15,7 +15,7 @@ import pytest
 
 from api.meta import describe
 from domain.catalog import GAMES
-from domain.kernel import Outcome, Rng, SearchBot, SearchSettings, choose_move
+from domain.kernel import Outcome, Rng, RolloutBot, SearchBot, SearchSettings, choose_move
 from domain.kernel.bots_search import _Node, rewards
 from tests.support.runs import count
 
@@ -88,11 +88,15 @@ ASKED = count(3, 6)
 @pytest.mark.parametrize("ruleset", GAMES, ids=lambda g: g.slug)
 def test_a_search_too_short_to_decide_plays_its_priors_move(ruleset: Any) -> None:
     """Level 4 is never a noisier Level 3: without enough rollouts to tell two moves apart (here its
-    quick mode, a dozen iterations) it plays what its prior, the Level 3 bot, plays from the same draws,
-    however the few rollouts scored."""
+    quick mode: a dozen iterations of the tree search, or one round short of the rollout bot's least)
+    it plays what the Level 3 bot plays from the same draws, however the few rollouts scored."""
     search, strong = ruleset.bot("search"), ruleset.bot(ruleset.default_bot)
-    assert isinstance(search, SearchBot) and search.prior is not None
-    search.settings = replace(search.settings, margin=0.0, quick_iterations=12)  # the rollouts' counts alone
+    if isinstance(search, RolloutBot):  # rounds enough to be tempted by any gain, one short of deciding
+        least = search.settings.least_rounds
+        search.settings = replace(search.settings, margin=0.0, quick_rounds=least - 1)
+    else:
+        assert isinstance(search, SearchBot) and search.prior is not None
+        search.settings = replace(search.settings, margin=0.0, quick_iterations=12)  # the rollouts' counts alone
     state, _ = ruleset.new_game(ruleset.configure(None, None, 2), Rng(b"short", "setup"))
     rng, asked = random.Random(7), 0
     for n in range(60):
