@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from domain.kernel.bots_search import rewards
+from domain.kernel.bots_search import play_out
 from domain.kernel.records import Command
 from domain.kernel.rng import Rng
 from domain.kernel.ruleset import Bot, Ruleset
@@ -140,25 +140,11 @@ class RolloutBot(Generic[S]):
         for move in candidates:
             chance = Rng(chance_seed, "rollout")
             state = ruleset.fold(world, ruleset.decide(world, seat, move, chance))
-            score = self._play_out(state, chance, random.Random(players_seed), horizon, deadline)
+            score = play_out(ruleset, self.base.choose, state, chance, random.Random(players_seed), horizon, deadline)
             if score is None:
                 return None
             results.append(score[seat])
         return results
-
-    def _play_out(
-        self, state: S, chance: Rng, rng: random.Random, horizon: int, deadline: float | None
-    ) -> list[float] | None:
-        ruleset = self.ruleset
-        for _ in range(horizon):
-            if ruleset.is_over(state):
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                return None
-            actor = ruleset.awaiting(state)[0]
-            move = self.base.choose(state, actor, rng)
-            state = ruleset.fold(state, ruleset.decide(state, actor, move, chance))
-        return rewards(ruleset.outcome(state))
 
     def _candidates(self, state: S, seat: int, moves: Sequence[Command], rng: random.Random) -> list[Command]:
         """The base player's choice first, then its next best (or, without a ranking, a sample)."""

@@ -116,6 +116,27 @@ def rewards(outcome: Outcome | None) -> list[float]:
     return out
 
 
+def play_out(
+    ruleset: Ruleset[S],
+    policy: Rollout,
+    state: S,
+    chance: Rng,
+    rng: random.Random,
+    horizon: int,
+    deadline: float | None,
+) -> list[float] | None:
+    """Each seat's reward once ``policy`` has played every seat to the end (or for ``horizon``
+    decisions, then a draw); None when the deadline cut the game short."""
+    for _ in range(horizon):
+        if ruleset.is_over(state):
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
+        actor = ruleset.awaiting(state)[0]
+        state = ruleset.fold(state, ruleset.decide(state, actor, policy(state, actor, rng), chance))
+    return rewards(ruleset.outcome(state))
+
+
 class SearchBot(Generic[S]):
     """Information-set MCTS within a time budget (see the module's documentation)."""
 
@@ -213,16 +234,7 @@ class SearchBot(Generic[S]):
     def _play_out(
         self, state: S, chance: Rng, rng: random.Random, horizon: int, deadline: float | None
     ) -> list[float] | None:
-        """Each seat's reward at the end of a rollout; None when the deadline cut it short."""
-        ruleset = self.ruleset
-        for _ in range(horizon):
-            if ruleset.is_over(state):
-                break
-            if deadline is not None and time.perf_counter() > deadline:
-                return None
-            actor = ruleset.awaiting(state)[0]
-            state = ruleset.fold(state, ruleset.decide(state, actor, self.rollout(state, actor, rng), chance))
-        return rewards(ruleset.outcome(state))
+        return play_out(self.ruleset, self.rollout, state, chance, rng, horizon, deadline)
 
     # ------------------------------------------------------------ candidates and limits
 
