@@ -45,24 +45,25 @@ from domain.kernel.ruleset import Bot, Ruleset
 S = TypeVar("S")
 
 Ranking = Callable[[S, int, random.Random], Sequence[Command]]
-"""The base player's moves from the best down: ``(state, seat, rng) -> moves``."""
+"""The base player's moves worth comparing, from the best down: ``(state, seat, rng) -> moves``
+(none where every move is as good as another: the base player's choice is then played at once)."""
 
 
 @dataclass(frozen=True, slots=True)
 class RolloutSettings:
     """The rollout bot's knobs; the defaults suit a 2 s budget on one core."""
 
-    candidates: int = 3
+    candidates: int = 4
     """How many moves are tried: the base player's choice and the next best."""
     max_seconds: float = 2.0
     """The longest a decision may search, whatever the budget."""
     share: float = 0.8
     """The part of the budget spent searching (the rest is margin for the caller)."""
-    margin: float = 2.0
+    margin: float = 1.0
     """How many standard errors of the paired differences another move must beat the base
-    player's choice by (two: the best of several differences is picked, so one would be
-    overturned by noise too often)."""
-    least_rounds: int = 12
+    player's choice by (measured in Seven Dragons: with none, it left the base player's move at
+    half its decisions and did no better; see docs/bots.md)."""
+    least_rounds: int = 8
     """The fewest rounds before another move may be played."""
     quick_rounds: int = 2
     """The rounds without a budget (deterministic for a seed): a smoke test, not a player."""

@@ -94,10 +94,11 @@ class GreedyBot:
         return best if best is not None else moves[0]
 
     def rank(self, state: State, seat: int, rng: random.Random) -> list[Command]:
-        """The moves it considers, from the one it rates best down (the rollout bot's candidates)."""
-        moves = legal_moves(state, seat)
+        """The moves it considers, from the one it rates best down (the rollout bot's candidates);
+        none in Dragon connections, where no move is better than another."""
         if not state.table.goals:
-            return list(moves)
+            return []
+        moves = legal_moves(state, seat)
         judge = Judge(state, seat)
         return sorted(judge.candidates(moves), key=judge.score, reverse=True)
 

@@ -18,8 +18,6 @@ from domain.seven_dragons.state import SevenDragonsState
 
 SLIP = 0.4
 """Designed: how often the beginner overlooks the table."""
-ROLLOUT = RolloutSettings(candidates=4, margin=1.0, least_rounds=8)
-"""Measured at the server's 2 s budget against ``greedy`` (bench/ladder.py --versus, docs/bots.md)."""
 
 
 def beginner(rules: Ruleset[SevenDragonsState]) -> BeginnerBot[SevenDragonsState]:
@@ -28,7 +26,7 @@ def beginner(rules: Ruleset[SevenDragonsState]) -> BeginnerBot[SevenDragonsState
 
 def search(rules: Ruleset[SevenDragonsState], settings: RolloutSettings | None = None) -> RolloutBot[SevenDragonsState]:
     greedy = GreedyBot()
-    return RolloutBot(rules, greedy, greedy.rank, settings or ROLLOUT)
+    return RolloutBot(rules, greedy, greedy.rank, settings)
 
 
 LADDER = (

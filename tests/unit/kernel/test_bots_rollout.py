@@ -62,3 +62,21 @@ def test_without_a_budget_it_plays_its_base_players_move() -> None:
     observed = SEVEN_DRAGONS.observe(state, seat, random.Random(1))
     chosen = _bot().choose(observed, seat, random.Random(9))
     assert chosen == SEVEN_DRAGONS.bot("greedy").choose(observed, seat, random.Random(9))
+
+
+def test_where_no_move_is_better_it_plays_at_once_without_imagining_games() -> None:
+    """Dragon connections has no goals: ``greedy`` ranks nothing, and the rollout bot, even with a
+    budget, has a single candidate to play."""
+    config = SEVEN_DRAGONS.configure("connections", None, 2)
+    state, _ = SEVEN_DRAGONS.new_game(config, Rng(b"rollout", "setup"))
+    bot, asked = _bot(), 0
+    for n in range(20):
+        seat = SEVEN_DRAGONS.awaiting(state)[0]
+        observed = SEVEN_DRAGONS.observe(state, seat, random.Random(n))
+        moves = SEVEN_DRAGONS.legal_moves(observed, seat)
+        if len(moves) > 1:
+            assert bot.ranking is not None and list(bot.ranking(observed, seat, random.Random(2))) == []
+            assert len(bot._candidates(observed, seat, moves, random.Random(2))) == 1
+            asked += 1
+        state = SEVEN_DRAGONS.fold(state, SEVEN_DRAGONS.decide(state, seat, moves[0], Rng(b"rollout", f"v{n}")))
+    assert asked >= 3, asked
