@@ -29,8 +29,6 @@ and the two-sided sign test of "A and B are equally strong" (ties left out):
 from __future__ import annotations
 
 import argparse
-import hashlib
-import hmac
 import itertools
 import math
 import random
@@ -52,6 +50,7 @@ from services.common.ports import NullWork
 from services.reads.rating_scale import PER_MU, rating
 from tests.support.rated_games import seeded_id
 from wiring import bootstrap
+from workers.bot_turns import decision_rng
 
 console = Console(width=140)
 GAMES = ("tarasque", "seven-dragons", "mekong", "drachenreiter")
@@ -86,8 +85,8 @@ def choose(game: Any, seat: int, bot: str, budget: float, seed: bytes) -> Comman
     """The server's bot path (``workers.bot_turns.bot_choice``: the seat's observation, the game's
     seed keyed by version and seat) without its guard against overruns: on a busy machine a bot
     past twice its budget would be replaced by a random move, and the ladder would rate the guard."""
-    key = hmac.new(seed, f"dragonhall-bot:{game.version}:{seat}".encode(), hashlib.sha256).digest()
-    return choose_move(game.ruleset, game.ruleset.bot(bot), game.state, seat, random.Random(key), budget)
+    rng = decision_rng(seed, game.version, seat)
+    return choose_move(game.ruleset, game.ruleset.bot(bot), game.state, seat, rng, budget)
 
 
 def ladder(platform: Any, game: str) -> list[dict[str, Any]]:
@@ -163,8 +162,8 @@ def _versus_games(
             if ruleset.is_over(state):
                 break
             seat = ruleset.awaiting(state)[0]
-            key = hmac.new(chance, f"dragonhall-bot:{k}:{seat}".encode(), hashlib.sha256).digest()
-            command = choose_move(ruleset, ruleset.bot(seats[seat]), state, seat, random.Random(key), budget)
+            rng = decision_rng(chance, k, seat)
+            command = choose_move(ruleset, ruleset.bot(seats[seat]), state, seat, rng, budget)
             state = ruleset.fold(state, ruleset.decide(state, seat, command, Rng(chance, f"v{k}")))
         outcome = ruleset.outcome(state)
         a = 0 if n % 2 == 0 else 1

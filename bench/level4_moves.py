@@ -5,7 +5,7 @@ A Level 4 that plays Level 3's move at nearly every decision cannot be much stro
 whatever its design; this counts that directly, without the hundreds of games a head-to-head
 needs (``bench/ladder.py --versus``). Games are played by Level 3 at every seat (fixed seeds);
 at a sample of the decisions with more than one legal move, Level 4 and Level 3 are both asked,
-on the same observation with the same generator (``choose_move`` with one key), and the bench
+on the same observation with the same generator (``choose_move`` with the server's ``decision_rng``), and the bench
 counts where Level 4 left Level 3's move and times Level 4's decisions.
 
     .venv/bin/python bench/level4_moves.py [--decisions 40] [--budget 2.0] [--game tarasque ...]
@@ -17,8 +17,6 @@ buys, so a loaded machine gives it fewer.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import hmac
 import random
 import statistics
 import sys
@@ -32,6 +30,7 @@ from rich.table import Table
 
 from domain.catalog import GAMES as CATALOG
 from domain.kernel import Rng, choose_move
+from workers.bot_turns import decision_rng
 
 console = Console(width=140)
 SAMPLED = 0.3
@@ -52,11 +51,10 @@ def compare(game: str, decisions: int, budget: float, seats: int, seed: int) -> 
             if ruleset.is_over(state) or asked >= decisions:
                 break
             seat = ruleset.awaiting(state)[0]
-            key = hmac.new(chance, f"dragonhall-bot:{k}:{seat}".encode(), hashlib.sha256).digest()
-            command = choose_move(ruleset, level3, state, seat, random.Random(key))
+            command = choose_move(ruleset, level3, state, seat, decision_rng(chance, k, seat))
             if len(ruleset.legal_moves(state, seat)) > 1 and rng.random() < SAMPLED:
                 started = time.perf_counter()
-                searched = choose_move(ruleset, level4, state, seat, random.Random(key), budget)
+                searched = choose_move(ruleset, level4, state, seat, decision_rng(chance, k, seat), budget)
                 seconds.append(time.perf_counter() - started)
                 asked += 1
                 same += searched == command

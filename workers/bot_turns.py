@@ -17,6 +17,12 @@ log = logging.getLogger("dragonhall.bots")
 _pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
 
 
+def decision_rng(seed: bytes, version: int, seat: int) -> random.Random:
+    """A bot's randomness for one decision: the game's secret ``seed`` keyed by version and seat
+    (the benches draw theirs the same way, so they play as the server does)."""
+    return random.Random(hmac.new(seed, f"dragonhall-bot:{version}:{seat}".encode(), hashlib.sha256).digest())
+
+
 def bot_choice(game: Game, seat: int, bot_name: str | None, budget: float, seed: bytes) -> Command:
     """The command ``bot_name`` (or the game's default bot) picks for ``seat``.
 
@@ -30,8 +36,7 @@ def bot_choice(game: Game, seat: int, bot_name: str | None, budget: float, seed:
     """
     ruleset = game.ruleset
     bot = ruleset.bot(bot_name or ruleset.default_bot)
-    key = hmac.new(seed, f"dragonhall-bot:{game.version}:{seat}".encode(), hashlib.sha256).digest()
-    rng = random.Random(key)
+    rng = decision_rng(seed, game.version, seat)
     future = _pool.submit(choose_move, ruleset, bot, game.state, seat, rng, budget)
     try:
         return future.result(timeout=max(2 * budget, 0.05))

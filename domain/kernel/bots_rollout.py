@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -115,9 +116,8 @@ class RolloutBot(Generic[S]):
             return 0
         best, best_gain = 0, 0.0
         for i in range(1, len(diffs)):
-            mean = sum(diffs[i]) / n
-            spread = math.sqrt(sum((d - mean) ** 2 for d in diffs[i]) / (n - 1))
-            error = max(spread, 1e-9) / math.sqrt(n)
+            mean = statistics.fmean(diffs[i])
+            error = max(statistics.stdev(diffs[i], mean), 1e-9) / math.sqrt(n)
             if mean > self.settings.margin * error and mean > best_gain:
                 best, best_gain = i, mean
         return best
