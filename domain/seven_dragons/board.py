@@ -73,7 +73,7 @@ def neighbours(cell: Cell) -> tuple[Cell, Cell, Cell, Cell]:
 class Board:
     """Lookups over one layout with the Silver Dragon in one colour."""
 
-    __slots__ = ("_destinations", "_fits", "_front", "_sizes", "masks", "reach", "where")
+    __slots__ = ("_components", "_destinations", "_fits", "_front", "_sizes", "masks", "reach", "where")
 
     def __init__(
         self,
@@ -95,6 +95,8 @@ class Board:
         """The frontier cells, sorted, and their reaches side by side (``lanes``)."""
         self._fits: dict[tuple[Masks, bool], tuple[Cell, ...]] = {}
         self._destinations: dict[tuple[int, bool], Destinations] = {}
+        self._components: dict[int, dragon_groups.Numbering] = {}
+        """Per colour bit, its groups numbered (``groups.numbered``), found when first asked."""
 
     @property
     def at(self) -> dict[Cell, int]:
@@ -136,6 +138,22 @@ class Board:
             for bit, old in self._sizes.copy().items()
         }
         return board
+
+    def largest_if_placed(self, p: Placed, silver: int) -> tuple[int, ...]:
+        """``placed(p, silver).largest()`` without deriving that board (which copies the layout's
+        lookups): a bot asks it of every placement it weighs."""
+        cell = (p.x, p.y)
+        own = (silver,) * 4 if p.card == SILVER else oriented(p.card, p.orientation)
+        colours = own[0] | own[1] | own[2] | own[3]
+        return tuple(
+            max(old, dragon_groups.joined(self.masks, self._numbered(bit), cell, own, bit)) if colours & bit else old
+            for bit, old in zip(BITS, self.largest(), strict=True)
+        )
+
+    def _numbered(self, bit: int) -> dragon_groups.Numbering:
+        if (found := self._components.get(bit)) is None:
+            found = self._components[bit] = dragon_groups.numbered(self.masks, bit)
+        return found
 
     def without(self, card: int) -> Board:
         """The board after ``card`` leaves the layout (zapped, or lifted to be moved)."""
@@ -261,9 +279,12 @@ class Board:
     def bonus(self, own: Masks, cell: Cell) -> int:
         """How many distinct colours a card placed in ``cell`` connects, wild panels not counting."""
         colours = 0
-        for i, m in self.contacts(cell):
-            if own[i] == m and m != WILD:
-                colours |= m
+        x, y = cell
+        for dx, dy, pairs in SIDES:  # ``contacts`` without its list: bots ask this of every placement
+            if (q := self.masks.get((x + dx, y + dy))) is not None:
+                for i, theirs in pairs:
+                    if own[i] == q[theirs] != WILD:
+                        colours |= q[theirs]
         return colours.bit_count()
 
     # ------------------------------------------------------------ groups

@@ -15,11 +15,11 @@ it has held (their places are public knowledge), and public things.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from domain.kernel import Command
-from domain.seven_dragons.beliefs import Belief, ring_beliefs
+from domain.seven_dragons.beliefs import ring_beliefs
 from domain.seven_dragons.board import Board
 from domain.seven_dragons.cards import (
     ACTION_COLOUR,
@@ -75,6 +75,11 @@ MOVE_TARGETS = 8
 """How many layout cards Move a Card considers lifting (those whose removal costs least)."""
 
 
+_INDEX = {c: i for i, c in enumerate(COLOURS)}
+Indexed = tuple[tuple[int, float], ...]
+"""One ring place's goal beliefs as (index of the colour in ``COLOURS``, chance) pairs."""
+
+
 class GreedyBot:
     """One-ply search over the legal moves with a hand-written judgement."""
 
@@ -113,29 +118,30 @@ class Judge:
         self.silver = state.silver_mask()
         self.largest = self.board.largest()
         self.place = state.slot_of(seat)
-        self.beliefs = ring_beliefs(state, seat, self.board)
+        self.beliefs = [tuple((_INDEX[c], p) for c, p in b.items()) for b in ring_beliefs(state, seat, self.board)]
+        """Per ring place, (colour's index in ``largest``, chance) pairs: ``value`` runs many times a
+        decision, and a colour's hash is a Python call."""
+        self.target = state.targets[seat]
+        self.rivals = tuple(
+            (i, state.targets[slot.seat]) for i, slot in enumerate(state.ring) if slot.seat not in (None, seat)
+        )
+        """(ring place, target) of every other player."""
         self.hand = state.hands[seat]
         self._by_silver: dict[int, tuple[int, ...]] = {self.silver: self.largest}
         self._lifted: dict[int, Board] = {}
 
     # ------------------------------------------------------------ the judgement
 
-    def value(self, largest: tuple[int, ...], beliefs: list[Belief], cards: float) -> float:
+    def value(self, largest: tuple[int, ...], beliefs: Sequence[Indexed], cards: float) -> float:
         """The worth of a position: groups ``largest``, goals ``beliefs`` per ring place, ``cards`` in hand."""
-        state = self.state
-        target = state.targets[self.seat]
+        target = self.target
         mine = beliefs[self.place]
-        p_win = sum(p for c, p in mine.items() if largest[_INDEX[c]] >= target)
-        growth = sum(
-            p * (GROWTH * largest[_INDEX[c]] + CLOSING * (largest[_INDEX[c]] / target) ** 2) for c, p in mine.items()
-        )
+        p_win = sum(p for c, p in mine if largest[c] >= target)
+        growth = sum(p * (GROWTH * largest[c] + CLOSING * (largest[c] / target) ** 2) for c, p in mine)
         danger = 0.0
-        for i, slot in enumerate(state.ring):
-            if slot.seat is None or slot.seat == self.seat:
-                continue
-            limit = state.targets[slot.seat]
-            for c, p in beliefs[i].items():
-                n = largest[_INDEX[c]]
+        for i, limit in self.rivals:
+            for c, p in beliefs[i]:
+                n = largest[c]
                 danger += p * (LOSS if n >= limit else THREAT * (n / limit) ** 3)
         return p_win * WIN + (1.0 - p_win) * (growth - danger) + CARD * cards
 
@@ -182,15 +188,12 @@ class Judge:
         return len(self.hand) - 1 - KEEP[ACTION_OF_CARD[card]]
 
 
-_INDEX = {c: i for i, c in enumerate(COLOURS)}
-
-
 def _place(j: Judge, m: PlaceDragon) -> float:
     cell = (m.x, m.y)
     own = oriented(m.card, m.orientation)
     draws = min(max(j.board.bonus(own, cell) - 1, 0), len(j.state.deck))
-    after = j.board.placed(Placed(m.card, m.x, m.y, m.orientation, j.seat), j.silver)
-    return j.value(after.largest(), j.beliefs, len(j.hand) - 1 + draws)
+    largest = j.board.largest_if_placed(Placed(m.card, m.x, m.y, m.orientation, j.seat), j.silver)
+    return j.value(largest, j.beliefs, len(j.hand) - 1 + draws)
 
 
 def _discard(j: Judge, m: DiscardAction) -> float:
@@ -232,8 +235,12 @@ def _zap(j: Judge, m: ZapCard) -> float:
 def _move(j: Judge, m: MoveCard) -> float:
     lifted = j._lift(m.target)
     lifted.largest()
-    after = lifted.placed(Placed(m.target, m.x, m.y, m.orientation, j.seat), j.silver)
-    largest = j._with_silver(after, j._silver_after(m.card, m.discard))
+    moved = Placed(m.target, m.x, m.y, m.orientation, j.seat)
+    colour = j._silver_after(m.card, m.discard)
+    if colour is None or not j.state.table.silver:
+        largest = lifted.largest_if_placed(moved, j.silver)
+    else:
+        largest = j._with_silver(lifted.placed(moved, j.silver), colour)
     return j.value(largest, j.beliefs, j._cards_after_action(m.card))
 
 

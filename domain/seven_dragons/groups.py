@@ -10,6 +10,10 @@ from __future__ import annotations
 
 Cell = tuple[int, int]
 Masks = tuple[int, int, int, int]
+Numbering = tuple[dict[Cell, int], list[int]]
+"""Each card of a colour's groups: its group's number; and each group's size, by number."""
+TOUCHING = ((1, 0, 1, 0, 3, 2), (-1, 0, 0, 1, 2, 3), (0, 1, 2, 0, 3, 1), (0, -1, 0, 2, 1, 3))
+"""Per side: the neighbour's offset, then two (own panel, neighbour's panel) pairs touching across it."""
 
 
 def group(masks: dict[Cell, Masks], start: Cell, bit: int) -> set[Cell]:
@@ -65,3 +69,32 @@ def groups(masks: dict[Cell, Masks], bit: int) -> list[set[Cell]]:
             out.append(found)
     out.sort(key=lambda g: (-len(g), min(g)))
     return out
+
+
+def numbered(masks: dict[Cell, Masks], bit: int) -> Numbering:
+    """The ``bit``-coloured groups, numbered: each card's group and each group's size."""
+    group_of: dict[Cell, int] = {}
+    sizes: list[int] = []
+    for cell, own in masks.items():
+        if cell not in group_of and (own[0] | own[1] | own[2] | own[3]) & bit:
+            members = group(masks, cell, bit)
+            group_of.update(dict.fromkeys(members, len(sizes)))
+            sizes.append(len(members))
+    return group_of, sizes
+
+
+def joined(masks: dict[Cell, Masks], numbering: Numbering, cell: Cell, own: Masks, bit: int) -> int:
+    """The cards of the ``bit``-coloured group through the empty ``cell`` once a card with panels
+    ``own`` fills it: that card and the groups it touches in that colour (``numbering``, of
+    ``masks``), since every path from it leaves through a neighbour it joins."""
+    group_of, sizes = numbering
+    x, y = cell
+    touched: set[int] = set()
+    size = 1
+    for dx, dy, a, b, c, d in TOUCHING:
+        n = (x + dx, y + dy)
+        q = masks.get(n)
+        if q is not None and (own[a] & q[b] | own[c] & q[d]) & bit and (g := group_of[n]) not in touched:
+            touched.add(g)
+            size += sizes[g]
+    return size

@@ -18,7 +18,7 @@ from domain.seven_dragons.cards import BIT, DRAGONS, SILVER, oriented
 from domain.seven_dragons.commands import Discard, MoveCard, PlaceDragon, ZapCard
 from domain.seven_dragons.evolve import replace as fast_replace
 from domain.seven_dragons.lanes import REACH_BITS, lanes, matching
-from domain.seven_dragons.state import Phase, SevenDragonsState
+from domain.seven_dragons.state import Phase, Placed, SevenDragonsState
 
 from .helpers import play_random, start
 
@@ -123,6 +123,24 @@ def test_derived_boards_answer_like_boards_built_afresh(variant: str, options: d
             for colour in BIT.values():
                 again = derived.resilvered(colour) if colour != silver else derived
                 assert again.largest() == Board.build(state.layout, colour).largest()
+
+
+@pytest.mark.parametrize(("variant", "options"), SETTINGS[:3], ids=lambda v: str(v))
+def test_the_largest_groups_after_a_placement_are_those_of_the_board_with_the_card(
+    variant: str, options: dict[str, object]
+) -> None:
+    """Style: the bots' shortcut (``largest_if_placed``: the groups a card would join, without
+    deriving the board) answers like a board built afresh with the card in place, in every
+    frontier cell, for dragons of every colour (and the Silver Dragon, where it is off the layout)."""
+    for state in _states(variant, options, seed=12)[::4]:
+        silver = state.silver_mask()
+        b = board_of(state.layout, silver)
+        placed = {p.card for p in state.layout}
+        cards = [c for c in DRAGONS if c not in placed][::5]
+        for cell in b.frontier()[::2]:
+            for card, o in [(c, o) for c in cards for o in (0, 180)] + [(SILVER, 0)] * (SILVER not in placed):
+                p = Placed(card, cell[0], cell[1], o, 0)
+                assert b.largest_if_placed(p, silver) == Board.build((*state.layout, p), silver).largest()
 
 
 def test_shared_commands_equal_fresh_ones_and_listings_repeat_exactly() -> None:
