@@ -38,13 +38,8 @@ Masks = tuple[int, int, int, int]
 Destinations = tuple[tuple[Cell, ...], tuple[Cell, ...], tuple[tuple[Cell, int], ...]]
 """Where a card may be moved: cells upright, cells turned, then (cell, orientation) pairs."""
 
-SIDES: tuple[tuple[int, int, tuple[tuple[int, int], tuple[int, int]]], ...] = (
-    (1, 0, ((1, 0), (3, 2))),
-    (-1, 0, ((0, 1), (2, 3))),
-    (0, 1, ((2, 0), (3, 1))),
-    (0, -1, ((0, 2), (1, 3))),
-)
-"""Per side: the neighbour's offset and the (own panel, neighbour panel) pairs touching across it."""
+SIDES = dragon_groups.SIDES
+"""The four sides a card touches its neighbours across (defined with the groups that cross them)."""
 
 TABLE = 12
 """Designed (``rulebook.TABLE``): cards go within this many cells of the origin (where the Silver

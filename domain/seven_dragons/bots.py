@@ -155,11 +155,14 @@ class Judge:
 
     # ------------------------------------------------------------ helpers
 
+    def _silver_takes(self, colour: Colour | None) -> Colour | None:
+        """The colour the Silver Dragon takes when an action would give it ``colour``; None: it keeps its own."""
+        return colour if self.state.table.silver else None
+
     def _with_silver(self, b: Board, colour: Colour | None) -> tuple[int, ...]:
         """Largest groups once the Silver Dragon takes ``colour`` (None: it keeps its colour)."""
-        if colour is None or not self.state.table.silver:
-            return b.largest()
-        return b.resilvered(BIT[colour]).largest()
+        taken = self._silver_takes(colour)
+        return b.largest() if taken is None else b.resilvered(BIT[taken]).largest()
 
     def _silver_after(self, card: int, discard: Discard) -> Colour | None:
         return ACTION_COLOUR[ACTION_OF_CARD[card]] if discard is Discard.TOP else None
@@ -237,7 +240,7 @@ def _move(j: Judge, m: MoveCard) -> float:
     lifted.largest()
     moved = Placed(m.target, m.x, m.y, m.orientation, j.seat)
     colour = j._silver_after(m.card, m.discard)
-    if colour is None or not j.state.table.silver:
+    if j._silver_takes(colour) is None:
         largest = lifted.largest_if_placed(moved, j.silver)
     else:
         largest = j._with_silver(lifted.placed(moved, j.silver), colour)

@@ -12,8 +12,14 @@ Cell = tuple[int, int]
 Masks = tuple[int, int, int, int]
 Numbering = tuple[dict[Cell, int], list[int]]
 """Each card of a colour's groups: its group's number; and each group's size, by number."""
-TOUCHING = ((1, 0, 1, 0, 3, 2), (-1, 0, 0, 1, 2, 3), (0, 1, 2, 0, 3, 1), (0, -1, 0, 2, 1, 3))
-"""Per side: the neighbour's offset, then two (own panel, neighbour's panel) pairs touching across it."""
+SIDES: tuple[tuple[int, int, tuple[tuple[int, int], tuple[int, int]]], ...] = (
+    (1, 0, ((1, 0), (3, 2))),
+    (-1, 0, ((0, 1), (2, 3))),
+    (0, 1, ((2, 0), (3, 1))),
+    (0, -1, ((0, 2), (1, 3))),
+)
+"""Per side: the neighbour's offset and the (own panel, neighbour panel) pairs touching across it
+(``group`` writes the same four sides out, for speed)."""
 
 
 def group(masks: dict[Cell, Masks], start: Cell, bit: int) -> set[Cell]:
@@ -91,7 +97,7 @@ def joined(masks: dict[Cell, Masks], numbering: Numbering, cell: Cell, own: Mask
     x, y = cell
     touched: set[int] = set()
     size = 1
-    for dx, dy, a, b, c, d in TOUCHING:
+    for dx, dy, ((a, b), (c, d)) in SIDES:
         n = (x + dx, y + dy)
         q = masks.get(n)
         if q is not None and (own[a] & q[b] | own[c] & q[d]) & bit and (g := group_of[n]) not in touched:
