@@ -12,12 +12,19 @@ the caches that a running process has warm.
     python bench/projection_cost.py                  # 2,000 moves, batches of 8
     python bench/projection_cost.py --batch 1        # a pull per event: what a quiet server pays
     DRAGONHALL_SRC=/tmp/old python bench/projection_cost.py   # another checkout's code
+    python bench/projection_cost.py --instructions   # instructions per move, under callgrind
+
+Thread CPU time moves by a fifth from one run to the next on a shared machine, more than most
+changes to a projection; ``--instructions`` counts the read models' pass under callgrind instead
+(its main thread only, instrumented for that pass alone), which repeats to a fraction of a percent.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,10 +32,18 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from bench.request_cost import ROOT, _configure, _play, _serving_app, wsgi_caller  # sets sys.path (DRAGONHALL_SRC)
+from bench.request_cost import (  # sets sys.path (DRAGONHALL_SRC)
+    ROOT,
+    _collected,
+    _configure,
+    _instrument,
+    _play,
+    _serving_app,
+    wsgi_caller,
+)
 
 
-def measure(moves: int, batch: int, data_dir: Path, by_model: bool = False) -> dict[str, Any]:
+def measure(moves: int, batch: int, data_dir: Path, by_model: bool = False, counted: bool = False) -> dict[str, Any]:
     import random
     import uuid
 
@@ -42,7 +57,11 @@ def measure(moves: int, batch: int, data_dir: Path, by_model: bool = False) -> d
         read, items = _read(platform.store, batch)
         project(platform, items, batch)  # warm: fills the caches a running process holds
         platform.views.drop_views()
+        if counted:
+            _instrument("on")
         spent = {"read and decode": read, **project(platform, items, batch)}
+        if counted:
+            _instrument("off")
     finally:
         platform.close()
     total = sum(spent.values())
@@ -102,18 +121,38 @@ def _each_model(platform: Any, items: list[Any], batch: int) -> dict[str, float]
     return spent
 
 
+def instructions_per_move(moves: int, batch: int, by_model: bool) -> dict[str, Any]:
+    """The read models' instructions per move under callgrind, counted on the main thread while it
+    hands the batches over (the second pass, as ``measure`` times it)."""
+    with tempfile.TemporaryDirectory(prefix="dh-projection-instr-") as tmp:
+        out = Path(tmp) / "callgrind"
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--separate-threads=yes"]
+        cmd += [f"--callgrind-out-file={out}", sys.executable, __file__, "--moves", str(moves)]
+        cmd += ["--batch", str(batch), "--counted", "--json", *(["--by-model"] if by_model else [])]
+        run = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONHASHSEED": "0"}
+        )
+        count = _collected(run, out)
+    return {"moves": moves, "batch": batch, "instructions_per_move": count / moves, "code": str(ROOT)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=8, help="events handed over at once (default 8)")
     parser.add_argument("--by-model", action="store_true", help="each read model's projection on its own")
     parser.add_argument("--json", action="store_true", help="print the JSON line only")
+    parser.add_argument("--instructions", action="store_true", help="count instructions per move under callgrind")
+    parser.add_argument("--counted", action="store_true", help=argparse.SUPPRESS)  # run by --instructions
     args = parser.parse_args()
     from infra import log_lines
 
     log_lines.configure("WARNING")
+    if args.instructions:
+        print(json.dumps(instructions_per_move(args.moves, args.batch, args.by_model)))
+        return
     with tempfile.TemporaryDirectory(prefix="dh-projection-cost-") as tmp:
-        result = measure(args.moves, args.batch, Path(tmp), args.by_model)
+        result = measure(args.moves, args.batch, Path(tmp), args.by_model, args.counted)
     print(json.dumps(result))
     if not args.json:
         _report(result)

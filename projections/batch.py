@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from projections import set_aside
+from projections.event_keys import stamp_of
 from projections.views import Change
 from services.play.aggregate import Game
 
@@ -28,7 +29,7 @@ class Batch:
 
     def update(self, gid: str, e: Game.Event, **columns: Any) -> None:
         row = self.updates.setdefault(gid, {})
-        row.update(version=e.originator_version, updated_at=e.timestamp.isoformat(), **columns)
+        row.update(version=e.originator_version, updated_at=stamp_of(e), **columns)
 
     def changes(self) -> list[Change]:
         out = list(self.inserts)

@@ -31,6 +31,7 @@ from domain.kernel import canonical_json, decode, find_game
 from projections import set_aside
 from projections.batch import Fresh
 from projections.board_memory import BoardMemory
+from projections.event_keys import game_of
 from projections.tracked import Handlers, Items, RetriedProjection
 from projections.views import VIEWS, Change, GameViewsSQL, carry_set_aside_to_boards
 from services.common import clock
@@ -80,7 +81,7 @@ class BoardProjection(RetriedProjection):
         handler = _HANDLERS.of(type(event))
         if handler is not None:
             handler(self, event, ended)
-        self.memory.advance(str(event.originator_id), event.originator_version)
+        self.memory.advance(game_of(event), event.originator_version)
 
     def _due(self, ended: set[str], idle: bool) -> list[Change]:
         """The rows of the boards due now (``BoardMemory.due_boards``)."""
@@ -97,7 +98,7 @@ class BoardProjection(RetriedProjection):
 
     def _forget(self, items: Items) -> None:
         for event, _tracking in items:
-            self._forget_game(str(event.originator_id))
+            self._forget_game(game_of(event))
 
     def _forget_game(self, gid: str) -> None:
         self.memory.forget(gid)
@@ -113,7 +114,7 @@ class BoardProjection(RetriedProjection):
         return self._due({gid}, idle=True)
 
     def _created(self, e: Game.Created, ended: set[str]) -> None:
-        self._unstarted[str(e.originator_id)] = (e.game, e.variant, e.options)
+        self._unstarted[game_of(e)] = (e.game, e.variant, e.options)
 
     def _started(self, e: Game.Started, ended: set[str]) -> None:
         def initial(game: str, variant: str, options: Any) -> Any:
@@ -128,21 +129,21 @@ class BoardProjection(RetriedProjection):
     def _begin(self, e: Game.Started | Game.Forked, first: Callable[[Configured], Any]) -> None:
         """Remembers a game's first board: ``first`` of its configuration, or, for a game created
         before this runner started, the one stored."""
-        gid, version = str(e.originator_id), e.originator_version
+        gid, version = game_of(e), e.originator_version
         configured = self._unstarted.pop(gid, None)
         state = self.memory.stored_state(gid, version) if configured is None else first(configured)
         self.memory.remember(gid, version, state)
 
     def _rule_event(self, e: Game.RuleEvent, ended: set[str]) -> None:
         """Folds the board: the only fold of a rule event on the read side."""
-        gid, version = str(e.originator_id), e.originator_version
+        gid, version = game_of(e), e.originator_version
         ruleset = find_game(_game_of(type(e)))
         state = self.memory.state_before(gid, version, ruleset)
         self.memory.remember(gid, version, ruleset.evolve(state, ruleset.load_event(e.KIND, e.data)))
 
     def _ended(self, e: Game.Finished | Game.Abandoned, ended: set[str]) -> None:
         """Its board is written with the batch (a game abandoned before it started has none)."""
-        gid = str(e.originator_id)
+        gid = game_of(e)
         self._unstarted.pop(gid, None)
         ended.add(gid)
 

@@ -16,6 +16,7 @@ import json
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any
 
+from projections.event_keys import stamp_of
 from services.deadlines import clocks
 from services.deadlines.timers import clocks_key
 
@@ -60,7 +61,7 @@ def decided(held: Clock, e: Any) -> bool:
     whether it did."""
     if not clocks.closes_decision(e):
         return False
-    held["turns"], _ended = clocks.turns_after(held["turns"], e.awaiting, e.timestamp.isoformat())
+    held["turns"], _ended = clocks.turns_after(held["turns"], e.awaiting, stamp_of(e))
     held["awaiting"] = list(e.awaiting)
     return True
 

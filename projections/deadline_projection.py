@@ -30,6 +30,7 @@ from projections import deadline_index, set_aside
 from projections.batch import Fresh, blame
 from projections.deadline_index import Clock
 from projections.deadline_views import UPSERT, carry_game_list_to_deadlines
+from projections.event_keys import game_of, stamp_of
 from projections.tracked import Handlers, Items, RetriedProjection
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.common import clock
@@ -101,7 +102,7 @@ class DeadlineProjection(RetriedProjection):
         if handler is None:
             return
         game = handler(self, event, batch)
-        game.updated_at = event.timestamp.isoformat()  # type: ignore[attr-defined]  # a Game event
+        game.updated_at = stamp_of(event)
         batch.touched[gid] = game
 
     def _settle(self, batch: _Batch) -> list[Change]:
@@ -139,11 +140,11 @@ class DeadlineProjection(RetriedProjection):
     def _created(self, e: Game.Created, batch: _Batch) -> Timed:
         status, held = "scheduled" if e.starts_at else "open", deadline_index.new_clock()
         game = Timed(status, dict(e.time_control), set(), held, deadline_index.starts(e.starts_at))
-        self._games[str(e.originator_id)] = game
+        self._games[game_of(e)] = game
         return game
 
     def _seat_added(self, e: Game.SeatTaken | Game.Joined, batch: _Batch) -> Timed:
-        game = self._game(str(e.originator_id))
+        game = self._game(game_of(e))
         if e.bot:
             game.bot_seats.add(e.seat)
         else:
@@ -159,11 +160,11 @@ class DeadlineProjection(RetriedProjection):
 
     def _forked(self, e: Game.Forked, batch: _Batch) -> Timed:
         game = self._seated(e, batch)
-        deadline_index.forked(game.clock, e.awaiting, e.timestamp.isoformat())
+        deadline_index.forked(game.clock, e.awaiting, stamp_of(e))
         return game
 
     def _seated(self, e: Game.Started | Game.Forked, batch: _Batch) -> Timed:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         game = self._game(gid)
         game.status = "active"
         game.bot_seats = {s["seat"] for s in e.seats if s.get("bot")}
@@ -171,14 +172,14 @@ class DeadlineProjection(RetriedProjection):
         return game
 
     def _rule_event(self, e: Game.RuleEvent, batch: _Batch) -> Timed:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         game = self._game(gid)
         if deadline_index.decided(game.clock, e):
             batch.timed.add(gid)
         return game
 
     def _clock_settled(self, e: Game.ClockSettled, batch: _Batch) -> Timed:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         game = self._game(gid)
         deadline_index.settled(game.clock, e.banks)
         batch.timed.add(gid)
@@ -192,7 +193,7 @@ class DeadlineProjection(RetriedProjection):
 
     def _ended(self, e: Game.Event, status: str) -> Timed:
         """Nothing is awaited any more, nothing due; the clock stays as it stopped."""
-        game = self._game(str(e.originator_id))
+        game = self._game(game_of(e))
         game.status = status
         game.clock["awaiting"] = []
         game.due = dict(deadline_index.NO_TIMING)
@@ -200,7 +201,7 @@ class DeadlineProjection(RetriedProjection):
 
     def _moved(self, e: Game.Event, batch: _Batch) -> Timed:
         """An event that leaves the clock as it was: the game has moved (``updated_at``)."""
-        return self._game(str(e.originator_id))
+        return self._game(game_of(e))
 
 
 _Handler = Callable[[DeadlineProjection, Any, _Batch], Timed]

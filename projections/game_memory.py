@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from projections import deadline_index
+from projections.event_keys import game_of, stamp_of
 from projections.views import GameViewsSQL
 from services.common.event_store import EventStore
 from services.deadlines import clocks
@@ -96,7 +97,7 @@ class GameMemory:
     # ------------------------------------------------------------ the events
 
     def created(self, e: Game.Created) -> None:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         self.meta[gid] = {
             "game": e.game,
             "variant": e.variant,
@@ -110,7 +111,7 @@ class GameMemory:
     def seat_added(self, e: Game.SeatTaken | Game.Joined) -> list[dict[str, Any]]:
         """The game's seats with the new one, in seat order; a seat joined during the game gets
         its bank."""
-        gid = str(e.originator_id)
+        gid = game_of(e)
         if isinstance(e, Game.Joined):
             deadline_index.joined(self.clock_of(gid), self.game_meta(gid)["tc"], e.seat)
         seats = [
@@ -122,27 +123,27 @@ class GameMemory:
         return seats
 
     def started(self, e: Game.Started) -> None:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         self.seats[gid] = [dict(s) for s in e.seats]
         deadline_index.started(self.clock_of(gid), self.game_meta(gid)["tc"], e.seats)
 
     def forked(self, e: Game.Forked) -> None:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         self.seats[gid] = [dict(s) for s in e.seats]
-        deadline_index.forked(self.clock_of(gid), e.awaiting, e.timestamp.isoformat())
+        deadline_index.forked(self.clock_of(gid), e.awaiting, stamp_of(e))
 
     def decided(self, e: Game.RuleEvent) -> list[int] | None:
         """At the event that closes its decision, moves the awaited seats and their turns; the
         seats awaited before it (None at any other event)."""
         if not clocks.closes_decision(e):
             return None
-        held = self.clock_of(str(e.originator_id))
+        held = self.clock_of(game_of(e))
         before = list(held["awaiting"])
         deadline_index.decided(held, e)
         return before
 
     def settled(self, e: Game.ClockSettled) -> None:
-        deadline_index.settled(self.clock_of(str(e.originator_id)), e.banks)
+        deadline_index.settled(self.clock_of(game_of(e)), e.banks)
 
 
 def from_summary(view: GameViewsSQL) -> Recall:

@@ -23,6 +23,7 @@ from eventsourcing.domain import DomainEventProtocol
 
 from projections import deadline_index, set_aside
 from projections.batch import Batch, Fresh, blame
+from projections.event_keys import game_of, stamp_of
 from projections.game_memory import GameMemory, from_summary
 from projections.tracked import Handlers, Items, RetriedProjection
 from projections.views import VIEWS, Change, GameViewsSQL
@@ -81,7 +82,7 @@ class GameProjection(RetriedProjection):
 
     def _forget(self, items: Items) -> None:
         for event, _tracking in items:
-            self.memory.forget(str(event.originator_id))
+            self.memory.forget(game_of(event))
 
     def apply(self, event: DomainEventProtocol[uuid.UUID], batch: Batch) -> None:
         """Turns one event into row changes. Events this projection does not use only
@@ -92,8 +93,8 @@ class GameProjection(RetriedProjection):
             handler(self, event, batch)
 
     def _created(self, e: Game.Created, batch: Batch) -> None:
-        gid = str(e.originator_id)
-        at = e.timestamp.isoformat()
+        gid = game_of(e)
+        at = stamp_of(e)
         row = {
             "game_id": gid,
             "game": e.game,
@@ -125,19 +126,19 @@ class GameProjection(RetriedProjection):
         self._seat_added(e, batch)
 
     def _seat_added(self, e: Game.SeatTaken | Game.Joined, batch: Batch) -> None:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         seats = self.memory.seat_added(e)
         batch.update(gid, e, seats=json.dumps(seats))
         batch.inserts.append(_player(gid, e.player_id))
 
     def _started(self, e: Game.Started, batch: Batch) -> None:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         self.memory.started(e)
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
 
     def _forked(self, e: Game.Forked, batch: Batch) -> None:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         self.memory.forked(e)
         batch.update(gid, e, seats=json.dumps(e.seats), status="active")
         batch.timed.add(gid)
@@ -145,27 +146,27 @@ class GameProjection(RetriedProjection):
     def _rule_event(self, e: Game.RuleEvent, batch: Batch) -> None:
         """At the event that closes its decision, moves the awaited seats and their turns (as the
         aggregate does: ``projections.deadline_index``); the board is the board projection's."""
-        gid = str(e.originator_id)
+        gid = game_of(e)
         batch.update(gid, e)
         if self.memory.decided(e) is not None:
             batch.timed.add(gid)
 
     def _clock_settled(self, e: Game.ClockSettled, batch: Batch) -> None:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         self.memory.settled(e)
         batch.update(gid, e)
         batch.timed.add(gid)
 
     def _finished(self, e: Game.Finished, batch: Batch) -> None:
-        batch.ended.add(str(e.originator_id))
-        batch.update(str(e.originator_id), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome))
+        batch.ended.add(game_of(e))
+        batch.update(game_of(e), e, status="finished", awaiting="[]", outcome=json.dumps(e.outcome))
 
     def _abandoned(self, e: Game.Abandoned, batch: Batch) -> None:
-        batch.ended.add(str(e.originator_id))
-        batch.update(str(e.originator_id), e, status="abandoned", awaiting="[]", outcome=json.dumps(e.outcome))
+        batch.ended.add(game_of(e))
+        batch.update(game_of(e), e, status="abandoned", awaiting="[]", outcome=json.dumps(e.outcome))
 
     def _move(self, e: Game.MoveMade | Game.Resigned | Game.TurnTimedOut | Game.PolicyPlayed, batch: Batch) -> None:
-        batch.update(str(e.originator_id), e)
+        batch.update(game_of(e), e)
 
 
 def _player(gid: str, player_id: str) -> Change:

@@ -26,6 +26,7 @@ from eventsourcing.domain import DomainEventProtocol
 
 from projections import set_aside, turn_notices
 from projections.batch import Fresh
+from projections.event_keys import game_of
 from projections.game_memory import GameMemory, Recalled, from_store
 from projections.tracked import Handlers, Items, RetriedProjection
 from projections.turn_notices import Notices
@@ -97,7 +98,7 @@ class InboxProjection(RetriedProjection):
 
     def _forget(self, items: Items) -> None:
         for event, _tracking in items:
-            self.memory.forget(str(event.originator_id))
+            self.memory.forget(game_of(event))
 
     def _forget_game(self, gid: str) -> None:
         self.memory.forget(gid)
@@ -124,7 +125,7 @@ class InboxProjection(RetriedProjection):
         self.memory.settled(e)
 
     def _ended(self, e: Game.Finished | Game.Abandoned, notices: Notices) -> None:
-        notices.ended.add(str(e.originator_id))
+        notices.ended.add(game_of(e))
         status = "finished" if isinstance(e, Game.Finished) else "abandoned"
         turn_notices.tell_seats(self.memory, notices, e, "game_finished", {"status": status, "outcome": e.outcome})
 

@@ -26,6 +26,7 @@ from eventsourcing.domain import DomainEventProtocol
 
 from projections import set_aside
 from projections.batch import Fresh
+from projections.event_keys import game_of, stamp_of
 from projections.ratings import RatingBook
 from projections.tracked import Handlers, Items, TrackedProjection
 from projections.views import VIEWS, Change, GameViewsSQL
@@ -88,23 +89,23 @@ class RatingProjection(TrackedProjection):
         seated[gid] = seats
 
     def _created(self, e: Game.Created, changes: list[Change], seated: Seated) -> None:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         rated = bool(e.settings.get("rated", True))
         changes.extend(self.book.created(gid, e.game, e.variant, rated, bool(e.sandbox_of)))
         self._seat(gid, [], seated)
 
     def _seat_added(self, e: Game.SeatTaken | Game.Joined, changes: list[Change], seated: Seated) -> None:
-        gid = str(e.originator_id)
+        gid = game_of(e)
         seat = {"seat": e.seat, "player_id": e.player_id, "name": e.name, "kind": e.kind, "bot": e.bot}
         by_number = {s["seat"]: s for s in self._seats_of(gid)}  # a summary read back may hold this seat already
         by_number[e.seat] = seat
         self._seat(gid, [by_number[n] for n in sorted(by_number)], seated)
 
     def _seated(self, e: Game.Started | Game.Forked, changes: list[Change], seated: Seated) -> None:
-        self._seat(str(e.originator_id), [dict(s) for s in e.seats], seated)
+        self._seat(game_of(e), [dict(s) for s in e.seats], seated)
 
     def _decided(self, e: Game.MoveMade | Game.Resigned, changes: list[Change], seated: Seated) -> None:
-        changes.extend(self.book.decided(str(e.originator_id)))
+        changes.extend(self.book.decided(game_of(e)))
 
     def _finished(self, e: Game.Finished, changes: list[Change], seated: Seated) -> None:
         self._ended(e, "finished", e.outcome["places"], changes, seated)
@@ -113,8 +114,8 @@ class RatingProjection(TrackedProjection):
         self._ended(e, "abandoned", [], changes, seated)
 
     def _ended(self, e: Game.Event, status: str, places: list[int], changes: list[Change], seated: Seated) -> None:
-        gid = str(e.originator_id)
-        changes.extend(self.book.ended(gid, status, self._seats_of(gid), places, e.timestamp.isoformat()))
+        gid = game_of(e)
+        changes.extend(self.book.ended(gid, status, self._seats_of(gid), places, stamp_of(e)))
         self._seats.pop(gid, None)
         seated[gid] = None
 

@@ -31,6 +31,7 @@ from eventsourcing.projection import Projection
 
 from projections import set_aside
 from projections.batch import Fresh, Poisoned, blame
+from projections.event_keys import game_of
 from projections.views import VIEWS, Change, GameViewsSQL, tracking_name
 from services.common import clock
 
@@ -89,7 +90,7 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
         gid = ""
         try:  # one handler for the batch, not a context per event: this loop is the runner's hot path
             for event, _tracking in items:
-                gid, version = str(event.originator_id), event.originator_version
+                gid, version = game_of(event), event.originator_version
                 if gid in aside or gid in fresh:
                     skipped[gid] = version
                     continue
@@ -135,7 +136,7 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
                     for item in items:
                         self.process_batch([item])
                     return
-                self._set_aside(fresh, items, Poisoned(str(items[0][0].originator_id), e))
+                self._set_aside(fresh, items, Poisoned(game_of(items[0][0]), e))
         self._aside().update(fresh)
         self._position = items[-1][1].notification_id
         if self.staged is None:
@@ -176,7 +177,7 @@ class TrackedProjection(Projection[GameViewsSQL], ABC):
     def _set_aside(self, fresh: Fresh, items: Items, p: Poisoned) -> None:
         """Sets ``p``'s game aside from its first event in the batch (an error after the events may
         come of any of them)."""
-        versions = [e.originator_version for e, _t in items if str(e.originator_id) == p.gid]
+        versions = [e.originator_version for e, _t in items if game_of(e) == p.gid]
         version = min(versions) if versions else self._next_version(p.gid)
         fresh[p.gid] = (version, set_aside.describe(p.error))
         self._forget_game(p.gid)

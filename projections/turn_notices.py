@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from projections.event_keys import game_of
 from projections.game_memory import GameMemory
 from services.accounts.account_feed import Entry
 from services.accounts.players import SERVER_BOT_PREFIX
@@ -43,7 +44,7 @@ class Notices:
 
 def tell_seats(memory: GameMemory, notices: Notices, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:
     """A ``kind`` account event for every account seated in the game: facts every seat may know."""
-    gid = str(e.originator_id)
+    gid = game_of(e)
     meta = memory.game_meta(gid)
     if meta.get("sandbox"):
         return
@@ -60,7 +61,7 @@ def announce_turns(memory: GameMemory, notices: Notices, e: Game.RuleEvent, befo
     """At the event that closed a decision, a ``your_turn`` for each account seat awaited after it
     and not before it: one per turn, whatever the batches the events come in, keyed by that event's
     version (its ``version`` the save's, ``Notices.saved_at``)."""
-    gid = str(e.originator_id)
+    gid = game_of(e)
     notices.settle(gid)
     meta = memory.game_meta(gid)
     if meta.get("sandbox"):
