@@ -20,7 +20,9 @@ from uuid import UUID
 KEPT = 8192
 """Entries each cache holds at most before it is emptied."""
 
-_games: dict[UUID, str] = {}
+_games: dict[int, str] = {}
+"""By the id's integer: a ``UUID``'s own hash and equality are Python functions, and each event
+decodes its own ``UUID`` object."""
 _stamps: dict[int, tuple[datetime, str]] = {}
 """By the timestamp object's identity, which the entry keeps alive: two equal instants in other
 time zones are equal datetimes but not the same text."""
@@ -28,12 +30,12 @@ time zones are equal datetimes but not the same text."""
 
 def game_of(event: Any) -> str:
     """The event's game id, as the read models key their rows (``game_of(event)``)."""
-    uid = event.originator_id
-    name = _games.get(uid)
+    uid: UUID = event.originator_id
+    name = _games.get(uid.int)
     if name is None:
         if len(_games) >= KEPT:
             _games.clear()
-        name = _games[uid] = str(uid)
+        name = _games[uid.int] = str(uid)
     return name
 
 
