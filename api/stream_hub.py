@@ -134,6 +134,7 @@ class StreamHub:
             self._games[follower.gid].add(feed)
             self._refresh(game_key(follower.gid))
         else:
+            self.streams.wakeups.follow(account_key(follower.player_id))  # before its first read too
             self._accounts[follower.player_id].add(feed)
             self._refresh(account_key(follower.player_id))
         self._owners[owner].add(feed)
@@ -187,6 +188,8 @@ class StreamHub:
         follower = feed.follower
         if isinstance(follower, GameFollower):
             self.streams.wakeups.unfollow(game_key(follower.gid))
+        else:
+            self.streams.wakeups.unfollow(account_key(follower.player_id))
         index = self._games if isinstance(follower, GameFollower) else self._accounts
         key = follower.gid if isinstance(follower, GameFollower) else follower.player_id
         for table, name in ((index, key), (self._owners, owner)):

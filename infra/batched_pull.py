@@ -46,13 +46,27 @@ class BatchedPull:
             self._pull()  # type: ignore[attr-defined]
             while not self._has_been_stopped:
                 if self._has_been_notified.wait(timeout=self.WAKE_TIMEOUT) and self.GATHER:
-                    time.sleep(max(0.0, last + self.GATHER - time.monotonic()))
+                    self._gather(last + self.GATHER - time.monotonic())
                 last = time.monotonic()
                 self._pull()  # type: ignore[attr-defined]
         except BaseException as e:
             if self._thread_error is None:
                 self._thread_error = e
             self.stop()  # type: ignore[attr-defined]
+
+    def _gather(self, pause: float) -> None:
+        """Sleeps ``pause`` seconds, if any, told to ``_gathering`` before and after: the pull that
+        follows reads every save of that time, so the wake-ups sent meanwhile are not needed."""
+        if pause <= 0:
+            return
+        self._gathering(True)
+        try:
+            time.sleep(pause)
+        finally:
+            self._gathering(False)
+
+    def _gathering(self, gathering: bool) -> None:
+        """Told when a gather starts and ends (before the pull reads)."""
 
     def take_batch(self, limit: int, timeout: float) -> list[Notification] | None:
         """Up to ``limit`` notifications, all those pulled and not yet taken; waits up to

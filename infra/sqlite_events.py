@@ -20,7 +20,8 @@
   9.5, so ``ProjectionRunner`` cannot follow a SQLite application out of the box.
   ``PollingSQLiteApplicationRecorder`` adds a subscription that pulls new
   notifications every ``POLL_INTERVAL`` seconds, and at once when a writer in the
-  same process calls ``wake()`` after a save.
+  same process calls ``wake()`` after a save (or another process's save is announced:
+  ``ARMING`` says when the process wants those).
 * Writers take turns: a process mutex, then an ``flock`` shared by every process
   that writes the file. Events are saved by ``EventWriter``, on a connection kept
   for that, in one ``executemany``; other writes (snapshots, tracking records) go
@@ -36,6 +37,7 @@ import logging
 import os
 import sqlite3
 import threading
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
@@ -78,10 +80,65 @@ _listeners: set[threading.Event] = set()
 _listeners_lock = threading.Lock()
 
 
-def polling() -> bool:
-    """Whether a subscription of this process polls the store (it runs the read models' projections):
-    it then wants every game's wake-up (``wake_transports.UnixBroadcast``)."""
-    return bool(_listeners)
+class Arming:
+    """Whether a polling subscription of this process waits for a wake-up (it runs the read models'
+    projections): the process then wants every game's wake-up (``wake_transports.UnixBroadcast``),
+    and while none waits, none.
+
+    A subscription that was woken gathers the saves of ``COALESCE`` seconds before it pulls; a
+    wake-up sent meanwhile only sets a flag already set. Under load the projection process was sent
+    a datagram by each HTTP process for every move, some ten for each pull. So a subscription is
+    disarmed while it gathers, and armed again before its pull reads: a save whose sender found it
+    disarmed was committed before the pull, which reads it; a save after that finds it armed.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._armed: weakref.WeakSet[object] = weakref.WeakSet()
+        self._retired: weakref.WeakSet[object] = weakref.WeakSet()
+        self._watchers: list[Callable[[bool], None]] = []
+
+    def watch(self, hook: Callable[[bool], None]) -> None:
+        """Calls ``hook`` with whether any subscription is armed: now, and at every change."""
+        with self._lock:
+            self._watchers.append(hook)
+            hook(bool(self._armed))
+
+    def unwatch(self, hook: Callable[[bool], None]) -> None:
+        with self._lock:
+            if hook in self._watchers:
+                self._watchers.remove(hook)
+
+    def arm(self, subscription: object, armed: bool) -> None:
+        """``subscription`` waits for a wake-up (``armed``) or will pull anyway; a retired one is
+        never armed again."""
+        with self._lock:
+            if armed and subscription in self._retired:
+                return
+            before = bool(self._armed)
+            if armed:
+                self._armed.add(subscription)
+            else:
+                self._armed.discard(subscription)
+            self._tell(before)
+
+    def retire(self, subscription: object) -> None:
+        """``subscription`` has stopped."""
+        with self._lock:
+            before = bool(self._armed)
+            self._retired.add(subscription)
+            self._armed.discard(subscription)
+            self._tell(before)
+
+    def _tell(self, before: bool) -> None:
+        now = bool(self._armed)
+        if now != before:
+            for hook in self._watchers:
+                hook(now)
+
+
+ARMING = Arming()
+"""This process's polling subscriptions (``PollingSubscription``)."""
 
 
 def wake() -> None:
@@ -101,9 +158,14 @@ class PollingSubscription(BatchedPull, ListenNotifySubscription[Any]):
         super().__init__(recorder=recorder, gt=gt, topics=topics)
         with _listeners_lock:
             _listeners.add(self._has_been_notified)
+        ARMING.arm(self, True)
+
+    def _gathering(self, gathering: bool) -> None:
+        ARMING.arm(self, not gathering)
 
     def stop(self) -> None:
         super().stop()
+        ARMING.retire(self)
         with _listeners_lock:
             _listeners.discard(self._has_been_notified)
 

@@ -1,15 +1,23 @@
-"""Which games the streams of each process follow, shared through one small file per process, so
-that a process sends a game's wake-up only to the processes that follow that game
-(``wake_transports.UnixBroadcast``).
+"""Which games and accounts the streams of each process follow, shared through one small file per
+process, so that a process sends a game's or an account's wake-up only to the processes that follow
+it (``wake_transports.UnixBroadcast``).
 
 Measured in issue 39's quiet sitting, the wake-ups cost 0.2 ms of a move's 1.2: between the two
 HTTP processes every move was a datagram to the other, whose listener thread then took the GIL to
 learn that none of its streams followed the game. Each process now maps a file of one byte per
-slot (a game's key hashed): a slot's byte is set while a stream of the process follows a game of
-that slot, and the first byte while the process wants every game's wake-up (it runs the read
-models' projections, which a wake-up tells to pull). A sender reads its peer's byte, in memory,
-without a system call. A slot two games share costs a wake-up too many, never one too few; a peer
-without a file (one still starting, or of an older version) is sent every key.
+slot (a game's or an account's key hashed): a slot's byte is set while a stream of the process
+follows a game or an account of that slot. The first byte is set while the process wants every
+game's wake-up: while its read models' projections wait for one to pull
+(``infra.sqlite_events.ARMING``; not while they gather the saves of a few milliseconds, which
+their pull will read anyway). A sender reads its peer's byte, in memory, without a system call. A
+slot two keys share costs a wake-up too many, never one too few; a peer without a file (one still
+starting, or of an older version) is sent every key.
+
+Until 2026-11-30 the accounts' keys (an entry in an account's feed: a ``your_turn`` of every turn)
+went to every process, and the projection process was sent every game's key: under load, in a
+py-spy of it, 8% of its runner thread's samples were its datagrams to the HTTP processes, for
+account streams nobody held, and each HTTP process sent it one datagram a move, some ten for each
+of its pulls. A token's key (a revocation) is still sent everywhere: it is rare.
 
 Nothing is lost between a stream's start and its first wake-up: a stream sets its byte before it
 reads its catch-up, and a sender reads the byte after its save is committed, so either the
@@ -32,9 +40,14 @@ SUFFIX = ".wants"
 _SIZE = 1 + SLOTS
 
 
+FOLLOWED = ("game:", "account:")
+"""The kinds of keys sent only where a stream follows them."""
+
+
 def slot(key: str) -> int | None:
-    """The slot of a game's key; None for every other key (accounts, tokens), which are always sent."""
-    if not key.startswith("game:"):
+    """The slot of a game's or an account's key; None for every other key (a token's), which is
+    always sent."""
+    if not key.startswith(FOLLOWED):
         return None
     return zlib.crc32(key.encode()) & (SLOTS - 1)
 

@@ -29,7 +29,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from infra import wake_interest
 
@@ -186,6 +186,14 @@ class PostgresBroadcast(_Reconnecting):
 # ------------------------------------------------------------------ Unix datagrams
 
 
+class AllWanted(Protocol):
+    """Tells its watchers whether this process wants every game's wake-up now
+    (``infra.sqlite_events.ARMING``: while its projections wait for one)."""
+
+    def watch(self, hook: Callable[[bool], None]) -> None: ...
+    def unwatch(self, hook: Callable[[bool], None]) -> None: ...
+
+
 class UnixBroadcast:
     """One datagram socket per process in ``directory``; a key is sent to every other socket
     there. A socket whose process has died refuses the datagram and is removed.
@@ -209,9 +217,9 @@ class UnixBroadcast:
     DRAIN = 64
     """Datagrams the listener reads at most before it delivers their keys."""
 
-    def __init__(self, directory: Path, deliver: Deliver, wants_all: Callable[[], bool] = lambda: False) -> None:
-        """``wants_all``: whether this process wants every game's wake-up, not only those of the
-        games its streams follow (``wake_interest``); asked again each time the listener wakes."""
+    def __init__(self, directory: Path, deliver: Deliver, wants_all: AllWanted | None = None) -> None:
+        """``wants_all``: tells whether this process wants every game's wake-up, not only those of
+        the games its streams follow (``wake_interest``), each time that changes."""
         self.directory = directory
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.origin = _origin()
@@ -219,7 +227,8 @@ class UnixBroadcast:
         self._deliver = deliver
         self._wants_all = wants_all
         self.interest = wake_interest.Interest(self.path.with_suffix(wake_interest.SUFFIX))  # before the socket
-        self.interest.want_all(wants_all())
+        if wants_all is not None:
+            wants_all.watch(self.interest.want_all)
         self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self._socket.bind(str(self.path))
         os.chmod(self.path, 0o600)
@@ -245,7 +254,6 @@ class UnixBroadcast:
         for the GIL are read together, and a key sent by several of them is delivered once (a key only
         says "read again"). Under load every move sent one, and the thread took the GIL for each."""
         while not self._stopping:
-            self.interest.want_all(self._wants_all())
             try:
                 data = [self._socket.recv(self.LARGEST)]
                 while len(data) < self.DRAIN:
@@ -348,6 +356,8 @@ class UnixBroadcast:
         with contextlib.suppress(OSError):
             os.unlink(self.path)
         self._thread.join(timeout=3)
+        if self._wants_all is not None:
+            self._wants_all.unwatch(self.interest.want_all)
         self.interest.close()
         self._socket.close()
         self._queued.close()

@@ -24,7 +24,7 @@ def wake_broadcast(settings: Settings, deliver: Callable[[str], None]) -> Broadc
     if settings.store == "postgres":
         return PostgresBroadcast(settings.session_url, deliver, settings.postgres_schema)
     if settings.store == "sqlite":
-        return UnixBroadcast(wake_dir(settings.data_dir), _also_waking_projections(deliver), sqlite_events.polling)
+        return UnixBroadcast(wake_dir(settings.data_dir), _also_waking_projections(deliver), sqlite_events.ARMING)
     return NoBroadcast()
 
 

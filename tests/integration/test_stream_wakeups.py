@@ -20,6 +20,7 @@ import pytest
 import services.streams.lines
 import services.streams.wakeups
 from api.app import create_app
+from infra.sqlite_events import Arming
 from infra.wake_transports import PostgresBroadcast, RedisBroadcast, UnixBroadcast
 from services.common.ports import NullWork
 from services.streams.wakeups import Broadcast, Wakeups
@@ -91,7 +92,9 @@ def test_unix_wake_ups_a_full_queue_refused_are_sent_again(tmp_path: Path) -> No
         reading.wait(WAIT)
         got.append(key)
 
-    receiver = UnixBroadcast(directory, deliver, wants_all=lambda: True)
+    everything = Arming()
+    everything.arm(everything, True)
+    receiver = UnixBroadcast(directory, deliver, wants_all=everything)
     sender = UnixBroadcast(directory, lambda key: None)
     try:
         keys = [f"game:{i}" for i in range(200)]
@@ -120,24 +123,31 @@ def _delivered(sender: Wakeups, key: str, receiver: Wakeups, wait: float) -> boo
 
 
 def test_unix_wake_ups_of_a_game_reach_only_the_processes_that_follow_it(tmp_path: Path) -> None:
-    """A process is sent a game's key only while one of its streams follows the game (or while it
-    runs the projections, which pull at every save); every other key reaches every process."""
+    """A process is sent a game's key only while one of its streams follows the game (or while its
+    projections wait for a save to pull); an account's only while one of its streams follows the
+    account; a token's reaches every process."""
     directory = tmp_path / "wake"
-    projecting = [False]
+    projections = Arming()
     sender, follower = Wakeups(lambda d: UnixBroadcast(directory, d)), Wakeups(lambda d: UnixBroadcast(directory, d))
-    projector = Wakeups(lambda d: UnixBroadcast(directory, d, wants_all=lambda: projecting[0]))
+    projector = Wakeups(lambda d: UnixBroadcast(directory, d, wants_all=projections))
     try:
         game = f"game:{uuid.uuid4()}"
         assert not _delivered(sender, game, follower, 0.3), "a process whose streams follow no game is not sent it"
-        assert _delivered(sender, "account:ann", follower, WAIT), "an account's key reaches every process"
+        assert not _delivered(sender, "account:ann", follower, 0.3), "nor an account none of them follows"
+        assert _delivered(sender, "tokens:ann", follower, WAIT), "a token's key reaches every process"
         with follower.subscribe(game) as woken, follower.subscribe(game):
             sender.publish(game)
             assert woken.wait(WAIT), "while a stream follows the game, its wake-ups come"
+        with follower.subscribe("account:ann") as woken:
+            sender.publish("account:ann")
+            assert woken.wait(WAIT), "while a stream follows the account, its wake-ups come"
         assert not _delivered(sender, game, follower, 0.3), "and once the last stream has gone, they stop"
+        assert not _delivered(sender, "account:ann", follower, 0.3)
         assert not _delivered(sender, game, projector, 0.3)
-        projecting[0] = True
-        assert _delivered(sender, "account:bob", projector, WAIT)  # the listener asks wants_all when it wakes
-        assert _delivered(sender, game, projector, WAIT), "a process that runs the projections is sent every game's"
+        projections.arm(projections, True)  # its projections wait for a save
+        assert _delivered(sender, game, projector, WAIT), "a process whose projections wait is sent every game's"
+        projections.arm(projections, False)  # they gather: their pull will read what is saved meanwhile
+        assert not _delivered(sender, game, projector, 0.3)
     finally:
         for hub in (sender, follower, projector):
             hub.close()

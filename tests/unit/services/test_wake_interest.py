@@ -1,6 +1,6 @@
-"""The table through which a process tells the others which games its streams follow
-(``infra.wake_interest``): a game's key is wanted while any stream follows a game of its slot, a key
-that names no game always is, and a peer with no table (yet) is sent everything."""
+"""The table through which a process tells the others which games and accounts its streams follow
+(``infra.wake_interest``): a game's or an account's key is wanted while any stream follows a key of
+its slot, a token's always is, and a peer with no table (yet) is sent everything."""
 
 from __future__ import annotations
 
@@ -30,14 +30,22 @@ def test_a_game_is_wanted_while_any_stream_follows_it(tmp_path: Path) -> None:
     interest.close()
 
 
-def test_keys_that_name_no_game_are_always_wanted_and_a_batch_is_filtered_key_by_key(tmp_path: Path) -> None:
+def test_an_account_is_wanted_while_followed_a_token_always_and_a_batch_is_filtered_key_by_key(
+    tmp_path: Path,
+) -> None:
     interest, socket = _pair(tmp_path)
     table = read_table(socket)
     interest.follow("game:kept", True)
-    interest.follow("account:ann", True)  # not a game: not counted, always sent anyway
-    batch = "game:kept\ngame:dropped\naccount:ann\ntokens:ann"
-    expected = "game:kept\naccount:ann\ntokens:ann"
-    assert wanted(table, batch) == expected or wake_interest.slot("game:kept") == wake_interest.slot("game:dropped")
+    interest.follow("account:ann", True)
+    batch = "game:kept\ngame:dropped\naccount:ann\naccount:bob\ntokens:bob"
+    expected = "game:kept\naccount:ann\ntokens:bob"
+    shared = {wake_interest.slot(k) for k in ("game:dropped", "account:bob")} & {
+        wake_interest.slot(k) for k in ("game:kept", "account:ann")
+    }
+    assert not shared, "the test's keys have slots of their own"
+    assert wanted(table, batch) == expected
+    interest.follow("account:ann", False)
+    assert wanted(table, "account:ann\ntokens:ann") == "tokens:ann"
     interest.want_all(True)
     assert wanted(table, batch) == batch
     interest.close()
