@@ -4,8 +4,11 @@
 ``beginner`` plays as ``greedy`` but pushes its luck (it rolls again whenever it may) and
 overlooks the position one move in four (a random move).
 
-``search`` is the kernel's information-set MCTS (``domain.kernel.bots_search``) with
-``greedy`` as its prior and, one move in ten aside, as the players of its rollouts.
+``search`` plays as ``greedy`` but searches its rolling decisions whole: the exact expectation,
+over every roll still to come and every way to set dice aside, of what the dice will take
+(``turn_search``). It replaced the kernel's information-set MCTS here on 2026-11-30: that search,
+whose rollouts are whole games of ``greedy``, ran some hundred iterations in 2 s and played
+``greedy``'s move at 97% of its decisions; this one won 57% of its games against ``greedy``.
 
 ``greedy`` scores every legal move with ``strategy.Valuation`` and plays the
 best (the first listed among equals, so it is deterministic):
@@ -26,13 +29,14 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.kernel import BeginnerBot, Command, RandomBot, Ruleset, SearchBot, SearchSettings
+from domain.kernel import BeginnerBot, Command, RandomBot, Ruleset
 from domain.tarasque.commands import EndTurn, MoveLairTile, RemoveTile, Roll, SetAside, Stop, StoreTile, TakeTile
 from domain.tarasque.lair import move
 from domain.tarasque.legal import legal_moves
 from domain.tarasque.queries import egg_available, locate, pool
 from domain.tarasque.state import Lair, TarasqueState
 from domain.tarasque.strategy import EGG_VALUE, Valuation
+from domain.tarasque.turn_search import TurnSearch, rolling
 
 TAKING_FIRST = 100.0
 """Taking tiles always comes before the egg move or ending the turn (a tile is always worth taking)."""
@@ -49,8 +53,6 @@ class RandomTarasqueBot(RandomBot[TarasqueState]):
 
 SLIP = 0.25
 """Designed: how often the beginner overlooks the position."""
-ROLLOUT_SLIP = 0.1
-"""Designed: how often a rollout player of the search plays at random (rollouts must vary)."""
 
 
 class GreedyBot:
@@ -144,16 +146,23 @@ class BeginnerTarasqueBot(BeginnerBot[TarasqueState]):
         super().__init__(rules, GreedyBot(), RandomTarasqueBot(rules), SLIP, _pushes_luck)
 
 
-class SearchTarasqueBot(SearchBot[TarasqueState]):
-    """Information-set MCTS with ``greedy`` as prior and rollout player (see the module doc)."""
+class SearchTarasqueBot:
+    """Level 4: ``greedy``, but its rolling decisions come from the whole rolling searched
+    (``turn_search.TurnSearch``: every roll still to come, every way to set dice aside). Exact, so
+    it needs no budget and draws nothing: the same observation gives the same move."""
 
-    def __init__(self, rules: Ruleset[TarasqueState], settings: SearchSettings | None = None) -> None:
-        greedy, weak = GreedyBot(), RandomTarasqueBot(rules)
+    def __init__(self) -> None:
+        self.greedy = GreedyBot()
 
-        def rollout(state: TarasqueState, seat: int, rng: random.Random) -> Command:
-            return (weak if rng.random() < ROLLOUT_SLIP else greedy).choose(state, seat, rng)
-
-        super().__init__(rules, rollout, greedy, settings or SearchSettings(width=6))
+    def choose(self, state: TarasqueState, seat: int, rng: random.Random, budget: float | None = None) -> Command:
+        if not rolling(state):
+            return self.greedy.choose(state, seat, rng, budget)
+        moves = legal_moves(state, seat)
+        if len(moves) == 1:
+            return moves[0]
+        search = TurnSearch(state, seat)
+        scores = [search.score(m) for m in moves]
+        return moves[scores.index(max(scores))]
 
 
 __all__ = ["BeginnerTarasqueBot", "GreedyBot", "RandomTarasqueBot", "SearchTarasqueBot"]

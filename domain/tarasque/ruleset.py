@@ -43,14 +43,14 @@ class Tarasque(Ruleset[TarasqueState]):
         "random": lambda: bots.RandomTarasqueBot(RULESET),
         "beginner": lambda: bots.BeginnerTarasqueBot(RULESET),
         "greedy": bots.GreedyBot,
-        "search": lambda: bots.SearchTarasqueBot(RULESET),
+        "search": bots.SearchTarasqueBot,
     }
     default_bot = "greedy"
     ladder = (
         BotLevel("random", "plays any legal move at random"),
         BotLevel("beginner", "knows the good moves but pushes its luck and sometimes overlooks the board"),
         BotLevel("greedy", "weighs every move by the harvest it expects"),
-        BotLevel("search", "tries its moves out in many imagined games, built from what it can see"),
+        BotLevel("search", "plays like Level 3 but works out every roll still to come before it sets dice aside"),
     )
     max_decisions = MAX_DECISIONS
     narrator = NARRATOR

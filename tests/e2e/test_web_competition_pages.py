@@ -281,8 +281,8 @@ def test_a_tournament_offers_the_server_bots_to_play_a_bot_account_by_their_leve
         ("beginner", "the server&#39;s Level 2 bot, which knows the good moves but pushes its luck and sometimes "
                      "overlooks the board"),
         ("greedy", "the server&#39;s Level 3 bot, which weighs every move by the harvest it expects"),
-        ("search", "the server&#39;s Level 4 bot, which tries its moves out in many imagined games, built from "
-                   "what it can see"),
+        ("search", "the server&#39;s Level 4 bot, which plays like Level 3 but works out every roll still to "
+                   "come before it sets dice aside"),
     ]  # fmt: skip
 
 
