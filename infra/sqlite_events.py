@@ -37,7 +37,6 @@ import logging
 import os
 import sqlite3
 import threading
-import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
@@ -63,6 +62,7 @@ from eventsourcing.utils import Environment
 
 from infra.batched_pull import BatchedPull
 from infra.private_files import private_database, private_file
+from infra.wake_arming import Arming
 
 POLL_INTERVAL = 0.2
 WAL_LIMIT = 16 << 20
@@ -80,65 +80,8 @@ _listeners: set[threading.Event] = set()
 _listeners_lock = threading.Lock()
 
 
-class Arming:
-    """Whether a polling subscription of this process waits for a wake-up (it runs the read models'
-    projections): the process then wants every game's wake-up (``wake_transports.UnixBroadcast``),
-    and while none waits, none.
-
-    A subscription that was woken gathers the saves of ``COALESCE`` seconds before it pulls; a
-    wake-up sent meanwhile only sets a flag already set. Under load the projection process was sent
-    a datagram by each HTTP process for every move, some ten for each pull. So a subscription is
-    disarmed while it gathers, and armed again before its pull reads: a save whose sender found it
-    disarmed was committed before the pull, which reads it; a save after that finds it armed.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._armed: weakref.WeakSet[object] = weakref.WeakSet()
-        self._retired: weakref.WeakSet[object] = weakref.WeakSet()
-        self._watchers: list[Callable[[bool], None]] = []
-
-    def watch(self, hook: Callable[[bool], None]) -> None:
-        """Calls ``hook`` with whether any subscription is armed: now, and at every change."""
-        with self._lock:
-            self._watchers.append(hook)
-            hook(bool(self._armed))
-
-    def unwatch(self, hook: Callable[[bool], None]) -> None:
-        with self._lock:
-            if hook in self._watchers:
-                self._watchers.remove(hook)
-
-    def arm(self, subscription: object, armed: bool) -> None:
-        """``subscription`` waits for a wake-up (``armed``) or will pull anyway; a retired one is
-        never armed again."""
-        with self._lock:
-            if armed and subscription in self._retired:
-                return
-            before = bool(self._armed)
-            if armed:
-                self._armed.add(subscription)
-            else:
-                self._armed.discard(subscription)
-            self._tell(before)
-
-    def retire(self, subscription: object) -> None:
-        """``subscription`` has stopped."""
-        with self._lock:
-            before = bool(self._armed)
-            self._retired.add(subscription)
-            self._armed.discard(subscription)
-            self._tell(before)
-
-    def _tell(self, before: bool) -> None:
-        now = bool(self._armed)
-        if now != before:
-            for hook in self._watchers:
-                hook(now)
-
-
 ARMING = Arming()
-"""This process's polling subscriptions (``PollingSubscription``)."""
+"""This process's polling subscriptions (``PollingSubscription``): whether one waits for a wake-up."""
 
 
 def wake() -> None:

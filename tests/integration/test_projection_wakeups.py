@@ -22,6 +22,7 @@ from eventsourcing.domain import Aggregate, event
 
 from infra import sqlite_events, wake_interest
 from infra.sqlite_events import FACTORY_TOPIC, PollingSubscription
+from infra.wake_arming import Arming
 from infra.wake_transports import UnixBroadcast
 
 GATHER = 4.0
@@ -39,7 +40,7 @@ class Note(Aggregate):
 def pair(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, Any]]:
     monkeypatch.setattr(PollingSubscription, "WAKE_TIMEOUT", 3600.0)
     monkeypatch.setattr(PollingSubscription, "GATHER", GATHER)
-    monkeypatch.setattr(sqlite_events, "ARMING", sqlite_events.Arming())  # this test's subscriptions alone
+    monkeypatch.setattr(sqlite_events, "ARMING", Arming())  # this test's subscriptions alone
     env = {"PERSISTENCE_MODULE": FACTORY_TOPIC, "SQLITE_DBNAME": str(tmp_path / "e.db")}
     writer, projector = Application(env=env), Application(env=env)
     yield writer, projector
@@ -123,7 +124,7 @@ def test_a_stopped_subscription_no_longer_asks_for_every_game(pair: tuple[Any, A
 
 
 def test_watchers_are_told_only_when_any_subscription_changes_it() -> None:
-    arming = sqlite_events.Arming()
+    arming = Arming()
     told: list[bool] = []
     arming.watch(told.append)
     one, two = uuid.uuid4(), uuid.uuid4()

@@ -20,7 +20,7 @@ import pytest
 import services.streams.lines
 import services.streams.wakeups
 from api.app import create_app
-from infra.sqlite_events import Arming
+from infra.wake_arming import Arming
 from infra.wake_transports import PostgresBroadcast, RedisBroadcast, UnixBroadcast
 from services.common.ports import NullWork
 from services.streams.wakeups import Broadcast, Wakeups
