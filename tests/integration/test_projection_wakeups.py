@@ -71,56 +71,54 @@ def test_saves_made_while_the_projections_gather_are_pulled_without_a_wake_up(
     sent: list[str] = []
     send_to = sender._send_to
     sender._send_to = lambda peer, key: (sent.append(key or ""), send_to(peer, key))[1]  # type: ignore[method-assign]
-    subscription = projector.recorder.subscribe(gt=None)
-    sqlite_events.ARMING.watch(watch)
-    try:
-        taken: list[Any] = []
-        assert subscription.take_batch(100, timeout=0.5) == []  # the first pull: nothing stored yet
-        table = wake_interest.read_table(str(projections.path))
-        assert table is not None and table[0] == 1, "waiting, it wants every game's wake-up"
+    with projector.recorder.subscribe(gt=None) as subscription:  # its pull thread ends before the store closes
+        sqlite_events.ARMING.watch(watch)
+        try:
+            taken: list[Any] = []
+            assert subscription.take_batch(100, timeout=0.5) == []  # the first pull: nothing stored yet
+            table = wake_interest.read_table(str(projections.path))
+            assert table is not None and table[0] == 1, "waiting, it wants every game's wake-up"
 
-        def save(note: Note) -> None:
-            writer.save(note)
-            sender.send(f"game:{note.id}")
+            def save(note: Note) -> None:
+                writer.save(note)
+                sender.send(f"game:{note.id}")
 
-        openers = [Note(), Note()]
-        for note in openers:  # announced: the first wakes it (pulled at once after a quiet spell), the
-            save(note)  # second within GATHER of a pull: it gathers for GATHER seconds
-        assert gathering.wait(WAIT), "the wake-ups came, and the subscription gathers"
-        assert table[0] == 0, "gathering, it wants none"
-        announced = len(sent)
-        later = [Note() for _ in range(5)]
-        for note in later:
-            note.write("during the gather")
-            save(note)
-        assert len(sent) == announced, "no save made while it gathers is announced to it"
-        deadline = time.monotonic() + WAIT
-        while len(taken) < 2 + 2 * len(later) and time.monotonic() < deadline:
-            taken += subscription.take_batch(100, timeout=0.5) or []
-        assert {n.originator_id for n in taken} == {*(n.id for n in openers), *(n.id for n in later)}
-        assert len(taken) == 2 + 2 * len(later), "every save was pulled, by the pull that ended the gather"
-        assert table[0] == 1 and armed[-1] is True, "and it waits, armed, again"
-    finally:
-        sqlite_events.ARMING.unwatch(watch)
-        subscription.stop()
-        sender.close()
-        projections.close()
+            openers = [Note(), Note()]
+            for note in openers:  # announced: the first wakes it (pulled at once after a quiet spell), the
+                save(note)  # second within GATHER of a pull: it gathers for GATHER seconds
+            assert gathering.wait(WAIT), "the wake-ups came, and the subscription gathers"
+            assert table[0] == 0, "gathering, it wants none"
+            announced = len(sent)
+            later = [Note() for _ in range(5)]
+            for note in later:
+                note.write("during the gather")
+                save(note)
+            assert len(sent) == announced, "no save made while it gathers is announced to it"
+            deadline = time.monotonic() + WAIT
+            while len(taken) < 2 + 2 * len(later) and time.monotonic() < deadline:
+                taken += subscription.take_batch(100, timeout=0.5) or []
+            assert {n.originator_id for n in taken} == {*(n.id for n in openers), *(n.id for n in later)}
+            assert len(taken) == 2 + 2 * len(later), "every save was pulled, by the pull that ended the gather"
+            assert table[0] == 1 and armed[-1] is True, "and it waits, armed, again"
+        finally:
+            sqlite_events.ARMING.unwatch(watch)
+    sender.close()
+    projections.close()
 
 
 def test_a_stopped_subscription_no_longer_asks_for_every_game(pair: tuple[Any, Any]) -> None:
     _, projector = pair
     told: list[bool] = []
-    subscription = projector.recorder.subscribe(gt=None)
-    sqlite_events.ARMING.watch(told.append)
-    try:
-        assert told[-1] is True
-        subscription.stop()
-        assert told[-1] is False
-        sqlite_events.ARMING.arm(subscription, True)  # a gather that ends after the stop
-        assert told[-1] is False, "a retired subscription is never armed again"
-    finally:
-        sqlite_events.ARMING.unwatch(told.append)
-        subscription.stop()
+    with projector.recorder.subscribe(gt=None) as subscription:  # its pull thread ends before the store closes
+        sqlite_events.ARMING.watch(told.append)
+        try:
+            assert told[-1] is True
+            subscription.stop()
+            assert told[-1] is False
+            sqlite_events.ARMING.arm(subscription, True)  # a gather that ends after the stop
+            assert told[-1] is False, "a retired subscription is never armed again"
+        finally:
+            sqlite_events.ARMING.unwatch(told.append)
 
 
 def test_watchers_are_told_only_when_any_subscription_changes_it() -> None:
