@@ -26,27 +26,23 @@ from domain.tarasque.commands import Roll, SetAside, Stop
 from domain.tarasque.queries import egg_available, targets
 from domain.tarasque.state import Phase, TarasqueState
 from domain.tarasque.strategy import EGG_VALUE, Valuation
-from domain.tarasque.tiles import DICE
 
 Dice = tuple[int, ...]
 """Counts per valid symbol, in the deck's face order."""
 
-FACES = DICE
-"""Faces of a die: each shows each of the six symbols once."""
-
 
 @cache
-def outcomes(dice: int, valid: int) -> tuple[tuple[Dice, float], ...]:
-    """Each outcome of rolling ``dice`` dice, as counts per valid symbol (the invalid ones lumped
-    out), with its probability."""
+def outcomes(dice: int, valid: int, faces: int) -> tuple[tuple[Dice, float], ...]:
+    """Each outcome of rolling ``dice`` dice of ``faces`` faces, as counts per valid symbol (the
+    invalid ones lumped out), with its probability."""
     out: list[tuple[Dice, float]] = []
-    blank = (FACES - valid) / FACES
+    blank = (faces - valid) / faces
     for counts in _compositions(dice, valid + 1):
         *shown, blanks = counts
         ways = factorial(dice)
         for n in counts:
             ways //= factorial(n)
-        out.append((tuple(shown), ways * (1 / FACES) ** (dice - blanks) * blank**blanks))
+        out.append((tuple(shown), ways * (1 / faces) ** (dice - blanks) * blank**blanks))
     return tuple(out)
 
 
@@ -67,9 +63,10 @@ class TurnSearch:
         self.value = Valuation(state, seat)
         valid = targets(state)
         self.symbols = tuple(s for s in state.deck.faces if s in valid)
+        self.faces = len(state.deck.faces)
         pools = self.value.pools()
         self.pools: Dice = tuple(pools[s] for s in self.symbols)
-        self._fixed = sum(self.value.plan(s, n) for s, n in pools.items() if s not in valid and n >= 2)
+        self._fixed = sum(self.value.plan(s, n) for s, n in pools.items() if s not in valid)
         self._harvests: dict[Dice, float] = {}
         self._rolls: dict[tuple[Dice, int, bool], float] = {}
         self._choices: dict[tuple[Dice, int, bool, Dice, bool], float] = {}
@@ -77,11 +74,12 @@ class TurnSearch:
     # ------------------------------------------------------------ values
 
     def harvest(self, pools: Dice) -> float:
-        """What the dice set aside will take (greedy's judgement)."""
+        """What the dice set aside will take (greedy's judgement; ``Valuation.plan`` is 0 below the
+        two dice a tile needs)."""
         found = self._harvests.get(pools)
         if found is None:
             plan = self.value.plan
-            found = self._fixed + sum(plan(s, n) for s, n in zip(self.symbols, pools, strict=True) if n >= 2)
+            found = self._fixed + sum(plan(s, n) for s, n in zip(self.symbols, pools, strict=True))
             self._harvests[pools] = found
         return found
 
@@ -91,7 +89,7 @@ class TurnSearch:
         found = self._rolls.get(key)
         if found is None:
             found = 0.0
-            for shown, chance in outcomes(dice, len(self.symbols)):
+            for shown, chance in outcomes(dice, len(self.symbols), self.faces):
                 if any(shown):
                     found += chance * self.choosing(pools, dice, egg, shown, True)
                 else:  # no valid die: the rolling ends

@@ -22,10 +22,10 @@ from tests.unit.domain.tarasque.helpers import FACES, ScriptedRng, aside, make, 
 def test_a_rolls_outcomes_are_every_count_of_the_valid_symbols_and_their_chances_sum_to_one(
     dice: int, valid: int
 ) -> None:
-    found = outcomes(dice, valid)
+    found = outcomes(dice, valid, 6)
     assert len(found) == comb(dice + valid, valid)
     assert isclose(sum(p for _, p in found), 1.0)
-    everything = outcomes(dice, 6)  # every face valid: a multiset of faces is one outcome
+    everything = outcomes(dice, 6, 6)  # every face valid: a multiset of faces is one outcome
     assert isclose(dict(everything)[(dice, *(0,) * 5)], (1 / 6) ** dice)
 
 
@@ -34,6 +34,7 @@ class Fixed(TurnSearch):
 
     def __init__(self, symbols: int, seed: int) -> None:
         self.symbols = tuple(FACES[:symbols])
+        self.faces = len(FACES)
         rng = random.Random(seed)
         self.table = {p: rng.uniform(0, 10) for p in itertools.product(range(8), repeat=symbols)}
         self._harvests, self._rolls, self._choices = {}, {}, {}
