@@ -64,9 +64,13 @@ class GreedyBot:
             raise LookupError(f"seat {seat} has no legal move")
         if len(moves) == 1:
             return moves[0]
-        judge = _Judge(state, seat)
-        scores = [judge.score(m) for m in moves]
+        score = self.scorer(state, seat)
+        scores = [score(m) for m in moves]
         return moves[scores.index(max(scores))]
+
+    def scorer(self, state: TarasqueState, seat: int) -> Callable[[Command], float]:
+        """How this bot rates each move of the decision at ``state``."""
+        return _Judge(state, seat).score
 
 
 class _Judge:
@@ -146,23 +150,13 @@ class BeginnerTarasqueBot(BeginnerBot[TarasqueState]):
         super().__init__(rules, GreedyBot(), RandomTarasqueBot(rules), SLIP, _pushes_luck)
 
 
-class SearchTarasqueBot:
+class SearchTarasqueBot(GreedyBot):
     """Level 4: ``greedy``, but its rolling decisions come from the whole rolling searched
     (``turn_search.TurnSearch``: every roll still to come, every way to set dice aside). Exact, so
     it needs no budget and draws nothing: the same observation gives the same move."""
 
-    def __init__(self) -> None:
-        self.greedy = GreedyBot()
-
-    def choose(self, state: TarasqueState, seat: int, rng: random.Random, budget: float | None = None) -> Command:
-        if not rolling(state):
-            return self.greedy.choose(state, seat, rng, budget)
-        moves = legal_moves(state, seat)
-        if len(moves) == 1:
-            return moves[0]
-        search = TurnSearch(state, seat)
-        scores = [search.score(m) for m in moves]
-        return moves[scores.index(max(scores))]
+    def scorer(self, state: TarasqueState, seat: int) -> Callable[[Command], float]:
+        return TurnSearch(state, seat).score if rolling(state) else super().scorer(state, seat)
 
 
 __all__ = ["BeginnerTarasqueBot", "GreedyBot", "RandomTarasqueBot", "SearchTarasqueBot"]
