@@ -30,7 +30,11 @@ too short to decide plays its prior's move, so the search is never a noisier pri
 **Budget.** With a ``budget`` (seconds; the server passes ``DRAGONHALL_BOT_BUDGET``) it
 searches for ``share`` of it, never more than ``max_seconds``, and at most ``iterations``
 times. Without one (tests) it runs exactly ``quick_iterations`` short iterations, so that
-a seed fixes its choice and a test stays fast; it is then barely more than its prior.
+a seed fixes its choice and a test stays fast; it is then barely more than its prior. Either
+way it stops as soon as the iterations it may still run could not change its move (with a
+deadline, counted at twice the pace of its iterations so far): a search that cannot give
+another move the rollouts its rule asks plays its prior's move at once rather than at the end of
+its budget, the same move sooner.
 """
 
 from __future__ import annotations
@@ -87,6 +91,10 @@ class SearchSettings:
     rollouts on few moves rather than one or two on each of many."""
     horizon: int = 2_000
     """The most decisions a rollout plays before it scores the position as a draw."""
+    settle_early: bool = True
+    """Stop searching as soon as the iterations left could not change the move (``_settled``)."""
+    settle_after: int = 8
+    """With a deadline, the iterations run before the time left is counted in iterations."""
 
 
 @dataclass(slots=True)
@@ -161,11 +169,44 @@ class SearchBot(Generic[S]):
         deadline, limit, horizon = self._limits(budget)  # the prior's own time counts too
         root = _Node(-1)
         fixed = self._root_candidates(state, seat, moves, rng)
-        done = 0
+        done, began, fastest = 0, time.perf_counter(), math.inf
         while done < limit and (deadline is None or time.perf_counter() < deadline):
+            start = time.perf_counter()
             self._iterate(root, state, seat, fixed, rng, horizon, deadline)
             done += 1
+            fastest = min(fastest, time.perf_counter() - start)
+            pace = max(fastest, (time.perf_counter() - began) / done / 2)
+            if self._settled(root, fixed, self._left(limit - done, deadline, pace, done)):
+                break
         return self._verdict(root, fixed)
+
+    def _left(self, allowed: int, deadline: float | None, pace: float, done: int) -> float:
+        """The most iterations the search may still run: ``allowed`` by its limit, and with a
+        deadline no more than fit in the time left at ``pace`` seconds each (twice as fast as its
+        iterations have gone on average, or its fastest one, if slower: the rollouts' lengths
+        vary). Counted after ``settle_after`` iterations, so that a slow start does not end it."""
+        if deadline is None:
+            return allowed
+        if done < self.settings.settle_after:
+            return math.inf
+        return min(allowed, max(deadline - time.perf_counter(), 0.0) / max(pace, 1e-9))
+
+    def _settled(self, root: _Node, fixed: Sequence[Command], left: float) -> bool:
+        """Whether no way the ``left`` iterations could go would change the verdict (each adds at
+        most one visit to one root move). With a prior, another move is played only once both it
+        and the prior's move have ``least_visits`` and it has at least the prior's: the fewest
+        iterations that could bring that about must not fit in ``left``. Without one, no other move
+        can catch up with the most visited. The search then stops: its move is decided, and the
+        time left would only make people wait."""
+        if not self.settings.settle_early:
+            return False
+        visits = {m: child.visits for m, child in root.children.items()}
+        if self.prior is not None:
+            held = visits.get(fixed[0], 0)
+            bar = max(self.settings.least_visits, held)
+            return all(bar - held + max(bar - visits.get(m, 0), 0) > left for m in fixed[1:])
+        ranked = sorted((visits.get(m, 0) for m in fixed), reverse=True)
+        return len(ranked) < 2 or ranked[1] + left < ranked[0]
 
     def _verdict(self, root: _Node, fixed: Sequence[Command]) -> Command:
         """The most visited root move; but with a prior, its move stands unless another one
