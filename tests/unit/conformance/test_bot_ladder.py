@@ -18,6 +18,7 @@ from domain.catalog import GAMES
 from domain.kernel import Outcome, Rng, RolloutBot, SearchBot, SearchSettings, choose_move
 from domain.kernel.bots_search import _Node, rewards
 from tests.support.runs import count
+from tests.support.sampled_decisions import sampled_decisions
 
 
 @pytest.mark.parametrize("ruleset", GAMES, ids=lambda g: g.slug)
@@ -104,20 +105,11 @@ def test_a_search_too_short_to_decide_plays_its_priors_move(ruleset: Any) -> Non
         search.settings = replace(search.settings, margin=0.0, quick_iterations=12)  # the rollouts' counts alone
     else:
         raise AssertionError(f"{ruleset.slug}: a Level 4 that samples, of a kind this test does not know")
-    state, _ = ruleset.new_game(ruleset.configure(None, None, 2), Rng(b"short", "setup"))
-    rng, asked = random.Random(7), 0
-    for n in range(60):
-        if ruleset.is_over(state) or asked == ASKED:
-            break
-        seat = ruleset.awaiting(state)[0]
-        observed = ruleset.observe(state, seat, rng)
-        if n % 3 == 1 and len(ruleset.legal_moves(observed, seat)) > 1:
-            key = rng.getrandbits(32)
-            searched = search.choose(observed, seat, random.Random(key))
-            assert searched == strong.choose(observed, seat, random.Random(key))
-            asked += 1
-        command = ruleset.bot("random").choose(observed, seat, rng)
-        state = ruleset.fold(state, ruleset.decide(state, seat, command, Rng(b"short", f"v{n}")))
+    asked = 0
+    for observed, seat, key in sampled_decisions(ruleset, ASKED, b"short", 7, every=3, moves=60):
+        searched = search.choose(observed, seat, random.Random(key))
+        assert searched == strong.choose(observed, seat, random.Random(key))
+        asked += 1
     assert asked >= 3, asked
 
 

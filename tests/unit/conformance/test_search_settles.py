@@ -4,13 +4,13 @@ stopping never changes the move: the same draws give the move the search run to 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 from domain.catalog import GAMES
 from domain.kernel import Rng, SearchBot, SearchSettings
 from domain.kernel.bots_search import _Node
+from tests.support.sampled_decisions import sampled_decisions
 
 
 class Counting(SearchBot[Any]):
@@ -66,31 +66,15 @@ def test_a_settled_search_plays_the_move_its_whole_run_would() -> None:
         settings = SearchSettings(quick_iterations=30, quick_horizon=2_000, least_visits=least, margin=0.0)
         early = Counting(ruleset, None, prior, settings)
         whole = Counting(ruleset, None, prior, replace(settings, settle_early=False))
-        for observed, seat, key in _decisions(ruleset, 3):
+        asked = 0
+        for observed, seat, key in sampled_decisions(ruleset, 3, b"settle", 5, every=4, moves=200):
             played = whole.choose(observed, seat, random.Random(key))
             assert early.choose(observed, seat, random.Random(key)) == played, (slug, least)
             left += played != prior.choose(observed, seat, random.Random(key))
-        assert whole.iterations == 30 * 3
+            asked += 1
+        assert asked == 3 and whole.iterations == 30 * 3, (slug, asked)
         stopped += early.iterations < whole.iterations
     assert stopped and left, (stopped, left)
-
-
-def _decisions(ruleset: Any, wanted: int) -> Iterator[tuple[Any, int, int]]:
-    """``wanted`` decisions with a choice, from a game of random moves: an observation, its seat and
-    a seed for the search's draws."""
-    state, _ = ruleset.new_game(ruleset.configure(None, None, 2), Rng(b"settle", "setup"))
-    rng, asked = random.Random(5), 0
-    for n in range(200):
-        if ruleset.is_over(state) or asked == wanted:
-            break
-        seat = ruleset.awaiting(state)[0]
-        observed = ruleset.observe(state, seat, rng)
-        if n % 4 == 1 and len(ruleset.legal_moves(observed, seat)) > 1:
-            yield observed, seat, rng.getrandbits(32)
-            asked += 1
-        command = ruleset.bot("random").choose(observed, seat, rng)
-        state = ruleset.fold(state, ruleset.decide(state, seat, command, Rng(b"settle", f"v{n}")))
-    assert asked == wanted, asked
 
 
 def test_a_search_that_cannot_leave_its_prior_stops_with_time_to_spare() -> None:
