@@ -24,6 +24,15 @@ full counts (A's wins, B's wins, ties), A's score (a tie counts half) with its 9
 and the two-sided sign test of "A and B are equally strong" (ties left out):
 
     .venv/bin/python bench/ladder.py --versus search greedy --game seven-dragons --budget 0.2 --seconds 55
+
+Two bots that decide without chance replay the same game from the same deal: where the setup
+varies little (Mekong, Drachenreiter), most of ``--games`` are copies of a few, and the counts
+overstate the evidence. The report says how many of the games were distinct. ``--opening K`` has
+the first K decisions of each game played at random (from the game's seed), and plays each
+opening twice, each bot in each seat, so that every pair of games starts from a position of its
+own and neither bot gets the better side of it:
+
+    .venv/bin/python bench/ladder.py --versus planner level-2 --game mekong --opening 4 --games 100
 """
 
 from __future__ import annotations
@@ -134,37 +143,53 @@ def show(game: str, rows: list[dict[str, Any]], games: int) -> None:
     )
 
 
-def versus(game: str, bots: list[str], games: int, budget: float, seconds: float, seed: int) -> dict[str, int]:
-    """``bots[0]`` against ``bots[1]`` (two seats), seats alternating: the counts of each result."""
+def versus(
+    game: str, bots: list[str], games: int, budget: float, seconds: float, seed: int, opening: int = 0
+) -> dict[str, int]:
+    """``bots[0]`` against ``bots[1]`` (two seats), seats alternating: the counts of each result,
+    and of the distinct games played."""
     ruleset = next(r for r in CATALOG if r.slug == game)
     names = [level_bot(ruleset, b) for b in bots]
     counts = {"a": 0, "b": 0, "tie": 0}
+    seen: set[int] = set()
     started = time.perf_counter()
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # a run stopped by `timeout` still reports
     try:
-        _versus_games(ruleset, names, counts, games, budget, started + seconds, seed)
+        _versus_games(ruleset, names, counts, seen, games, budget, started + seconds, seed, opening)
     except KeyboardInterrupt:
         console.print(f"{game}: stopped; the games finished so far")
-    return counts
+    return {**counts, "distinct": len(seen)}
 
 
 def _versus_games(
-    ruleset: Any, names: list[str], counts: dict[str, int], games: int, budget: float, until: float, seed: int
+    ruleset: Any,
+    names: list[str],
+    counts: dict[str, int],
+    seen: set[int],
+    games: int,
+    budget: float,
+    until: float,
+    seed: int,
+    opening: int,
 ) -> None:
     game = ruleset.slug
     for n in range(games):
         if time.perf_counter() > until:
             break
         seats = names if n % 2 == 0 else names[::-1]
-        chance = f"{seed}:{game}:{n}".encode()
+        chance = f"{seed}:{game}:{n // 2 if opening else n}".encode()  # with openings, each played twice
         state, _ = ruleset.new_game(ruleset.configure(None, None, 2), Rng(chance, "setup"))
+        played = []
         for k in range(ruleset.max_decisions):
             if ruleset.is_over(state):
                 break
             seat = ruleset.awaiting(state)[0]
             rng = decision_rng(chance, k, seat)
-            command = choose_move(ruleset, ruleset.bot(seats[seat]), state, seat, rng, budget)
+            bot = ruleset.bot("random" if k < opening else seats[seat])
+            command = choose_move(ruleset, bot, state, seat, rng, budget)
+            played.append(repr(command))
             state = ruleset.fold(state, ruleset.decide(state, seat, command, Rng(chance, f"v{k}")))
+        seen.add(hash((n % 2, *played)))
         outcome = ruleset.outcome(state)
         a = 0 if n % 2 == 0 else 1
         places = outcome.places if outcome is not None else (1, 1)
@@ -181,8 +206,8 @@ def level_bot(ruleset: Any, name: str) -> str:
 
 
 def show_versus(game: str, bots: list[str], counts: dict[str, int], budget: float) -> None:
-    played = sum(counts.values())
     a, b, tie = counts["a"], counts["b"], counts["tie"]
+    played = a + b + tie
     score = (a + tie / 2) / played if played else float("nan")
     low, high = wilson(a + tie / 2, played)
     decided = a + b
@@ -190,7 +215,7 @@ def show_versus(game: str, bots: list[str], counts: dict[str, int], budget: floa
     console.print(
         f"{game}: {bots[0]} against {bots[1]}, budget {budget} s: {played} games, {bots[0]} won {a}, "
         f"{bots[1]} won {b}, {tie} tied; {bots[0]}'s score {score:.3f} (95% {low:.3f} to {high:.3f}); "
-        f"sign test p = {p:.3g} over {decided} decided games"
+        f"sign test p = {p:.3g} over {decided} decided games; {counts['distinct']} of the {played} games distinct"
     )
 
 
@@ -221,10 +246,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--versus", nargs=2, metavar=("A", "B"), help="two bots (names or levels) head to head")
     parser.add_argument("--seconds", type=float, default=math.inf, help="with --versus: stop after this long")
+    parser.add_argument(
+        "--opening", type=int, default=0, help="with --versus: random decisions first, each opening twice"
+    )
     args = parser.parse_args()
     if args.versus:
         for game in args.game or GAMES:
-            counts = versus(game, args.versus, args.games, args.budget, args.seconds, args.seed)
+            counts = versus(game, args.versus, args.games, args.budget, args.seconds, args.seed, args.opening)
             show_versus(game, args.versus, counts, args.budget)
         return
     settings = Settings.from_env({"DRAGONHALL_STORE": "memory", "DRAGONHALL_SECRET_KEY": "33" * 32})
