@@ -90,7 +90,7 @@ def _others_play(node: _Node, position: int, mine: Card | None, seats: list[int]
     return replace(node, busy=state)
 
 
-def _search(root: MekongState, seat: int, fixed: dict[int, Card], forecast: Forecast) -> _Node:
+def _search(root: MekongState, seat: int, fixed: dict[int, Card], forecast: Forecast, width: int) -> _Node:
     """The best programme found for ``seat``, with ``fixed`` cards (position -> card) kept in place.
 
     Each programme is scored by the worse of its two worlds: the bot neither
@@ -119,7 +119,7 @@ def _search(root: MekongState, seat: int, fixed: dict[int, Card], forecast: Fore
                 if card not in node.cards:
                     cards = (*node.cards, card)
                     children[cards] = _expand(node, seat, card, cards, position, bool(forecast))
-        beam = sorted(children.values(), key=lambda n: (n.score, [c.value for c in n.cards]))[:BEAM_WIDTH]
+        beam = sorted(children.values(), key=lambda n: (n.score, [c.value for c in n.cards]))[:width]
     return beam[0]
 
 
@@ -153,17 +153,18 @@ def _rival_crossing(
     return None
 
 
-def plan_programme(state: MekongState, seat: int) -> tuple[Card, ...]:
-    """The 5 cards the planner programs for ``seat``."""
+def plan_programme(state: MekongState, seat: int, width: int = BEAM_WIDTH) -> tuple[Card, ...]:
+    """The 5 cards the planner programs for ``seat``, searching ``width`` partial programmes at
+    each position (for the others' expected programmes as for its own)."""
     root = sim_root(state)
-    forecast: Forecast = {o: _search(root, o, {}, {}).cards for o in state.turn_order() if o != seat}
-    best = _search(root, seat, {}, forecast)
+    forecast: Forecast = {o: _search(root, o, {}, {}, width).cards for o in state.turn_order() if o != seat}
+    best = _search(root, seat, {}, forecast, width)
     threat = _rival_crossing(root, seat, best.cards, forecast)
     if threat is not None:
         rival, position = threat
         dragon = dragon_of(state.colours[rival])
         if dragon in state.hand(seat):
-            guarded = _search(root, seat, {position: dragon}, forecast)
+            guarded = _search(root, seat, {position: dragon}, forecast, width)
             if guarded.score < best.score:
                 best = guarded
     return best.cards
@@ -172,12 +173,13 @@ def plan_programme(state: MekongState, seat: int) -> tuple[Card, ...]:
 class PlannerBot:
     """Searches programmes over likely resolutions; plays each card toward its shortest bridge route."""
 
-    def __init__(self, ruleset: object | None = None) -> None:
+    def __init__(self, ruleset: object | None = None, width: int = BEAM_WIDTH) -> None:
         self.ruleset = ruleset
+        self.width = width
 
     def choose(self, state: MekongState, seat: int, rng: random.Random, budget: float | None = None) -> Command:
         if state.phase is Phase.PROGRAMMING:
-            return Program(plan_programme(state, seat))
+            return Program(plan_programme(state, seat, self.width))
         moves = legal_moves(state, seat)
         if not moves:
             raise LookupError(f"seat {seat} has no legal move")

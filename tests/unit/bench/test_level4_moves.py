@@ -8,10 +8,10 @@ import importlib
 def test_a_search_too_short_to_decide_is_counted_playing_level_3s_move() -> None:
     """At 10 ms a decision no sampling Level 4 can gather the rounds it needs to leave Level 3's
     move (``least_visits``, ``least_rounds``), so every decision asked must count as Level 3's, for
-    the tree search (Mekong) as for the rollout bot (Seven Dragons): the bench asks both bots on the
+    the tree search (Drachenreiter) as for the rollout bot (Seven Dragons): the bench asks both bots on the
     same observation with the same generator."""
     bench = importlib.import_module("bench.level4_moves")
-    for game in ("mekong", "seven-dragons"):
+    for game in ("drachenreiter", "seven-dragons"):
         counted = bench.compare(game, decisions=3, budget=0.01, seats=2, seed=1)
         assert counted["decisions"] == 3 and counted["same"] == 3
         assert 0 < counted["median_s"] <= counted["max_s"]
