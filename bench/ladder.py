@@ -26,7 +26,7 @@ and the two-sided sign test of "A and B are equally strong" (ties left out):
     .venv/bin/python bench/ladder.py --versus search greedy --game seven-dragons --budget 0.2 --seconds 55
 
 Two bots that decide without chance replay the same game from the same deal: where the setup
-varies little (Mekong, Drachenreiter), most of ``--games`` are copies of a few, and the counts
+varies little (Mekong), most of ``--games`` are copies of a few, and the counts
 overstate the evidence. The report says how many of the games were distinct. ``--opening K`` has
 the first K decisions of each game played at random (from the game's seed), and plays each
 opening twice, each bot in each seat, so that every pair of games starts from a position of its
