@@ -40,5 +40,5 @@ LADDER = (
     BotLevel("random", "flies any legal move at random"),
     BotLevel("beginner", "flies flat out, never braking before a bend"),
     BotLevel("racer", "looks two moves ahead, braking before the bends"),
-    BotLevel("search", "tries its moves out in many imagined races, built from what it can see"),
+    BotLevel("search", "flies as Level 3 unless races it imagines from what it can see show a better move"),
 )
