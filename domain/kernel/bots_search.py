@@ -96,8 +96,8 @@ class SearchSettings:
     settle_after: int = 3
     """With a deadline, the iterations run before the time left is counted in iterations: enough
     for a fastest one and a mean (Drachenreiter, whose rollouts take 50 to 80 ms on a 2-core
-    machine, measured a median decision of 0.66 s after eight and 0.19 s after three, the Level 3
-    move at 25 of 25 either way; ``bench/level4_moves.py``)."""
+    machine: a median decision of 0.65 s after eight and 0.25 s after three, Level 3's move at 30
+    of 30 sampled decisions either way, ``bench/level4_moves.py --game drachenreiter``)."""
 
 
 @dataclass(slots=True)
