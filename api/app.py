@@ -91,6 +91,9 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.after_request(_time_request)
     limits.install(app, platform.settings)  # after authenticate_request: its keys are the callers found there
     compress(app)
+    if platform.accounts.saves_check_tokens:  # PostgreSQL's: a move's token answered from what was kept
+        app.after_request(auth.confirm_caller)  # registered last, so run first: the others see its answer
+        app.teardown_request(auth.forget_guard)
     if platform.settings.trusted_proxies:
         hops = platform.settings.trusted_proxies  # the client's address, scheme and host as the proxies saw them
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]

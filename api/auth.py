@@ -13,12 +13,14 @@ it found with ``required_player``,
 
 from __future__ import annotations
 
-from flask import current_app, g, request
+from flask import Response, current_app, g, request
 
+from api import errors
 from api.context import current_platform
 from api.parser import Contract, contract_of
 from api.web import session
-from services.accounts.players import Player
+from infra import save_guard
+from services.accounts.player import Player
 from services.common.errors import NotAuthenticated
 
 _CALLER = "dh_caller"
@@ -64,9 +66,28 @@ def authenticate_request() -> None:
             raise NotAuthenticated("this call needs an 'Authorization: Bearer <token>' header")
         setattr(g, _CALLER, None)
         return
-    player = current_platform().accounts.authenticate(token)
+    player = current_platform().accounts.authenticate(token, save_checks=contract.save_checks)
     player.require(contract.scope)
     setattr(g, _CALLER, player)
+
+
+def confirm_caller(response: Response) -> Response:
+    """After every request: a move's token answered from what this process kept and not checked by
+    a save (the move refused, or answered without one) is read now, and a token no longer live is
+    answered 401 instead (``Accounts.confirm``)."""
+    if save_guard.GUARD.get() is None:
+        return response
+    try:
+        current_platform().accounts.confirm()
+    except NotAuthenticated as refused:
+        return current_app.make_response(errors.answer(*errors.to_response(refused)))
+    return response
+
+
+def forget_guard(_: BaseException | None) -> None:
+    """At the end of every request, in whatever state it ended: a request thread answers the next
+    request in the same context, which must not inherit a guard."""
+    save_guard.GUARD.set(None)
 
 
 def _authenticate_page(contract: Contract) -> None:

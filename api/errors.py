@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from api.web.session import CsrfRefused
 from domain.kernel import MalformedMove, RuleError
+from infra import save_guard
 from services.accounts.name_book import NameTaken
 from services.audits.disputes import DisputeNotFound
 from services.common import errors as svc
@@ -61,6 +62,7 @@ STATUS: list[tuple[type[Exception], int]] = [
     (svc.InvalidRequest, 400),
     (MalformedMove, 400),
     (svc.NotAuthenticated, 401),
+    (save_guard.GuardRefused, 401),
     (svc.InsufficientScope, 403),
     (CsrfRefused, 403),
     (svc.NotAPlayer, 403),

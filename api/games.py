@@ -99,7 +99,7 @@ def legal_moves(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 
 @blp.route("/games/<game_id>/moves", methods=["POST"])
-@blp.contract(auth="required", scope="play", errors=[403, 404, 409, 422])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409, 422], save_checks=True)
 @blp.arguments(game_schemas.MoveRequest())
 @blp.response(201, game_schemas.MoveResult())
 @blp.alt_response(200, schema=game_schemas.MoveResult(), description="A repeated command_id: the first result.")

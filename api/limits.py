@@ -53,7 +53,7 @@ from limits.strategies import FixedWindowRateLimiter
 from api.errors import answer, error_body
 from api.parser import contract_of
 from infra.rate_windows import Windows
-from services.accounts.players import Player
+from services.accounts.player import Player
 from services.common.config import Settings
 
 EXTENSION = "dragonhall_limits"

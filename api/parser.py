@@ -57,12 +57,14 @@ class Contract:
     """Who may call a route: ``auth`` says whether a token is needed, ``scope`` which scope the
     token must grant (None only where no token is read); ``rate_limit`` names the limit of a route
     called without a token (``api.limits``), where one applies. ``page`` marks a page or a form of
-    the web client (``page_contract``), which the same hooks check with a person's leniency."""
+    the web client (``page_contract``), which the same hooks check with a person's leniency.
+    ``save_checks`` marks a move, whose save checks its token (``Accounts.authenticate``)."""
 
     auth: Auth
     scope: Scope | None
     rate_limit: RateLimit | None = None
     page: bool = False
+    save_checks: bool = False
 
 
 def page_contract(*, auth: Auth, scope: Scope | None, rate_limit: RateLimit | None = None) -> Callable[[View], View]:
@@ -314,6 +316,7 @@ class ContractBlueprint(Blueprint):
         errors: Iterable[int] = (),
         store: bool = True,
         rate_limit: RateLimit | None = None,
+        save_checks: bool = False,
     ) -> Callable[[View], View]:
         """Declares who may call a route, and documents what it answers besides its success: its
         bearer ``security`` and the ``scope`` its token needs (``x-scope``, and a line of its
@@ -325,14 +328,15 @@ class ContractBlueprint(Blueprint):
         undeclared query parameter, and any schema error), 401 and 403 (a token without the scope)
         with ``auth`` (a bad token is refused even where a token is optional), 429 with ``auth`` or
         ``rate_limit``, 413 with a JSON body, and 503 with ``store`` (a store that cannot be reached
-        for now)."""
+        for now). ``save_checks``: the route saves a move, whose save checks the caller's token
+        (``Accounts.authenticate``)."""
         if (scope is None) != (auth == "none"):
             raise ValueError(
                 f"a route with auth={auth!r} needs scope={'None' if auth == 'none' else 'read|play|account'}"
             )
 
         def decorator(func: View) -> View:
-            setattr(func, CONTRACT, Contract(auth, scope, rate_limit))
+            setattr(func, CONTRACT, Contract(auth, scope, rate_limit, save_checks=save_checks))
             doc = func.__dict__.setdefault("_apidoc", {})
             has_body = any(p.get("in") == "json" for p in doc.get("arguments", {}).get("parameters", []))
             codes = {400, *errors}

@@ -18,6 +18,8 @@ guarantees, and does the same work in fewer, cheaper calls:
 * the same call sends the streams' wake-up of the save (``wake``: the other
   processes' ``PostgresBroadcast`` hears it), which was a round trip of its own
   after every save;
+* and checks the save's guard (``infra.save_guard``: a move's bearer token still
+  live), which was the token's own round trip before every move;
 * each ``SELECT`` is composed once per shape and kept as bytes;
 * its subscription, after a notification, waits ``COALESCE`` seconds for more
   saves before it pulls, so one query serves many saves under load.
@@ -47,6 +49,7 @@ from eventsourcing.utils import Environment, retry
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composable, Identifier
 
+from infra import save_guard
 from infra.batched_pull import BatchedPull
 
 FACTORY_TOPIC = "infra.postgres_events:OneTripPostgresFactory"
@@ -76,7 +79,7 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
         self._has_function = True
         self.insert_function_name = f"dh_insert_events_{self.datastore.originator_id_type}"
         self.sql_create_statements.append(self._create_function_statement())
-        self.call_insert_function = SQL("SELECT * FROM {schema}.{function}(%s, %s, %s, %s, %s, %s)").format(
+        self.call_insert_function = SQL("SELECT * FROM {schema}.{function}(%s, %s, %s, %s, %s, %s, %s)").format(
             schema=Identifier(self.datastore.schema), function=Identifier(self.insert_function_name)
         )
         self.wake: Wake | None = None
@@ -97,9 +100,12 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
         return SQL(
             "CREATE OR REPLACE FUNCTION {schema}.{function}("
             "ids {id_type}[], versions bigint[], topics text[], states bytea[], "
-            "wake_channel text, wake text) "
+            "wake_channel text, wake text, guard text) "
             "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
-            "BEGIN " + timeout + "    LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE;"
+            "BEGIN "
+            "    IF guard IS NOT NULL THEN PERFORM {schema}.{guard_function}(guard); END IF;"
+            + timeout
+            + "    LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE;"
             "    NOTIFY {channel};"
             "    IF wake IS NOT NULL THEN PERFORM pg_notify(wake_channel, wake); END IF;"
             "    RETURN QUERY INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state)"
@@ -109,6 +115,7 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
         ).format(
             schema=Identifier(self.datastore.schema),
             function=Identifier(self.insert_function_name),
+            guard_function=Identifier(save_guard.FUNCTION),
             id_type=Identifier(self.datastore.originator_id_type),
             table=Identifier(self.events_table_name),
             channel=Identifier(self.channel_name),
@@ -117,20 +124,47 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
     # ------------------------------------------------------------ writing
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """Saves ``stored_events`` in one call, checking the save's guard in its transaction
+        (``infra.save_guard``); ``GuardRefused`` when the guard is refused, with nothing saved."""
         if not stored_events:
             return []
-        if not self._has_function:
-            return super().insert_events(stored_events, **kwargs)
+        guard = save_guard.GUARD.get()
         try:
-            return self._call_insert_function(stored_events)
-        except ProgrammingError as e:
-            if f"{self.insert_function_name}(" not in str(e) or "does not exist" not in str(e):
-                raise
-            self._has_function = False
-            return super().insert_events(stored_events, **kwargs)
+            if not self._has_function:
+                return self._insert_as_eventsourcing(stored_events, guard, **kwargs)
+            try:
+                saved = self._call_insert_function(stored_events, guard)
+            except ProgrammingError as e:
+                if f"{self.insert_function_name}(" not in str(e) or "does not exist" not in str(e):
+                    raise
+                self._has_function = False
+                return self._insert_as_eventsourcing(stored_events, guard, **kwargs)
+        except Exception as e:
+            if save_guard.refused(e):
+                raise save_guard.GuardRefused(str(e).splitlines()[0]) from None
+            raise
+        save_guard.GUARD.set(None)  # confirmed: the rest of the request's saves need not ask again
+        return saved
+
+    def _insert_as_eventsourcing(
+        self, stored_events: Sequence[StoredEvent], guard: str | None, **kwargs: Any
+    ) -> Sequence[int] | None:
+        """eventsourcing's save, where the function is missing (tables made by an older release),
+        after the guard's check in a round trip of its own: as strict as a token read first."""
+        if guard is not None:
+            with self.datastore.get_connection() as conn:
+                conn.execute(
+                    SQL("SELECT {schema}.{function}(%s)").format(
+                        schema=Identifier(self.datastore.schema), function=Identifier(save_guard.FUNCTION)
+                    ),
+                    (guard,),
+                )
+        saved = super().insert_events(stored_events, **kwargs)
+        save_guard.GUARD.set(None)
+        return saved
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def _call_insert_function(self, stored_events: Sequence[StoredEvent]) -> list[int]:
+    def _call_insert_function(self, stored_events: Sequence[StoredEvent], guard: str | None) -> list[int]:
         """The arrays are spelt ``ARRAY[%s, ...]`` with one scalar parameter per value: psycopg
         dumps scalars in C, but lists in Python, which cost more than the rest of the call."""
         n = len(stored_events)
@@ -151,6 +185,7 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
             key = ("insert", n)
             build = lambda: self._insert_query(n)  # noqa: E731
         params += self.wake(stored_events) if self.wake is not None else (None, None)
+        params.append(guard)
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(self._statement(key, build, conn), params, prepare=True)
             return [row[0] for row in curs.fetchall()]
@@ -160,7 +195,7 @@ class OneTripPostgresApplicationRecorder(PostgresApplicationRecorder):
         arrays = ", ".join(
             f"ARRAY[{marks}]::{kind}[]" for kind in (self.datastore.originator_id_type, "bigint", "text", "bytea")
         )
-        return SQL("SELECT * FROM {schema}.{function}(" + arrays + ", %s, %s)").format(
+        return SQL("SELECT * FROM {schema}.{function}(" + arrays + ", %s, %s, %s)").format(
             schema=Identifier(self.datastore.schema), function=Identifier(self.insert_function_name)
         )
 

@@ -11,7 +11,7 @@ from infra import postgres_events, sqlite_events
 from infra.private_files import private_dir
 from infra.shared_generation import LocalGeneration, SharedGeneration
 from projections.views import GameViewsSQL, PostgresGameViews, SQLiteGameViews
-from services.accounts.players import Player
+from services.accounts.player import Player
 from services.accounts.token_cache import TokenCache
 from services.common.config import Settings
 from services.common.sqlstore import PostgresStore, SQLiteStore, SqlStore, file_lock, postgres_ddl_lock
@@ -107,12 +107,11 @@ def creating_tables(settings: Settings) -> AbstractContextManager[None]:
     return postgres_ddl_lock(settings.session_url, settings.postgres_schema)
 
 
-def token_cache(settings: Settings) -> TokenCache[Player] | None:
+def token_cache(settings: Settings) -> TokenCache[Player]:
     """The tokens' answers a process keeps (``services.accounts.token_cache``): behind a generation in a
     file of the data directory on SQLite, whose processes share one host, in memory for the in-memory
-    store's one process, and none on PostgreSQL, whose processes may run on several hosts."""
+    store's one process; on PostgreSQL, whose processes may run on several hosts, the process's own
+    and not final: they serve the moves, whose saves check the token."""
     if settings.store == "sqlite":
         return TokenCache(SharedGeneration(settings.data_dir / "accounts.generation"))
-    if settings.store == "memory":
-        return TokenCache(LocalGeneration())
-    return None
+    return TokenCache(LocalGeneration(), final=settings.store == "memory")

@@ -25,7 +25,8 @@ from api.web import audit_pages, pages, session
 from api.web.audit_pages import open_dispute_fields
 from api.web.pages import _document, web
 from domain.kernel import ConfigError, RuleError, find_game
-from services.accounts.players import SESSION_TOKEN, Player
+from services.accounts.player import Player
+from services.accounts.players import SESSION_TOKEN
 from services.common.errors import InvalidRequest, NotAuthenticated, ServiceError
 
 

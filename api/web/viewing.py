@@ -8,7 +8,7 @@ from flask import Request, g, request, url_for
 
 from api.context import current_platform
 from api.web import session
-from services.accounts.players import Player
+from services.accounts.player import Player
 from services.accounts.scopes import READ
 from services.common.errors import NotAuthenticated
 from services.common.visibility import ENDED

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from infra import save_guard
 from services.accounts import webhook_keys
 
 TABLES = [
@@ -30,6 +31,19 @@ TABLES = [
     )""",
     *webhook_keys.TABLES,
 ]
+
+POSTGRES_FUNCTIONS = [
+    f"""CREATE OR REPLACE FUNCTION {save_guard.FUNCTION}(live_token_hash TEXT) RETURNS void
+    LANGUAGE plpgsql STABLE SET search_path FROM CURRENT AS $BODY$
+    BEGIN
+        IF NOT EXISTS (SELECT 1 FROM dh_tokens WHERE token_hash = live_token_hash AND revoked_at IS NULL) THEN
+            RAISE EXCEPTION 'the bearer token is not valid' USING ERRCODE = '{save_guard.REFUSED}';
+        END IF;
+    END $BODY$"""
+]
+"""The guard a move's save calls (``infra.save_guard``): it refuses a token that is no longer live.
+``SET search_path FROM CURRENT``: the save's connection need not have the deployment's schema on
+its path."""
 
 MIGRATE_REGISTRATION_TOKENS = """
     INSERT INTO dh_tokens (token_id, player_id, name, scopes, token_hash, created_at)

@@ -25,7 +25,8 @@ from functools import cache
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from services.accounts.players import Accounts, Player
+from services.accounts.player import Player
+from services.accounts.players import Accounts
 from services.common import clock
 from services.common.errors import InvalidRequest, NotAuthenticated
 from services.common.sqlstore import SqlStore

@@ -26,14 +26,15 @@ import hashlib
 import secrets
 import uuid
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from infra import save_guard
 from services.accounts import scopes as sc
 from services.accounts import webhook_keys
-from services.accounts.account_tables import MIGRATE_REGISTRATION_TOKENS, TABLES
+from services.accounts.account_tables import MIGRATE_REGISTRATION_TOKENS, POSTGRES_FUNCTIONS, TABLES
 from services.accounts.name_book import NameBook
+from services.accounts.player import Player
 from services.accounts.token_cache import Kept, TokenCache
 from services.accounts.webhook_targets import WebhookTargets
 from services.common.errors import InsufficientScope, InvalidRequest, NotAuthenticated, PlayerNotFound, TokenNotFound
@@ -52,37 +53,6 @@ TOKENS_PER_ACCOUNT = 100
 """Live tokens one account may hold at once; minting another is refused until one is revoked."""
 
 SERVER_BOT_PREFIX = "server-bot:"
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    id: str
-    name: str
-    kind: str
-    created_at: str
-    webhook_url: str | None = None
-    token_id: str | None = field(default=None, compare=False)
-    """The token the caller authenticated with (None for an account read by id)."""
-    scopes: tuple[str, ...] = field(default=(), compare=False)
-    """That token's scopes (``services.accounts.scopes``)."""
-
-    def may(self, scope: str) -> bool:
-        """Whether the caller's token grants ``scope`` (a route scope: read, play or account)."""
-        return scope in sc.granted(self.scopes)
-
-    def require(self, scope: str) -> None:
-        """``InsufficientScope`` unless the caller's token grants ``scope``."""
-        if not self.may(scope):
-            raise InsufficientScope(f"this call needs a token with the {scope!r} scope", scope=scope)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "name": self.name,
-            "kind": self.kind,
-            "created_at": self.created_at,
-            "webhook_url": self.webhook_url,
-        }
 
 
 class Accounts:
@@ -104,6 +74,8 @@ class Accounts:
         self.webhook_targets = webhook_targets or WebhookTargets()
         """Where webhooks may go: checked when a URL is set, and again by each delivery."""
         self.db.script(TABLES)
+        if self.db.dialect == "postgres":
+            self.db.script(POSTGRES_FUNCTIONS)
         self.names = NameBook(db)
         """Each account's name keys: no two accounts' names look alike (``services.accounts.name_book``)."""
         self.on_revoked: list[Callable[[str], None]] = []
@@ -183,21 +155,49 @@ class Accounts:
         )
         return None if row is None else _player(row)
 
-    def authenticate(self, token: str) -> Player:
+    def authenticate(self, token: str, *, save_checks: bool = False) -> Player:
         """The player holding ``token``, with the token's id and scopes; ``NotAuthenticated`` if no
-        live token is ``token`` (never one, or revoked)."""
+        live token is ``token`` (never one, or revoked). ``save_checks``: the request is a move,
+        whose save checks the token (``infra.save_guard``), so an answer this process kept may serve
+        it even where it is not final (``services.accounts.token_cache``); the caller then
+        ``confirm``s the token before any answer the save did not check."""
         token_hash, cache = _hash(token), self.token_cache
         generation = cache.now() if cache is not None else 0  # before the store is read
         kept = cache.get(token_hash, generation) if cache is not None else None
-        if kept is not None:
+        if kept is not None and cache is not None:
             now = _utcnow()
-            if now >= kept.touch_due:
-                kept.touch_due = _due(self._touch(kept.player.token_id or "", None, now))
-            return kept.player
+            if cache.final:
+                if now >= kept.touch_due:
+                    kept.touch_due = _due(self._touch(kept.player.token_id or "", None, now))
+                return kept.player
+            if save_checks and now < kept.touch_due:  # a use to record is read below, which records it
+                save_guard.GUARD.set(token_hash)
+                return kept.player
         player, last_used_at = self._read_token(token_hash)
         if cache is not None:
             cache.keep(token_hash, Kept(player, _due(last_used_at), generation))
         return player
+
+    @property
+    def saves_check_tokens(self) -> bool:
+        """Whether a move may be answered from a token this process kept that is not final, and
+        the token then checked by the move's save or by ``confirm`` (PostgreSQL)."""
+        return self.token_cache is not None and not self.token_cache.final
+
+    def confirm(self) -> None:
+        """Reads the token of a move answered from what this process kept (``authenticate``'s
+        ``save_checks``) if no save has checked it: ``NotAuthenticated`` if it is no longer live.
+        Nothing to do after a save, or where the answer was final."""
+        token_hash = save_guard.GUARD.get()
+        if token_hash is None:
+            return
+        save_guard.GUARD.set(None)
+        live = "SELECT 1 AS live FROM dh_tokens WHERE token_hash = ? AND revoked_at IS NULL"
+        if self.db.read_one(live, (token_hash,)) is not None:
+            return
+        if self.token_cache is not None:
+            self.token_cache.forget(token_hash)
+        raise NotAuthenticated("the bearer token is not valid")
 
     def _read_token(self, token_hash: str) -> tuple[Player, str]:
         """The live token's player, read from the store, and when its use was last recorded."""

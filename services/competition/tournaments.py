@@ -24,7 +24,8 @@ from typing import Any
 
 from domain.kernel import ConfigError, find_game
 from services.accounts.inbox import Inbox
-from services.accounts.players import Accounts, Player
+from services.accounts.player import Player
+from services.accounts.players import Accounts
 from services.common import clock
 from services.common.date_rules import check_moment
 from services.common.errors import InvalidRequest, SeatUnavailable, ServiceError

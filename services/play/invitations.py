@@ -22,7 +22,8 @@ from typing import Any
 
 from services.accounts.account_feed import AccountFeed, Entry
 from services.accounts.inbox import Inbox
-from services.accounts.players import Accounts, Player
+from services.accounts.player import Player
+from services.accounts.players import Accounts
 from services.common import clock
 from services.common.errors import InvalidRequest, PlayerNotFound, ServiceError
 from services.common.ports import GameRows

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import ConfigError, find_game
-from services.accounts.players import Player
+from services.accounts.player import Player
 from services.common.errors import InvalidRequest, NotAcceptingMoves, SeatUnavailable
 from services.common.ports import GameRows
 from services.play.aggregate import Game

@@ -18,6 +18,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresDatastore
 from eventsourcing.tests.persistence import ApplicationRecorderTestCase, NonInterleavingNotificationIDsBaseCase
 
+from infra import save_guard
 from infra.postgres_events import MAX_SCALAR_EVENTS, OneTripPostgresApplicationRecorder
 from tests.conftest import PG_URL, need_service
 
@@ -129,6 +130,36 @@ def test_a_store_without_the_function_saves_the_way_eventsourcing_does(schema: s
     assert [e.originator_version for e in recorder.select_events(gid)] == [1, 2]
     with pytest.raises(IntegrityError):
         recorder.insert_events(_events(gid, 2, 1))
+    recorder.datastore.close()
+
+
+GUARD_ACCEPTING_YES = """CREATE FUNCTION "{schema}".dh_save_guard(guard text) RETURNS void LANGUAGE plpgsql AS $$
+    BEGIN IF guard <> 'yes' THEN RAISE EXCEPTION 'refused' USING ERRCODE = 'DH401'; END IF; END $$"""
+
+
+@pytest.mark.parametrize("function", [True, False], ids=["in-its-call", "without-the-function"])
+def test_a_guarded_save_is_refused_whole_by_its_guard_and_spends_it_once_accepted(schema: str, function: bool) -> None:
+    """``infra.save_guard``: the save checks the guard before it writes (in its own call, or in a
+    round trip of its own where the function is missing), a refusal writes nothing and leaves the
+    guard to be confirmed, and an accepted guard is not asked again by the request's later saves."""
+    recorder = _recorder(schema)
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(GUARD_ACCEPTING_YES.format(schema=schema))
+        if not function:
+            conn.execute(f'DROP FUNCTION "{schema}"."{recorder.insert_function_name}"')
+    gid = uuid.uuid4()
+    before = save_guard.GUARD.set("no")
+    try:
+        with pytest.raises(save_guard.GuardRefused):
+            recorder.insert_events(_events(gid, 1, 2))
+        assert recorder.select_events(gid) == [] and save_guard.GUARD.get() == "no"
+        save_guard.GUARD.set("yes")
+        recorder.insert_events(_events(gid, 1, 2))
+        assert save_guard.GUARD.get() is None
+        recorder.insert_events(_events(gid, 3, 1))
+    finally:
+        save_guard.GUARD.reset(before)
+    assert [e.originator_version for e in recorder.select_events(gid)] == [1, 2, 3]
     recorder.datastore.close()
 
 
