@@ -3,7 +3,8 @@
 Three transports, one per kind of deployment:
 
 * ``RedisBroadcast``: Redis pub/sub, when a Redis broker is configured.
-* ``PostgresBroadcast``: PostgreSQL ``LISTEN/NOTIFY``, on PostgreSQL without Redis.
+* ``PostgresBroadcast``: PostgreSQL ``LISTEN/NOTIFY``, on PostgreSQL without Redis
+  (``infra.postgres_wakeups``).
 * ``UnixBroadcast``: Unix datagram sockets in the data directory, for the processes
   of one host sharing a SQLite store (``dragonhall serve`` runs two HTTP processes
   and a projector on a 2-core machine).
@@ -22,7 +23,6 @@ import contextlib
 import logging
 import mmap
 import os
-import re
 import socket
 import threading
 import time
@@ -40,11 +40,11 @@ RETRY = 1.0
 """Seconds before a listener whose connection failed connects again."""
 
 
-def _origin() -> str:
+def new_origin() -> str:
     return uuid.uuid4().hex[:12]
 
 
-def _split(message: str, origin: str) -> list[str]:
+def split_message(message: str, origin: str) -> list[str]:
     """The keys of ``<origin>|<key>[\\n<key>...]`` sent by another process (none of this one's)."""
     sender, _, keys = message.partition("|")
     return [] if sender == origin else [key for key in keys.split("\n") if key]
@@ -53,7 +53,7 @@ def _split(message: str, origin: str) -> list[str]:
 # ------------------------------------------------------------------ Redis
 
 
-class _Reconnecting(abc.ABC):
+class Reconnecting(abc.ABC):
     """A listener thread that connects, listens until stopped, and connects again ``RETRY`` seconds
     after its connection is lost: a broker or database that cannot be reached (at start or later)
     costs wake-ups, not the process."""
@@ -87,7 +87,7 @@ class _Reconnecting(abc.ABC):
         """Connects, sets ``_listening``, and delivers what it hears until ``_stopping`` is set."""
 
 
-class RedisBroadcast(_Reconnecting):
+class RedisBroadcast(Reconnecting):
     """Redis pub/sub on one channel per deployment."""
 
     what = "Redis"
@@ -96,7 +96,7 @@ class RedisBroadcast(_Reconnecting):
         import redis
 
         self.channel = channel
-        self.origin = _origin()
+        self.origin = new_origin()
         self._deliver = deliver
         self._client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
         self._start_listening("redis-wake-listener")
@@ -116,7 +116,7 @@ class RedisBroadcast(_Reconnecting):
     def _received(self, message: dict[str, Any]) -> None:
         data = message.get("data")
         text = data.decode() if isinstance(data, bytes) else str(data)
-        for key in _split(text, self.origin):
+        for key in split_message(text, self.origin):
             self._deliver(key)
 
     def send(self, key: str) -> None:
@@ -130,57 +130,6 @@ class RedisBroadcast(_Reconnecting):
         self.send("")  # wakes the listener now rather than at its next second: every receiver drops an empty key
         self._thread.join(timeout=3)
         self._client.close()
-
-
-# ------------------------------------------------------------------ PostgreSQL
-
-
-class PostgresBroadcast(_Reconnecting):
-    """``NOTIFY`` on one channel per deployment (its schema names it), ``LISTEN`` on a
-    connection of its own."""
-
-    what = "PostgreSQL"
-
-    def __init__(self, conninfo: str, deliver: Deliver, schema: str | None = None) -> None:
-        self.channel = "dragonhall_wake" + (f"_{re.sub(r'[^a-z0-9_]', '_', schema.lower())}" if schema else "")
-        self.origin = _origin()
-        self._conninfo = conninfo
-        self._deliver = deliver
-        self._send_lock = threading.Lock()
-        self._sender: Any = None
-        self._start_listening("pg-wake-listener")
-
-    def _session(self) -> None:
-        import psycopg
-
-        with psycopg.connect(self._conninfo, autocommit=True) as conn:
-            conn.execute(f'LISTEN "{self.channel}"')
-            self._listening.set()
-            while not self._stopping.is_set():
-                for notice in conn.notifies(timeout=1.0):
-                    for key in _split(notice.payload, self.origin):
-                        self._deliver(key)
-
-    def send(self, key: str) -> None:
-        import psycopg
-
-        with self._send_lock:
-            try:
-                if self._sender is None or self._sender.closed:
-                    self._sender = psycopg.connect(self._conninfo, autocommit=True)
-                self._sender.execute("SELECT pg_notify(%s, %s)", (self.channel, f"{self.origin}|{key}"))
-            except Exception as e:
-                log.warning("could not send a wake-up through PostgreSQL: %s", e)
-                self._sender = None
-
-    def close(self) -> None:
-        self._stopping.set()
-        self.send("")  # as RedisBroadcast.close: the listener stops now
-        self._thread.join(timeout=3)
-        with self._send_lock:
-            if self._sender is not None:
-                self._sender.close()
-                self._sender = None
 
 
 # ------------------------------------------------------------------ Unix datagrams
@@ -222,7 +171,7 @@ class UnixBroadcast:
         the games its streams follow (``wake_interest``), each time that changes."""
         self.directory = directory
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        self.origin = _origin()
+        self.origin = new_origin()
         self.path = directory / f"{os.getpid()}-{self.origin}.sock"
         self._deliver = deliver
         self._wants_all = wants_all
@@ -266,7 +215,7 @@ class UnixBroadcast:
                 return
             keys: dict[str, None] = {}
             for datagram in data:
-                keys.update(dict.fromkeys(_split(datagram.decode(errors="replace"), self.origin)))
+                keys.update(dict.fromkeys(split_message(datagram.decode(errors="replace"), self.origin)))
             for key in keys:
                 self._deliver(key)
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from infra import sqlite_events
 from infra.postgres_events import OneTripPostgresApplicationRecorder
-from infra.wake_transports import PostgresBroadcast, RedisBroadcast, UnixBroadcast
+from infra.postgres_wakeups import PostgresBroadcast
+from infra.wake_transports import RedisBroadcast, UnixBroadcast
 from services.common.config import Settings
 from services.streams.wakeups import Broadcast, NoBroadcast, Wakeups, game_key
 
@@ -61,8 +62,13 @@ def save_announcer(recorder: Any, wakeups: Wakeups) -> Callable[[str], None]:
     broadcast = wakeups.broadcast
     if not (isinstance(recorder, OneTripPostgresApplicationRecorder) and isinstance(broadcast, PostgresBroadcast)):
         return lambda game_id: wakeups.publish(game_key(game_id))
-    channel, origin = broadcast.channel, broadcast.origin
-    recorder.wake = lambda events: (channel, f"{origin}|{game_key(str(events[0].originator_id))}")
+    origin = broadcast.origin
+
+    def wake(events: Sequence[Any]) -> tuple[str, str]:
+        key = game_key(str(events[0].originator_id))
+        return broadcast.channel_of(key), f"{origin}|{key}"
+
+    recorder.wake = wake
 
     def announce(game_id: str) -> None:
         key = game_key(game_id)

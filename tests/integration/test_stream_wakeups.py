@@ -20,8 +20,9 @@ import pytest
 import services.streams.lines
 import services.streams.wakeups
 from api.app import create_app
+from infra.postgres_wakeups import PostgresBroadcast
 from infra.wake_arming import Arming
-from infra.wake_transports import PostgresBroadcast, RedisBroadcast, UnixBroadcast
+from infra.wake_transports import RedisBroadcast, UnixBroadcast
 from services.common.ports import NullWork
 from services.streams.wakeups import Broadcast, Wakeups
 from tests.conftest import make_settings
@@ -150,6 +151,32 @@ def test_unix_wake_ups_of_a_game_reach_only_the_processes_that_follow_it(tmp_pat
         assert not _delivered(sender, game, projector, 0.3)
     finally:
         for hub in (sender, follower, projector):
+            hub.close()
+
+
+def test_postgres_wake_ups_of_a_game_reach_only_the_processes_that_follow_it(pg_url: str, pg_schema: str) -> None:
+    """On PostgreSQL a game's or an account's key goes to its slot's channel, which a process
+    listens to only while one of its streams follows it; a token's reaches every process. A
+    follow returns once its process listens: a key sent right after it is heard."""
+    sender, follower = (Wakeups(lambda d: PostgresBroadcast(pg_url, d, pg_schema)) for _ in range(2))
+    try:
+        game = f"game:{uuid.uuid4()}"
+        assert not _delivered(sender, game, follower, 0.3), "a process whose streams follow no game hears none"
+        assert not _delivered(sender, "account:ann", follower, 0.3), "nor an account none of them follows"
+        assert _delivered(sender, "tokens:ann", follower, WAIT), "a token's key reaches every process"
+        for _ in range(3):
+            with follower.subscribe(game) as woken, follower.subscribe(game):
+                sender.publish(game)
+                assert woken.wait(WAIT), "from the moment a stream follows the game, its wake-ups come"
+        with follower.subscribe("account:ann") as woken:
+            sender.publish(f"account:bob\naccount:ann\n{game}")
+            assert woken.wait(WAIT), "an account's among others sent together"
+        deadline = time.monotonic() + WAIT  # an UNLISTEN is applied at the listener's next turn
+        while _delivered(sender, game, follower, 0.3) and time.monotonic() < deadline:
+            pass
+        assert not _delivered(sender, game, follower, 0.3), "and once the last stream has gone, they stop"
+    finally:
+        for hub in (sender, follower):
             hub.close()
 
 
