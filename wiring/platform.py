@@ -120,7 +120,7 @@ class Platform:
         self.journal = Journal(self.db)
         self.uow.before_save.append(ClockSettler(self.vacations.days))
         self.invitations = Invitations(self.db, self.accounts, self.inbox, self.feed, self.views)
-        self.games = GameService(self.uow, self.seeds, self.journal, self.invitations)
+        self.games = GameService(self.uow, self.seeds, self.journal, self.invitations, self.accounts.confirm)
         self.seating = Seating(self.games, self.invitations, self.views)
         self.credentials = Credentials(self.db, self.accounts)
         near = NEAR  # a worker renews the broker's lease on the ETA tasks it holds (``workers.leases``)

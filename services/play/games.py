@@ -58,11 +58,16 @@ class GameService(GameReads):
         seeds: Seeds,
         journal: Journal | None = None,
         invitations: Invitations | None = None,
+        confirm_caller: Callable[[], None] = lambda: None,
     ) -> None:
+        """``confirm_caller``: checks the caller's token where no save has checked it yet
+        (``Accounts.confirm``), before a refused move is journaled: a revoked token's move writes
+        nothing, not even its refusal."""
         self.uow = uow
         self.seeds = seeds
         self.journal = journal
         self.invitations = invitations
+        self.confirm_caller = confirm_caller
 
     # ------------------------------------------------------------ tables
 
@@ -234,6 +239,7 @@ class GameService(GameReads):
         (the one they named, else their awaited one): an outsider's request is no entry."""
         if self.journal is None or isinstance(error, GameNotFound):
             return
+        self.confirm_caller()
         game = self.load(game_id)
         mine = game.seats_of(player_id)
         if seat not in mine:

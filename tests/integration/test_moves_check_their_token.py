@@ -2,7 +2,7 @@
 answer a move's token from what it kept without reading it first: two platforms on one schema stand
 for two HTTP processes, possibly on two hosts. A token revoked through one is refused by the other at
 its next move, whatever the move would have been answered (saved, illegal, malformed, repeated), and
-that move writes nothing. Every other route still reads its token."""
+that move writes nothing: no event, no journal entry. Every other route still reads its token."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_a_kept_token_moves_without_a_read_of_its_own(two: tuple[ApiClient, ApiC
     assert reads == [], "the save checked the token: no read of its own"
 
 
-@pytest.mark.parametrize("answer", ["saved", "illegal", "malformed", "repeated"])
+@pytest.mark.parametrize("answer", ["saved", "illegal", "malformed move", "malformed body", "repeated"])
 def test_a_token_revoked_elsewhere_is_refused_at_its_next_move_which_writes_nothing(
     two: tuple[ApiClient, ApiClient], answer: str
 ) -> None:
@@ -89,14 +89,18 @@ def test_a_token_revoked_elsewhere_is_refused_at_its_next_move_which_writes_noth
         assert here.call("POST", f"/api/v1/games/{game_id}/moves", body, mover["token"]).status == 201
         legal = here.legal(game_id, mover["token"])
     elif answer == "illegal":
+        body["move"] = {"type": "bid", "amount": 99}
+    elif answer == "malformed move":
         body["move"] = {"type": "no such move"}
-    elif answer == "malformed":
+    elif answer == "malformed body":
         body["colour"] = "an unknown field"
     _revoke_elsewhere(there, mover)
     before = here.game(game_id)["version"]
     reply = here.call("POST", f"/api/v1/games/{game_id}/moves", body, mover["token"])
     assert reply.status == 401 and reply.body["error"]["code"] == "unauthenticated", reply.body
     assert here.game(game_id)["version"] == before, "the refused move wrote nothing"
+    journaled = here.platform.db.one("SELECT COUNT(*) AS n FROM dh_journal WHERE game_id = ?", (game_id,))
+    assert journaled["n"] == 0, "not even its refusal in the game's journal"
     again = here.call("POST", f"/api/v1/games/{game_id}/moves", body, mover["token"])
     assert again.status == 401, "and the answer is no longer kept"
 
