@@ -123,6 +123,15 @@ class StreamHub:
 
     # ------------------------------------------------------------ one stream
 
+    async def _follow(self, key: str) -> None:
+        """Has the other processes send ``key`` here; off the loop's thread where that waits for a
+        round trip (``Broadcast.follow_waits``), so the loop's other streams do not wait with it."""
+        wakeups = self.streams.wakeups
+        if wakeups.broadcast.follow_waits:
+            await asyncio.get_running_loop().run_in_executor(None, wakeups.follow, key)
+        else:
+            wakeups.follow(key)
+
     async def follow(self, handoff: Handoff, write: Write, disconnected: Awaitable[object]) -> None:
         """Holds one stream until it ends, its client goes (``disconnected`` returns), or its token
         is revoked."""
@@ -130,11 +139,11 @@ class StreamHub:
         follower = handoff.follower
         owner = follower.player_id or ""
         if isinstance(follower, GameFollower):
-            self.streams.wakeups.follow(game_key(follower.gid))  # before its first read (``_refresh``)
+            await self._follow(game_key(follower.gid))  # before its first read (``_refresh``)
             self._games[follower.gid].add(feed)
             self._refresh(game_key(follower.gid))
         else:
-            self.streams.wakeups.follow(account_key(follower.player_id))  # before its first read too
+            await self._follow(account_key(follower.player_id))  # before its first read too
             self._accounts[follower.player_id].add(feed)
             self._refresh(account_key(follower.player_id))
         self._owners[owner].add(feed)

@@ -3,8 +3,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import re
+import select
 import threading
 from typing import Any
 
@@ -24,7 +27,7 @@ class PostgresBroadcast(Reconnecting):
     (2.6% of each HTTP process's CPU on PostgreSQL, 0.05 ms a move, issue 39's eleventh sitting).
 
     A stream's ``follow`` returns once its slot's ``LISTEN`` is in effect (the listener runs it, woken
-    by a ``NOTIFY`` on this process's own control channel), and a save notifies after its commit: so
+    through a pipe of this process: ``follow_waits``), and a save notifies after its commit: so
     either the stream's catch-up holds the save, or its process hears of it. A process of an older
     release listens to the deployment's channel alone, and hears no game's wake-up from this one (its
     streams poll: ``wakeups.POLL_FALLBACK``) until it is upgraded too."""
@@ -34,12 +37,15 @@ class PostgresBroadcast(Reconnecting):
     """Slot channels: a process listens to as many at most, however many keys its streams follow."""
     FOLLOW_WAIT = 2.0
     """Seconds a ``follow`` waits for its ``LISTEN`` at most (a database out of reach)."""
+    follow_waits = True
+    """``interested`` may wait for the listener's round trip: the streams' loop calls it off its thread."""
 
     def __init__(self, conninfo: str, deliver: Deliver, schema: str | None = None) -> None:
         self.channel = "dragonhall_wake" + (f"_{re.sub(r'[^a-z0-9_]', '_', schema.lower())}" if schema else "")
         self._prefix = "dhw_" + hashlib.sha256(self.channel.encode()).hexdigest()[:16]
         self.origin = new_origin()
-        self._control = f"{self._prefix}_{self.origin}"
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
         self._conninfo = conninfo
         self._deliver = deliver
         self._send_lock = threading.Lock()
@@ -79,34 +85,45 @@ class PostgresBroadcast(Reconnecting):
             ticket = self._listen_asked.get(channel, 0) if following else 0
             if ticket <= self._applied:
                 return
-        self._notify([(self._control, "")])  # wakes the listener, which applies the change
+        self._wake_listener()
         with self._turn:
             self._turn.wait_for(lambda: self._applied >= ticket or self._stopping.is_set(), self.FOLLOW_WAIT)
+
+    def _wake_listener(self) -> None:
+        with contextlib.suppress(BlockingIOError):  # a full pipe wakes it as well
+            os.write(self._wake_w, b"x")
 
     def _session(self) -> None:
         import psycopg
 
         with psycopg.connect(self._conninfo, autocommit=True) as conn:
             with self._turn:
-                listened, asked = [self.channel, self._control, *self._counts], self._asked
+                listened, asked = [self.channel, *self._counts], self._asked
                 self._changes.clear()
-            for channel in listened:
-                conn.execute(f'LISTEN "{channel}"')
+            conn.execute("".join(f'LISTEN "{channel}";' for channel in listened))
             self._applied_up_to(asked)
             self._listening.set()
             while not self._stopping.is_set():
-                for notice in conn.notifies(timeout=1.0, stop_after=1):
-                    for key in split_message(notice.payload, self.origin):
-                        self._deliver(key)
+                self._drain(conn)
                 self._apply(conn)
+                self._drain(conn)  # what came in while it ran
+                ready, _, _ = select.select([conn.fileno(), self._wake_r], [], [], 1.0)
+                if self._wake_r in ready:
+                    os.read(self._wake_r, 4096)
+
+    def _drain(self, conn: Any) -> None:
+        """Delivers the notifications received, without waiting for more."""
+        for notice in conn.notifies(timeout=0):
+            for key in split_message(notice.payload, self.origin):
+                self._deliver(key)
 
     def _apply(self, conn: Any) -> None:
-        """Runs the ``LISTEN`` and ``UNLISTEN`` asked since the last turn."""
+        """Runs the ``LISTEN`` and ``UNLISTEN`` asked since the last turn, in one round trip."""
         with self._turn:
             changes, asked = self._changes, self._asked
             self._changes = {}
-        for channel, listen in changes.items():
-            conn.execute(f'{"LISTEN" if listen else "UNLISTEN"} "{channel}"')
+        if changes:
+            conn.execute("".join(f'{"LISTEN" if on else "UNLISTEN"} "{channel}";' for channel, on in changes.items()))
         self._applied_up_to(asked)
 
     def _applied_up_to(self, asked: int) -> None:
@@ -138,7 +155,7 @@ class PostgresBroadcast(Reconnecting):
 
     def close(self) -> None:
         self._stopping.set()
-        self._notify([(self._control, "")])  # as RedisBroadcast.close: the listener stops now
+        self._wake_listener()  # the listener stops now
         self._thread.join(timeout=3)
         with self._turn:
             self._turn.notify_all()
@@ -146,3 +163,5 @@ class PostgresBroadcast(Reconnecting):
             if self._sender is not None:
                 self._sender.close()
                 self._sender = None
+        os.close(self._wake_r)
+        os.close(self._wake_w)

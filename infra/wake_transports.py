@@ -60,6 +60,7 @@ class Reconnecting(abc.ABC):
 
     what = ""
     """What it listens to, for the log."""
+    follow_waits = False
 
     def interested(self, key: str, following: bool) -> None:
         """Every process hears every key of a channel: nothing to tell the senders."""
@@ -154,6 +155,8 @@ class UnixBroadcast:
     a refused key is held for its peer and sent again ``RESEND`` seconds later, with the keys
     refused since, in one datagram: keys only say "read again", so any number of them coalesce.
     """
+
+    follow_waits = False
 
     REFRESH = 1.0
     """Seconds the list of the other processes' sockets is trusted before it is read again."""

@@ -45,6 +45,10 @@ KEYS_PER_MESSAGE = 64
 class Broadcast(Protocol):
     """Carries keys to the other processes of the deployment."""
 
+    follow_waits: bool
+    """Whether ``interested`` may wait for a round trip (PostgreSQL's ``LISTEN``): an event loop
+    then calls ``Wakeups.follow`` off its own thread."""
+
     def send(self, key: str) -> None:
         """Tells the other processes that ``key`` changed (best effort); ``key`` may be several
         keys, one a line."""
@@ -59,6 +63,8 @@ class Broadcast(Protocol):
 
 class NoBroadcast:
     """One process serves the deployment (the embedded default): nothing to carry."""
+
+    follow_waits = False
 
     def send(self, key: str) -> None:
         return None

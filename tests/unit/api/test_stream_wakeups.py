@@ -59,6 +59,8 @@ def test_the_keys_delivered_before_the_loop_runs_wake_it_once() -> None:
 
 
 class _Sent:
+    follow_waits = False
+
     def __init__(self) -> None:
         self.messages: list[str] = []
 
