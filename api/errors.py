@@ -116,6 +116,8 @@ def code_of(exc: Exception) -> str:
 
 
 def _body(exc: Exception) -> dict[str, Any]:
+    if isinstance(exc, save_guard.GuardRefused):  # a move's save refused its token: as a token refused on read
+        return error_body(svc.NotAuthenticated.code, "the bearer token is not valid")
     if isinstance(exc, MalformedJSON):
         message = f"the request body is not valid JSON: {exc}"
         return error_body("malformed_json", message, fields={exc.path: [message]} if exc.path else None)

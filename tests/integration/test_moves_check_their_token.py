@@ -12,7 +12,9 @@ from typing import Any
 import psycopg
 import pytest
 
+from api import errors
 from api.app import create_app
+from infra import save_guard
 from services.common.ports import NullWork
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
@@ -135,3 +137,8 @@ def test_a_store_made_before_the_guard_checks_the_token_apart(two: tuple[ApiClie
     reply = here.move(game_id, other["token"], legal["moves"][0], expected_version=legal["version"])
     assert reply.status == 401, reply.body
     assert here.game(game_id)["version"] == legal["version"]
+
+
+def test_a_save_refusing_its_token_is_answered_as_a_token_refused_on_read() -> None:
+    body, status = errors.to_response(save_guard.GuardRefused("the bearer token is not valid"))
+    assert status == 401 and body["error"]["code"] == "unauthenticated"
