@@ -102,6 +102,21 @@ def whole_steps(speed: int) -> np.ndarray:
     return np.unique(np.append(turns, notch)) / notch
 
 
+def gaps(state: RaceState, seat: int, speed: int) -> dict[int, float]:
+    """A guess of how far each dragon ahead of ``seat`` will lead it once all have moved, with
+    ``seat`` flying ``speed`` and each other its last speed."""
+    me = state.dragons[seat]
+    mine = TEMPLATE_LENGTH[speed] + BASE_LENGTH
+    return {
+        t: state.dragons[t].pose.progress
+        - me.pose.progress
+        - mine
+        + TEMPLATE_LENGTH[state.dragons[t].speed]
+        + BASE_LENGTH
+        for t in ahead(state, seat)
+    }
+
+
 class RacerBot(SampledRandomBot):
     """Two moves deep over a grid of turns; see the module doc."""
 
@@ -199,15 +214,7 @@ class RacerBot(SampledRandomBot):
             if self._best(sc, state, me, faster, FIRST_PLY, dial=speed)[0] > values[speed] + FORCE_MARGIN:
                 return Magic.FORCE
         front = ahead(state, seat)
-        mine = TEMPLATE_LENGTH[speed] + BASE_LENGTH
-        gap = {
-            t: state.dragons[t].pose.progress
-            - me.pose.progress
-            - mine
-            + TEMPLATE_LENGTH[state.dragons[t].speed]
-            + BASE_LENGTH
-            for t in front
-        }
+        gap = gaps(state, seat, speed)
 
         def near(reach: int) -> list[int]:
             """Dragons ahead likely within ``reach`` once all have moved (a guess)."""

@@ -93,16 +93,19 @@ position always gives it the same move)."""
 
 @pytest.mark.parametrize("ruleset", SAMPLING, ids=lambda g: g.slug)
 def test_a_search_too_short_to_decide_plays_its_priors_move(ruleset: Any) -> None:
-    """Level 4 is never a noisier Level 3: without enough rollouts to tell two moves apart (here its
-    quick mode: a dozen iterations of the tree search, or one round short of the rollout bot's least)
-    it plays what the Level 3 bot plays from the same draws, however the few rollouts scored."""
-    search, strong = ruleset.bot("search"), ruleset.bot(ruleset.default_bot)
+    """Level 4 is never a noisier version of the player it searches from (the Level 3 bot, or in
+    Drachenreiter Level 3 with a patient lasso): without enough rollouts to tell two moves apart (here
+    its quick mode: a dozen iterations of the tree search, or one round short of the rollout bot's
+    least) it plays what that player plays from the same draws, however the few rollouts scored."""
+    search = ruleset.bot("search")
     if isinstance(search, RolloutBot):  # rounds enough to be tempted by any gain, one short of deciding
         least = search.settings.least_rounds
         search.settings = replace(search.settings, margin=0.0, quick_rounds=least - 1)
+        strong = search.base
     elif isinstance(search, SearchBot):
         assert search.prior is not None
         search.settings = replace(search.settings, margin=0.0, quick_iterations=12)  # the rollouts' counts alone
+        strong = search.prior
     else:
         raise AssertionError(f"{ruleset.slug}: a Level 4 that samples, of a kind this test does not know")
     asked = 0

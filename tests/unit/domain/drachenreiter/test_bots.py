@@ -1,4 +1,5 @@
-"""The bots: the racer beats random bots and plays its cards sensibly."""
+"""The bots: the racer beats random bots and plays its cards sensibly; Level 4's prior waits with
+its lasso."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ import random
 from dataclasses import replace
 
 from domain.drachenreiter import RULESET
-from domain.drachenreiter.bots import TURN_STEP
+from domain.drachenreiter.bots import TURN_STEP, gaps
+from domain.drachenreiter.bots_ladder import LASSO_PATIENCE, PatientRacer
 from domain.drachenreiter.cards import Magic
 from domain.drachenreiter.commands import Aim, Move, SetSpeed
-from domain.drachenreiter.state import Step
+from domain.drachenreiter.state import RaceState, Step
 from domain.kernel import Rng, choose_move
 
 from .helpers import clear, dragon, moving, new_race, pose
@@ -86,3 +88,24 @@ def test_the_racer_lays_a_lasso_against_a_dragon_just_ahead_and_aims_it() -> Non
     cast = replace(moving(state, 0, 300, laid=Magic.LASSO), step=Step.CAST)
     cast = dragon(cast, 1, pose=pose(state, 330.0, 50.0))
     assert RULESET.bot("racer").choose(cast, 0, random.Random(1)) == Aim(1)
+
+
+def _lasso_race(ahead_at: float, hand: tuple[Magic, ...]) -> RaceState:
+    state = clear(new_race())
+    state = dragon(state, 0, pose=pose(state, 100.0), hand=hand, speed=300)
+    return dragon(state, 1, pose=pose(state, ahead_at, 50.0), speed=300)
+
+
+def test_level_4_holds_its_lasso_until_the_dragon_ahead_is_far_enough_to_pull_back() -> None:
+    """``racer`` lays its lasso whenever the dragon ahead may be within its reach; Level 4's prior
+    waits for a gap of ``LASSO_PATIENCE``, and meanwhile lays what ``racer`` would without it."""
+    racer, patient = RULESET.bot("racer"), PatientRacer(RULESET)
+    near = _lasso_race(300.0, (Magic.LASSO, Magic.FIREBALL_800))
+    laid = racer.choose(near, 0, random.Random(1))
+    assert isinstance(laid, SetSpeed) and laid.card is Magic.LASSO
+    assert 0 < gaps(near, 0, laid.speed)[1] < LASSO_PATIENCE
+    assert patient.choose(near, 0, random.Random(1)) == SetSpeed(laid.speed, Magic.FIREBALL_800)
+    far = _lasso_race(400.0, (Magic.LASSO, Magic.FIREBALL_800))
+    laid = patient.choose(far, 0, random.Random(1))
+    assert isinstance(laid, SetSpeed) and laid.card is Magic.LASSO
+    assert gaps(far, 0, laid.speed)[1] >= LASSO_PATIENCE
