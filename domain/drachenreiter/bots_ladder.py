@@ -6,8 +6,8 @@ looking (a random move).
 
 ``search`` is the kernel's information-set MCTS (``domain.kernel.bots_search``) with the sampled
 random moves as its rollouts and, as its prior, ``racer`` with a patient lasso (``PatientRacer``).
-Two ``racer`` dragons fly alike, so the dragon the start places ahead wins nine races in ten, and
-the one from the back gets past only with a lasso (``bench/drachenreiter_start.py``): ``racer``
+Two ``racer`` dragons fly alike, so the dragon the start places ahead wins nearly nine races in
+ten, and the one from the back gets past mostly with a lasso (``bench/drachenreiter_start.py``): ``racer``
 lays its lasso as soon as the dragon ahead may be within its reach; held until the gap is
 ``LASSO_PATIENCE``, it won from the back about twice as often (docs/bots.md).
 """
