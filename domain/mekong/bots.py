@@ -12,6 +12,14 @@ bot counts neither on their help nor on their absence). A programme that
 crosses scores best, the earlier the better; one that lets another pawn cross
 first scores worst.
 
+The forecast of the others is, for ``planner``, what each would programme if it
+played alone (the same search with no forecast of its own). With ``foresight``
+(Level 4) it is what ``planner`` itself would programme from each other seat,
+threats and dragons included: everything that search reads is public (the board
+and the hands; never a face-down card), so it is what a careful opponent may be
+expected to play, and where it expects the bot's own dragon, the bot's card at
+that position is counted as cancelled.
+
 Dragons go where an opponent's threat is: when the expected resolution lets
 another pawn cross first, the bot tries that colour's dragon at the position of
 the crossing, searches the rest again, and keeps it if it does better.
@@ -95,6 +103,8 @@ def _search(root: MekongState, seat: int, fixed: dict[int, Card], forecast: Fore
 
     Each programme is scored by the worse of its two worlds: the bot neither
     counts on the others' help nor ignores their harm."""
+    mine = dragon_of(root.colours[seat])
+    cancelled = {p for cards in forecast.values() for p, card in enumerate(cards) if card is mine}
     order = [s for s in root.turn_order() if s == seat or s in forecast]
     before = order[: order.index(seat)]
     after = order[order.index(seat) + 1 :]
@@ -118,16 +128,25 @@ def _search(root: MekongState, seat: int, fixed: dict[int, Card], forecast: Fore
             for card in ACTIONS:
                 if card not in node.cards:
                     cards = (*node.cards, card)
-                    children[cards] = _expand(node, seat, card, cards, position, bool(forecast))
+                    children[cards] = _expand(node, seat, card, cards, position, bool(forecast), position in cancelled)
         beam = sorted(children.values(), key=lambda n: (n.score, [c.value for c in n.cards]))[:width]
     return beam[0]
 
 
-def _expand(node: _Node, seat: int, card: Card, cards: tuple[Card, ...], position: int, busy: bool) -> _Node:
+def _expand(
+    node: _Node, seat: int, card: Card, cards: tuple[Card, ...], position: int, busy: bool, cancelled: bool
+) -> _Node:
+    """``node`` after the bot's ``card``; in the busy world (if any) the card does nothing where
+    it is ``cancelled`` (a forecast programme holds the bot's dragon there)."""
     if node.over:
         return replace(node, cards=cards, score=node.score + RISK.get(card, 0.0))
     idle = play_out(node.idle, seat, card, _quick)
-    other = play_out(node.busy, seat, card, _quick) if busy else idle
+    if not busy:
+        other = idle
+    elif cancelled:
+        other = node.busy
+    else:
+        other = play_out(node.busy, seat, card, _quick)
     if _crossed(idle, seat) and _crossed(other, seat):
         return _Node(cards, idle, other, WIN + position, True)
     score = max(_score(idle, seat), _score(other, seat))
@@ -139,11 +158,14 @@ def _rival_crossing(
 ) -> tuple[int, int] | None:
     """The first other seat expected to cross while ``programme`` is played, and the position."""
     order = [s for s in root.turn_order() if s == seat or s in forecast]
+    mine = dragon_of(root.colours[seat])
     state = root
     for position in range(PROGRAMME_LENGTH):
         for other in order:
             card = programme[position] if other == seat else forecast[other][position]
             if card is None or card.dragon is not None:
+                continue
+            if other == seat and any(forecast[o][position] is mine for o in forecast):
                 continue
             if other != seat and programme[position] is dragon_of(state.colours[other]):
                 continue
@@ -153,17 +175,27 @@ def _rival_crossing(
     return None
 
 
-def plan_programme(state: MekongState, seat: int, width: int = BEAM_WIDTH) -> tuple[Card, ...]:
+def plan_programme(state: MekongState, seat: int, width: int = BEAM_WIDTH, foresight: bool = False) -> tuple[Card, ...]:
     """The 5 cards the planner programs for ``seat``, searching ``width`` partial programmes at
-    each position (for the others' expected programmes as for its own)."""
+    each position (for the others' expected programmes as for its own). With ``foresight``, the
+    others are expected to programme as ``planner`` would from their seats."""
     root = sim_root(state)
-    forecast: Forecast = {o: _search(root, o, {}, {}, width).cards for o in state.turn_order() if o != seat}
+    others = [o for o in state.turn_order() if o != seat]
+    if not foresight:
+        return _plan(root, seat, {o: _search(root, o, {}, {}, width).cards for o in others}, width)
+    alone: Forecast = {s: _search(root, s, {}, {}, BEAM_WIDTH).cards for s in state.turn_order()}
+    forecast: Forecast = {o: _plan(root, o, {s: p for s, p in alone.items() if s != o}, BEAM_WIDTH) for o in others}
+    return _plan(root, seat, forecast, width)
+
+
+def _plan(root: MekongState, seat: int, forecast: Forecast, width: int) -> tuple[Card, ...]:
+    """The best programme against ``forecast``, with a dragon where it stops a rival's crossing."""
     best = _search(root, seat, {}, forecast, width)
     threat = _rival_crossing(root, seat, best.cards, forecast)
     if threat is not None:
         rival, position = threat
-        dragon = dragon_of(state.colours[rival])
-        if dragon in state.hand(seat):
+        dragon = dragon_of(root.colours[rival])
+        if dragon in root.hand(seat):
             guarded = _search(root, seat, {position: dragon}, forecast, width)
             if guarded.score < best.score:
                 best = guarded
@@ -173,13 +205,14 @@ def plan_programme(state: MekongState, seat: int, width: int = BEAM_WIDTH) -> tu
 class PlannerBot:
     """Searches programmes over likely resolutions; plays each card toward its shortest bridge route."""
 
-    def __init__(self, ruleset: object | None = None, width: int = BEAM_WIDTH) -> None:
+    def __init__(self, ruleset: object | None = None, width: int = BEAM_WIDTH, foresight: bool = False) -> None:
         self.ruleset = ruleset
         self.width = width
+        self.foresight = foresight
 
     def choose(self, state: MekongState, seat: int, rng: random.Random, budget: float | None = None) -> Command:
         if state.phase is Phase.PROGRAMMING:
-            return Program(plan_programme(state, seat, self.width))
+            return Program(plan_programme(state, seat, self.width, self.foresight))
         moves = legal_moves(state, seat)
         if not moves:
             raise LookupError(f"seat {seat} has no legal move")
