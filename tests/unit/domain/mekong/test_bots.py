@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -136,15 +137,17 @@ _WHITE_PROGRAMMES = (
 """Two programmes of white that black cannot tell apart before their second card is revealed."""
 
 
-def test_the_planner_programs_the_same_whatever_the_others_placed_face_down() -> None:
+@pytest.mark.parametrize("bot", ["planner", "search"])
+def test_the_planner_and_level_4_program_the_same_whatever_the_others_placed_face_down(bot: str) -> None:
     """Rulebook: the programmed cards are placed "face cachée"; platform decision 1: a bot decides from public
-    geometry and its own cards, never from another seat's programme, even when handed the true state."""
+    geometry and its own cards, never from another seat's programme, even when handed the true state. Level 4
+    forecasts white's programme, and white's face-down black dragon must not change its own."""
     state = board(table("classic", 2), stones=("i27",), planks=(("black-1", "white", "i27"),))
     chosen = set()
     for programme in _WHITE_PROGRAMMES:
         programmed = RULESET.evolve(state, CardsProgrammed(1, programme))
         assert RULESET.awaiting(programmed) == (0,)
-        chosen.add(RULESET.bot("planner").choose(programmed, 0, random.Random(0)))
+        chosen.add(RULESET.bot(bot).choose(programmed, 0, random.Random(0)))
     assert len(chosen) == 1
 
 
