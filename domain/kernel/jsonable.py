@@ -139,7 +139,8 @@ def canonical_json(value: object) -> str:
     The text is the standard library's (``sort_keys``, compact separators, ASCII
     escapes, no NaN). For a dataclass whose type hints admit no float, ``orjson``
     writes the same text several times faster, and is used when its output is
-    ASCII; floats are left to ``json``, whose spelling of some of them differs."""
+    printable ASCII (``json`` escapes DEL, ``orjson`` does not); floats are left to
+    ``json``, whose spelling of some of them differs."""
     cls: type = type(value)
     if dataclasses.is_dataclass(cls) and _float_free(cls):
         try:
@@ -147,7 +148,7 @@ def canonical_json(value: object) -> str:
         except TypeError:  # an int beyond 64 bits, or a dict key that is not a str
             pass
         else:
-            if fast.isascii():
+            if fast.isascii() and b"\x7f" not in fast:  # json escapes DEL; orjson writes it raw
                 return fast.decode()
     return json.dumps(encode(value), sort_keys=True, separators=(",", ":"), allow_nan=False)
 

@@ -55,6 +55,12 @@ def test_the_fast_encoder_writes_the_standard_text(value: Plain) -> None:
     assert canonical_json(value) == _reference(value)
 
 
+def test_a_delete_character_is_escaped_as_the_standard_library_escapes_it() -> None:
+    """Hypothesis found it: ``orjson`` writes DEL (0x7f) raw, ``json`` as ``\\u007f``."""
+    value = Plain(0, (Inner("\x7f", frozenset()),), {"\x7f": 0}, "\x7f")
+    assert canonical_json(value) == _reference(value)
+
+
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_floats_are_spelt_as_the_standard_library_spells_them(x: float) -> None:
     assert canonical_json(WithFloat(x)) == _reference(WithFloat(x))
