@@ -208,8 +208,8 @@ EVENTS = {
         f"{along(d['pose'])}"
     ),
     "DragonStruck": lambda d, a: (
-        f"{a.names.possessive(d['seat'], start=True)} dragon struck {a.names.possessive(d['struck'])}, which went "
-        f"back to {along(d['pose'])}"
+        f"{a.names.possessive(d['seat'], start=True)} dragon struck {a.names.possessive(d['struck'])} dragon, which "
+        f"went back to {along(d['pose'])}"
     ),
     "EnergyGained": lambda d, a: f"{a.names(d['seat'])} gained {counted(d['amount'], 'energy token')}",
     "EnergyLost": energy_lost,

@@ -123,9 +123,9 @@ EVENTS = {
     ),
     "PlankFellShort": lambda d, a: (
         f"{upper_first(plank(d['plank']))} fell short between {support(d['ends'][0])} and {support(d['ends'][1])}: "
-        f"{a.names(d['seat'])} must lay it elsewhere"
+        f"{a.names.object(d['seat'])} must lay it elsewhere"
     ),
-    "PlankLost": lambda d, a: f"{upper_first(plank(d['plank']))} fits nowhere: {a.names(d['seat'])} lost it",
+    "PlankLost": lambda d, a: f"{upper_first(plank(d['plank']))} fits nowhere: {a.names.object(d['seat'])} lost it",
     "PlankTaken": lambda d, a: f"{a.names(d['seat'])} took {plank(d['plank'])} into {a.names.their(d['seat'])} reserve",
     "StoneRemoved": lambda d, a: f"{a.names(d['seat'])} removed {stone(d['stone'])}",
     "PawnMoved": lambda d, a: f"{a.names.possessive(d['seat'], start=True)} pawn moved {path(d['path'])}",
@@ -173,7 +173,7 @@ card by card, a plank by the plank and its two ends."""
 
 
 MOVES = {
-    "program": lambda m, a, s: f"program {programme(m['cards'])}",
+    "program": lambda m, a, s: f"programme {programme(m['cards'])}",
     "place_stone": lambda m, a, s: f"place a stone on island {str(m['island'])[1:]}",
     "place_stone_at": lambda m, a, s: f"drop a stone into the water, {spot(m['x'], m['y'])}",
     "place_plank": lambda m, a, s: f"lay {plank(m['plank'])} from {support(m['ends'][0])} to {support(m['ends'][1])}",

@@ -65,7 +65,7 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     for v in board["villages"]:
         fill = FILL.get(v["name"], SAND)
         parts.append(
-            _disc(v["x"], v["y"], board["village_radius"], fill, f"village {v['name']}", ref=f"spot:{v['name']}")
+            _disc(v["x"], v["y"], board["village_radius"], fill, f"the {v['name']} village", ref=f"spot:{v['name']}")
         )
     for i in board["islands"]:
         parts.append(_island(i, board["island_radius"]))
@@ -198,9 +198,7 @@ def _pieces(view: Mapping[str, Any], y: float, width: float) -> tuple[str, float
         x, y = 16.0, y + 22
         for name in names:
             ref = f"hand:{i}:{name}" if programming else f"plank:{name}"
-            words = (
-                upper_first(card(name)) if programming else f"{name.split('-')[0]} plank, size {name.split('-')[-1]}"
-            )
+            words = upper_first(card(name) if programming else plank_words(name))
             w = 14 + len(words) * 7.2
             if x + w > width - 16:
                 x, y = 16.0, y + CHIP_H + 6
@@ -231,7 +229,7 @@ def _plank(plank: Mapping[str, Any], points: Mapping[str, tuple[float, float]], 
     ends = f'x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke-linecap="round"'
     return (
         f'<g class="plank" data-ref="plank:{escape(plank["plank"])}">'
-        f"<title>{escape(plank_words(plank['plank']))}, size {plank['size']}</title>"
+        f"<title>{escape(plank_words(plank['plank']))}</title>"
         f'<line {ends} stroke="{edge}" stroke-width="{width}"/><line {ends} stroke="{fill}" stroke-width="2.6"/>'
         f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="2.8" fill="#ffffff" stroke="{INK}" stroke-width="0.3"/>'
         f'<text x="{mx:.1f}" y="{my + 1.5:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" fill="{INK}">'

@@ -284,7 +284,7 @@ CHOICES = {
 """Each move type's choices, in the order a player makes them (``Narrator.choices``)."""
 
 REASONS = {
-    End.GOAL.value: "seven dragons of their goal's colour are connected",
+    End.GOAL.value: "enough dragons of the winning goal's colour were connected",
     End.ALL_CARDS_PLAYED.value: "every card was played",
     End.LAST_CARD.value: "they placed the last card",
     End.LAST_SEAT.value: "only one player was left",

@@ -32,6 +32,7 @@ from domain.kernel.picture import (
 )
 from domain.kernel.wording import upper_first
 from domain.seven_dragons.narration import card as narrated_card
+from domain.seven_dragons.narration import cell, turned
 
 CELL = 64
 """Designed: the side of a card in pixels; a panel is half of it."""
@@ -103,8 +104,10 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
 
 
 def card_name(card: Mapping[str, Any]) -> str:
-    """A card's name as a person reads it ("trade goals", not ``trade_goals``)."""
-    return str(card["name"]).replace("_", " ")
+    """A card as the narrator names it, by what it shows ("the red and gold card (red on top)",
+    "Trade Goals"), never by the deck list's code."""
+    number = card.get("card")
+    return narrated_card(number) if isinstance(number, int) else str(card["name"]).replace("_", " ")
 
 
 def _text(x: float, y: float, words: str, size: int = 12) -> str:
@@ -208,10 +211,8 @@ def _placed_at(last: Last | None) -> tuple[int, int] | None:
 
 
 def card_words(card: Mapping[str, Any]) -> str:
-    """A card's name as the narrator says it: an Action card's name in words ("Zap a Card")."""
-    if card.get("kind") == "action" and isinstance(card.get("card"), int):
-        return upper_first(narrated_card(card["card"]))
-    return str(card["name"]).replace("_", " ")
+    """A card's name at the start of a sentence ("The red dragon card", "Zap a Card")."""
+    return upper_first(card_name(card))
 
 
 def _action(card: Mapping[str, Any], x: int, y: float, size: int) -> str:
@@ -287,7 +288,7 @@ def _card(card: Mapping[str, Any], x: int, y: float, size: int, marked: bool, re
     half = size / 2
     title = card_words(card)
     if "orientation" in card:
-        title += f" ({card['x']}, {card['y']}) {card['orientation']}°"
+        title += f" {cell(card['x'], card['y'])}{turned(card['orientation'])}"
     if card.get("placed_by") is not None:
         title += f", placed by {seat_name(card['placed_by'], SEAT_COLOURS[card['placed_by']])}"
     named = f' data-ref="card:{card["card"]}"' if ref else ""

@@ -11,10 +11,10 @@ every designed rule.
 from __future__ import annotations
 
 from domain.kernel import LEAVING, RuleRef
-from domain.kernel.rules import GAME_ENDED, MOVE_SHAPE, TURN_ORDER
+from domain.kernel.rules import DECISIONS_BOOK, GAME_ENDED, MOVE_SHAPE, TURN_ORDER, titled
 
-BOOK = "drachenwurf-tarasque.fr.txt"
-DECISIONS = "README.md"
+BOOK = titled("drachenwurf-tarasque.fr.txt", "the rulebook of Tarasque (DrachenWurf)")
+DECISIONS = DECISIONS_BOOK
 
 SETUP = RuleRef(
     "tarasque.setup",
@@ -39,7 +39,8 @@ REFILL = RuleRef(
     "tarasque.refill",
     BOOK,
     "le joueur retourne autant de nouvelles tuiles que nécessaire pour qu’il y en ait de nouveau 3",
-    "At the start of a turn the middle is refilled from the pile to 3 tiles (fewer when the pile runs out).",
+    "At the start of a turn the middle is refilled from the pile to 3 tiles (4 with two players, who remove one; "
+    "fewer when the pile runs out).",
 )
 TWO_PLAYERS = RuleRef(
     "tarasque.two-players",

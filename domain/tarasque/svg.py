@@ -42,6 +42,12 @@ TILE = 30
 """Designed: the side of a tile; a die is drawn a little smaller."""
 ROW = TILE + 6
 SIDE_ROWS = (2, 3, 4, 5)
+SHORT = {
+    "red": "R", "yellow": "Y", "green": "G", "blue": "B", "purple": "P", "black": "K",
+    "desert": "De", "forest": "Fo", "glacier": "Gl", "meadow": "Me", "sea": "Se", "volcano": "Vo",
+}  # fmt: skip
+"""Designed: what a tile or a die too small for its word shows (the key under the table says
+each, and its title the word)."""
 PHASE_WORDS = {
     "remove": "remove a middle tile", "store": "store base tiles in the lair", "select": "set dice aside",
     "continue": "set aside more, roll again or stop", "take": "take tiles", "place": "choose a lair row",
@@ -70,8 +76,23 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
         panel, h = _seat(view, seat, colours[seat], 16, y, marked)
         body.append(panel)
         y += h + 10
+    key = _key(view)
+    if key:
+        body.append(_label(16, y + 12, key, size=11))
+        y += 22
     head = open_svg("tarasque", (0, 0, WIDTH, y + 6), _title(view, colours), _desc(view, colours, last))
     return "\n".join([*head, *body, "</svg>"]) + "\n"
+
+
+def _key(view: Mapping[str, Any]) -> str:
+    """The key to the letters the tiles and dice show ("De desert, Fo forest"), those drawn only."""
+    tiles = {v for info in view["tiles"].values() for k, v in info.items() if k not in ("colour", "symbol")}
+    parts = [
+        f"{what}: " + ", ".join(f"{short} {word}" for word, short in SHORT.items() if word in shown)
+        for what, shown in (("Tiles", tiles), ("Dice", set(view["faces"])))
+        if shown & set(SHORT)
+    ]
+    return "".join(f"{part}. " for part in parts).strip()
 
 
 def _title(view: Mapping[str, Any], colours: Sequence[str]) -> str:
@@ -140,7 +161,7 @@ def _tile(view: Mapping[str, Any], tile: str, x: float, y: float, marked: str | 
         f"<title>{escape(info['colour'])} dragon, {escape(mark)}</title>"
         f'<rect x="{x:g}" y="{y:g}" width="{TILE}" height="{TILE}" rx="3" fill="{fill}" {outline}/>'
         f'<text x="{x + TILE / 2:g}" y="{y + TILE / 2 + 4:g}" font-size="11" text-anchor="middle" '
-        f'fill="{ink_on(fill)}">{escape(mark[:3])}</text></g>'
+        f'fill="{ink_on(fill)}">{escape(SHORT.get(mark, mark))}</text></g>'
     )
 
 
@@ -148,7 +169,7 @@ def _die(view: Mapping[str, Any], face: str, x: float, y: float, label: str, ref
     """A die showing ``face``: in its colour for dragon dice, with pips' number for ordinary ones;
     ``ref``: a die in hand, which a click sets aside."""
     fill = TILE_FILL.get(face, "#ffffff")
-    text = face[:3] if face in TILE_FILL else face
+    text = SHORT.get(face, face)
     named = f' data-ref="face:{escape(face)}"' if ref else ""
     return (
         f'<g class="die"{named}><title>{escape(label)}: {escape(face)}</title>'
@@ -190,7 +211,8 @@ def _dice(view: Mapping[str, Any], x: float, y: float) -> str:
     """The six dice: in hand as last rolled, then set aside, then the one on the egg; what was
     spent is written below (the egg's die counts 2)."""
     turn = view["turn"]
-    out = ['<g class="dice">', _label(x, y + 12, f"Dice of the turn (roll {turn['rolls']})", bold=True)]
+    rolled = f"roll {turn['rolls']}" if turn["rolls"] else "not rolled yet"
+    out = ['<g class="dice">', _label(x, y + 12, f"Dice of the turn ({rolled})", bold=True)]
     top, below = y + 20, y + 20 + TILE + 12
     out.append(_label(x, below, f"in hand: {turn['in_hand']}", size=11))
     for i, face in enumerate(turn["showing"]):

@@ -66,8 +66,8 @@ def test_a_secret_move_is_marked_without_its_secret_for_the_others(client: Any) 
     assert client.move(gid, players[0]["token"], programme).status == 201
     secret = mekong.programme(programme["cards"])
     own = _last_words(ET.fromstring(_svg(client, gid, "", players[0]["token"])))
-    assert own == f"Last move: You chose to program {secret}."
+    assert own == f"Last move: You chose to programme {secret}."
     for token in (players[1]["token"], None):
         text = _svg(client, gid, "", token)
-        assert _last_words(ET.fromstring(text)) == "Last move: a chose to program five cards face down."
+        assert _last_words(ET.fromstring(text)) == "Last move: a chose to programme five cards face down."
         assert secret not in text

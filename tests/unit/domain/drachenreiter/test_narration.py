@@ -5,7 +5,8 @@ from __future__ import annotations
 from domain.drachenreiter import RULESET
 from domain.drachenreiter.cards import Magic
 from domain.drachenreiter.commands import Move, SetSpeed
-from domain.drachenreiter.events import CardLaid, EnergyLost, SpeedRevealed, SpeedSet
+from domain.drachenreiter.events import CardLaid, DragonStruck, EnergyLost, SpeedRevealed, SpeedSet
+from domain.drachenreiter.state import Pose
 from tests.support.narrating import audience, choices, phrase, told
 
 ANN = audience(RULESET, "standard")
@@ -48,3 +49,10 @@ def test_the_move_controls_ask_for_a_flight_by_its_speed_and_its_turns_in_words(
         ("Magic card to lay", "Lasso"),
     ]
     assert choices(RULESET, SetSpeed(400), ANN, 0)[1] == ("Magic card to lay", "no card")
+
+
+def test_a_struck_dragon_is_named_as_a_dragon_whoever_reads() -> None:
+    struck = DragonStruck(1, 0, Pose(0.0, 0.0, 0.0, 295.0))
+    assert told(RULESET, struck, ANN).startswith("Bruno's dragon struck your dragon, which went back to ")
+    watching = audience(RULESET, "standard", reader=None)
+    assert told(RULESET, struck, watching, reader=None).startswith("Bruno's dragon struck ann's dragon, which went")

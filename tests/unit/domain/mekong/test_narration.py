@@ -5,7 +5,14 @@ from __future__ import annotations
 from domain.mekong import RULESET
 from domain.mekong.cards import Card
 from domain.mekong.commands import Move, PlacePlank, PlaceStoneAt, Program
-from domain.mekong.events import ActionCancelled, CardsProgrammed, PawnMoved, PlankPlaced, PositionRevealed
+from domain.mekong.events import (
+    ActionCancelled,
+    CardsProgrammed,
+    PawnMoved,
+    PlankFellShort,
+    PlankPlaced,
+    PositionRevealed,
+)
 from tests.support.narrating import audience, choices, phrase, told
 
 ANN = audience(RULESET, "classic")
@@ -17,7 +24,7 @@ def test_a_programme_is_told_face_down_to_the_others_and_face_up_to_its_seat() -
     assert told(RULESET, CardsProgrammed(0, PROGRAMME), ANN) == (
         "You programmed Move 1, Place two stones, Move 2, Place a stone and the red dragon."
     )
-    assert phrase(RULESET, Program(PROGRAMME), ANN, 1) == "program five cards face down"
+    assert phrase(RULESET, Program(PROGRAMME), ANN, 1) == "programme five cards face down"
 
 
 def test_the_river_is_named_by_its_planks_islands_and_villages() -> None:
@@ -56,3 +63,10 @@ def test_the_move_controls_ask_for_a_programme_card_by_card_and_a_plank_by_its_e
     assert choices(RULESET, PlaceStoneAt(120.4, -35.0), ANN, 0) == [
         ("Where in the water", "120 right and 35 up from the centre")
     ]
+
+
+def test_a_plank_that_fell_short_tells_its_owner_in_one_sentence() -> None:
+    short = PlankFellShort(0, "white-2", ("i11", "i12"))
+    assert told(RULESET, short, ANN) == (
+        "The white 2 plank fell short between island 11 and island 12: you must lay it elsewhere."
+    )

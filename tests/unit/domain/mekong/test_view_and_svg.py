@@ -53,12 +53,12 @@ def test_the_svg_draws_water_villages_islands_stones_planks_and_pawns() -> None:
     )
     root = _drawn(RULESET.view(state, Viewer.spectator()))
     titles = _titles(root)
-    assert sum(t.startswith("village ") for t in titles) == 6
+    assert sum(t.startswith("the ") and t.endswith(" village") for t in titles) == 6
     assert sum(t.startswith("island ") for t in titles) == 27
     assert {
         "the stone on island 11",
         "the stone on island 12",
-        "white 2 plank, size 2",
+        "white 2 plank",
         "black pawn on the black village",
         "white pawn on the white 2 plank",
     } <= set(titles)

@@ -7,6 +7,7 @@ from domain.seven_dragons.cards import DRAGON_CODES, Colour
 from domain.seven_dragons.commands import Discard, PlaceDragon, TradeGoals, ZapCard
 from domain.seven_dragons.events import CardDrawn, DragonPlaced, GoalDealt, GoalsTraded
 from domain.seven_dragons.narration import card
+from domain.seven_dragons.state import End
 from tests.support.narrating import audience, choices, phrase, told
 
 ANN = audience(RULESET, "full")
@@ -69,3 +70,10 @@ def test_the_move_controls_ask_for_a_card_then_where_and_which_way_up() -> None:
 def test_the_move_controls_head_each_kind_of_move_in_words() -> None:
     assert RULESET.narrator.kind("place_dragon") == "Lay a dragon card"
     assert RULESET.narrator.kind("zap_card") == "Play Zap a Card"
+
+
+def test_a_goal_won_is_told_without_a_count_the_variant_may_not_have() -> None:
+    """Basic's targets may be 3: the result names no number, and reads the same for "You"."""
+    result = RULESET.narrator.outcome({"places": [1, 2], "reason": End.GOAL.value}, ANN)
+    assert "seven" not in result and "their" not in result
+    assert result.startswith("You (teal) won: enough dragons of the winning goal's colour were connected.")

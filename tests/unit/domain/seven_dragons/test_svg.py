@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 
@@ -65,12 +66,14 @@ def test_a_seat_sees_its_own_hand_and_goal_and_a_spectator_sees_neither() -> Non
     own = accessible(_picture(state, Viewer.of(0)), 2)
     drawn = {g.get("data-card") for g in own.iter(f"{NS}g") if g.get("class") == "card"}
     assert {str(c) for c in hand} <= drawn and str(dragon("BBKK")) not in drawn
-    assert "Your goal: green" in "".join(own.itertext()) and "You hold RRYY, KGKG" in description(own)
+    assert "Your goal: green" in "".join(own.itertext()) and (
+        "You hold the red and gold card (red on top), the black and green card (black on the left), Rotate Goals"
+    ) in description(own)
     for viewer in (Viewer.spectator(), Viewer.of(1)):
         text = _picture(state, viewer)
         shown = {g.get("data-card") for g in accessible(text, 2).iter(f"{NS}g") if g.get("class") == "card"}
         assert not shown & {str(c) for c in hand}
-        assert "green" not in text and "RRYY" not in text  # seat 1's goal and its hand, by name
+        assert "green" not in text and "red and gold" not in text  # seat 1's goal and its hand, by name
 
 
 def test_the_legend_names_the_seat_to_play_and_the_card_placed_last_is_outlined() -> None:
@@ -98,3 +101,19 @@ def test_a_finished_board_names_its_winners_and_each_card_s_player_by_seat_and_c
     assert title == "Seven Dragons, over (goal completed): won by seat 2 (orange) and seat 3 (brown)"
     card = next(g for g in root.iter(f"{NS}g") if g.get("data-card") == str(rryy))
     assert "placed by seat 2 (orange)" in "".join(next(card.iter(f"{NS}title")).itertext())
+
+
+def test_a_card_s_title_names_it_in_words_with_its_cell_and_way_up_never_by_code() -> None:
+    """A person hovering a card reads what the log would say of it, not the deck list's code,
+    coordinates or an angle (``KGYR (-2, -2) 180°``)."""
+    kgyr = dragon("KGYR")
+    state = table(seats=2, layout=[(kgyr, -2, -2, 180, 0)], hands=[[dragon("GGBB")], []])
+    root = accessible(_picture(state, Viewer.of(0)), 2)
+    titles = ["".join(t.itertext()) for t in root.iter(f"{NS}title")]
+    placed = next(t for g in root.iter(f"{NS}g") if g.get("data-card") == str(kgyr) for t in g.iter(f"{NS}title"))
+    assert "".join(placed.itertext()) == (
+        "The black, green, gold and red card (in quarters) 2 left and 2 up from the centre, turned round, "
+        "placed by seat 1 (teal)"
+    )
+    words = " ".join([*titles, description(root)])
+    assert not re.search(r"\b[RYBGK*]{4}\b|°|\(-?\d+, -?\d+\)|_", words), words

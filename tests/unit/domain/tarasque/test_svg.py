@@ -96,3 +96,33 @@ def test_the_tile_the_last_decision_took_is_outlined() -> None:
                 and next(g.iter(f"{NS}rect")).get("stroke") == "#d4145a"]  # fmt: skip
     assert outlined == ["red-forest"]
     assert "take tile (tile red-forest, dice 3)" in last_words(root)
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("dragon-dice", 5), ("numbered", 11)])
+def test_a_tile_or_die_too_small_for_its_word_shows_a_letter_the_key_under_the_table_explains(
+    variant: str, seed: int
+) -> None:
+    """A person never reads a word cut short ("for" for forest, "yel" for yellow): a tile shows its
+    whole mark or a letter, and every letter drawn is in the key; a turn not rolled says so."""
+    state, move = _midgame(variant, 2, seed)
+    root = accessible(RULES.render_svg(RULES.view(state, Viewer.of(0)), move), 2)
+    shown = {
+        "".join(t.itertext())
+        for g in root.iter(f"{NS}g")
+        if g.get("class") in ("tile", "die")
+        for t in g.iter(f"{NS}text")
+    }
+    text = " ".join(root.itertext())
+    for mark in shown:
+        assert len(mark) <= 2, mark
+        assert mark.isdigit() or f"{mark} " in text.split("Tiles: ")[-1], f"{mark} is not in the key"
+    if variant == "numbered":
+        assert "Tiles:" not in text and "Dice:" not in text  # numbers need no key
+    else:
+        assert "Tiles: De desert, Fo forest, Gl glacier, Me meadow, Se sea, Vo volcano." in text
+
+
+def test_a_turn_not_yet_rolled_says_so() -> None:
+    state, _ = new_game("dragon-dice", 2, b"unrolled")
+    root = accessible(RULES.render_svg(RULES.view(state, Viewer.of(0))), 2)
+    assert "Dice of the turn (not rolled yet)" in " ".join(root.itertext())
