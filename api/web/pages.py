@@ -18,6 +18,7 @@ from api.schema_fields import LARGEST
 from api.web.viewing import base_context, viewer
 from domain.kernel import Ruleset, all_games, find_game
 from domain.kernel.narration import Names
+from domain.kernel.rules import BOOK_TITLES
 from services.common.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.common.visibility import ENDED
 from services.reads.game_log import result_text, status_line
@@ -145,6 +146,7 @@ def replay_page(game_id: str) -> str:
             "id": doc["id"],
             "version": doc["version"],
             "status": doc["status"],
+            "books": BOOK_TITLES,  # the rules' sources by title: a page never shows a file name
             "draws_board": draws_board(ruleset),
             "your_seats": doc["your_seats"],
             "ended": doc["status"] in ENDED,

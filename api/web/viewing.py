@@ -8,6 +8,7 @@ from flask import Request, g, request, url_for
 
 from api.context import current_platform
 from api.web import session
+from domain.kernel.rules import book_title
 from services.accounts.player import Player
 from services.accounts.scopes import READ
 from services.common.errors import NotAuthenticated
@@ -64,6 +65,7 @@ def base_context() -> dict[str, Any]:
     person = viewer()
     return {
         "ended_statuses": ENDED,
+        "book_title": book_title,
         "me": person,
         "csrf": csrf(),
         "sign_out_csrf": sign_out_csrf(),

@@ -8,10 +8,10 @@ What no book says (the round limit, the last dragon flying) cites ``platform``.
 from __future__ import annotations
 
 from domain.kernel import LEAVING, RuleRef
-from domain.kernel.rules import GAME_ENDED, MOVE_SHAPE, TURN_ORDER
+from domain.kernel.rules import DECISIONS_BOOK, GAME_ENDED, MOVE_SHAPE, TURN_ORDER, titled
 
-BOOK = "drachenreiter.fr.txt"
-DECISIONS = "README.md"
+BOOK = titled("drachenreiter.fr.txt", "the rulebook of Chevaliers des dragons (Drachenreiter)")
+DECISIONS = DECISIONS_BOOK
 
 
 def _rule(key: str, book: str, section: str, text: str) -> RuleRef:

@@ -31,6 +31,26 @@ class RuleRef:
 
 PLATFORM_BOOK = "platform"
 """Book name for rules the platform itself defines (seating, resigning, clocks)."""
+DECISIONS_BOOK = "README.md"
+"""Book name for the decisions that fill the rulebooks' gaps (``shared/rules/README.md``)."""
+
+BOOK_TITLES: dict[str, str] = {
+    PLATFORM_BOOK: "Dragonhall's own rules",
+    DECISIONS_BOOK: "Dragonhall's decisions where the rulebooks are silent",
+}
+"""Each book's title as a person reads it (a page never shows a file name); a game's rulebook
+module adds its own books with ``titled``."""
+
+
+def titled(book: str, title: str) -> str:
+    """Registers the title people read for ``book``, and returns the book's file name."""
+    BOOK_TITLES[book] = title
+    return book
+
+
+def book_title(book: str) -> str:
+    """The title of ``book`` (its file name, unchanged, for a book nobody titled)."""
+    return BOOK_TITLES.get(book, book)
 
 
 class RuleError(ValueError):

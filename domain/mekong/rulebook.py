@@ -10,11 +10,13 @@ Every designed rule is documented in ``docs/rules/mekong.md``
 from __future__ import annotations
 
 from domain.kernel import LEAVING, RuleRef
-from domain.kernel.rules import GAME_ENDED, TURN_ORDER
+from domain.kernel.rules import DECISIONS_BOOK, GAME_ENDED, TURN_ORDER, titled
 
-CLASSIC_BOOK = "mekong-classic-edition.fr.txt"
-RIVER_BOOK = "mekong-river-dragons-edition.fr.txt"
-DECISIONS = "README.md"
+CLASSIC_BOOK = titled("mekong-classic-edition.fr.txt", "the rulebook of Les Dragons du Mékong, classic edition")
+RIVER_BOOK = titled(
+    "mekong-river-dragons-edition.fr.txt", "the rulebook of Les Dragons du Mékong, River Dragons edition"
+)
+DECISIONS = DECISIONS_BOOK
 PLATFORM = "platform"
 
 SEATS_CLASSIC = RuleRef(

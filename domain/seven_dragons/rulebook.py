@@ -10,10 +10,10 @@ rule's ``section`` is the title of its entry there, found verbatim on that page.
 from __future__ import annotations
 
 from domain.kernel import LEAVING, RuleRef
-from domain.kernel.rules import GAME_ENDED, JOINING, MOVE_SHAPE, TURN_ORDER
+from domain.kernel.rules import DECISIONS_BOOK, GAME_ENDED, JOINING, MOVE_SHAPE, TURN_ORDER, titled
 
-BOOK = "seven-dragons.nl-fr.txt"
-DECISIONS = "README.md"
+BOOK = titled("seven-dragons.nl-fr.txt", "the rulebook of Seven Dragons")
+DECISIONS = DECISIONS_BOOK
 PLATFORM = "platform"
 
 # ------------------------------------------------------------------ setup

@@ -24,6 +24,9 @@ PATTERNS: dict[str, re.Pattern[str]] = {
     "a raw float": re.compile(r"\d\.\d{3,}"),
     "a seat named by its number": re.compile(r"\bseats?[ \t]*(?:no\.?[ \t]*)?\d", re.I),
     "a version number": re.compile(r"\b(v\d+|versions?\s+\d+)\b", re.I),
+    "a file name": re.compile(r"\b[\w-]+\.(?:txt|md|json|py)\b"),
+    "a card's deck code": re.compile(r"(?<![\w*])[RYBGK*]{4}(?![\w*])"),
+    "coordinates": re.compile(r"\(-?\d+, -?\d+\)"),
 }
 NARRATION: dict[str, re.Pattern[str]] = {
     "a wire name": re.compile(r"\b[a-z]+_[a-z_]+\b"),

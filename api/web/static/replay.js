@@ -69,7 +69,7 @@
     $("events").replaceChildren(...p.lines.map((l) => el("li", { text: l.text, class: l.notice ? "notice" : null })));
     $("rules").replaceChildren(...p.rules.map((r) =>
       el("li", {}, r.text, el("blockquote", {}, el("p", { lang: r.book === "platform" ? "en" : "fr", text: r.section }),
-        el("small", { text: r.book === "platform" ? "Dragonhall's own rule" : r.book })))));
+        el("small", { text: (data.books || {})[r.book] || "the rulebook" })))));
     const dispute = $("dispute-link");
     dispute.hidden = !mayDispute(p);
     dispute.querySelector("a").href = "/games/" + gid + "/audit?dispute=" + p.step + "#dispute-form";
@@ -111,5 +111,5 @@
     moveList();
     const asked = Number(new URL(window.location.href).searchParams.get("step") || 0);
     go(positions.findIndex((p) => p.step >= asked) >= 0 ? positions.findIndex((p) => p.step >= asked) : 0);
-  }).catch((err) => { $("step-label").textContent = "Could not load the steps: " + err.message; });
+  }).catch((err) => { $("step-label").textContent = "Could not load the steps: " + window.DH.plainError(err) + "."; });
 })();
