@@ -14,6 +14,7 @@ window.DHBoard = (function () {
   let holder = null, bar = null, play = null;
   let moves = [], refs = [], poses = [];
   let chosen = [], shown = 0, armed = false, clicks = 0, sent = 0;
+  let note = null, idle = null; // the note under the board about a click that chose nothing; why nothing can be chosen
   let toShow = false; // a decision came whose lit elements the board's box has not yet been scrolled to
   let turn = null, hovered = null; // the way up a ghost is shown in (a pose's ``turn``); the ref under the pointer
   // A listing too long to send whole (a Mékong programme) is chosen step by step: ``steps`` holds the
@@ -307,12 +308,28 @@ window.DHBoard = (function () {
   }
 
   function onClick(event) {
-    if (!armed) return;
+    if (!armed) { // a player's board with nothing to choose: say why rather than nothing
+      if (bar && idle) say("Nothing to play on the board now. " + idle());
+      return;
+    }
     const hit = refAt(event);
-    if (!hit) return;
+    if (!hit) {
+      say(chosen.length
+        ? "That place does not follow what you chose: choose one of the outlined places, or start again."
+        : "That is not one of your moves: the outlined places start a move.");
+      return;
+    }
     event.preventDefault();
+    say("");
     if (hit.ghost) { clicks += 1; shown += 1; light(); return; }
     pick(hit.ref);
+  }
+
+  /** A short note under the board about the last click that chose nothing ("" clears it). */
+  function say(text) {
+    if (!note) return;
+    note.textContent = text;
+    note.hidden = !text;
   }
 
   function onHover(event) {
@@ -336,8 +353,13 @@ window.DHBoard = (function () {
   }
 
   /** Sets the board up for ``holder`` (the board's container) and ``barNode`` (its choices). */
-  function attach(holderNode, barNode, onPlay) {
-    holder = holderNode; bar = barNode; play = onPlay;
+  function attach(holderNode, barNode, onPlay, whyIdle) {
+    holder = holderNode; bar = barNode; play = onPlay; idle = whyIdle || null;
+    if (bar) {
+      note = el("p", { class: "pick-note", role: "status" });
+      note.hidden = true;
+      bar.after(note);
+    }
     fit();
     window.DH.openOn(holder);
     holder.addEventListener("click", onClick);
@@ -355,7 +377,7 @@ window.DHBoard = (function () {
   function arm(list, refList, poseList, start, back) {
     const again = armed && !steps && list && list.version !== undefined && list.version === moves.version;
     moves = list || []; refs = refList || []; poses = poseList || []; steps = null; restart = back || null;
-    if (!again) { chosen = []; shown = 0; turn = null; toShow = true; } // the same decision listed again keeps what was chosen
+    if (!again) { chosen = []; shown = 0; turn = null; toShow = true; say(""); } // the same decision listed again keeps what was chosen
     if (start && start.length && !start.every((r, k) => chosen[k] === r)) chosen = start.slice();
     const was = armed;
     armed = moves.some((m, i) => (refs[i] || []).length > 0);

@@ -12,7 +12,8 @@ window.DH = (function () {
     }
     const response = await fetch("/api/v1" + path, init);
     const text = await response.text();
-    const data = text ? JSON.parse(text) : null;
+    let data = null;
+    try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; } // a proxy's page, not ours
     if (!response.ok) {
       const err = new Error((data && data.error && data.error.message) || response.statusText);
       err.status = response.status;
@@ -20,6 +21,33 @@ window.DH = (function () {
       throw err;
     }
     return data;
+  }
+
+  /** What went wrong, in a person's words: never the API's own message (it may name an id or a
+   * code). ``err.status`` is unset when the server could not be reached at all. */
+  const SAID = {
+    game_not_found: "this game could not be found",
+    player_not_found: "no player has that name",
+    not_a_player: "you do not hold a seat in this game",
+    not_creator: "only the game's creator may do that",
+    not_invited: "you were not invited to this game",
+    not_awaited: "it is not your turn",
+    not_accepting_moves: "the game is not in play any more",
+    stale_version: "the game moved on meanwhile",
+    seat_unavailable: "that seat is taken",
+    unauthenticated: "you are signed out: sign in again",
+    insufficient_scope: "you may not do that",
+    csrf_failed: "this page is out of date: reload it",
+  };
+  function plainError(err) {
+    if (!err || err.status === undefined) return "the server could not be reached: check the connection and try again";
+    const code = err.body && err.body.error && err.body.error.code;
+    if (code && SAID[code]) return SAID[code];
+    if (err.status === 429) return "too many requests at once: wait a moment and try again";
+    if (err.status >= 500) return "the server could not answer just now: try again in a moment";
+    if (err.status === 404) return "it could not be found";
+    if (err.status === 403) return "you may not do that";
+    return "the server refused it";
   }
 
   async function svg(path) {
@@ -175,5 +203,5 @@ window.DH = (function () {
     return (d ? d + "d " : "") + (d || h ? pad(h) + ":" : "") + pad(m) + ":" + pad(r);
   }
 
-  return { api, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText, moveChoices, kindText };
+  return { api, plainError, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText, moveChoices, kindText };
 })();

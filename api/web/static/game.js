@@ -192,7 +192,7 @@
     } catch (err) { // the step could not be read: say so, and offer its first step again
       if (fetching === legal.listing) fetching = undefined;
       const box = $("move-error");
-      box.replaceChildren(el("p", { text: "The next choices could not be read: " + err.message }));
+      box.replaceChildren(el("p", { text: "The next choices could not be read: " + window.DH.plainError(err) + "." }));
       box.hidden = false;
       if (chosen.length && wanted === movesWanted) showStep(legal, [], ++movesWanted);
       return;
@@ -265,15 +265,17 @@
     else if (waiting !== undefined) showMoves(waiting);
   }
 
-  /** Sends ``move``; true when it was refused because the game had moved on. */
-  async function submit(move) {
+  /** Sends ``move`` as chosen at version ``at``; true when it was refused because the game had
+   * moved on. Refused so only because others decided at the same time (a simultaneous phase:
+   * ``sameDecision``), it is sent once more at the version the game is at, as the person chose it. */
+  async function submit(move, at = version, again = false) {
     const box = $("move-error");
     box.hidden = true;
     $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = true));
     try {
       words.moveSent(true);
       $("turn").textContent = "Sending your move…";
-      const made = await api("POST", "/games/" + gid + "/moves", { move, expected_version: version, command_id: commandId() });
+      const made = await api("POST", "/games/" + gid + "/moves", { move, expected_version: at, command_id: commandId() });
       redrawBoard(); // the move is saved: its result is drawn without waiting for the stream's line
       const last = made.events.filter((e) => e.awaiting).pop();
       if (last && made.version >= version) words.update({ awaiting: last.awaiting });
@@ -283,10 +285,15 @@
       $("turn").textContent = "Your move was played. " + words.statusText();
       return false;
     } catch (err) {
+      const code = err.body && err.body.error && err.body.error.code;
+      if (code === "stale_version" && !again) {
+        const now = await sameDecision(at, move).catch(() => null);
+        if (now !== null) return submit(move, now, true);
+      }
       words.moveSent(false);
       const rule = err.body && err.body.error && err.body.error.rule;
       const what = window.DH.moveText(move) || "play that";
-      const why = err.status === 409 ? "the game moved on before it arrived; here is the game as it is now." : rule ? rule.text : err.message;
+      const why = err.status === 409 ? "the game moved on before it arrived; here is the game as it is now." : rule ? rule.text : window.DH.plainError(err) + ".";
       box.replaceChildren(el("p", { text: "You could not " + what + ": " + why }));
       box.hidden = false;
       if (err.status === 409) return true;
@@ -294,6 +301,24 @@
       $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = false));
       return false;
     }
+  }
+
+  /** The version the game is at when it has moved on since ``from`` only by other seats deciding
+   * while the viewer's seat was awaited the whole time (each event since left it awaited, none was
+   * its own: no timeout played for it, no new decision began) and ``move`` is still one of its
+   * legal moves; else null. Then the viewer's decision is the one the move was chosen in. */
+  async function sameDecision(from, move) {
+    const mine = new Set(data.your_seats || []);
+    const since = await api("GET", "/games/" + gid + "/events?after=" + from);
+    if (!since.events.length) return null;
+    for (const e of since.events) {
+      const awaited = e.awaiting ? e.awaiting.some((s) => mine.has(s)) : !mine.has(e.data && e.data.seat);
+      if (!awaited) return null;
+    }
+    const legal = await api("GET", "/games/" + gid + "/legal-moves?limit=1000");
+    const wanted = JSON.stringify(move);
+    if (legal.version !== since.events[since.events.length - 1].version) return null; // moved on again
+    return legal.moves.some((m) => JSON.stringify(m) === wanted) ? legal.version : null;
   }
 
   // ------------------------------------------------------------ the stream, or polling
@@ -362,11 +387,14 @@
   if (resign) {
     resign.addEventListener("click", async () => {
       if (!window.confirm("Leave this game for good?")) return;
-      try { await api("POST", "/games/" + gid + "/resign", {}); } catch (err) { window.alert(err.message); }
+      try { await api("POST", "/games/" + gid + "/resign", {}); } catch (err) {
+        window.alert("You could not leave the game: " + window.DH.plainError(err) + ".");
+        refresh().catch(() => {}); // the game as it is now (over, say), whatever the stream missed
+      }
     });
   }
 
-  board.attach($("board"), $("board-pick"), play); // a spectator's board has no choices: it is only sized
+  board.attach($("board"), $("board-pick"), play, () => $("turn").textContent); // a spectator's board has no choices: it is only sized
   words.start(data);
   showClocks();
   setInterval(showClocks, 1000);

@@ -275,7 +275,7 @@ window.DHLog = (function () {
     if (skip) skip.addEventListener("click", skipAll);
     wireAlerts();
     showStatus();
-    following = load().catch((err) => { announce("The log could not be loaded: " + err.message); });
+    following = load().catch((err) => { announce("The log could not be loaded: " + window.DH.plainError(err) + "."); });
     return following;
   }
 

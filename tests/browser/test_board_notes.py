@@ -1,0 +1,51 @@
+"""A click on the board that chooses nothing says why, under the board: a place that starts no
+move, or a board with nothing to play (the move still on its way, another player's turn)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, Route, expect
+
+from tests.browser.board_play import LIT, SENT, click_once
+from tests.browser.pages import open_table, sign_up, wait_for_turn_or_end
+from tests.support.processes import Server
+
+pytestmark = pytest.mark.slow
+NOTE = "#board-pick + .pick-note"
+
+
+def click_the_board_away_from_every_move(page: Page) -> None:
+    """Clicks the board picture's top-left corner, where no piece nor place lies."""
+    page.locator("#board svg").click(position={"x": 3, "y": 3}, force=True)
+
+
+def test_a_click_off_the_moves_says_so_and_a_board_with_nothing_to_play_says_why(
+    page: Page, web_server: Server
+) -> None:
+    sign_up(page, web_server.base, "dee stray clicks")
+    open_table(page, "tarasque/dragon-dice", 2, bot="tarasque/greedy")
+    assert wait_for_turn_or_end(page), "the game ended before the person's first decision"
+    expect(page.locator(LIT).first).to_be_visible()
+    expect(page.locator(NOTE)).to_be_hidden()
+    version = page.locator("#version").inner_text()
+
+    click_the_board_away_from_every_move(page)
+    expect(page.locator(NOTE)).to_have_text("That is not one of your moves: the outlined places start a move.")
+    assert page.locator("#version").inner_text() == version, "a stray click changed the game"
+
+    held: list[Route] = []
+    page.route("**/api/v1/games/*/moves", lambda route: held.append(route))
+    sent = page.evaluate(SENT)
+    for _ in range(12):
+        if page.evaluate(SENT) > sent:
+            break
+        click_once(page)
+    assert held, "no move was sent from the board"
+    click_the_board_away_from_every_move(page)
+    expect(page.locator(NOTE)).to_have_text(re.compile(r"^Nothing to play on the board now\. Sending your move"))
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/v1/games/*/moves")
+    expect(page.locator("#version")).not_to_have_text(version, timeout=15_000)

@@ -1,0 +1,60 @@
+"""A page says what went wrong in a person's words, never the API's own message (which may name a
+game by its id or an error by its code): a resignation refused, moves that could not be read."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Dialog, Page, Route, expect
+
+from tests.browser.pages import open_table, sign_up, wait_for_turn_or_end
+from tests.support.processes import Server
+
+pytestmark = pytest.mark.slow
+API_WORDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}|[a-z]+_[a-z_]+|\{|\bNone\b|undefined")
+"""What only the API says: an id, a code, JSON."""
+
+
+def refused(code: str, status: int = 409) -> object:
+    def answer(route: Route) -> None:
+        message = f"game 205bd073-4ba5-47c4-9805-6cb865385867 is finished; {code}"
+        route.fulfill(status=status, json={"error": {"code": code, "message": message}})
+
+    return answer
+
+
+@pytest.mark.expect_http_error(409, "/resign")
+def test_a_resignation_refused_is_told_in_words_and_the_page_reads_the_game_again(
+    page: Page, web_server: Server
+) -> None:
+    sign_up(page, web_server.base, "dee resigns late")
+    open_table(page, "tarasque/dragon-dice", 2, bot="tarasque/greedy")
+    assert wait_for_turn_or_end(page)
+    said: list[str] = []
+
+    def answer(dialog: Dialog) -> None:
+        said.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    page.route("**/api/v1/games/*/resign", refused("not_accepting_moves"))
+    page.get_by_text("Resign", exact=True).click()
+    with page.expect_response(re.compile(r"/api/v1/games/[0-9a-f-]{36}$")):  # the game read again
+        page.get_by_role("button", name="Leave this game").click()
+    assert said[-1] == "You could not leave the game: the game is not in play any more.", said
+    assert not API_WORDS.search(said[-1])
+
+
+@pytest.mark.expect_http_error(503, "/legal-moves")
+def test_a_log_or_choices_that_cannot_be_read_say_so_without_the_server_s_message(
+    page: Page, web_server: Server
+) -> None:
+    sign_up(page, web_server.base, "dee unread moves")
+    open_table(page, "mekong/classic", 2, bot="mekong/planner")
+    assert wait_for_turn_or_end(page)
+    page.route("**/api/v1/games/*/legal-moves?*narrow=true*", refused("store_unavailable", 503))
+    page.locator(".board-panel [data-ref].pickable").first.click(force=True)
+    error = page.locator("#move-error")
+    expect(error).to_contain_text("The next choices could not be read: the server could not answer just now")
+    assert not API_WORDS.search(error.inner_text()), error.inner_text()
