@@ -65,7 +65,7 @@ def take_seat(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     if "bot" in body:
         game = p.games.add_bot(game_id, player.id, body["bot"], body.get("seat"))
     else:
-        game = p.games.take_seat(game_id, player.id, player.name, player.kind, body.get("seat"))
+        game = p.seating.take(game_id, player, body.get("seat"))
     return p.queries.from_game(game, player.id)
 
 

@@ -19,7 +19,8 @@ from api.competition_schemas import TournamentCreate
 from api.context import current_platform
 from api.parser import page_contract
 from api.web import words
-from api.web.forms import acting, form_messages, local_time, number, see_other, signed_in
+from api.web.forms import acting, local_time, number, see_other, signed_in
+from api.web.page_words import form_messages, said
 from api.web.pages import int_arg, render, titles, web
 from api.web.viewing import viewer
 from domain.kernel import all_games
@@ -60,7 +61,14 @@ def player_page(player_id: str, errors: list[str] | None = None) -> str:
             "codes_left": p.credentials.codes_left(me.id),
             "saved": request.args.get("saved") == "password",
         }
-    return render("player.html", profile=p.profiles.profile(player_id), titles=titles(), account=account, errors=errors)
+    return render(
+        "player.html",
+        profile=p.profiles.profile(player_id),
+        titles=titles(),
+        variant_titles={f"{g.slug}/{v.name}": v.title for g in all_games() for v in g.variants},
+        account=account,
+        errors=errors,
+    )
 
 
 @web.route("/leaderboards", methods=["GET"])
@@ -195,7 +203,7 @@ def new_tournament() -> Response | tuple[str, int]:
     try:
         body = TournamentCreate().load(_tournament_body(request.form))
     except (ValidationError, ValueError) as e:
-        return tournaments_page(form_messages(e.messages if isinstance(e, ValidationError) else str(e))), 400
+        return tournaments_page(form_messages(e.messages if isinstance(e, ValidationError) else said(str(e)))), 400
 
     def act() -> Response:
         created = current_platform().tournaments.create(me, body)

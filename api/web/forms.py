@@ -23,6 +23,7 @@ from api.errors import MalformedJSON, to_response
 from api.parser import INT64, page_contract, read_json
 from api.web import audit_pages, pages, session
 from api.web.audit_pages import open_dispute_fields
+from api.web.page_words import form_messages, said
 from api.web.pages import _document, web
 from domain.kernel import ConfigError, RuleError, find_game
 from services.accounts.player import Player
@@ -126,7 +127,7 @@ def new_game() -> Response | tuple[str, int]:
     try:
         body = game_schemas.GameCreate().load(_game_body(request.form))
     except (ValidationError, ValueError) as e:
-        return pages.lobby(form_messages(e.messages if isinstance(e, ValidationError) else str(e))), 400
+        return pages.lobby(form_messages(e.messages if isinstance(e, ValidationError) else said(str(e)))), 400
     return acting(
         lambda: _open_and_seat(me, body, request.form),
         lambda errors: pages.lobby(errors),
@@ -250,7 +251,7 @@ def _options(form: Any, game: str, variant: str, players: int) -> dict[str, Any]
 def join_game(game_id: str) -> Response | tuple[str, int]:
     me = signed_in()
     return acting(
-        lambda: _then_game(current_platform().games.take_seat(game_id, me.id, me.name, me.kind)),
+        lambda: _then_game(current_platform().seating.take(game_id, me)),
         lambda errors: pages.game_page(game_id, errors),
     )
 
@@ -294,7 +295,7 @@ def open_dispute(game_id: str) -> Response | tuple[str, int]:
             | ({"seat": at["seat"]} if at["seat"] is not None else {})
         )
     except ValidationError as e:
-        return audit_pages.audit_page(game_id, form_messages(_in_words(e.messages))), 400
+        return audit_pages.audit_page(game_id, form_messages(e.messages)), 400
     except MalformedJSON as e:
         return audit_pages.audit_page(game_id, [f"The chosen move could not be read: {e}."]), 400
     except ValueError as e:
@@ -310,13 +311,6 @@ def open_dispute(game_id: str) -> Response | tuple[str, int]:
     return acting(act, lambda errors: audit_pages.audit_page(game_id, errors))
 
 
-def _in_words(messages: Any) -> Any:
-    """A dispute request's field errors named as the form names its fields."""
-    if isinstance(messages, dict):
-        return {{"claim": "What you claim", "move": "The move"}.get(k, k): v for k, v in messages.items()}
-    return messages
-
-
 def _then_game(game: Any) -> Response:
     return see_other(url_for("web.game_page", game_id=str(game.id)))
 
@@ -327,16 +321,4 @@ def acting(act: Callable[[], Response], again: Callable[[list[str]], str]) -> Re
         return act()
     except (ServiceError, RuleError) as refused:
         body, status = to_response(refused)
-        return again([body["error"]["message"]]), status
-
-
-def form_messages(messages: Any) -> list[str]:
-    """marshmallow's messages (a dict of lists, nested) as lines for the page."""
-    if isinstance(messages, str):
-        return [messages]
-    if isinstance(messages, list):
-        return [str(m) for m in messages]
-    out: list[str] = []
-    for field, value in messages.items():
-        out += [f"{field}: {m}" for m in form_messages(value)]
-    return out
+        return again([said(body["error"]["message"])]), status

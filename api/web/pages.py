@@ -15,7 +15,7 @@ from api.context import current_platform
 from api.meta import describe
 from api.parser import page_contract
 from api.schema_fields import LARGEST
-from api.web.viewing import base_context, viewer
+from api.web.viewing import STATUS_WORDS, base_context, viewer
 from domain.kernel import Ruleset, all_games, find_game
 from domain.kernel.narration import Names
 from domain.kernel.rules import BOOK_TITLES
@@ -29,9 +29,6 @@ web = Blueprint("web", __name__, template_folder="templates", static_folder="sta
 PAGE = 25
 """Games per lobby page."""
 STATUSES = [("open", "open"), ("scheduled", "scheduled"), ("active", "running"), ("finished", "finished")]
-STATUS_WORDS = {"open": "open for players", "scheduled": "scheduled", "active": "running", "finished": "finished",
-                "abandoned": "abandoned", "cancelled": "cancelled"}  # fmt: skip
-"""A game's status as people read it."""
 
 
 def render(template: str, **context: Any) -> str:
@@ -120,10 +117,20 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         your_seats=doc["your_seats"],
         can_join=me is not None and open_seat and not seated,
         is_creator=me is not None and doc["creator"] == me.id,
+        **_starting(ruleset, doc),
         bots=[(r.bot, f"Level {n}: {r.about}") for n, r in enumerate(ruleset.ladder, 1)],
         page_data=page_data,
         errors=errors,
     )
+
+
+def _starting(ruleset: Ruleset[Any], doc: dict[str, Any]) -> dict[str, Any]:
+    """Whether the creator may start the table now, else what it still needs, in words."""
+    least = ruleset.variant(doc["variant"]).min_seats
+    seated = len(doc["seats"])
+    more = least - seated
+    needs = f"It can start once {least} players are seated: {more} more {'is' if more == 1 else 'are'} needed."
+    return {"can_start": seated >= least, "start_needs": needs}
 
 
 @web.route("/games/<game_id>/replay", methods=["GET"])

@@ -15,8 +15,9 @@ from api.web import (  # noqa: F401  (register their routes on the blueprint)
     invitation_forms,
     tournament_forms,
 )
+from api.web.page_words import said
 from api.web.pages import web
-from api.web.viewing import base_context
+from api.web.viewing import STATUS_WORDS, base_context
 from infra.http_responses import DefaultHeaders
 
 CONTENT_SECURITY_POLICY = (
@@ -43,6 +44,7 @@ def install(app: Flask) -> None:
     undeclared = sorted(e for e, view in pages.items() if contract_of(view) is None)
     if undeclared:  # each page and form is checked by its contract: one without would skip every rule
         raise RuntimeError(f"pages without a @page_contract (api.parser): {', '.join(undeclared)}")
+    app.jinja_env.globals["status_words"] = STATUS_WORDS  # the macros' too, which see no page's context
     app.add_url_rule("/favicon.ico", "favicon", _favicon)
     app.wsgi_app = DefaultHeaders(app.wsgi_app, PROTECTING_HEADERS)  # type: ignore[method-assign]
 
@@ -61,5 +63,5 @@ def is_page_request() -> bool:
 def error_page(status: int, code: str, message: str) -> Response:
     """An error as a page, for a person's browser."""
     title = {404: "Not found", 401: "Sign in first", 403: "Not allowed", 409: "Not now"}.get(status, "Error")
-    html = render_template("error.html", status=status, title=title, message=message, code=code, **base_context())
+    html = render_template("error.html", status=status, title=title, message=said(message), code=code, **base_context())
     return Response(html, status=status, mimetype="text/html")

@@ -60,6 +60,11 @@ def sign_out_csrf() -> str | None:
     return session.csrf_token(current_platform().settings.secret_key, token)
 
 
+STATUS_WORDS = {"open": "open for players", "scheduled": "scheduled", "active": "running", "finished": "finished",
+                "abandoned": "abandoned", "cancelled": "cancelled"}  # fmt: skip
+"""A game's status as people read it."""
+
+
 def base_context() -> dict[str, Any]:
     """What the layout template reads: the viewer, the CSRF token, the navigation."""
     person = viewer()

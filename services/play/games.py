@@ -122,14 +122,25 @@ class GameService(GameReads):
         )
 
     def take_seat(
-        self, game_id: str, player_id: str, name: str, kind: str, seat: int | None = None, bot: str | None = None
+        self,
+        game_id: str,
+        player_id: str,
+        name: str,
+        kind: str,
+        seat: int | None = None,
+        bot: str | None = None,
+        held: frozenset[str] = frozenset(),
     ) -> Game:
         """Seats a player (or a server bot); starts the game when it is full. A running game
-        takes a newcomer where its rules allow it."""
+        takes a newcomer where its rules allow it. ``held``: players invited who have not
+        answered; a seat is kept for each of them not seated yet (the creator's own seat aside)."""
 
         def sit(game: Game) -> None:
             if game.status == "active" and bot is None and game.ruleset.can_join(game.state):
                 return self._join(game, player_id, name, kind)
+            kept = sum(1 for p in held if not game.seats_of(p))
+            if kept and player_id != game.creator and len(game.free_seats()) <= kept:
+                raise SeatUnavailable("the free seats of this table are kept for the players invited to it")
             taken = free_seat(game, seat)
             if bot is not None and bot not in game.ruleset.bots:
                 raise InvalidRequest(f"unknown bot {bot!r} for {game.game}", field="bot")
@@ -174,7 +185,7 @@ class GameService(GameReads):
         if not variant.min_seats <= len(game.seats) <= variant.max_seats:
             raise SeatUnavailable(
                 f"{game.ruleset.title} needs {variant.min_seats} to {variant.max_seats} seated players "
-                f"to start; {len(game.seats)} are seated"
+                f"to start; {len(game.seats)} {'is' if len(game.seats) == 1 else 'are'} seated"
             )
         self._start(game)
 

@@ -213,6 +213,13 @@ class Invitations:
         """Invitations ``player_id`` sent, in the same order."""
         return self._listing("inviter_id", player_id, limit)
 
+    def waiting(self, game_id: str) -> frozenset[str]:
+        """The players invited to ``game_id`` who have not answered yet: their seats are kept."""
+        rows = self.db.query(
+            "SELECT player_id FROM dh_invitations WHERE game_id = ? AND status = 'pending'", (game_id,)
+        )
+        return frozenset(r["player_id"] for r in rows)
+
     def pending(self, player_id: str) -> list[dict[str, Any]]:
         """The invitations ``player_id`` may still accept: what an account stream sends when it connects."""
         return [i for i in self.received(player_id) if i["status"] == "pending"]

@@ -1,5 +1,6 @@
 """Two ways to a seat besides taking one by hand: accepting an invitation, and "play now".
 
+* **Taking a seat by hand** (``take``) leaves a seat for each invitee who has not answered.
 * **Accepting an invitation** (``accept``) seats its invitee as taking a seat does (the game
   starts when its last seat fills); an invitation whose table has no seat left for them is
   closed, and says so.
@@ -33,6 +34,13 @@ class Seating:
         self.games = games
         self.invitations = invitations
         self.views = views
+
+    def take(self, game_id: str, player: Player, seat: int | None = None) -> Game:
+        """Seats ``player`` by hand, in a seat nobody invited is waiting for: while invitees have
+        not answered, a table keeps a seat for each (the lobby's promise)."""
+        waiting = self.invitations.waiting(game_id)
+        held = frozenset() if player.id in waiting else waiting  # the invited take the kept seats
+        return self.games.take_seat(game_id, player.id, player.name, player.kind, seat, held=held)
 
     def accept(self, invitation_id: str, player: Player) -> Game:
         """Seats the invitee at the invitation's table; ``InvitationClosed`` when it has no seat

@@ -249,7 +249,7 @@ def test_a_newcomer_joins_a_running_game_where_its_rules_allow(client: Any) -> N
     journal and open disputes."""
     a, b, c = client.player("a"), client.player("b"), client.player("c")
     stranger = client.player("stranger")
-    game = client.new_game(a["token"], game="seven-dragons", players=2, invite=[c["id"]])
+    game = client.new_game(a["token"], game="seven-dragons", players=2, invite=[b["id"], c["id"]])
     client.seat(game["id"], a["token"])
     client.seat(game["id"], b["token"])
     refused = client.seat(game["id"], stranger["token"])

@@ -114,11 +114,31 @@ def test_a_client_that_connects_after_the_invitation_hears_of_it_and_again_on_ea
     assert not [line for line in opening if line["type"] == "invitation"], "an answered invitation is not sent again"
 
 
-def test_an_invitation_whose_table_filled_reads_closed_and_cannot_be_accepted(client: Any) -> None:
+def test_a_seat_waits_for_its_invitee_until_they_answer(client: Any) -> None:
+    """The lobby's promise: "their seats wait for them". A stranger finds the last seat kept while
+    the invitee has not answered, and takes it once they decline."""
     ann, bruno, cid = client.player("Ann"), client.player("Bruno"), client.player("Cid")
     game = client.new_game(ann["token"], game="tarasque", players=2, invite=["Bruno"])
     client.seat(game["id"], ann["token"])
-    client.seat(game["id"], cid["token"])  # a stranger took the last seat
+    r = client.call("POST", f"/api/v1/games/{game['id']}/seats", {}, cid["token"])
+    assert r.status == 409 and r.body["error"]["code"] == "seat_unavailable", r.body
+    assert "kept for the players invited" in r.body["error"]["message"]
+    assert [s["name"] for s in client.call("GET", f"/api/v1/games/{game['id']}", token=ann["token"]).body["seats"]] == [
+        "Ann"
+    ]
+    [invitation] = _received(client, bruno["token"])
+    path = f"/api/v1/invitations/{invitation['invitation_id']}/decline"
+    assert client.call("POST", path, {"reason": "later"}, bruno["token"]).status == 200
+    r = client.call("POST", f"/api/v1/games/{game['id']}/seats", {}, cid["token"])
+    assert r.status == 201 and r.body["status"] == "active", r.body
+
+
+def test_an_invitation_whose_table_filled_reads_closed_and_cannot_be_accepted(client: Any) -> None:
+    ann, bruno = client.player("Ann"), client.player("Bruno")
+    game = client.new_game(ann["token"], game="tarasque", players=2, invite=["Bruno"])
+    client.seat(game["id"], ann["token"])
+    r = client.call("POST", f"/api/v1/games/{game['id']}/seats", {"bot": "greedy"}, ann["token"])
+    assert r.status == 201  # the creator filled the invitee's seat with a server bot after all
     client.platform.wait_for_projections()
     [invitation] = _received(client, bruno["token"])
     assert invitation["status"] == "closed"
@@ -143,3 +163,14 @@ def test_play_now_passes_over_private_tables(client: Any) -> None:
     client.platform.wait_for_projections()
     r = client.call("POST", "/api/v1/play-now", {"game": "tarasque"}, cid["token"])
     assert r.status == 200 and r.body["id"] != private["id"]
+
+
+def test_of_two_invited_for_one_seat_the_first_to_answer_takes_it(client: Any) -> None:
+    ann, bruno, cid = client.player("Ann"), client.player("Bruno"), client.player("Cid")
+    game = client.new_game(ann["token"], game="tarasque", players=2, invite=["Bruno", "Cid"])
+    client.seat(game["id"], ann["token"])
+    [invitation] = _received(client, bruno["token"])
+    r = client.call("POST", f"/api/v1/invitations/{invitation['invitation_id']}/accept", None, bruno["token"])
+    assert r.status == 200 and [s["name"] for s in r.body["seats"]] == ["Ann", "Bruno"], r.body
+    client.platform.wait_for_projections()
+    assert _received(client, cid["token"])[0]["status"] == "closed"
