@@ -28,7 +28,7 @@ from services.accounts.player import Player
 from services.accounts.players import Accounts
 from services.common import clock
 from services.common.date_rules import check_moment
-from services.common.errors import InvalidRequest, SeatUnavailable, ServiceError
+from services.common.errors import GameNotFound, InvalidRequest, SeatUnavailable, ServiceError
 from services.common.sqlstore import SqlStore
 from services.competition import pairing
 from services.competition.tournament_notices import DEFAULT_NOTICE, TournamentNotices
@@ -324,7 +324,10 @@ class Tournaments:
         for row in self._tables(t["tournament_id"], t["round"]):
             if row["game_id"] is None:
                 continue
-            game = self.games.load(row["game_id"])
+            try:
+                game = self.games.load(row["game_id"])
+            except GameNotFound:  # a step pairing the round at the same time has yet to create it
+                continue
             if game.status != "scheduled":
                 continue
             taken = {s["player_id"] for s in game.seats}

@@ -261,3 +261,27 @@ def test_the_organiser_cancels_and_every_entrant_is_told(platform: Any, fake_clo
         platform.tournaments.cancel(t["id"], owner)
     fake_clock.advance(61)
     assert t["id"] not in platform.tournaments.due(clock.now())
+
+
+def test_a_step_that_finds_a_table_whose_game_is_not_created_yet_seats_the_others(
+    platform: Any, fake_clock: FakeClock
+) -> None:
+    """Two steps at once: one has paired the round and not yet created its games when the other seats
+    the round's players (a tester's server logged ``GameNotFound`` there). The other step seats what
+    exists; the pairing step creates the rest and seats it."""
+    owner, _ = platform.accounts.register("ada", "human")
+    tours = platform.tournaments
+    t = tours.create(owner, _spec())
+    bots = _bots(platform, owner, 3)
+    for bot in bots:
+        tours.register(t["id"], owner, bot.id, "random")
+    fake_clock.advance(61)
+    tours.advance(t["id"])
+    row = platform.db.one("SELECT * FROM dh_tournaments WHERE tournament_id = ?", (t["id"],))
+    platform.db.execute(
+        "INSERT INTO dh_tournament_tables (tournament_id, round, table_no, game_id, players) VALUES (?, ?, ?, ?, ?)",
+        (t["id"], row["round"], 9, str(uuid.uuid4()), json.dumps([bots[0].id])),
+    )
+    tours._seat_all(row)
+    [seated] = [tb for tb in tours.get(t["id"])["rounds"][0]["tables"] if tb["table"] == 0]
+    assert len(platform.games.load(seated["game_id"]).seats) == 3
