@@ -26,7 +26,7 @@ def inbox(errors: list[str] | None = None) -> str:
     and sent (with their answers), tournament notices, reminders, all my games."""
     me = viewer()
     if me is None:
-        return sign_in_page(["Sign in to read your inbox."])
+        return sign_in_page(why="Sign in to read your inbox.")
     p = current_platform()
     mine = p.queries.list_games(None, None, me.id, MINE, 0)
     known = {g["id"]: g for g in mine}

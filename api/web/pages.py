@@ -71,8 +71,9 @@ def lobby(errors: list[str] | None = None) -> str:
 
 @web.route("/signin", methods=["GET"])
 @page_contract(auth="optional", scope="read")
-def sign_in_page(errors: list[str] | None = None) -> str:
-    return render("signin.html", errors=errors)
+def sign_in_page(errors: list[str] | None = None, why: str | None = None) -> str:
+    """The sign-in page; ``errors``: what went wrong, ``why``: what signing in is for (nothing failed)."""
+    return render("signin.html", errors=errors, why=why)
 
 
 @web.route("/games/<game_id>", methods=["GET"])

@@ -58,3 +58,21 @@ def test_a_log_or_choices_that_cannot_be_read_say_so_without_the_server_s_messag
     error = page.locator("#move-error")
     expect(error).to_contain_text("The next choices could not be read: the server could not answer just now")
     assert not API_WORDS.search(error.inner_text()), error.inner_text()
+
+
+@pytest.mark.expect_http_error(400, "/games")
+def test_a_refused_table_keeps_what_the_person_entered_and_says_why_in_words(page: Page, web_server: Server) -> None:
+    sign_up(page, web_server.base, "dee invites a ghost")
+    page.get_by_label("Game and variant").select_option("mekong/classic")
+    page.get_by_label("Players", exact=True).fill("3")
+    page.get_by_label("Clock").select_option("per_move")
+    page.get_by_label("Invite people or bot accounts by name").fill("Nobody Here")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.get_by_role("alert")).to_contain_text("Nobody is called “Nobody Here”: check the name.")
+    expect(page.get_by_label("Game and variant")).to_have_value("mekong/classic")
+    expect(page.get_by_label("Players", exact=True)).to_have_value("3")
+    expect(page.get_by_label("Clock")).to_have_value("per_move")
+    expect(page.get_by_label("Seconds for each move")).to_be_visible()
+    expect(page.get_by_label("Invite people or bot accounts by name")).to_have_value("Nobody Here")
+    page.goto(web_server.base + "/")  # a page that answers no refusal: the form starts afresh
+    expect(page.get_by_label("Players", exact=True)).to_have_value("2")
