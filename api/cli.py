@@ -66,7 +66,8 @@ def command_line() -> argparse.ArgumentParser:
         "--only",
         action="append",
         metavar="READ_MODEL",
-        help="rebuild this read model alone (games: the list; boards; ratings; deadlines: the deadline index), "
+        help="rebuild this read model alone (games: the list; boards; ratings; deadlines: the deadline index; "
+        "inbox), "
         "leaving the others as they are; may be given again",
     )
     sub.add_parser(
@@ -83,10 +84,20 @@ def command_line() -> argparse.ArgumentParser:
     new.add_argument("--variant")
     new.add_argument("--bot", default="random", help="bot name for every seat, or a comma-separated list")
     new.add_argument("--options", default=None, help="options as a JSON object")
-    new.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
+    new.add_argument(
+        "--server",
+        metavar="URL",
+        default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"),
+        help="the server to play on (DRAGONHALL_URL; default %(default)s)",
+    )
 
     bot = sub.add_parser("bot", help="play every game that awaits a token on a running server, until stopped")
-    bot.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
+    bot.add_argument(
+        "--server",
+        metavar="URL",
+        default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"),
+        help="the server to play on (DRAGONHALL_URL; default %(default)s)",
+    )
     bot.add_argument("--token", default=os.environ.get("DRAGONHALL_TOKEN"), help="the bot's token (DRAGONHALL_TOKEN)")
     bot.add_argument(
         "--strategy",

@@ -15,6 +15,8 @@ from typing import Any
 
 from rich.console import Console
 
+from infra import log_lines
+
 console = Console(stderr=True)
 
 
@@ -72,7 +74,7 @@ def say(message: str, level: int = logging.INFO) -> None:
         return
     from rich.text import Text
 
-    logging.getLogger("dragonhall.cli").log(level, Text.from_markup(message).plain)
+    logging.getLogger(log_lines.OPERATOR).log(level, Text.from_markup(message).plain)
 
 
 def projections_readiness(platform: Any) -> dict[str, Any]:

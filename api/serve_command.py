@@ -50,6 +50,13 @@ def serve(args: argparse.Namespace) -> int:
         workers = 1
     os.environ["DRAGONHALL_HTTP_WORKERS"] = str(workers)  # each process knows it is not alone
     os.environ["DRAGONHALL_HTTP_PORT"] = str(args.port)  # and whose connections to count (infra.connection_balance)
+    if not _port_free(args.host, args.port):
+        say(
+            f"[red]port {args.port} of {args.host} is in use[/]: another server holds it. Serve on another "
+            f'with `dragonhall serve --port N` (`make run ARGS="--port N"`).',
+            logging.ERROR,
+        )
+        return 1
     prepare_store()
     where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
     say(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
@@ -78,6 +85,22 @@ def serve(args: argparse.Namespace) -> int:
         if projector is not None:
             _stop_projector(projector)
     return 0
+
+
+def _port_free(host: str, port: int) -> bool:
+    """Whether ``host:port`` can be listened on: Granian's own failure is a Rust traceback."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(
+            socket.SOL_SOCKET, socket.SO_REUSEADDR, 1
+        )  # as Granian binds: a closed port's TIME_WAIT is free
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
 
 
 def event_loop() -> Any:

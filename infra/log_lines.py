@@ -71,13 +71,17 @@ def fields() -> dict[str, Any]:
 
 
 ACCESS_LOG = "DRAGONHALL_ACCESS_LOG"
+OPERATOR = "dragonhall.cli"
+"""What a command tells its operator (where it serves, what a rebuild read): written at INFO
+whatever the level, so that a server started off a terminal still says where it listens."""
 
 
 def configure(level: str, stream: TextIO | None = None) -> None:
     """Sends every record to ``stream`` (stderr), JSON lines, or readable on a terminal, at
     ``level``; and everything else a process could write there too: uncaught exceptions (of any
     thread), warnings. The access log (logger ``dragonhall.access``) writes at INFO only when
-    ``DRAGONHALL_ACCESS_LOG`` is set, whatever ``level`` says."""
+    ``DRAGONHALL_ACCESS_LOG`` is set, and the operator's messages (``OPERATOR``) always, whatever
+    ``level`` says."""
     stream = stream or sys.stderr
     handler = logging.StreamHandler(stream)
     handler.setFormatter(logging.Formatter(HUMAN) if stream.isatty() else JsonLines())
@@ -85,6 +89,7 @@ def configure(level: str, stream: TextIO | None = None) -> None:
     root.handlers[:] = [handler]
     root.setLevel(level)
     logging.getLogger("dragonhall.access").setLevel(logging.INFO if os.environ.get(ACCESS_LOG) else logging.WARNING)
+    logging.getLogger(OPERATOR).setLevel(logging.INFO)
     logging.captureWarnings(True)
     sys.excepthook = _uncaught
     threading.excepthook = _uncaught_in_thread
@@ -106,6 +111,7 @@ def dict_config(level: str) -> dict[str, Any]:
             "_granian": {"handlers": [], "propagate": True},
             "granian.access": {"handlers": [], "propagate": False},  # the app writes the access log
             "dragonhall.access": {"level": "INFO" if os.environ.get(ACCESS_LOG) else "WARNING"},
+            OPERATOR: {"level": "INFO"},
             "py.warnings": {"handlers": [], "propagate": True},
         },
     }

@@ -134,7 +134,7 @@ class Workers:
         if live:
             return Check("workers", True, f"{live} workers seen in the last {WORKER_SILENCE:.0f} s", {"live": live})
         last = self.heartbeats.last_seen("worker")
-        since = f"since {last.isoformat(timespec='seconds')}" if last else "in the last day"
+        since = f"since {last.isoformat(timespec='seconds')}" if last else "running (none has a heartbeat)"
         return Check(
             "workers",
             False,
