@@ -3,6 +3,7 @@ id, no field's wire name, no list index, no status as the API spells it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -71,3 +72,6 @@ def test_an_open_table_offers_no_resignation_and_says_what_it_needs_to_start(bro
     platform.wait_for_projections()
     lobby = read_text(browser.get("/?status=open").get_data(as_text=True))
     assert "open for players" in lobby
+    assert re.search(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC", lobby), (
+        "a time without its zone (the page's script shows it locally)"
+    )
