@@ -276,7 +276,8 @@ class Ruleset(ABC, Generic[S]):
         v = self.variant(variant)
         if not v.min_seats <= seats <= v.max_seats:
             span = f"{v.min_seats} to {v.max_seats}"
-            raise ConfigError("players", f"{self.title} ({v.name}) takes {span} players, not {seats}")
+            named = self.title if v.title == self.title else f"{self.title}: {v.title}"  # as the lobby lists it
+            raise ConfigError("players", f"{named} takes {span} players, not {seats}")
         try:
             opts: object = decode(v.options, dict(options or {}))
         except DecodeError as e:
