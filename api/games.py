@@ -79,6 +79,16 @@ def start_game(game_id: str) -> dict[str, Any]:
     return p.queries.from_game(p.games.start(game_id, player.id), player.id)
 
 
+@blp.route("/games/<game_id>/close", methods=["POST"])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
+@blp.response(200, game_schemas.GameDocument())
+def close_table(game_id: str) -> dict[str, Any]:
+    """The creator closes a table that has not started: the game ends abandoned, nobody ranks."""
+    player = required_player()
+    p = current_platform()
+    return p.queries.from_game(p.games.close(game_id, player.id), player.id)
+
+
 @blp.route("/games/<game_id>/legal-moves", methods=["GET"])
 @blp.contract(auth="required", scope="read", errors=[403, 404])
 @blp.arguments(game_schemas.LegalMovesArgs(), location="query")

@@ -276,6 +276,16 @@ def start_game(game_id: str) -> Response | tuple[str, int]:
     )
 
 
+@web.route("/games/<game_id>/close", methods=["POST"])
+@page_contract(auth="required", scope="play")
+def close_table(game_id: str) -> Response | tuple[str, int]:
+    me = signed_in()
+    return acting(
+        lambda: _then_game(current_platform().games.close(game_id, me.id)),
+        lambda errors: pages.game_page(game_id, errors),
+    )
+
+
 @web.route("/games/<game_id>/disputes", methods=["POST"])
 @page_contract(auth="required", scope="play")
 def open_dispute(game_id: str) -> Response | tuple[str, int]:

@@ -178,6 +178,19 @@ class GameService(GameReads):
 
         return self.uow.change(game_id, begin).game
 
+    def close(self, game_id: str, player_id: str) -> Game:
+        """The creator closes a table that has not started (a table opened by mistake, or nobody
+        came): the game ends abandoned, nobody ranks, and its invitations read closed."""
+
+        def shut(game: Game) -> None:
+            if game.creator != player_id:
+                raise NotCreator("only the table's creator may close it")
+            if game.status not in ("open", "scheduled"):
+                raise NotAcceptingMoves(f"game {game.id} is {game.status}: only a table not started can be closed")
+            game.trigger_event(Game.Abandoned, reason="its creator closed the table", seed=self.seeds.revealed(game))
+
+        return self.uow.change(game_id, shut).game
+
     def _start_now(self, game: Game) -> None:
         if game.status not in ("open", "scheduled"):
             raise NotAcceptingMoves(f"game {game.id} is {game.status}; it cannot be started")

@@ -174,3 +174,22 @@ def test_of_two_invited_for_one_seat_the_first_to_answer_takes_it(client: Any) -
     assert r.status == 200 and [s["name"] for s in r.body["seats"]] == ["Ann", "Bruno"], r.body
     client.platform.wait_for_projections()
     assert _received(client, cid["token"])[0]["status"] == "closed"
+
+
+def test_the_creator_closes_a_table_not_started_and_its_invitations_read_closed(client: Any) -> None:
+    ann, bruno, cid = client.player("Ann"), client.player("Bruno"), client.player("Cid")
+    game = client.new_game(ann["token"], game="tarasque", players=3, invite=["Bruno"])
+    client.seat(game["id"], ann["token"])
+    path = f"/api/v1/games/{game['id']}/close"
+    refused = client.call("POST", path, None, cid["token"])
+    assert refused.status == 403 and refused.body["error"]["code"] == "not_creator"
+    closed = client.call("POST", path, None, ann["token"])
+    assert closed.status == 200 and closed.body["status"] == "abandoned", closed.body
+    assert closed.body["outcome"]["reason"] == "its creator closed the table"
+    client.platform.wait_for_projections()
+    [invitation] = _received(client, bruno["token"])
+    assert invitation["status"] == "closed"
+    again = client.call("POST", path, None, ann["token"])
+    assert again.status == 409 and again.body["error"]["code"] == "not_accepting_moves"
+    r = client.call("POST", f"/api/v1/games/{game['id']}/seats", {}, cid["token"])
+    assert r.status == 409

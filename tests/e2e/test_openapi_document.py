@@ -182,6 +182,7 @@ def _world(client: Any) -> dict[str, Any]:
     w["to_resign"] = table()
     w["open"] = table(seated=())
     w["to_start"] = table(players=3)
+    w["to_close"] = table(players=3)
     w["over"] = table(seated=("b", "c"), options={"goal": 5})  # alice, who holds no seat, arbitrates it
     while (doc := client.game(w["over"]))["status"] == "active":
         token = w["b"] if doc["awaiting"][0] == 0 else w["c"]
@@ -342,6 +343,12 @@ def _asks(w: dict[str, Any]) -> list[Ask]:
     game_op("POST", "/start", 404, nope, token=a)
     game_op("POST", "/start", 409, g, token=a)
     game_op("POST", "/start", 200, w["to_start"], token=a)
+    game_op("POST", "/close", 400, w["to_close"], url=f"/api/v1/games/{w['to_close']}/close?x=1", token=a)
+    game_op("POST", "/close", 401, w["to_close"])
+    game_op("POST", "/close", 403, w["to_close"], token=b)
+    game_op("POST", "/close", 404, nope, token=a)
+    game_op("POST", "/close", 409, g, token=a)
+    game_op("POST", "/close", 200, w["to_close"], token=a)
 
     bid = {"move": {"type": "bid", "amount": 1}, "command_id": "k1"}
     game_op("POST", "/moves", 400, g, body={"move": {"type": "bid"}}, token=a)

@@ -75,3 +75,14 @@ def test_an_open_table_offers_no_resignation_and_says_what_it_needs_to_start(bro
     assert re.search(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC", lobby), (
         "a time without its zone (the page's script shows it locally)"
     )
+
+
+def test_the_creator_closes_an_open_table_from_its_page(browser: Any, platform: Any) -> None:
+    csrf = signed_up(browser)
+    page = browser.post("/games", data={**FORM, "csrf": csrf}).headers["Location"]
+    assert "Close this table" in read_text(browser.get(page).get_data(as_text=True))
+    closed = browser.post(page + "/close", data={"csrf": csrf})
+    assert closed.status_code == 303, closed.get_data(as_text=True)[-500:]
+    text = read_text(browser.get(page).get_data(as_text=True))
+    assert "Close this table" not in text and "its creator closed the table" in text, text[-1500:]
+    assert not machine_words(text)
