@@ -32,6 +32,10 @@ def test_a_speed_set_just_after_the_other_player_s_is_played_not_refused(page: P
         if page.evaluate(SENT) > sent:
             break
         click_once(page)
+    for _ in range(100):  # the board has sent it: its request reaches the route a moment later
+        if held:
+            break
+        page.wait_for_timeout(50)
     assert held, "no move was sent from the board"
     status, legal = web_server.call("GET", f"/api/v1/games/{gid}/legal-moves?limit=1000", token=bruno.token)
     played = {"move": legal["moves"][0], "expected_version": legal["version"]}
