@@ -1,6 +1,7 @@
-"""Two ways to a seat besides taking one by hand: accepting an invitation, and "play now".
+"""Three ways to a seat: by hand, by accepting an invitation, and by "play now".
 
-* **Taking a seat by hand** (``take``) leaves a seat for each invitee who has not answered.
+* **Taking a seat by hand** (``take``) leaves a seat for each invitee who has not answered (the
+  ``UNIQUE (game_id, player_id)`` index of the invitations finds them).
 * **Accepting an invitation** (``accept``) seats its invitee as taking a seat does (the game
   starts when its last seat fills); an invitation whose table has no seat left for them is
   closed, and says so.
