@@ -194,12 +194,13 @@ EVENTS = {
 # ------------------------------------------------------------------ moves
 
 
-def discard(m: Data) -> str:
-    where = m.get("discard", "top")
-    if where == "top":
+def discard(m: Data, then: bool = True) -> str:
+    """Where an action card goes once played (``then``) or discarded without its effect."""
+    joint = ", then " if then else ", "
+    if m.get("discard", "top") == "top":
         colour = CARDS[m["card"]].colour
-        return f", then on top of the discard pile (the Silver Dragon turns {colour.value if colour else 'wild'})"
-    return ", then at the bottom of the discard pile"
+        return f"{joint}on top of the discard pile (the Silver Dragon turns {colour.value if colour else 'wild'})"
+    return f"{joint}at the bottom of the discard pile"
 
 
 def trade_goals(m: Data, a: Audience, seat: int) -> str:
@@ -217,7 +218,7 @@ MOVES = {
         f"play Move a Card: {card(m['target'])} {cell(m['x'], m['y'])}{turned(m['orientation'])}{discard(m)}"
     ),
     "zap_card": lambda m, a, s: f"play Zap a Card on {card(m['target'])}{discard(m)}",
-    "discard_action": lambda m, a, s: f"discard {card(m['card'])} without its effect{discard(m)}",
+    "discard_action": lambda m, a, s: f"discard {card(m['card'])} without its effect{discard(m, then=False)}",
     "set_aside": lambda m, a, s: f"set {card(m['card'])} aside, out of the game",
 }
 

@@ -52,6 +52,8 @@ FILL = {
 """Designed: the fill of each panel colour."""
 LETTER = {"red": "R", "gold": "Y", "blue": "B", "green": "G", "black": "K", "rainbow": "*", "wild": "*"}
 """The deck list's letters, written on each panel so that colour is not the only cue."""
+KEY = "Panels: R red, Y gold, B blue, G green, K black, * rainbow (any colour)."
+"""The key to ``LETTER`` under the table."""
 PLAIN = {"rainbow": "#f5f5f5", "wild": "#d0d0d0"}
 """The colour text is contrasted against on a gradient fill."""
 
@@ -98,7 +100,9 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
         x = MARGIN + (card["x"] - left) * CELL
         cy = y + (card["y"] - top) * CELL
         parts.append(_card(card, x, cy, CELL, (card["x"], card["y"]) == spot, ref=True))
-    height = y + (max(ys) - top + 1) * CELL + MARGIN
+    height = y + (max(ys) - top + 1) * CELL + 6
+    parts.append(_text(MARGIN, height + 12, KEY, 11))
+    height += 12 + MARGIN
     head = open_svg("seven-dragons", (0, 0, width, height), _title(view), _desc(view, colours, last))
     return "".join([*head, _DEFS, *parts, "</svg>"])
 

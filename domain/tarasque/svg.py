@@ -198,7 +198,7 @@ def _middle(view: Mapping[str, Any], x: float, y: float, marked: str | None) -> 
     out.append(_egg(px + 8, y + 20 + ROW + 8))
     out.append(_label(px + TILE + 10, y + 20 + ROW + 12, f"egg supply: {view['supply']}"))
     if view["removed"]:
-        out.append(_label(x, y + 20 + ROW + 12, f"out of the game: {len(view['removed'])} tiles"))
+        out.append(_label(x, y + 20 + ROW + 12, f"out of the game: {_plural(len(view['removed']), 'tile')}"))
     out.append("</g>")
     return "".join(out)
 

@@ -86,3 +86,6 @@ def test_the_creator_closes_an_open_table_from_its_page(browser: Any, platform: 
     text = read_text(browser.get(page).get_data(as_text=True))
     assert "Close this table" not in text and "its creator closed the table" in text, text[-1500:]
     assert not machine_words(text)
+    platform.wait_for_projections()
+    lobby = read_text(browser.get("/").get_data(as_text=True))
+    assert "abandoned" in lobby and "open)" not in lobby  # no seat to take at a closed table

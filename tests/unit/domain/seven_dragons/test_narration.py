@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.seven_dragons import RULESET
 from domain.seven_dragons.cards import DRAGON_CODES, Colour
-from domain.seven_dragons.commands import Discard, PlaceDragon, TradeGoals, ZapCard
+from domain.seven_dragons.commands import Discard, DiscardAction, PlaceDragon, TradeGoals, ZapCard
 from domain.seven_dragons.events import CardDrawn, DragonPlaced, GoalDealt, GoalsTraded
 from domain.seven_dragons.narration import card
 from domain.seven_dragons.state import End
@@ -77,3 +77,11 @@ def test_a_goal_won_is_told_without_a_count_the_variant_may_not_have() -> None:
     result = RULESET.narrator.outcome({"places": [1, 2], "reason": End.GOAL.value}, ANN)
     assert "seven" not in result and "their" not in result
     assert result.startswith("You (teal) won: enough dragons of the winning goal's colour were connected.")
+
+
+def test_an_action_discarded_without_its_effect_says_where_it_goes_in_one_sentence() -> None:
+    """A tester read "discard Zap a Card without its effect, then on top of the discard pile": the
+    card goes nowhere *then*; it is discarded there."""
+    said = phrase(RULESET, DiscardAction(51), ANN, 0)
+    assert said.startswith("discard Zap a Card without its effect, on top of the discard pile (the Silver")
+    assert ", then" not in said

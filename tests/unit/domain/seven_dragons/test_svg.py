@@ -11,7 +11,7 @@ from domain.kernel.picture import MARK
 from domain.seven_dragons import RULESET
 from domain.seven_dragons.cards import RAINBOW, Action, Colour
 from domain.seven_dragons.state import End, Phase
-from domain.seven_dragons.svg import CELL, FILL
+from domain.seven_dragons.svg import CELL, FILL, KEY
 from tests.support.pictures import accessible, description, last, last_words
 
 from .helpers import action, dragon, table
@@ -70,7 +70,7 @@ def test_a_seat_sees_its_own_hand_and_goal_and_a_spectator_sees_neither() -> Non
         "You hold the red and gold card (red on top), the black and green card (black on the left), Rotate Goals"
     ) in description(own)
     for viewer in (Viewer.spectator(), Viewer.of(1)):
-        text = _picture(state, viewer)
+        text = _picture(state, viewer).replace(KEY, "")  # the key names every colour, for everyone
         shown = {g.get("data-card") for g in accessible(text, 2).iter(f"{NS}g") if g.get("class") == "card"}
         assert not shown & {str(c) for c in hand}
         assert "green" not in text and "red and gold" not in text  # seat 1's goal and its hand, by name
@@ -117,3 +117,10 @@ def test_a_card_s_title_names_it_in_words_with_its_cell_and_way_up_never_by_code
     )
     words = " ".join([*titles, description(root)])
     assert not re.search(r"\b[RYBGK*]{4}\b|°|\(-?\d+, -?\d+\)|_", words), words
+
+
+def test_the_panels_letters_are_explained_under_the_table() -> None:
+    """Colour is not a panel's only cue: its letter is, and the key under the table says each."""
+    state = table(seats=2, layout=[(dragon("KGYR"), 1, 0)])
+    text = " ".join(accessible(_picture(state, Viewer.spectator()), 2).itertext())
+    assert "Panels: R red, Y gold, B blue, G green, K black, * rainbow (any colour)." in text
