@@ -89,3 +89,14 @@ def test_the_creator_closes_an_open_table_from_its_page(browser: Any, platform: 
     platform.wait_for_projections()
     lobby = read_text(browser.get("/").get_data(as_text=True))
     assert "abandoned" in lobby and "open)" not in lobby  # no seat to take at a closed table
+
+
+def test_a_stranger_is_not_offered_a_seat_kept_for_an_invitee(browser: Any, platform: Any) -> None:
+    csrf = signed_up(browser, "ann")
+    invitee = create_app(platform).test_client()
+    signed_up(invitee, "bruno")
+    page = browser.post("/games", data={**FORM, "invite": "bruno", "csrf": csrf}).headers["Location"]
+    stranger = create_app(platform).test_client()
+    signed_up(stranger, "cid")
+    assert "Take a seat" not in read_text(stranger.get(page).get_data(as_text=True)), "kept for bruno"
+    assert "Take a seat" in read_text(invitee.get(page).get_data(as_text=True))
