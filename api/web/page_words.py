@@ -44,9 +44,9 @@ FIELD_WORDS = {
 
 _ID = r"'?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'?"
 _NAMED = (
+    (re.compile(rf"\b(?:you have )?no invitation {_ID}"), "there is no such invitation"),
     (re.compile(rf"\b(?:there is )?no (game|player|tournament|dispute|invitation) {_ID}"), r"there is no such \1"),
     (re.compile(rf"\b(game|player|tournament|dispute|invitation) {_ID}"), r"this \1"),
-    (re.compile(rf"\b(?:you have )?no invitation {_ID}"), "there is no such invitation"),
     (re.compile(_ID), "it"),
     (re.compile(r"'([^']{1,80})'"), r"“\1”"),
 )

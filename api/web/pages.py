@@ -116,23 +116,13 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         board=_board(doc, player_id),
         watching=not seated,
         your_seats=doc["your_seats"],
-        can_join=me is not None and open_seat and not seated and _seat_left_for(doc, me.id),
+        can_join=me is not None and open_seat and not seated and current_platform().seating.offers_seat(doc, me.id),
         is_creator=me is not None and doc["creator"] == me.id,
         **_starting(ruleset, doc),
         bots=[(r.bot, f"Level {n}: {r.about}") for n, r in enumerate(ruleset.ladder, 1)],
         page_data=page_data,
         errors=errors,
     )
-
-
-def _seat_left_for(doc: dict[str, Any], player_id: str) -> bool:
-    """Whether a free seat of an open table is not kept for an invitee who has not answered
-    (``Seating.take``): the page offers no seat that taking would refuse."""
-    waiting = current_platform().invitations.waiting(doc["id"])
-    if player_id in waiting:
-        return True
-    kept = len(waiting - {s["player_id"] for s in doc["seats"]})
-    return doc["planned_seats"] - len(doc["seats"]) > kept
 
 
 def _starting(ruleset: Ruleset[Any], doc: dict[str, Any]) -> dict[str, Any]:

@@ -45,7 +45,7 @@ from services.play.invitations import Invitations
 from services.play.journal import Journal
 from services.play.results import decision_result, move_result
 from services.play.seeds import Seeds
-from services.play.table_seats import acting_seat, awaits, free_seat
+from services.play.table_seats import acting_seat, awaits, free_seat, seat_left
 from services.play.unit_of_work import GameUnitOfWork
 
 
@@ -138,8 +138,9 @@ class GameService(GameReads):
         def sit(game: Game) -> None:
             if game.status == "active" and bot is None and game.ruleset.can_join(game.state):
                 return self._join(game, player_id, name, kind)
-            kept = sum(1 for p in held if not game.seats_of(p))
-            if kept and player_id != game.creator and len(game.free_seats()) <= kept:
+            if player_id != game.creator and not seat_left(
+                held, [s["player_id"] for s in game.seats], game.free_seats()
+            ):
                 raise SeatUnavailable("the free seats of this table are kept for the players invited to it")
             taken = free_seat(game, seat)
             if bot is not None and bot not in game.ruleset.bots:

@@ -23,6 +23,7 @@ from services.common.ports import GameRows
 from services.play.aggregate import Game
 from services.play.games import GameService
 from services.play.invitations import InvitationClosed, Invitations
+from services.play.table_seats import seat_left
 
 CANDIDATES = 50
 """Open tables looked at, oldest first, before play now opens one."""
@@ -42,6 +43,15 @@ class Seating:
         waiting = self.invitations.waiting(game_id)
         held = frozenset() if player.id in waiting else waiting  # the invited take the kept seats
         return self.games.take_seat(game_id, player.id, player.name, player.kind, seat, held=held)
+
+    def offers_seat(self, game: dict[str, Any], player_id: str) -> bool:
+        """Whether ``take`` would find a seat for ``player_id`` at the open table ``game`` (its
+        document): what a page offers."""
+        waiting = self.invitations.waiting(game["id"])
+        if player_id in waiting:
+            return True
+        free = range(game["planned_seats"] - len(game["seats"]))
+        return seat_left(waiting, [s["player_id"] for s in game["seats"]], free)
 
     def accept(self, invitation_id: str, player: Player) -> Game:
         """Seats the invitee at the invitation's table; ``InvitationClosed`` when it has no seat

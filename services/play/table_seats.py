@@ -4,6 +4,8 @@ the seat a newcomer takes, and whether a task's seat is still awaited.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from services.common import visibility
 from services.common.errors import NotAcceptingMoves, NotAPlayer, SeatUnavailable
 from services.play.aggregate import Game
@@ -52,3 +54,10 @@ def free_seat(game: Game, seat: int | None) -> int:
     if seat is None or seat not in free:
         raise SeatUnavailable(f"game {game.id} has no free seat" if seat is None else f"seat {seat} is not free")
     return seat
+
+
+def seat_left(held: frozenset[str], seated: Sequence[str], free: Sequence[int]) -> bool:
+    """Whether a free seat is left once one is kept for each invitee in ``held`` not seated yet
+    (True when none is kept: a full table is refused for being full, not for an invitee)."""
+    kept = held - set(seated)
+    return not kept or len(free) > len(kept)

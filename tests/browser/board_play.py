@@ -5,7 +5,7 @@ never the move controls."""
 from __future__ import annotations
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from tests.browser.pages import wait_for_turn_or_end
 
@@ -62,3 +62,21 @@ def play_to_the_end_on_the_board(page: Page, most: int = 400) -> list[int]:
             clicks.append(made)
         assert len(clicks) < most, "the game did not end"
     return clicks
+
+
+def hold_a_move_from_the_board(page: Page) -> list[Route]:
+    """Makes the viewer's decision on the board and holds its ``POST /moves`` in flight: the routes
+    held, to ``continue_()`` (then ``unroute``) once the test has looked at the page meanwhile."""
+    held: list[Route] = []
+    page.route("**/api/v1/games/*/moves", lambda route: held.append(route))
+    sent = page.evaluate(SENT)
+    for _ in range(12):
+        if page.evaluate(SENT) > sent:
+            break
+        click_once(page)
+    for _ in range(100):  # the board has sent it: its request reaches the route a moment later
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "no move was sent from the board"
+    return held

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, expect
 
-from tests.browser.board_play import LIT, SENT, click_once
+from tests.browser.board_play import LIT, hold_a_move_from_the_board
 from tests.browser.pages import open_table, sign_up, wait_for_turn_or_end
 from tests.support.processes import Server
 
@@ -35,18 +35,7 @@ def test_a_click_off_the_moves_says_so_and_a_board_with_nothing_to_play_says_why
     expect(page.locator(NOTE)).to_have_text("That is not one of your moves: the outlined places start a move.")
     assert page.locator("#version").inner_text() == version, "a stray click changed the game"
 
-    held: list[Route] = []
-    page.route("**/api/v1/games/*/moves", lambda route: held.append(route))
-    sent = page.evaluate(SENT)
-    for _ in range(12):
-        if page.evaluate(SENT) > sent:
-            break
-        click_once(page)
-    for _ in range(100):  # the board has sent it: its request reaches the route a moment later
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "no move was sent from the board"
+    held = hold_a_move_from_the_board(page)
     click_the_board_away_from_every_move(page)
     expect(page.locator(NOTE)).to_have_text(re.compile(r"^Nothing to play on the board now\. Sending your move"))
     for route in held:

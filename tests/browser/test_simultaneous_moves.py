@@ -5,9 +5,9 @@ nothing the person decides on, so the page sends the same move again at the game
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import Page, expect
 
-from tests.browser.board_play import SENT, click_once
+from tests.browser.board_play import hold_a_move_from_the_board
 from tests.browser.pages import wait_for_turn_or_end
 from tests.browser.reading import register, sign_in, table
 from tests.support.processes import Server
@@ -25,18 +25,7 @@ def test_a_speed_set_just_after_the_other_player_s_is_played_not_refused(page: P
     status, game = web_server.call("GET", f"/api/v1/games/{gid}", token=ann.token)
     assert status == 200 and sorted(game["awaiting"]) == [0, 1], "both set their speed at once"
 
-    held: list[Route] = []
-    page.route("**/api/v1/games/*/moves", lambda route: held.append(route))
-    sent = page.evaluate(SENT)
-    for _ in range(12):
-        if page.evaluate(SENT) > sent:
-            break
-        click_once(page)
-    for _ in range(100):  # the board has sent it: its request reaches the route a moment later
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held, "no move was sent from the board"
+    held = hold_a_move_from_the_board(page)
     status, legal = web_server.call("GET", f"/api/v1/games/{gid}/legal-moves?limit=1000", token=bruno.token)
     played = {"move": legal["moves"][0], "expected_version": legal["version"]}
     assert web_server.call("POST", f"/api/v1/games/{gid}/moves", played, bruno.token)[0] == 201
