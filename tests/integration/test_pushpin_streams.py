@@ -29,6 +29,7 @@ from api import grip_streams
 from api.app import create_app
 from services.common.ports import NullWork
 from services.streams.grip import NEXT_PATH, GripPublisher, Links, Resume, game_channel, last_position
+from services.streams.lines import KEEPALIVE
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from tests.support.processes import free_port
@@ -39,6 +40,10 @@ WAIT = 30.0
 OPENINGS = 4
 """Tries at opening a stream: Pushpin refuses part of a burst of openings at once (500, 502), and a
 client opens again with a backoff (docs/operations.md)."""
+SILENCE = 4 * KEEPALIVE
+"""An opening that answers nothing for this long is opened again, as the client library does after
+its read timeout (``dragonhall.streams.READ_TIMEOUT``): a CI run saw one of five openings burst at a
+Pushpin just started get no answer at all, though the API behind it had answered."""
 TABLES = 8
 """Tables tried for a game still running after its moves: a three-seat Seven Dragons game with the
 first legal move each time ends within thirty decisions in 15% of deals."""
@@ -91,18 +96,24 @@ class Reader:
         if token:
             sent["Authorization"] = f"Bearer {token}"
         self._client = httpx.Client(timeout=httpx.Timeout(WAIT * 4, connect=WAIT))
+        self._opening = httpx.Timeout(WAIT * 4, connect=WAIT, read=SILENCE)
         self._thread = threading.Thread(target=self._read, args=(url, sent, sse), daemon=True)
         self._thread.start()
 
     def _read(self, url: str, headers: dict[str, str], sse: bool) -> None:
         try:
             for attempt in range(OPENINGS):
-                with self._client.stream("GET", url, headers=headers) as r:
-                    self.status, self.headers = r.status_code, dict(r.headers)
-                    if r.status_code < 500 or attempt == OPENINGS - 1:
-                        self._take(r, sse)
-                        return
-                time.sleep(0.2 * 2**attempt)  # refused by a burst: opened again, as the client library does
+                last = attempt == OPENINGS - 1
+                try:
+                    with self._client.stream("GET", url, headers=headers, timeout=self._opening) as r:
+                        self.status, self.headers = r.status_code, dict(r.headers)
+                        if r.status_code < 500 or last:
+                            self._take(r, sse)
+                            return
+                except httpx.ReadTimeout:
+                    if self.status is not None or last:
+                        raise  # silent after it opened: a stream that lost its keep-alives fails
+                time.sleep(0.2 * 2**attempt)  # refused or unanswered: opened again, as the client library does
         except httpx.HTTPError:
             pass
         finally:
