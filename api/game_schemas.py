@@ -138,6 +138,13 @@ class SeatRequest(Schema):
     bot = BotName(metadata={"description": "A server bot of the game (GET /api/v1/catalog), to seat for its creator."})
 
 
+class LeaveRequest(Schema):
+    seat = strict_int(
+        validate=validate.Range(0, 63),
+        metadata={"description": "The seat to give up (yours, or, for the creator, a server bot's); else your last."},
+    )
+
+
 class MoveRequest(Schema):
     move = MoveField(
         required=True,

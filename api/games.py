@@ -1,4 +1,4 @@
-"""Games: create, seat, start, move, resign; and the game's document, events and replays.
+"""Games: create, seat, leave, start, close, move, resign; and the game's document, events and replays.
 
 Each route loads its request with a schema, calls one service method and dumps
 the result with a schema. Nothing here names a particular game.
@@ -87,6 +87,19 @@ def close_table(game_id: str) -> dict[str, Any]:
     player = required_player()
     p = current_platform()
     return p.queries.from_game(p.games.close(game_id, player.id), player.id)
+
+
+@blp.route("/games/<game_id>/leave", methods=["POST"])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
+@blp.arguments(game_schemas.LeaveRequest())
+@blp.response(200, game_schemas.GameDocument())
+def leave_table(body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """Give up your seat (``{}`` or ``{seat}``) at a table that has not started, or, as its
+    creator, take off a server bot you seated (``{seat}``); the seat is free again. The creator
+    closes the table rather than leave it."""
+    player = required_player()
+    p = current_platform()
+    return p.queries.from_game(p.seating.leave(game_id, player.id, body.get("seat")), player.id)
 
 
 @blp.route("/games/<game_id>/legal-moves", methods=["GET"])

@@ -153,6 +153,11 @@ class DeadlineProjection(RetriedProjection):
             deadline_index.joined(game.clock, game.tc, e.seat)
         return game
 
+    def _seat_given_up(self, e: Game.SeatGivenUp, batch: _Batch) -> Timed:
+        game = self._game(game_of(e))
+        game.bot_seats.discard(e.seat)
+        return game
+
     def _started(self, e: Game.Started, batch: _Batch) -> Timed:
         game = self._seated(e, batch)
         deadline_index.started(game.clock, game.tc, e.seats)
@@ -209,6 +214,7 @@ _HANDLERS: Handlers[_Handler] = Handlers(
     {
         Game.Created: DeadlineProjection._created,
         Game.SeatTaken: DeadlineProjection._seat_added,
+        Game.SeatGivenUp: DeadlineProjection._seat_given_up,
         Game.Joined: DeadlineProjection._seat_added,
         Game.Started: DeadlineProjection._started,
         Game.Forked: DeadlineProjection._forked,

@@ -122,6 +122,13 @@ class GameMemory:
         self.seats[gid] = seats
         return seats
 
+    def seat_given_up(self, e: Game.SeatGivenUp) -> list[dict[str, Any]]:
+        """The game's seats without the one given up (a table not started: no clock holds it)."""
+        gid = game_of(e)
+        seats = [s for s in self.seats_of(gid) if s["seat"] != e.seat]
+        self.seats[gid] = seats
+        return seats
+
     def started(self, e: Game.Started) -> None:
         gid = game_of(e)
         self.seats[gid] = [dict(s) for s in e.seats]

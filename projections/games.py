@@ -131,6 +131,15 @@ class GameProjection(RetriedProjection):
         batch.update(gid, e, seats=json.dumps(seats))
         batch.inserts.append(_player(gid, e.player_id))
 
+    def _seat_given_up(self, e: Game.SeatGivenUp, batch: Batch) -> None:
+        """The seat is free again; the game leaves its player's list unless they created it or
+        hold another of its seats."""
+        gid = game_of(e)
+        seats = self.memory.seat_given_up(e)
+        batch.update(gid, e, seats=json.dumps(seats))
+        if all(s["player_id"] != e.player_id for s in seats):
+            batch.inserts.append(_unlisted(gid, e.player_id))
+
     def _started(self, e: Game.Started, batch: Batch) -> None:
         gid = game_of(e)
         self.memory.started(e)
@@ -176,11 +185,21 @@ def _player(gid: str, player_id: str) -> Change:
     )
 
 
+def _unlisted(gid: str, player_id: str) -> Change:
+    """The game off ``player_id``'s list, unless they created it."""
+    return (
+        "DELETE FROM {p}dh_game_players WHERE game_id = ? AND player_id = ? "
+        "AND player_id <> (SELECT creator FROM {p}dh_games WHERE game_id = ?)",
+        (gid, player_id, gid),
+    )
+
+
 _Handler = Callable[[GameProjection, Any, Batch], None]
 _HANDLERS: Handlers[_Handler] = Handlers(
     {
         Game.Created: GameProjection._created,
         Game.SeatTaken: GameProjection._seat_taken,
+        Game.SeatGivenUp: GameProjection._seat_given_up,
         Game.Joined: GameProjection._joined,
         Game.Started: GameProjection._started,
         Game.Forked: GameProjection._forked,

@@ -109,6 +109,9 @@ class InboxProjection(RetriedProjection):
     def _seat_added(self, e: Game.SeatTaken | Game.Joined, notices: Notices) -> None:
         self.memory.seat_added(e)
 
+    def _seat_given_up(self, e: Game.SeatGivenUp, notices: Notices) -> None:
+        self.memory.seat_given_up(e)
+
     def _started(self, e: Game.Started, notices: Notices) -> None:
         self.memory.started(e)
         turn_notices.tell_seats(self.memory, notices, e, "game_started", {})
@@ -143,6 +146,7 @@ _HANDLERS: Handlers[_Handler] = Handlers(
     {
         Game.Created: InboxProjection._created,
         Game.SeatTaken: InboxProjection._seat_added,
+        Game.SeatGivenUp: InboxProjection._seat_given_up,
         Game.Joined: InboxProjection._seat_added,
         Game.Started: InboxProjection._started,
         Game.Forked: InboxProjection._forked,

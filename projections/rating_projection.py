@@ -101,6 +101,10 @@ class RatingProjection(TrackedProjection):
         by_number[e.seat] = seat
         self._seat(gid, [by_number[n] for n in sorted(by_number)], seated)
 
+    def _seat_given_up(self, e: Game.SeatGivenUp, changes: list[Change], seated: Seated) -> None:
+        gid = game_of(e)
+        self._seat(gid, [s for s in self._seats_of(gid) if s["seat"] != e.seat], seated)
+
     def _seated(self, e: Game.Started | Game.Forked, changes: list[Change], seated: Seated) -> None:
         self._seat(game_of(e), [dict(s) for s in e.seats], seated)
 
@@ -141,6 +145,7 @@ _HANDLERS: Handlers[_Handler] = Handlers(
     {
         Game.Created: RatingProjection._created,
         Game.SeatTaken: RatingProjection._seat_added,
+        Game.SeatGivenUp: RatingProjection._seat_given_up,
         Game.Joined: RatingProjection._seat_added,
         Game.Started: RatingProjection._seated,
         Game.Forked: RatingProjection._seated,

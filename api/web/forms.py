@@ -1,7 +1,7 @@
 """The forms of the pages: sign up, sign in and out, open a table, take a seat, add a bot,
-start, and open a dispute. Each checks its origin (and, signed in, the session's CSRF token),
-calls the same service as the API's route, and redirects to the page that shows the result (or
-shows the page again with the error). Each declares its contract (``api.parser.page_contract``),
+start, leave or close a table, and open a dispute. Each checks its origin (and, signed in, the
+session's CSRF token), calls the same service as the API's route, and redirects to the page that
+shows the result (or shows the page again with the error). Each declares its contract (``api.parser.page_contract``),
 checked before it runs by the code that checks the API's routes: origin, CSRF token, token scope,
 rate limit."""
 
@@ -282,6 +282,21 @@ def close_table(game_id: str) -> Response | tuple[str, int]:
     me = signed_in()
     return acting(
         lambda: _then_game(current_platform().games.close(game_id, me.id)),
+        lambda errors: pages.game_page(game_id, errors),
+    )
+
+
+@web.route("/games/<game_id>/leave", methods=["POST"])
+@page_contract(auth="required", scope="play")
+def leave_table(game_id: str) -> Response | tuple[str, int]:
+    """Gives up the signed-in person's seat at a table not started, or, with ``seat`` (the
+    creator's button by a server bot), takes that bot off the table."""
+    me = signed_in()
+    seat = number(request.form.get("seat", "")) if request.form.get("seat", "").strip() else None
+    if isinstance(seat, str):
+        return pages.game_page(game_id, [said("that seat is not one of this table's")]), 400
+    return acting(
+        lambda: _then_game(current_platform().seating.leave(game_id, me.id, seat)),
         lambda errors: pages.game_page(game_id, errors),
     )
 

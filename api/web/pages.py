@@ -19,6 +19,7 @@ from api.web.viewing import STATUS_WORDS, base_context, viewer
 from domain.kernel import Ruleset, all_games, find_game
 from domain.kernel.narration import Names
 from domain.kernel.rules import BOOK_TITLES
+from services.accounts.players import SERVER_BOT_PREFIX
 from services.common.errors import GameNotFound, InvalidRequest, NoPicture, NotAPlayer
 from services.common.visibility import ENDED
 from services.reads.game_log import result_text, status_line
@@ -119,6 +120,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         can_join=me is not None and open_seat and not seated and current_platform().seating.offers_seat(doc, me.id),
         is_creator=me is not None and doc["creator"] == me.id,
         **_starting(ruleset, doc),
+        **_leaving(doc, player_id, names),
         bots=[(r.bot, f"Level {n}: {r.about}") for n, r in enumerate(ruleset.ladder, 1)],
         page_data=page_data,
         errors=errors,
@@ -132,6 +134,21 @@ def _starting(ruleset: Ruleset[Any], doc: dict[str, Any]) -> dict[str, Any]:
     more = least - seated
     needs = f"It can start once {least} players are seated: {more} more {'is' if more == 1 else 'are'} needed."
     return {"can_start": seated >= least, "start_needs": needs}
+
+
+def _leaving(doc: dict[str, Any], player_id: str | None, names: Names) -> dict[str, Any]:
+    """The ways out a table not started offers its viewer: leaving their seat (not its creator,
+    who closes it), or, for the creator, taking off a server bot (``bots_off``: seat and name).
+    A tournament's table offers none: its seats are given up by withdrawing."""
+    shut: dict[str, Any] = {"can_leave": False, "bots_off": []}
+    if player_id is None or doc["status"] not in ("open", "scheduled"):
+        return shut
+    if current_platform().games.load(doc["id"]).settings.get("tournament"):
+        return shut
+    creator = doc["creator"] == player_id
+    bots = [s for s in doc["seats"] if creator and str(s["player_id"]).startswith(SERVER_BOT_PREFIX)]
+    return {"can_leave": bool(doc["your_seats"]) and not creator,
+            "bots_off": [(s["seat"], names.full(s["seat"])) for s in bots]}  # fmt: skip
 
 
 @web.route("/games/<game_id>/replay", methods=["GET"])

@@ -110,6 +110,20 @@ def _seat_taken(r: Replay, data: dict[str, Any], step: Step, event: dict[str, An
     r.taken_at[seat] = version_of(event)
 
 
+def _seat_given_up(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
+    seat = data["seat"]
+    if r.status not in ("open", "scheduled"):
+        raise Mismatch(f"a seat is given up only before the game starts, and the game is {r.status}")
+    held = next((s for s in r.seats if s["seat"] == seat), None)
+    if held is None:
+        raise Mismatch(f"seat {seat} is given up, but nobody holds it")
+    leaving = {k: data[k] for k in SEAT_KEYS}
+    if leaving != held:
+        raise Mismatch(f"seat {seat} is given up by {short(leaving)}, but {short(held)} holds it")
+    r.seats.remove(held)
+    r.taken_at.pop(seat, None)
+
+
 def _started(r: Replay, data: dict[str, Any], step: Step, event: dict[str, Any]) -> None:
     if r.status not in ("open", "scheduled"):
         raise Mismatch(f"the game is {r.status}; it cannot start")
@@ -284,6 +298,7 @@ def _end(r: Replay, status: str, outcome: dict[str, Any], data: dict[str, Any], 
 _HANDLERS: dict[str, Callable[[Replay, dict[str, Any], Step, dict[str, Any]], None]] = {
     "Created": _created,
     "SeatTaken": _seat_taken,
+    "SeatGivenUp": _seat_given_up,
     "Started": _started,
     "Forked": _forked,
     "Joined": _joined,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.kernel import ConfigError, RuleError
-from services.reads.steps import CAUSES
+from services.reads.steps import CAUSES, SEATINGS
 
 
 class Mismatch(Exception):
@@ -21,7 +21,7 @@ def actor(event: Any) -> str:
     data = event.get("data") if isinstance(event, dict) else None
     if not isinstance(data, dict):
         return "-"
-    if "seat" in data and event.get("type") in (*CAUSES, "SeatTaken"):
+    if "seat" in data and event.get("type") in (*CAUSES, *SEATINGS):
         return f"seat {data['seat']}"
     return "creator" if event.get("type") == "Created" else "system"
 

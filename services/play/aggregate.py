@@ -2,9 +2,8 @@
 
 The stream holds two kinds of events:
 
-* **platform events**, which say who did what: ``Created``, ``SeatTaken``,
-  ``Started``, ``MoveMade``, ``Resigned``, ``TurnTimedOut``, ``PolicyPlayed``,
-  ``Joined``, ``ClockSettled``, ``Finished`` and ``Abandoned``;
+* **platform events**, which say who did what: ``Created``, ``SeatTaken``, ``SeatGivenUp``, ``Started``, ``MoveMade``,
+  ``Resigned``, ``TurnTimedOut``, ``PolicyPlayed``, ``Joined``, ``ClockSettled``, ``Finished`` and ``Abandoned``;
 * **rule events**, the game's own facts (``DiceRolled``, ``CardPlaced``...), each
   stored under its own topic ``dragonhall:<game>:<EventType>`` and carrying the
   hash of the state it leads to, the seats awaited after it, the engine version
@@ -50,16 +49,32 @@ class Game(Aggregate):
         settings: dict[str, Any]
         sandbox_of: dict[str, Any] | None
 
-    class SeatTaken(Timed, Aggregate.Event):
-        TOPIC = "dragonhall:Game.SeatTaken"
+    class SeatEvent(Timed, Aggregate.Event):
+        """A seat and its player: the fields of ``SeatTaken``, ``SeatGivenUp`` and ``Joined``."""
+
+        TOPIC = "dragonhall:Game.SeatEvent"  # a base, never stored
         seat: int
         player_id: str
         name: str
         kind: str
         bot: str | None
 
+        def held(self) -> dict[str, Any]:
+            return {k: getattr(self, k) for k in ("seat", "player_id", "name", "kind", "bot")}
+
+    class SeatTaken(SeatEvent):
+        TOPIC = "dragonhall:Game.SeatTaken"
+
         def apply(self, game: Game) -> None:
-            game.seats = [*game.seats, _seat(self.seat, self.player_id, self.name, self.kind, self.bot)]
+            game.seats = [*game.seats, self.held()]
+
+    class SeatGivenUp(SeatEvent):
+        """A seat free again before the start: its player left, or the creator took off a bot."""
+
+        TOPIC = "dragonhall:Game.SeatGivenUp"
+
+        def apply(self, game: Game) -> None:
+            game.seats = [s for s in game.seats if s["seat"] != self.seat]
 
     class Started(Timed, Aggregate.Event):
         TOPIC = "dragonhall:Game.Started"
@@ -143,17 +158,12 @@ class Game(Aggregate):
             game.banks = {**game.banks, **self.banks}
             game.unsettled = {s: t for s, t in game.unsettled.items() if s not in self.banks}
 
-    class Joined(Timed, Aggregate.Event):
+    class Joined(SeatEvent):
         TOPIC = "dragonhall:Game.Joined"
-        seat: int
-        player_id: str
-        name: str
-        kind: str
-        bot: str | None
 
         def apply(self, game: Game) -> None:
             game.decisions += 1
-            game.seats = [*game.seats, _seat(self.seat, self.player_id, self.name, self.kind, self.bot)]
+            game.seats = [*game.seats, self.held()]
             bank = clocks.initial_bank(game.time_control)
             if bank is not None:
                 game.banks = {**game.banks, str(self.seat): bank}
@@ -365,13 +375,6 @@ class Game(Aggregate):
             return False
         self.trigger_event(self.Finished, outcome=outcome.to_json(), seed=seed_hex)
         return True
-
-
-def _seat(seat: int, player_id: str, name: str, kind: str, bot: str | None) -> dict[str, Any]:
-    return {"seat": seat, "player_id": player_id, "name": name, "kind": kind, "bot": bot}
-
-
-CAUSES = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.PolicyPlayed, Game.Joined)
 
 
 @cache

@@ -6,8 +6,11 @@ from typing import Any
 
 from domain.kernel import Viewer
 from services.common.event_store import EventStore
-from services.play.aggregate import CAUSES, Game
+from services.play.aggregate import Game
 from services.reads.redaction import redact_stored_event
+
+CAUSES = (Game.MoveMade, Game.Resigned, Game.TurnTimedOut, Game.PolicyPlayed, Game.Joined)
+"""The platform events that open a decision (``services.reads.steps.CAUSES`` by name)."""
 
 
 def move_result(game: Game, events: list[Any], viewer: Viewer) -> dict[str, Any]:

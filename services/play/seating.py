@@ -1,4 +1,4 @@
-"""Three ways to a seat: by hand, by accepting an invitation, and by "play now".
+"""Three ways to a seat: by hand, by accepting an invitation, and by "play now"; and the way out.
 
 * **Taking a seat by hand** (``take``) leaves a seat for each invitee who has not answered (the
   ``UNIQUE (game_id, player_id)`` index of the invitations finds them).
@@ -10,6 +10,10 @@
   scheduled, with nobody invited, outside tournaments and sandboxes, not already theirs. A
   table opened this way has the variant's fewest seats, no clock and is rated, and waits for
   the next person who plays now (or for its creator to add a server bot).
+* **Giving a seat up** (``leave``): before the game starts, a player leaves the table (a seat
+  taken by mistake, a table nobody else came to), or its creator takes off a server bot it
+  seated; the seat is free for the next comer. The creator closes the table rather than leave
+  it, and a tournament's seat is given up by withdrawing (``services.play.table_seats``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from services.common.ports import GameRows
 from services.play.aggregate import Game
 from services.play.games import GameService
 from services.play.invitations import InvitationClosed, Invitations
-from services.play.table_seats import seat_left
+from services.play.table_seats import seat_left, seat_to_give_up
 
 CANDIDATES = 50
 """Open tables looked at, oldest first, before play now opens one."""
@@ -43,6 +47,16 @@ class Seating:
         waiting = self.invitations.waiting(game_id)
         held = frozenset() if player.id in waiting else waiting  # the invited take the kept seats
         return self.games.take_seat(game_id, player.id, player.name, player.kind, seat, held=held)
+
+    def leave(self, game_id: str, player_id: str, seat: int | None = None) -> Game:
+        """``player_id`` gives up their seat (``seat``, else their last) at a table not started, or
+        its creator takes off the server bot at ``seat``."""
+
+        def give_up(game: Game) -> None:
+            held = seat_to_give_up(game, player_id, seat)
+            game.trigger_event(Game.SeatGivenUp, **{k: held[k] for k in ("seat", "player_id", "name", "kind", "bot")})
+
+        return self.games.uow.change(game_id, give_up).game
 
     def offers_seat(self, game: dict[str, Any], player_id: str) -> bool:
         """Whether ``take`` would find a seat for ``player_id`` at the open table ``game`` (its

@@ -1,11 +1,13 @@
 """Which seat a caller is at a table: the seat a command is for, the seat a reader reads for,
-the seat a newcomer takes, and whether a task's seat is still awaited.
+the seat a newcomer takes or a player gives up, and whether a task's seat is still awaited.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from services.accounts.players import server_bot_id
 from services.common import visibility
 from services.common.errors import NotAcceptingMoves, NotAPlayer, SeatUnavailable
 from services.play.aggregate import Game
@@ -61,3 +63,28 @@ def seat_left(held: frozenset[str], seated: Sequence[str], free: Sequence[int]) 
     (True when none is kept: a full table is refused for being full, not for an invitee)."""
     kept = held - set(seated)
     return not kept or len(free) > len(kept)
+
+
+def seat_to_give_up(game: Game, player_id: str, seat: int | None) -> dict[str, Any]:
+    """The seat ``player_id`` gives up at a table not started: the one they name, else their last.
+    The creator may name a server bot's seat (a bot seated by mistake) but gives up no seat of
+    their own (they close the table instead); a tournament's seat is given up by withdrawing."""
+    if game.status not in ("open", "scheduled"):
+        raise NotAcceptingMoves(f"game {game.id} is {game.status}: a seat is given up only before the game starts")
+    if game.settings.get("tournament"):
+        raise SeatUnavailable("a tournament game's seat is given up by withdrawing from the tournament")
+    mine = game.seats_of(player_id)
+    if seat is None:
+        if not mine:
+            raise NotAPlayer(f"you hold no seat at the table of game {game.id}")
+        seat = mine[-1]
+    held = next((s for s in game.seats if s["seat"] == seat), None)
+    if held is None:
+        raise SeatUnavailable("that seat is free already")
+    creator = player_id == game.creator
+    if held["player_id"] == player_id and creator:
+        raise SeatUnavailable("you opened this table: close it instead of leaving it")
+    server_bot = bool(held["bot"]) and held["player_id"] == server_bot_id(held["bot"])
+    if held["player_id"] != player_id and not (creator and server_bot):
+        raise NotAPlayer("you do not hold that seat: only its player (or the creator, for a server bot) gives it up")
+    return dict(held)

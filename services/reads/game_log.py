@@ -20,14 +20,14 @@ from services.common.visibility import has_ended
 from services.play.aggregate import Game
 from services.reads.platform_words import PlatformWords
 from services.reads.redaction import redact_stored_event
-from services.reads.seat_names import names_in
+from services.reads.seat_names import names_in, seat_holder
 from services.reads.step_index import Bounds, bounds, grouped
 from services.reads.steps import CAUSES
 
 KINDS = {
-    "Created": "created", "SeatTaken": "seat", "Started": "started", "Forked": "started", "MoveMade": "move",
-    "Resigned": "resigned", "TurnTimedOut": "timeout", "PolicyPlayed": "timeout", "Joined": "joined",
-    "Abandoned": "abandoned",
+    "Created": "created", "SeatTaken": "seat", "SeatGivenUp": "seat", "Started": "started", "Forked": "started",
+    "MoveMade": "move", "Resigned": "resigned", "TurnTimedOut": "timeout", "PolicyPlayed": "timeout",
+    "Joined": "joined", "Abandoned": "abandoned",
 }  # fmt: skip
 NOTICES = ("TurnTimedOut",)
 """Lines a page keeps in view until read: a seat's clock ran out and the server acted for it (the
@@ -53,7 +53,9 @@ def narrated_log(
                      game.state)  # fmt: skip
     ruleset = find_game(game.game)
     audience = Audience(names, game.variant)
-    words = PlatformWords(ruleset.narrator, audience, game.time_control)
+    words = PlatformWords(
+        ruleset.narrator, audience, game.time_control, seat_holder(game.seats, player_id, names, ruleset.bot_title)
+    )
     found = bounds(queries.games, str(game.id), game.version)
     wanted = [i for i, until in enumerate(found.until) if until > after][window or slice(None)]
     causes = [i for i, kind in enumerate(found.kinds) if kind in CAUSES]

@@ -1,4 +1,4 @@
-"""The platform's own events in words: seats taken, starts, clocks, timeouts, resignations, ends.
+"""The platform's own events in words: seats taken and given up, starts, clocks, timeouts, resignations, ends.
 
 The games tell their rule events (``domain/<game>/narration.py``); this module tells the events
 the platform records around them, from the same redacted data ``GET /events`` answers, and says
@@ -13,6 +13,7 @@ from typing import Any
 
 from domain.kernel.narration import Audience, Narrator
 from domain.kernel.wording import counted, listing, sentence, upper_first
+from services.accounts.players import SERVER_BOT_PREFIX
 
 Data = Mapping[str, Any]
 
@@ -54,14 +55,23 @@ def clock_words(tc: Mapping[str, Any]) -> str:
 class PlatformWords:
     """Sentences for the platform's events, for one viewer of one game."""
 
-    def __init__(self, narrator: Narrator, audience: Audience, time_control: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        narrator: Narrator,
+        audience: Audience,
+        time_control: Mapping[str, Any],
+        holder: Callable[[Data], str] | None = None,
+    ) -> None:
         self.narrator = narrator
         self.audience = audience
         self.names = audience.names
         self.time_control = time_control
+        self.holder = holder or (lambda d: self.names.full(d["seat"]))
+        """Who a seat's event names (``services.reads.seat_names.seat_holder``)."""
         self.told: dict[str, Callable[[Data], str]] = {
             "Created": self.created,
-            "SeatTaken": lambda d: f"{self.names.full(d['seat'])} took a seat",
+            "SeatTaken": lambda d: f"{self.holder(d)} took a seat",
+            "SeatGivenUp": self.given_up,
             "Started": self.started,
             "MoveMade": lambda d: f"{self.names(d['seat'])} chose to {self.move(d)}",
             "Resigned": lambda d: f"{self.names(d['seat'])} resigned",
@@ -73,6 +83,11 @@ class PlatformWords:
             "Finished": lambda d: "The game ended",
             "Abandoned": lambda d: f"The game was abandoned: {d.get('reason') or 'its seats were not filled'}",
         }
+
+    def given_up(self, data: Data) -> str:
+        """A seat given up: its player left, or the creator took off a server bot."""
+        server_bot = bool(data.get("bot")) and str(data.get("player_id", "")).startswith(SERVER_BOT_PREFIX)
+        return f"{self.holder(data)} {'was taken off' if server_bot else 'left'} the table"
 
     def event(self, kind: str, data: Data) -> str:
         told = self.told.get(kind)

@@ -14,11 +14,11 @@ configuration, so an open table's seats are named before its game starts.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.kernel import ConfigError, find_game
-from domain.kernel.narration import Names
+from domain.kernel.narration import BotTitle, Names, display_name
 from services.accounts.players import SERVER_BOT_PREFIX
 from services.common.visibility import seats_held
 
@@ -61,3 +61,22 @@ def names_in(
     doc = {"game": game, "variant": variant, "options": options, "seats": seats, "planned_seats": planned,
            "status": status}  # fmt: skip
     return names_of(doc, player_id, state)
+
+
+def seat_holder(
+    seats: Sequence[Mapping[str, Any]], player_id: str | None, names: Names, title: BotTitle | None
+) -> Callable[[Mapping[str, Any]], str]:
+    """Who a seat's event (``SeatTaken``, ``SeatGivenUp``) names, as ``player_id`` reads it: the
+    seat as ``names`` names it while the same player still holds it; else (a seat given up, or
+    numbered anew when the game started) the player the event itself names, "You" for the reader."""
+    holders = {int(s["seat"]): s.get("player_id") for s in seats}
+
+    def who(data: Mapping[str, Any]) -> str:
+        seat, holder = int(data["seat"]), data.get("player_id")
+        if holder is not None and holders.get(seat) == holder:
+            return names.full(seat)
+        if player_id is not None and holder == player_id:
+            return "You"
+        return display_name(as_named([data])[0], title)
+
+    return who

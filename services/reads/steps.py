@@ -14,7 +14,9 @@ from typing import Any
 
 CAUSES = ("MoveMade", "Resigned", "TurnTimedOut", "PolicyPlayed", "Joined")
 """Platform events that are decisions of a seat, each followed by the rule events it produced."""
-STEP_STARTS = ("Created", "SeatTaken", "Started", "Forked", *CAUSES, "Abandoned")
+SEATINGS = ("SeatTaken", "SeatGivenUp")
+"""A seat taken or given up before the start: a step of its own, by the player it names."""
+STEP_STARTS = ("Created", *SEATINGS, "Started", "Forked", *CAUSES, "Abandoned")
 DECISION_FIELDS = {
     "MoveMade": ("seat", "move", "command_id"),
     "Resigned": ("seat",),
@@ -22,6 +24,7 @@ DECISION_FIELDS = {
     "PolicyPlayed": ("seat", "applied", "move"),
     "Joined": ("seat",),
     "SeatTaken": ("seat", "bot"),
+    "SeatGivenUp": ("seat", "bot"),
 }
 """The fields of each kind of decision that its step shows."""
 POLICY_ACTS = ("TurnTimedOut", "PolicyPlayed")
@@ -77,7 +80,7 @@ def actor(event: dict[str, Any], seats: Sequence[dict[str, Any]]) -> dict[str, A
     kind = event["type"]
     if kind == "Created":
         return {"kind": "creator", "player_id": data.get("creator")}
-    if kind in (*CAUSES, "SeatTaken") and "seat" in data:
+    if kind in (*CAUSES, *SEATINGS) and "seat" in data:
         seat = data["seat"]
         info = next((s for s in seats if s["seat"] == seat), None)
         who = data.get("player_id") or (info or {}).get("player_id")

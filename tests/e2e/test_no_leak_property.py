@@ -107,6 +107,7 @@ OTHER_ROUTES = {
     "/games/<game_id>/bots",
     "/games/<game_id>/start",
     "/games/<game_id>/close",  # a table not started: nothing hidden exists yet, its answer is its document
+    "/games/<game_id>/leave",  # the same
     "/games/<game_id>/disputes",
     "/api/v1/me",
     "/api/v1/me/vacation",
@@ -117,6 +118,7 @@ OTHER_ROUTES = {
     "/api/v1/games/<game_id>/seats",
     "/api/v1/games/<game_id>/start",
     "/api/v1/games/<game_id>/close",
+    "/api/v1/games/<game_id>/leave",
     "/api/v1/games/<game_id>/resign",
     "/api/v1/disputes/<dispute_id>/resolve",
     "/api/v1/disputes/<dispute_id>/sandbox",

@@ -38,6 +38,7 @@ MINIMAL_BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/games/{game_id}/seats"): {},
     ("POST", "/api/v1/games/{game_id}/moves"): {"move": {"type": "bid", "amount": 1}},
     ("POST", "/api/v1/games/{game_id}/resign"): {},
+    ("POST", "/api/v1/games/{game_id}/leave"): {},
     ("POST", "/api/v1/games/{game_id}/disputes"): {"version": 1, "claim": "c"},
     ("POST", "/api/v1/disputes/{dispute_id}/resolve"): {"verdict": "upheld"},
     ("POST", "/api/v1/me/bots"): {"name": "n"},
@@ -183,6 +184,7 @@ def _world(client: Any) -> dict[str, Any]:
     w["open"] = table(seated=())
     w["to_start"] = table(players=3)
     w["to_close"] = table(players=3)
+    w["to_leave"] = table(players=3)
     w["over"] = table(seated=("b", "c"), options={"goal": 5})  # alice, who holds no seat, arbitrates it
     while (doc := client.game(w["over"]))["status"] == "active":
         token = w["b"] if doc["awaiting"][0] == 0 else w["c"]
@@ -349,6 +351,13 @@ def _asks(w: dict[str, Any]) -> list[Ask]:
     game_op("POST", "/close", 404, nope, token=a)
     game_op("POST", "/close", 409, g, token=a)
     game_op("POST", "/close", 200, w["to_close"], token=a)
+    game_op("POST", "/leave", 400, w["to_leave"], body={"seat": -1}, token=b)
+    game_op("POST", "/leave", 401, w["to_leave"], body={})
+    game_op("POST", "/leave", 403, w["to_leave"], body={}, token=c)  # c holds no seat there
+    game_op("POST", "/leave", 404, nope, body={}, token=b)
+    game_op("POST", "/leave", 409, g, body={}, token=b)  # a running game's seat is resigned, not left
+    too_large("POST", "/api/v1/games/{game_id}/leave", f"/api/v1/games/{w['to_leave']}/leave")
+    game_op("POST", "/leave", 200, w["to_leave"], body={}, token=b)
 
     bid = {"move": {"type": "bid", "amount": 1}, "command_id": "k1"}
     game_op("POST", "/moves", 400, g, body={"move": {"type": "bid"}}, token=a)

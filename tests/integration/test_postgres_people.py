@@ -39,3 +39,25 @@ def test_names_passwords_codes_and_invitations_on_postgres(pg_platform: Any) -> 
     [invitation] = p.invitations.pending(bruno.id)
     assert invitation["game_id"] == str(game.id) and invitation["inviter"]["name"] == "Ann"
     assert p.invitations.decline(invitation["invitation_id"], bruno, "later")["status"] == "declined"
+
+
+def test_a_seat_given_up_leaves_the_players_list_on_postgres(pg_platform: Any) -> None:
+    """The game list's projection takes a table off the list of a player who left it (not its
+    creator's), in SQL written once for both stores."""
+    p = pg_platform
+    ann, _ = p.accounts.register("Ann", "human")
+    bruno, _ = p.accounts.register("Bruno", "human")
+    gid = str(p.games.create_game(ann.id, "tarasque", None, None, 3).id)
+    p.games.take_seat(gid, ann.id, "Ann", "human")
+    p.games.take_seat(gid, bruno.id, "Bruno", "human")
+    p.wait_for_projections()
+
+    def listed(player_id: str) -> list[dict[str, Any]]:
+        return list(p.queries.views.list_games(status=None, game=None, player=player_id, limit=10, offset=0))
+
+    assert [g["game_id"] for g in listed(bruno.id)] == [gid]
+    p.seating.leave(gid, bruno.id)
+    p.wait_for_projections()
+    assert listed(bruno.id) == []
+    [row] = listed(ann.id)
+    assert [s["name"] for s in row["seats"]] == ["Ann"]

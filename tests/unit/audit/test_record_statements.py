@@ -269,3 +269,31 @@ def test_the_regression_corpus_verifies_as_format_1() -> None:
     assert report["ok"] and report["format"] == "dragonhall-record/1"
     record["header"]["seats"][0]["name"] = "someone else"
     assert "header.seats[0].name" in rejection(record)
+
+
+def _given_up_record(platform: Any) -> dict[str, Any]:
+    """A three-seat Tarasque table where the creator took off a bot before the start, played out."""
+    from services.audits.records import game_record
+
+    g = platform.games.create_game("owner", "tarasque", None, None, 3)
+    gid = str(g.id)
+    for bot in ("random", "greedy"):
+        platform.games.take_seat(gid, f"server-bot:{bot}", f"{bot} bot", "bot", bot=bot)
+    platform.seating.leave(gid, "owner", 1)
+    for bot in ("beginner", "random"):
+        platform.games.take_seat(gid, f"server-bot:{bot}", f"{bot} bot", "bot", bot=bot)
+    while (g := platform.games.load(gid)).status == "active":
+        platform.games.resign(gid, g.holder(g.awaiting[0]), seat=g.awaiting[0])
+    return game_record(platform.games, gid)
+
+
+def test_a_seat_given_up_verifies_and_a_changed_one_fails_naming_it(platform_m: Any) -> None:
+    record = _given_up_record(platform_m)
+    assert [e["type"] for e in record["events"]].count("SeatGivenUp") == 1
+    assert verify_record(record)["ok"], verify_record(record)["problems"]
+
+    def doctor(r: dict[str, Any]) -> None:
+        _first(r, "SeatGivenUp")["data"]["bot"] = "random"
+
+    for verdict in both_ways(record, doctor):
+        assert "(SeatGivenUp): seat 1 is given up by" in verdict and "'greedy'} holds it" in verdict, verdict
