@@ -49,7 +49,7 @@ def _register(app: Celery, name: str, job: Callable[..., Any], platform: Callabl
             raise self.retry(countdown=later.seconds) from None
 
     task.__name__ = name.rsplit(".", 1)[-1]
-    app.task(name=name, bind=True, **OPTIONS)(task)
+    app.task(name=name, bind=True, shared=False, **OPTIONS)(task)  # this app's alone: no other app finalizes it
 
 
 TRACE_HEADERS = {"dragonhall_request_id": "request_id", "dragonhall_account": "account"}
