@@ -1,7 +1,8 @@
 """People around the table, in Chromium, as a person does it: an account with a name and a password
 and a way back in; invitations by name, declined with a reason and accepted; a rating on a familiar
-scale; a young server's leaderboard; the lobby's options in words; play now; a tournament counted
-down in the browser's time zone, its notice, withdrawal, a bot entered, started early and cancelled.
+scale; a young server's leaderboard; the lobby's options in words; play now; a seat given up before
+the start; a tournament counted down in the browser's time zone, its notice, withdrawal, a bot
+entered, started early and cancelled.
 Every page is checked with axe-core and at a phone's width (``check_page``); the guard fails a test
 on any console error or failed request."""
 
@@ -331,3 +332,43 @@ def test_a_tournament_in_the_browsers_time_zone_with_notice_withdrawal_a_bot_sta
     finally:
         page.context.close()
         entrant.context.close()
+
+
+def test_a_player_leaves_a_table_before_it_starts_and_the_creator_takes_a_bot_off(
+    page: Page, browser: Browser, guard: PageGuard, web_server: Server
+) -> None:
+    """The seat given up is open again on every page, and the log says who left, in words."""
+    base = web_server.base
+    guest = person(browser, guard)
+    try:
+        sign_up(guest, base, "Ivo")
+        sign_up(page, base, "Jana")
+        page.get_by_label("Game and variant").select_option("tarasque/dragon-dice")
+        page.get_by_label("Players", exact=True).fill("4")
+        page.get_by_label("The other seats").select_option("open")
+        page.get_by_role("button", name="Open the table").click()
+        page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+        table = page.url
+        page.get_by_role("button", name="Add a server bot").click()
+        take_off = page.get_by_role("button", name=re.compile(r"^Take Level \d bot .*off the table$"))
+        expect(take_off).to_be_visible()
+        expect(page.get_by_role("button", name="Leave this table")).to_have_count(0)  # its creator closes it
+
+        guest.goto(table)
+        guest.get_by_role("button", name="Take a seat").click()
+        expect(guest.locator("#seats")).to_contain_text("You")
+        guest.once("dialog", lambda dialog: dialog.accept())  # "Leave this table? Your seat will be free..."
+        guest.get_by_role("button", name="Leave this table").click()
+        expect(guest.get_by_role("button", name="Take a seat")).to_be_visible()
+        expect(guest.locator("#seats")).not_to_contain_text("You")
+        expect(guest.locator("#log")).to_contain_text("You left the table")
+
+        page.reload()
+        expect(page.locator("#log")).to_contain_text("Ivo left the table")
+        page.get_by_role("button", name=re.compile(r"^Take Level \d bot .*off the table$")).click()
+        expect(page.locator("#seats")).not_to_contain_text("bot")
+        expect(page.locator("#log")).to_contain_text("was taken off the table")
+        reads_as_words(page)
+        reads_as_words(guest)
+    finally:
+        guest.context.close()
