@@ -357,13 +357,15 @@ def test_a_player_leaves_a_table_before_it_starts_and_the_creator_takes_a_bot_of
         guest.goto(table)
         guest.get_by_role("button", name="Take a seat").click()
         expect(guest.locator("#seats")).to_contain_text("You")
+        expect(page.locator("#seats")).to_contain_text("Ivo")  # the creator's page, live: no reload by hand
+        expect(page.locator("main")).to_contain_text("3 of 4 seats taken")
         guest.once("dialog", lambda dialog: dialog.accept())  # "Leave this table? Your seat will be free..."
         guest.get_by_role("button", name="Leave this table").click()
         expect(guest.get_by_role("button", name="Take a seat")).to_be_visible()
         expect(guest.locator("#seats")).not_to_contain_text("You")
         expect(guest.locator("#log")).to_contain_text("You left the table")
 
-        page.reload()
+        expect(page.locator("#seats")).not_to_contain_text("Ivo")
         expect(page.locator("#log")).to_contain_text("Ivo left the table")
         page.get_by_role("button", name=re.compile(r"^Take Level \d bot .*off the table$")).click()
         expect(page.locator("#seats")).not_to_contain_text("bot")

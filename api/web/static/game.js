@@ -323,9 +323,20 @@
 
   // ------------------------------------------------------------ the stream, or polling
 
+  // Before its start a table's page is the server's drawing of who sits where and what the viewer
+  // may do (take a seat, leave, start, take a bot off): a seat taken or given up, or the start,
+  // has the page drawn again rather than left a change behind.
+  const BEFORE_START = ["open", "scheduled"];
+  const SEATINGS = ["SeatTaken", "SeatGivenUp", "Started", "Abandoned"];
+  const seated = (list) => list.map((s) => s.seat + ":" + s.player_id).join(" ");
+  function tableMoved(doc) {
+    return BEFORE_START.includes(data.status) && (doc.status !== data.status || seated(doc.seats) !== seated(data.seats));
+  }
+
   function onGame(line) {
     if (line.version < version) return; // a read that left before the last line came: older than shown
     const doc = line.game;
+    if (tableMoved(doc)) { window.location.reload(); return; }
     // what was lit belongs to the game as it was, unless this seat's listing stands
     if (line.version !== version && !sameListing(line.legal_moves)) board.disarm();
     listing = line.legal_moves ? line.legal_moves.listing : undefined;
@@ -336,6 +347,10 @@
   }
 
   function onEvents(line) {
+    if (BEFORE_START.includes(data.status) && (line.events || []).some((e) => SEATINGS.includes(e.type))) {
+      window.location.reload();
+      return;
+    }
     if (line.version !== version && !sameListing(line.legal_moves)) board.disarm();
     listing = line.legal_moves ? line.legal_moves.listing : undefined;
     version = line.version; status = line.status; awaiting = line.awaiting; clocks = line.clocks;
