@@ -93,7 +93,13 @@ def test_a_person_plays_tarasque_against_a_bot_replays_and_disputes_it(
     expect(page.locator("#d-step")).to_have_value("3")
     expect(page.get_by_role("link", name="Download the signed record")).to_be_visible()
     expect(page.locator(".verdict")).to_contain_text("Verified")
-    page.get_by_label("What you claim, in words").fill("Another move should have been allowed here.")
+    claim = page.get_by_label("What you claim, in words")
+    claim.fill("Another move should have been allowed here.")
+    page.locator("#d-step").fill("4")
+    claim.focus()  # the step changed: the page is drawn again for its moves, the claim typed kept
+    expect(page).to_have_url(re.compile(r"dispute=4#dispute-form$"))
+    expect(page.locator("#d-step-title")).to_contain_text("Step 4:")
+    expect(claim).to_have_value("Another move should have been allowed here.")
     choices = page.get_by_label("Moves", exact=True)
     expect(choices.locator("option").first).not_to_have_text("Loading the moves…")
     choices.select_option(index=0)
@@ -101,6 +107,7 @@ def test_a_person_plays_tarasque_against_a_bot_replays_and_disputes_it(
     page.get_by_role("button", name="Open the dispute").click()
     dispute = page.locator("article.dispute").first
     expect(dispute).to_contain_text("Another move should have been allowed here.")
+    expect(dispute).to_contain_text(re.compile(r"Opened .* UTC by you \("))  # its opener, by the seat they read
     expect(dispute.locator(".answer")).to_contain_text(re.compile("Legal|cannot"))
     expect(dispute.get_by_role("link", name="Play it out in the dispute's sandbox")).to_be_visible()
     check_page(page, "audit", shoot, check_a11y)

@@ -58,7 +58,18 @@ window.DHDispute = (function () {
 
   if (form) {
     const choices = $("d-choices");
+    // Choosing a step draws the page again for that step's moves: the claim typed so far, before
+    // or while the page is drawn again, comes along (kept as the page goes, put back as it comes).
+    const kept = "dh-dispute-claim-" + form.dataset.game;
+    const claim = $("d-claim");
+    let redrawing = false;
+    if (claim && !claim.value && sessionStorage.getItem(kept)) claim.value = sessionStorage.getItem(kept);
+    sessionStorage.removeItem(kept);
+    window.addEventListener("pagehide", () => {
+      if (redrawing && claim && claim.value) sessionStorage.setItem(kept, claim.value);
+    });
     $("d-step").addEventListener("change", () => {
+      redrawing = true;
       const url = new URL(window.location.href);
       url.searchParams.set("dispute", $("d-step").value);
       url.hash = "dispute-form";
