@@ -8,6 +8,7 @@ window.DHLog = (function () {
   const { api, el } = window.DH;
   const $ = (id) => document.getElementById(id);
   const PACE_MS = 700; // one line of another seat's turn at a time: designed, skippable
+  const CATCH_UP_MS = 3000; // however many lines wait, the last is shown this soon: a clock runs meanwhile
   let ENDED = []; // the statuses a game ends in, as the server gives them (start)
   let gid = null, yours = [], seats = [], version = 0, state = { status: "", awaiting: [] };
   let result = null, current = null, queue = [], pacing = null, following = Promise.resolve();
@@ -113,15 +114,18 @@ window.DHLog = (function () {
     if (document.hidden) { skipAll(); return; }
     if (skip) skip.hidden = false;
     if (pacing) return;
-    pacing = setInterval(() => {
+    const delay = () => Math.min(PACE_MS, CATCH_UP_MS / Math.max(1, queue.length));
+    const tick = () => {
       const next = queue.shift();
       if (next) line(next[0], next[1], true);
       if (!queue.length) stopPacing();
-    }, PACE_MS);
+      else pacing = setTimeout(tick, delay());
+    };
+    pacing = setTimeout(tick, delay());
   }
 
   function stopPacing() {
-    if (pacing) { clearInterval(pacing); document.dispatchEvent(new CustomEvent("dh:caught-up", { detail: { version } })); }
+    if (pacing) { clearTimeout(pacing); document.dispatchEvent(new CustomEvent("dh:caught-up", { detail: { version } })); }
     pacing = null;
     const skip = $("log-skip");
     if (skip) skip.hidden = true;
