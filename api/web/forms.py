@@ -292,11 +292,13 @@ def leave_table(game_id: str) -> Response | tuple[str, int]:
     """Gives up the signed-in person's seat at a table not started, or, with ``seat`` (the
     creator's button by a server bot), takes that bot off the table."""
     me = signed_in()
-    seat = number(request.form.get("seat", "")) if request.form.get("seat", "").strip() else None
-    if isinstance(seat, str):
+    seat = request.form.get("seat", "").strip()
+    try:  # the API's own schema: the form keeps the route's rules
+        body = game_schemas.LeaveRequest().load({"seat": number(seat)} if seat else {})
+    except ValidationError:  # the page's own hidden field, never typed: no schema words for a person
         return pages.game_page(game_id, [said("that seat is not one of this table's")]), 400
     return acting(
-        lambda: _then_game(current_platform().seating.leave(game_id, me.id, seat)),
+        lambda: _then_game(current_platform().seating.leave(game_id, me.id, body.get("seat"))),
         lambda errors: pages.game_page(game_id, errors),
     )
 

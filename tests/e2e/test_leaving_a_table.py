@@ -103,5 +103,10 @@ def test_the_page_offers_leaving_to_a_seated_player_and_a_bot_off_to_the_creator
     assert creator.post(page + "/leave", data={"seat": seat, "csrf": ann_csrf}).status_code == 303
     after = read_text(creator.get(page).get_data(as_text=True))
     assert "off the table" not in after and "Level 3 bot" not in after.split("Seats")[1].split("Game log")[0]
+    for bad in ("two", "64"):  # refused by the route's schema, as the API refuses it, storing nothing
+        wrong = creator.post(page + "/leave", data={"seat": bad, "csrf": ann_csrf})
+        said = read_text(wrong.get_data(as_text=True))
+        assert wrong.status_code == 400 and "That seat is not one of this table's." in said, said[-800:]
+        assert not machine_words(said) and "63" not in said
     refused = creator.post(page + "/leave", data={"csrf": ann_csrf})
     assert refused.status_code == 409 and "close it instead" in read_text(refused.get_data(as_text=True))
