@@ -37,11 +37,13 @@ WHOLE_GAMES = [
 """(variant, server bot) of the whole games a person plays in each of the four games, by board and by keyboard."""
 
 
-def open_table(page: Page, variant: str, players: int = 2, bot: str = "", clock: str = "none") -> str:
-    """Opens a table from the lobby's form (the person in seat 0, server bots in the others); returns
-    the game's id, from the page it lands on."""
+def open_table(page: Page, variant: str, players: int = 2, bot: str = "", clock: str = "none", others: str = "") -> str:
+    """Opens a table from the lobby's form (the person in seat 0, server bots in the others, or
+    ``others="open"``: seats open to people); returns the game's id, from the page it lands on."""
     page.get_by_label("Game and variant").select_option(variant)
     page.get_by_label("Players", exact=True).fill(str(players))
+    if others:
+        page.get_by_label("The other seats").select_option(others)
     if bot:
         page.get_by_label("Server bot").select_option(bot)
     page.get_by_label("Clock", exact=True).select_option(clock)

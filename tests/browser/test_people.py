@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import open_page
 from tests.browser.guard import PageGuard
-from tests.browser.pages import PASSWORD, sign_up
+from tests.browser.pages import PASSWORD, open_table, sign_up
 from tests.browser.test_web_client import A11y, Shoot, check_page
 from tests.support.processes import Server
 
@@ -343,11 +343,7 @@ def test_a_player_leaves_a_table_before_it_starts_and_the_creator_takes_a_bot_of
     try:
         sign_up(guest, base, "Ivo")
         sign_up(page, base, "Jana")
-        page.get_by_label("Game and variant").select_option("tarasque/dragon-dice")
-        page.get_by_label("Players", exact=True).fill("4")
-        page.get_by_label("The other seats").select_option("open")
-        page.get_by_role("button", name="Open the table").click()
-        page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+        open_table(page, "tarasque/dragon-dice", 4, others="open")
         table = page.url
         page.get_by_role("button", name="Add a server bot").click()
         take_off = page.get_by_role("button", name=re.compile(r"^Take Level \d bot .*off the table$"))
