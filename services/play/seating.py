@@ -53,8 +53,7 @@ class Seating:
         its creator takes off the server bot at ``seat``."""
 
         def give_up(game: Game) -> None:
-            held = seat_to_give_up(game, player_id, seat)
-            game.trigger_event(Game.SeatGivenUp, **{k: held[k] for k in ("seat", "player_id", "name", "kind", "bot")})
+            game.trigger_event(Game.SeatGivenUp, **seat_to_give_up(game, player_id, seat))
 
         return self.games.uow.change(game_id, give_up).game
 

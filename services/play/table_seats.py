@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from services.accounts.players import server_bot_id
+from services.accounts.players import SERVER_BOT_PREFIX
 from services.common import visibility
 from services.common.errors import NotAcceptingMoves, NotAPlayer, SeatUnavailable
 from services.play.aggregate import Game
@@ -84,7 +84,6 @@ def seat_to_give_up(game: Game, player_id: str, seat: int | None) -> dict[str, A
     creator = player_id == game.creator
     if held["player_id"] == player_id and creator:
         raise SeatUnavailable("you opened this table: close it instead of leaving it")
-    server_bot = bool(held["bot"]) and held["player_id"] == server_bot_id(held["bot"])
-    if held["player_id"] != player_id and not (creator and server_bot):
+    if held["player_id"] != player_id and not (creator and held["player_id"].startswith(SERVER_BOT_PREFIX)):
         raise NotAPlayer("you do not hold that seat: only its player (or the creator, for a server bot) gives it up")
-    return dict(held)
+    return dict(held)  # the SeatTaken's fields: what the SeatGivenUp repeats
