@@ -142,8 +142,8 @@ def game_stream(args: dict[str, Any], game_id: str) -> Response:
 @blp.doc(responses=_STREAM_DOC)
 def account_stream(args: dict[str, Any]) -> Response:
     """Your account: first an `awaiting` line per game that awaits you, then each account event as it
-    happens (`game_started`, `your_turn`, `game_finished`, `timeout`, `invitation`, `reminder`,
-    `dispute_opened`), each with its `cursor`; resume with `after` = the last cursor received."""
+    happens (`game_started`, `your_turn`, `game_finished`, `timeout`, `seat_given_up`, `invitation`,
+    `reminder`, `dispute_opened`), each with its `cursor`; resume with `after` = the last cursor received."""
     player = required_player()
     follower = current_platform().streams.open_account(player.id, _after(args))
     return _respond(follower, _still_valid())

@@ -171,8 +171,8 @@ class EventsLine(TypedDict, total=False):
 
 class AccountLine(TypedDict, total=False):
     """A line of the account stream: ``awaiting`` (sent on connect, one per game awaiting the caller, no
-    cursor), or an account event (``game_started``, ``your_turn``, ``game_finished``, ``invitation``,
-    ``reminder``, ``timeout``, ``dispute_opened``) with its ``cursor``."""
+    cursor), or an account event (``game_started``, ``your_turn``, ``game_finished``, ``seat_given_up``,
+    ``invitation``, ``reminder``, ``timeout``, ``dispute_opened``) with its ``cursor``."""
 
     type: str
     cursor: int

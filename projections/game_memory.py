@@ -104,6 +104,7 @@ class GameMemory:
             "options": e.options,
             "tc": e.time_control,
             "sandbox": bool(e.sandbox_of),
+            "creator": e.creator,
         }
         self.seats[gid] = []
         self.clocks[gid] = deadline_index.new_clock()
@@ -166,6 +167,7 @@ def from_summary(view: GameViewsSQL) -> Recall:
             "options": row["options"],
             "tc": row["time_control"],
             "sandbox": bool(row["sandbox"]),
+            "creator": row["creator"],
         }
         return Recalled(meta, list(row["seats"]), deadline_index.clock_of(row.get("clock"), row.get("awaiting", [])))
 
@@ -183,6 +185,7 @@ def from_store(store: EventStore, gid: str, version: int) -> Recalled:
         "options": dict(game.options),
         "tc": dict(game.time_control),
         "sandbox": bool(game.sandbox_of),
+        "creator": game.creator,
     }
     clock = {"turns": dict(game.turns), "banks": dict(game.banks), "awaiting": [int(s) for s in game.turns]}
     return Recalled(meta, [dict(s) for s in game.seats], clock)

@@ -2,9 +2,10 @@
 
 A read model of its own, with its own tracking record (``projections.tracked``): the account
 events every seated account gets from its games (``game_started``, ``your_turn``, ``timeout``,
-``game_finished``: ``projections.turn_notices``), written to the account feed
-(``services.accounts.account_feed``), which wakes the accounts' streams and webhooks. The
-invitations and reminders in the same feed are written by the services that make them.
+``game_finished``, and ``seat_given_up`` at a table not started: ``projections.turn_notices``),
+written to the account feed (``services.accounts.account_feed``), which wakes the accounts'
+streams and webhooks. The invitations and reminders in the same feed are written by the services
+that make them.
 
 What a player was told is never taken back: the feed keeps each entry once by its dedupe key, and a
 batch's entries are appended before the batch's tracking record is written. After a crash between
@@ -32,6 +33,7 @@ from projections.tracked import Handlers, Items, RetriedProjection
 from projections.turn_notices import Notices
 from projections.views import VIEWS, Change, GameViewsSQL
 from services.accounts.account_feed import AccountFeed
+from services.accounts.players import SERVER_BOT_PREFIX
 from services.common import clock
 from services.common.event_store import EventStore
 from services.play.aggregate import Game
@@ -110,7 +112,12 @@ class InboxProjection(RetriedProjection):
         self.memory.seat_added(e)
 
     def _seat_given_up(self, e: Game.SeatGivenUp, notices: Notices) -> None:
+        """Those still seated hear who left (the creator, who took a server bot off, does not)."""
         self.memory.seat_given_up(e)
+        bot = e.player_id.startswith(SERVER_BOT_PREFIX)
+        actor = self.memory.game_meta(game_of(e))["creator"] if bot else e.player_id
+        facts = {"given_up_seat": e.seat, "name": e.name, "kind": e.kind}
+        turn_notices.tell_seats(self.memory, notices, e, "seat_given_up", facts, skip=actor)
 
     def _started(self, e: Game.Started, notices: Notices) -> None:
         self.memory.started(e)

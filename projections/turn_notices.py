@@ -42,8 +42,11 @@ class Notices:
             self.entries += self.turns.pop(game, [])
 
 
-def tell_seats(memory: GameMemory, notices: Notices, e: Game.Event, kind: str, facts: dict[str, Any]) -> None:
-    """A ``kind`` account event for every account seated in the game: facts every seat may know."""
+def tell_seats(
+    memory: GameMemory, notices: Notices, e: Game.Event, kind: str, facts: dict[str, Any], skip: str | None = None
+) -> None:
+    """A ``kind`` account event for every account seated in the game but ``skip`` (who did what
+    it tells): facts every seat may know."""
     gid = game_of(e)
     meta = memory.game_meta(gid)
     if meta.get("sandbox"):
@@ -51,7 +54,7 @@ def tell_seats(memory: GameMemory, notices: Notices, e: Game.Event, kind: str, f
     version = e.originator_version
     for s in memory.seats_of(gid):
         pid = s["player_id"]
-        if pid.startswith(SERVER_BOT_PREFIX):
+        if pid.startswith(SERVER_BOT_PREFIX) or pid == skip:
             continue
         payload = {"game": meta["game"], "variant": meta["variant"], "seat": s["seat"], "version": version, **facts}
         notices.entries.append(Entry(pid, kind, f"{kind}:{gid}:{version}:{s['seat']}", gid, payload))

@@ -32,7 +32,9 @@ def decline_invitation(invitation_id: str) -> Response | tuple[str, int]:
     me = signed_in()
 
     def act() -> Response:
-        current_platform().invitations.decline(invitation_id, me, request.form.get("reason", "generic"))
+        declined = current_platform().invitations.decline(invitation_id, me, request.form.get("reason", "generic"))
+        if request.form.get("back") == "table":  # declined on the table's own page
+            return see_other(url_for("web.game_page", game_id=declined["game_id"]))
         return see_other(url_for("web.inbox") + "#invitations-heading")
 
     return acting(act, lambda errors: inbox_page.inbox(errors))

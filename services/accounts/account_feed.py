@@ -5,8 +5,9 @@ Each entry has a ``cursor``, increasing in the order entries are committed, and 
 (before its tracking record), and a timer may fire twice, but an entry is
 recorded once. Entry types:
 
-* ``game_started``, ``your_turn``, ``game_finished``, ``timeout``: written by the
-  inbox projection from the events (``projections.inbox_projection``);
+* ``game_started``, ``your_turn``, ``game_finished``, ``timeout``, ``seat_given_up`` (to those
+  still seated, when a player leaves a table not started or a server bot is taken off it):
+  written by the inbox projection from the events (``projections.inbox_projection``);
 * ``invitation``, ``reminder``: written with the inbox item (``services.accounts.inbox``);
 * ``invitation_accepted``, ``invitation_declined``: to the inviter, when an invitee answers
   (``services.play.invitations``);
@@ -43,6 +44,7 @@ TYPES = (
     "your_turn",
     "game_finished",
     "timeout",
+    "seat_given_up",
     "invitation",
     "invitation_accepted",
     "invitation_declined",

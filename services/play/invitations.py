@@ -77,6 +77,11 @@ class InvitationClosed(ServiceError):
     code = "invitation_closed"
 
 
+def invitation_id_of(game_id: str, player_id: str) -> str:
+    """The id of the invitation to ``game_id`` sent to ``player_id``: one per invitee and table."""
+    return str(uuid.uuid5(uuid.UUID(game_id), f"invitation:{player_id}"))
+
+
 class Invitations:
     """Records invitations, tells invitees and inviters, and lists them for each side."""
 
@@ -130,7 +135,7 @@ class Invitations:
             self._send_one(str(game.id), player_id, game.creator, details)
 
     def _send_one(self, game_id: str, player_id: str, inviter_id: str, details: dict[str, Any]) -> None:
-        invitation_id = str(uuid.uuid5(uuid.UUID(game_id), f"invitation:{player_id}"))
+        invitation_id = invitation_id_of(game_id, player_id)
         self.db.execute(
             "INSERT INTO dh_invitations (invitation_id, game_id, player_id, inviter_id, status, details, created_at) "
             "VALUES (?, ?, ?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING",
@@ -219,6 +224,21 @@ class Invitations:
             "SELECT player_id FROM dh_invitations WHERE game_id = ? AND status = 'pending'", (game_id,)
         )
         return frozenset(r["player_id"] for r in rows)
+
+    def at_table(self, game_id: str) -> list[dict[str, Any]]:
+        """The invitations to ``game_id`` in the order they were sent, for its table's page: each
+        invitee as ``who``, its ``inviter``, the stored ``status`` and the decline's ``reason_text``."""
+        rows = self.db.query(
+            "SELECT invitation_id, player_id, inviter_id, status, reason FROM dh_invitations WHERE game_id = ? "
+            "ORDER BY created_at, invitation_id",
+            (game_id,),
+        )
+        return [
+            {"invitation_id": r["invitation_id"], "who": self._who(r["player_id"]),
+             "inviter": self._who(r["inviter_id"]), "status": r["status"],
+             "reason_text": DECLINE_REASONS.get(r["reason"] or "")}
+            for r in rows
+        ]  # fmt: skip
 
     def pending(self, player_id: str) -> list[dict[str, Any]]:
         """The invitations ``player_id`` may still accept: what an account stream sends when it connects."""

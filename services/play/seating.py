@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
 from typing import Any
 
 from domain.kernel import ConfigError, find_game
@@ -26,7 +27,7 @@ from services.common.errors import InvalidRequest, NotAcceptingMoves, SeatUnavai
 from services.common.ports import GameRows
 from services.play.aggregate import Game
 from services.play.games import GameService
-from services.play.invitations import InvitationClosed, Invitations
+from services.play.invitations import InvitationClosed, Invitations, invitation_id_of
 from services.play.table_seats import seat_left, seat_to_give_up
 
 CANDIDATES = 50
@@ -43,10 +44,16 @@ class Seating:
 
     def take(self, game_id: str, player: Player, seat: int | None = None) -> Game:
         """Seats ``player`` by hand, in a seat nobody invited is waiting for: while invitees have
-        not answered, a table keeps a seat for each (the lobby's promise)."""
+        not answered, a table keeps a seat for each (the lobby's promise). An invitee who takes a
+        seat by hand has accepted, and their inviter is told so."""
         waiting = self.invitations.waiting(game_id)
-        held = frozenset() if player.id in waiting else waiting  # the invited take the kept seats
-        return self.games.take_seat(game_id, player.id, player.name, player.kind, seat, held=held)
+        invited = player.id in waiting
+        held = frozenset() if invited else waiting  # the invited take the kept seats
+        game = self.games.take_seat(game_id, player.id, player.name, player.kind, seat, held=held)
+        if invited:
+            with suppress(InvitationClosed):  # answered meanwhile, as the seat was taken
+                self.invitations.accepted(invitation_id_of(game_id, player.id))
+        return game
 
     def leave(self, game_id: str, player_id: str, seat: int | None = None) -> Game:
         """``player_id`` gives up their seat (``seat``, else their last) at a table not started, or

@@ -4,10 +4,12 @@ says who left, and whatever may not be done is refused with its reason, storing 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+import services.streams.lines
 from api.app import create_app
 from services.reads.game_log import narrated_log
 from tests.e2e.test_web_competition_pages import read_text
@@ -110,3 +112,36 @@ def test_the_page_offers_leaving_to_a_seated_player_and_a_bot_off_to_the_creator
         assert not machine_words(said) and "63" not in said
     refused = creator.post(page + "/leave", data={"csrf": ann_csrf})
     assert refused.status_code == 409 and "close it instead" in read_text(refused.get_data(as_text=True))
+
+
+@pytest.fixture
+def quick_keepalive() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services.streams.lines, "KEEPALIVE", 0.0)
+        yield
+
+
+def _told(client: Any, who: dict[str, Any]) -> list[dict[str, Any]]:
+    client.platform.wait_for_projections()
+    lines = client.stream_lines("/api/v1/stream/events?after=0", who["token"])
+    return [line for line in lines if line.get("type") == "seat_given_up"]
+
+
+@pytest.mark.usefixtures("quick_keepalive")
+def test_those_still_seated_hear_who_left_and_whoever_did_it_does_not(client: Any) -> None:
+    ann, bruno, cid = client.player("Ann"), client.player("Bruno"), client.player("Cid")
+    table = client.new_game(ann["token"], game="tarasque", players=5)["id"]
+    for who in (ann, bruno, cid):
+        client.seat(table, who["token"])
+    client.seat(table, ann["token"], bot="greedy")
+    bot_seat = next(s["seat"] for s in client.game(table)["seats"] if s["bot"])
+    assert client.call("POST", f"/api/v1/games/{table}/leave", {}, cid["token"]).status == 200
+    [ann_heard] = _told(client, ann)
+    assert (ann_heard["game_id"], ann_heard["given_up_seat"], ann_heard["name"]) == (table, 2, "Cid")
+    assert ann_heard["seat"] == 0 and ann_heard["kind"] == "human"
+    assert len(_told(client, bruno)) == 1 and _told(client, cid) == [], "the one who left is not told"
+    assert client.call("POST", f"/api/v1/games/{table}/leave", {"seat": bot_seat}, ann["token"]).status == 200
+    bruno_heard = _told(client, bruno)
+    assert [line["given_up_seat"] for line in bruno_heard] == [2, bot_seat], bruno_heard
+    assert bruno_heard[-1]["kind"] == "bot"
+    assert len(_told(client, ann)) == 1, "the creator who took the bot off is not told of it"

@@ -1,0 +1,65 @@
+"""A table's page tells the truth about its invitations: the seats kept for invitees say for whom;
+the invitee answers on the table's own page as in the inbox; the inviter reads who declined and why;
+an invitee who takes a seat by hand has accepted, and their inviter hears it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.app import create_app
+from tests.e2e.test_web_competition_pages import read_text
+from tests.e2e.test_web_session import signed_up
+from tests.support.page_text import machine_words
+
+FORM = {"variant": "tarasque/dragon-dice", "players": "3", "sit": "1", "others": "people", "clock": "none"}
+
+
+def _read(answer: Any) -> str:
+    """The page's visible text, its spaces as a reader sees them."""
+    return " ".join(read_text(answer.get_data(as_text=True)).split())
+
+
+def _seats(text: str) -> str:
+    return text.split("Seats", 1)[1].split("Game log", 1)[0]
+
+
+def _table(platform: Any, invite: str) -> tuple[Any, str, str]:
+    creator = create_app(platform).test_client()
+    csrf = signed_up(creator, "ann")
+    page = creator.post("/games", data={**FORM, "invite": invite, "csrf": csrf}).headers["Location"]
+    return creator, csrf, page
+
+
+def test_a_kept_seat_names_its_invitee_and_the_invitee_answers_on_the_table(platform: Any) -> None:
+    guest, stranger = create_app(platform).test_client(), create_app(platform).test_client()
+    bruno_csrf, cid_csrf = signed_up(guest, "bruno"), signed_up(stranger, "cid")
+    creator, _, page = _table(platform, "Bruno")
+    watched = _read(stranger.get(page))
+    assert "kept for bruno, who is invited" in _seats(watched) and "open seat" in _seats(watched), watched
+    assert "Accept and take your seat" not in watched and "Take a seat" in watched
+    own = _read(guest.get(page))
+    assert "ann invites you to this table" in own and "Accept and take your seat" in own, own[-1500:]
+    assert "kept for you" in _seats(own) and "Take a seat" not in own and not machine_words(own)
+    html = guest.get(page).get_data(as_text=True)
+    decline = next(a.split('"')[0] for a in html.split('action="')[1:] if a.split('"')[0].endswith("/decline"))
+    answered = guest.post(decline, data={"reason": "too_slow", "back": "table", "csrf": bruno_csrf})
+    assert answered.status_code == 303 and answered.headers["Location"].endswith(page), answered.headers
+    after = _read(guest.get(page))
+    assert "invites you" not in after and "kept for" not in after and "Take a seat" in after
+    told = _read(creator.get(page))
+    assert "bruno declined your invitation: “This clock is too slow for me" in told, told[-1500:]
+    assert "declined" not in _read(stranger.get(page)), "only the inviter reads why"
+    assert stranger.post(page + "/join", data={"csrf": cid_csrf}).status_code == 303
+
+
+def test_an_invitee_who_takes_a_seat_by_hand_has_accepted(client: Any) -> None:
+    ann, bruno = client.player("Ann"), client.player("Bruno")
+    table = client.new_game(ann["token"], game="tarasque", players=3, invite=["Bruno"])["id"]
+    client.seat(table, ann["token"])
+    assert client.seat(table, bruno["token"]).status == 201
+    [sent] = client.call("GET", "/api/v1/me/invitations", token=ann["token"]).body["sent"]
+    assert sent["status"] == "accepted", sent
+    [received] = client.call("GET", "/api/v1/me/invitations", token=bruno["token"]).body["received"]
+    assert received["status"] == "accepted"
+    accept = client.call("POST", f"/api/v1/invitations/{received['invitation_id']}/accept", {}, bruno["token"])
+    assert accept.status == 409 and accept.body["error"]["code"] == "invitation_closed", accept.body
