@@ -58,9 +58,11 @@ def lobby(errors: list[str] | None = None) -> str:
     games = current_platform().queries.list_games(
         filters["status"] or None, filters["game"] or None, None, PAGE + 1, page * PAGE
     )
+    waiting = [g["id"] for g in games[:PAGE] if g["status"] in ("open", "scheduled")]
     return render(
         "lobby.html",
         games=games[:PAGE],
+        kept=current_platform().invitations.kept(waiting),
         more=len(games) > PAGE,
         page=page,
         filters={k: v for k, v in filters.items() if v},

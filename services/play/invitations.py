@@ -240,6 +240,17 @@ class Invitations:
             for r in rows
         ]  # fmt: skip
 
+    def kept(self, game_ids: list[str]) -> dict[str, int]:
+        """How many seats of each of ``game_ids`` wait for an invitee's answer (a lobby page's tables)."""
+        if not game_ids:
+            return {}
+        rows = self.db.query(
+            f"SELECT game_id, COUNT(*) AS n FROM dh_invitations WHERE status = 'pending' "
+            f"AND game_id IN ({', '.join('?' * len(game_ids))}) GROUP BY game_id",
+            game_ids,
+        )
+        return {r["game_id"]: int(r["n"]) for r in rows}
+
     def pending(self, player_id: str) -> list[dict[str, Any]]:
         """The invitations ``player_id`` may still accept: what an account stream sends when it connects."""
         return [i for i in self.received(player_id) if i["status"] == "pending"]

@@ -63,3 +63,19 @@ def test_an_invitee_who_takes_a_seat_by_hand_has_accepted(client: Any) -> None:
     assert received["status"] == "accepted"
     accept = client.call("POST", f"/api/v1/invitations/{received['invitation_id']}/accept", {}, bruno["token"])
     assert accept.status == 409 and accept.body["error"]["code"] == "invitation_closed", accept.body
+
+
+def test_the_lobby_counts_the_seats_kept_for_invitees_apart_from_the_open_ones(platform: Any) -> None:
+    guest = create_app(platform).test_client()
+    bruno_csrf = signed_up(guest, "bruno")
+    creator, _, page = _table(platform, "Bruno")
+    platform.wait_for_projections()
+    assert "(1 open, 1 kept for an invited player)" in _read(creator.get("/?status=open"))
+    decline = next(
+        a.split('"')[0] for a in guest.get(page).get_data(as_text=True).split('action="')[1:]
+        if a.split('"')[0].endswith("/decline")
+    )  # fmt: skip
+    assert guest.post(decline, data={"reason": "later", "csrf": bruno_csrf}).status_code == 303
+    platform.wait_for_projections()
+    listed = _read(creator.get("/?status=open"))
+    assert "(2 open)" in listed and "kept for" not in listed
