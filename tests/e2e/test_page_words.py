@@ -99,7 +99,7 @@ def test_a_stranger_is_not_offered_a_seat_kept_for_an_invitee(browser: Any, plat
     stranger = create_app(platform).test_client()
     signed_up(stranger, "cid")
     assert "Take a seat" not in read_text(stranger.get(page).get_data(as_text=True)), "kept for bruno"
-    assert "Take a seat" in read_text(invitee.get(page).get_data(as_text=True))
+    assert "Accept and take your seat" in read_text(invitee.get(page).get_data(as_text=True))
 
 
 def test_an_invitation_nobody_has_is_told_without_its_id() -> None:
