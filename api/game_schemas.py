@@ -138,6 +138,18 @@ class SeatRequest(Schema):
     bot = BotName(metadata={"description": "A server bot of the game (GET /api/v1/catalog), to seat for its creator."})
 
 
+class InviteRequest(Schema):
+    invite = fields.List(
+        fields.String(validate=validate.Length(1, MAX_PLAYER_ID)),
+        required=True,
+        validate=validate.Length(1, MAX_INVITES),
+        metadata={
+            "description": "Players or bot accounts to invite, by name (case and letters that look alike ignored) "
+            f"or id, at most {MAX_INVITES}: each keeps a seat until they accept or decline."
+        },
+    )
+
+
 class LeaveRequest(Schema):
     seat = strict_int(
         validate=validate.Range(0, 63),

@@ -53,6 +53,19 @@ def decline(body: dict[str, Any], invitation_id: str) -> dict[str, Any]:
     return current_platform().invitations.decline(invitation_id, required_player(), body["reason"])
 
 
+@blp.route("/games/<game_id>/invitations", methods=["POST"])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
+@blp.arguments(game_schemas.InviteRequest())
+@blp.response(201, people_schemas.Invitations())
+def invite(body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """Invite more players to a table you opened that has not started (another, when one declined):
+    each is sent an invitation and keeps a seat until they answer. Inviting someone already invited
+    changes nothing; 409 for someone seated or who did not come (a decline is final), or when the
+    table has no seat left to keep; 403 for anyone but the table's creator."""
+    p, me = current_platform(), required_player()
+    return {"invitations": p.seating.invite(game_id, me.id, body["invite"])}
+
+
 @blp.route("/play-now", methods=["POST"])
 @blp.contract(auth="required", scope="play")
 @blp.arguments(people_schemas.PlayNow())

@@ -277,6 +277,12 @@ class InvitationList(Schema):
     sent = fields.List(fields.Nested(Invitation), required=True)
 
 
+class Invitations(Schema):
+    invitations = fields.List(
+        fields.Nested(Invitation), required=True, metadata={"description": "Each invitation named, in that order."}
+    )
+
+
 class Decline(Schema):
     reason = fields.String(
         load_default="generic",

@@ -115,9 +115,10 @@ class Invitations:
         except PlayerNotFound:
             return self.accounts.names.find(entry)
 
-    def send(self, game: Game) -> None:
-        """Invites each player ``game``'s settings name (``invite``), once each."""
-        invited = game.settings.get("invite", [])
+    def send(self, game: Game, invited: list[str] | None = None) -> None:
+        """Invites each of ``invited`` (account ids; else those ``game``'s settings name,
+        ``invite``) to ``game``, once each."""
+        invited = game.settings.get("invite", []) if invited is None else invited
         if not invited:
             return
         inviter = self._who(game.creator)

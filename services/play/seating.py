@@ -10,6 +10,8 @@
   scheduled, with nobody invited, outside tournaments and sandboxes, not already theirs. A
   table opened this way has the variant's fewest seats, no clock and is rated, and waits for
   the next person who plays now (or for its creator to add a server bot).
+* **Inviting more** (``invite``): the creator of a table not started invites players after
+  opening it (another, when one declined); each keeps a seat until they answer.
 * **Giving a seat up** (``leave``): before the game starts, a player leaves the table (a seat
   taken by mistake, a table nobody else came to), or its creator takes off a server bot it
   seated; the seat is free for the next comer. The creator closes the table rather than leave
@@ -28,7 +30,7 @@ from services.common.ports import GameRows
 from services.play.aggregate import Game
 from services.play.games import GameService
 from services.play.invitations import InvitationClosed, Invitations, invitation_id_of
-from services.play.table_seats import seat_left, seat_to_give_up
+from services.play.table_seats import invitees_to_add, seat_left, seat_to_give_up
 
 CANDIDATES = 50
 """Open tables looked at, oldest first, before play now opens one."""
@@ -64,6 +66,16 @@ class Seating:
 
         return self.games.uow.change(game_id, give_up).game
 
+    def invite(self, game_id: str, player_id: str, invited: list[str]) -> list[dict[str, Any]]:
+        """The creator of a table not started invites more players or bot accounts (names or
+        ids) after opening it (one who declined, say): each keeps a seat until they answer.
+        Returns those invitations as the inviter reads them."""
+        game = self.games.load(game_id)
+        ids = self.invitations.resolve(player_id, invited)
+        answered = {i["who"]["id"]: i["status"] for i in self.invitations.at_table(game_id)}
+        self.invitations.send(game, invitees_to_add(game, player_id, ids, answered))
+        return [self.invitations.get(invitation_id_of(game_id, pid), player_id) for pid in ids]
+
     def offers_seat(self, game: dict[str, Any], player_id: str) -> bool:
         """Whether ``take`` would find a seat for ``player_id`` at the open table ``game`` (its
         document): what a page offers."""
@@ -94,6 +106,8 @@ class Seating:
         except ConfigError as e:
             raise InvalidRequest(e.message, field=e.field or "game") from None
         for row in self._open_tables(ruleset.slug, chosen.name if variant else None, player.id):
+            if self.invitations.waiting(row["game_id"]):  # invited since it was opened: not public
+                continue
             try:
                 return self.games.take_seat(row["game_id"], player.id, player.name, player.kind)
             except (SeatUnavailable, NotAcceptingMoves):  # taken by someone faster: try the next

@@ -9,7 +9,7 @@ from typing import Any
 
 from services.accounts.players import SERVER_BOT_PREFIX
 from services.common import visibility
-from services.common.errors import NotAcceptingMoves, NotAPlayer, SeatUnavailable
+from services.common.errors import NotAcceptingMoves, NotAPlayer, NotCreator, SeatUnavailable
 from services.play.aggregate import Game
 
 
@@ -87,3 +87,29 @@ def seat_to_give_up(game: Game, player_id: str, seat: int | None) -> dict[str, A
     if held["player_id"] != player_id and not (creator and held["player_id"].startswith(SERVER_BOT_PREFIX)):
         raise NotAPlayer("you do not hold that seat: only its player (or the creator, for a server bot) gives it up")
     return dict(held)  # the SeatTaken's fields: what the SeatGivenUp repeats
+
+
+def invitees_to_add(game: Game, player_id: str, invited: Sequence[str], answered: dict[str, str]) -> list[str]:
+    """Of ``invited`` (account ids), those to invite now to ``game``, a table not started that
+    ``player_id`` opened: not its tournament's, and with a seat left to keep for each newcomer.
+    ``answered``: each invitee's invitation status so far. Already pending: nothing more to do;
+    seated: an error; a decline is final, as a challenge declined is (nobody is asked twice)."""
+    if game.creator != player_id:
+        raise NotCreator("only the table's creator invites players to it")
+    if game.status not in ("open", "scheduled"):
+        raise NotAcceptingMoves(f"game {game.id} is {game.status}: players are invited only before it starts")
+    if game.settings.get("tournament") or game.sandbox_of:
+        raise SeatUnavailable("a tournament's or a dispute's table seats its own players: nobody is invited to it")
+    seated = {s["player_id"] for s in game.seats}
+    for pid in invited:
+        if pid in seated:
+            raise SeatUnavailable("a player you invite is seated at this table already")
+        if answered.get(pid) in ("declined", "closed"):
+            raise SeatUnavailable("a player you invite was invited to this table already and did not come")
+    kept = {pid for pid, status in answered.items() if status == "pending"} - seated
+    new = [pid for pid in dict.fromkeys(invited) if pid not in kept]
+    free = game.planned_seats - len(game.seats) - len(kept)
+    if len(new) > free:
+        left = "no seat" if free <= 0 else "only one seat" if free == 1 else f"only {free} seats"
+        raise SeatUnavailable(f"this table has {left} left to keep for another invitee")
+    return new

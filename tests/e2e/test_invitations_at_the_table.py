@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from api.app import create_app
 from tests.e2e.test_web_competition_pages import read_text
 from tests.e2e.test_web_session import signed_up
@@ -79,3 +81,77 @@ def test_the_lobby_counts_the_seats_kept_for_invitees_apart_from_the_open_ones(p
     platform.wait_for_projections()
     listed = _read(creator.get("/?status=open"))
     assert "(2 open)" in listed and "kept for" not in listed
+
+
+def test_the_creator_invites_another_player_when_one_declines(client: Any) -> None:
+    ann, bruno, cid, dee = (client.player(n) for n in ("Ann", "Bruno", "Cid", "Dee"))
+    table = client.new_game(ann["token"], game="tarasque", players=3, invite=["Bruno"])["id"]
+    client.seat(table, ann["token"])
+    [mine] = client.call("GET", "/api/v1/me/invitations", token=bruno["token"]).body["received"]
+    client.call("POST", f"/api/v1/invitations/{mine['invitation_id']}/decline", {"reason": "later"}, bruno["token"])
+    sent = client.call("POST", f"/api/v1/games/{table}/invitations", {"invite": ["cid", "DEE"]}, ann["token"])
+    assert sent.status == 201, sent.body
+    assert [(i["invitee"]["name"], i["status"]) for i in sent.body["invitations"]] == [
+        ("Cid", "pending"),
+        ("Dee", "pending"),
+    ]
+    again = client.call("POST", f"/api/v1/games/{table}/invitations", {"invite": ["Cid"]}, ann["token"])
+    assert (
+        again.status == 201
+        and len(client.call("GET", "/api/v1/me/invitations", token=cid["token"]).body["received"]) == 1
+    )
+    refused = client.seat(table, bruno["token"])
+    assert refused.status == 409, "both free seats are kept for the new invitees"
+    [for_dee] = client.call("GET", "/api/v1/me/invitations", token=dee["token"]).body["received"]
+    accepted = client.call("POST", f"/api/v1/invitations/{for_dee['invitation_id']}/accept", {}, dee["token"])
+    assert accepted.status == 200 and [s["name"] for s in accepted.body["seats"]] == ["Ann", "Dee"]
+
+
+@pytest.mark.parametrize(
+    ("who", "names", "status", "words"),
+    [
+        ("bruno", ["Cid"], 403, "creator"),
+        ("ann", ["Bruno"], 409, "did not come"),  # a decline is final
+        ("ann", ["Ann"], 400, "yourself"),
+        ("ann", ["Nobody"], 400, "nobody is called"),
+        ("ann", ["Cid", "Dee"], 409, "only one seat"),
+    ],
+)
+def test_an_invitation_the_table_cannot_take_is_refused_and_sends_nothing(
+    client: Any, who: str, names: list[str], status: int, words: str
+) -> None:
+    people = {n.lower(): client.player(n) for n in ("Ann", "Bruno", "Cid", "Dee")}
+    table = client.new_game(people["ann"]["token"], game="tarasque", players=3, invite=["Bruno"])["id"]
+    client.seat(table, people["ann"]["token"])
+    [mine] = client.call("GET", "/api/v1/me/invitations", token=people["bruno"]["token"]).body["received"]
+    client.call("POST", f"/api/v1/invitations/{mine['invitation_id']}/decline", {}, people["bruno"]["token"])
+    client.seat(table, people["ann"]["token"], bot="greedy")
+    r = client.call("POST", f"/api/v1/games/{table}/invitations", {"invite": names}, people[who]["token"])
+    assert r.status == status and words in r.body["error"]["message"], r.body
+    for name in ("cid", "dee"):
+        assert client.call("GET", "/api/v1/me/invitations", token=people[name]["token"]).body["received"] == []
+
+
+def test_the_creator_invites_from_the_table_page(platform: Any) -> None:
+    guest = create_app(platform).test_client()
+    bruno_csrf = signed_up(guest, "bruno")
+    creator = create_app(platform).test_client()
+    csrf = signed_up(creator, "ann")
+    page = creator.post("/games", data={**FORM, "csrf": csrf}).headers["Location"]
+    assert "Invite people or bot accounts by name" in _read(creator.get(page))
+    assert "Invite people" not in _read(guest.get(page)), "only the creator invites"
+    empty = creator.post(page + "/invite", data={"invite": " , ", "csrf": csrf})
+    assert empty.status_code == 400 and "Write the names of the players to invite" in _read(empty)
+    nobody = creator.post(page + "/invite", data={"invite": "zed", "csrf": csrf})
+    assert nobody.status_code == 400 and "Nobody is called" in _read(nobody) and not machine_words(_read(nobody))
+    sent = creator.post(page + "/invite", data={"invite": "Bruno", "csrf": csrf})
+    assert sent.status_code == 303 and sent.headers["Location"].endswith(page)
+    assert "kept for bruno, who is invited" in _seats(_read(creator.get(page)))
+    own = _read(guest.get(page))
+    assert "ann invites you to this table" in own, own[-1200:]
+    accept = next(
+        a.split('"')[0] for a in guest.get(page).get_data(as_text=True).split('action="')[1:]
+        if a.split('"')[0].endswith("/accept")
+    )  # fmt: skip
+    assert guest.post(accept, data={"csrf": bruno_csrf}).status_code == 303
+    assert "bruno" in _seats(_read(creator.get(page))) and "kept for" not in _read(creator.get(page))

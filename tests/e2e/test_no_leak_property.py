@@ -159,6 +159,8 @@ OTHER_ROUTES = {
     "/api/v1/invitations/<invitation_id>",
     "/api/v1/invitations/<invitation_id>/accept",
     "/api/v1/invitations/<invitation_id>/decline",
+    "/api/v1/games/<game_id>/invitations",  # a table not started: its seats and invitees, as above
+    "/games/<game_id>/invite",
     "/invitations/<invitation_id>/accept",
     "/invitations/<invitation_id>/decline",
     "/api/v1/play-now",  # seats the caller as POST /games/{id}/seats does, before the game starts

@@ -39,6 +39,7 @@ MINIMAL_BODIES: dict[tuple[str, str], Any] = {
     ("POST", "/api/v1/games/{game_id}/moves"): {"move": {"type": "bid", "amount": 1}},
     ("POST", "/api/v1/games/{game_id}/resign"): {},
     ("POST", "/api/v1/games/{game_id}/leave"): {},
+    ("POST", "/api/v1/games/{game_id}/invitations"): {"invite": ["carol"]},
     ("POST", "/api/v1/games/{game_id}/disputes"): {"version": 1, "claim": "c"},
     ("POST", "/api/v1/disputes/{dispute_id}/resolve"): {"verdict": "upheld"},
     ("POST", "/api/v1/me/bots"): {"name": "n"},
@@ -185,6 +186,7 @@ def _world(client: Any) -> dict[str, Any]:
     w["to_start"] = table(players=3)
     w["to_close"] = table(players=3)
     w["to_leave"] = table(players=3)
+    w["to_invite"] = table(players=3)
     w["over"] = table(seated=("b", "c"), options={"goal": 5})  # alice, who holds no seat, arbitrates it
     while (doc := client.game(w["over"]))["status"] == "active":
         token = w["b"] if doc["awaiting"][0] == 0 else w["c"]
@@ -358,6 +360,14 @@ def _asks(w: dict[str, Any]) -> list[Ask]:
     game_op("POST", "/leave", 409, g, body={}, token=b)  # a running game's seat is resigned, not left
     too_large("POST", "/api/v1/games/{game_id}/leave", f"/api/v1/games/{w['to_leave']}/leave")
     game_op("POST", "/leave", 200, w["to_leave"], body={}, token=b)
+    carol = {"invite": ["carol"]}
+    game_op("POST", "/invitations", 400, w["to_invite"], body={"invite": []}, token=a)
+    game_op("POST", "/invitations", 401, w["to_invite"], body=carol)
+    game_op("POST", "/invitations", 403, w["to_invite"], body=carol, token=b)  # only its creator invites
+    game_op("POST", "/invitations", 404, nope, body=carol, token=a)
+    game_op("POST", "/invitations", 409, g, body=carol, token=a)  # a running game invites nobody
+    too_large("POST", "/api/v1/games/{game_id}/invitations", f"/api/v1/games/{w['to_invite']}/invitations")
+    game_op("POST", "/invitations", 201, w["to_invite"], body=carol, token=a)
 
     bid = {"move": {"type": "bid", "amount": 1}, "command_id": "k1"}
     game_op("POST", "/moves", 400, g, body={"move": {"type": "bid"}}, token=a)
