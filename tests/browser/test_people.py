@@ -1,8 +1,8 @@
 """People around the table, in Chromium, as a person does it: an account with a name and a password
 and a way back in; invitations by name, declined with a reason and accepted; a rating on a familiar
 scale; a young server's leaderboard; the lobby's options in words; play now; a seat given up before
-the start; a tournament counted down in the browser's time zone, its notice, withdrawal, a bot
-entered, started early and cancelled.
+the start; an invitation sent from the table and accepted there; a tournament counted down in the
+browser's time zone, its notice, withdrawal, a bot entered, started early and cancelled.
 Every page is checked with axe-core and at a phone's width (``check_page``); the guard fails a test
 on any console error or failed request."""
 
@@ -366,6 +366,38 @@ def test_a_player_leaves_a_table_before_it_starts_and_the_creator_takes_a_bot_of
         page.get_by_role("button", name=re.compile(r"^Take Level \d bot .*off the table$")).click()
         expect(page.locator("#seats")).not_to_contain_text("bot")
         expect(page.locator("#log")).to_contain_text("was taken off the table")
+        reads_as_words(page)
+        reads_as_words(guest)
+    finally:
+        guest.context.close()
+
+
+def test_the_creator_invites_from_the_table_and_the_invitee_answers_there(
+    page: Page, browser: Browser, guard: PageGuard, web_server: Server, shoot: Shoot, check_a11y: A11y
+) -> None:
+    """The invitee's seat says whom it waits for; the invitee accepts on the table itself."""
+    base = web_server.base
+    guest = person(browser, guard)
+    try:
+        sign_up(guest, base, "Kai")
+        sign_up(page, base, "Lena")
+        open_table(page, "tarasque/dragon-dice", 2, others="open")
+        table = page.url
+        page.get_by_label(re.compile("Invite people or bot accounts by name")).press_sequentially("ka")
+        suggestion = page.get_by_role("option", name="Kai")
+        expect(suggestion).to_be_visible()
+        suggestion.click()
+        page.get_by_role("button", name="Invite", exact=True).click()
+        expect(page.locator("#seats")).to_contain_text("kept for Kai, who is invited")
+        check_page(page, "table-invited", shoot, check_a11y)
+
+        guest.goto(table)
+        expect(guest.locator("main")).to_contain_text("Lena invites you to this table")
+        expect(guest.locator("#seats")).to_contain_text("kept for you")
+        expect(guest.get_by_role("button", name="Take a seat")).to_have_count(0)
+        guest.get_by_role("button", name="Accept and take your seat").click()
+        expect(guest.locator("#seats")).to_contain_text("You")
+        assert web_server.wait_status(table.rsplit("/", 1)[1], "active")["status"] == "active"
         reads_as_words(page)
         reads_as_words(guest)
     finally:
