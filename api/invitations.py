@@ -59,9 +59,10 @@ def decline(body: dict[str, Any], invitation_id: str) -> dict[str, Any]:
 @blp.response(201, people_schemas.Invitations())
 def invite(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Invite more players to a table you opened that has not started (another, when one declined):
-    each is sent an invitation and keeps a seat until they answer. Inviting someone already invited
-    changes nothing; 409 for someone seated or who did not come (a decline is final), or when the
-    table has no seat left to keep; 403 for anyone but the table's creator."""
+    each is sent an invitation, and the free seats wait for the invitees, the first to accept
+    taking them. Inviting someone already invited changes nothing; 409 for someone seated, someone
+    who declined (a decline is final) or whose invitation closed, or a table with no free seat;
+    403 for anyone but the table's creator."""
     p, me = current_platform(), required_player()
     return {"invitations": p.seating.invite(game_id, me.id, body["invite"])}
 

@@ -16,7 +16,7 @@ from api.context import current_platform
 from api.meta import describe
 from api.parser import page_contract
 from api.schema_fields import LARGEST
-from api.web import words
+from api.web import table_invitations, words
 from api.web.viewing import STATUS_WORDS, base_context, viewer
 from domain.kernel import Ruleset, all_games, find_game
 from domain.kernel.narration import Names
@@ -93,7 +93,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
     open_seat = doc["status"] in ("open", "scheduled") and len(doc["seats"]) < doc["planned_seats"]
     names = names_of(doc, player_id)
     result = result_text(current_platform().queries, doc, names)
-    invited = _invited(doc, player_id)
+    invited = table_invitations.invited(doc, player_id)
     page_data = {
         "id": doc["id"],
         "version": doc["version"],
@@ -129,6 +129,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         **invited,
         words=words,
         bots=[(r.bot, f"Level {n}: {r.about}") for n, r in enumerate(ruleset.ladder, 1)],
+        usual_bot=ruleset.default_bot,
         page_data=page_data,
         errors=errors,
     )
@@ -206,8 +207,8 @@ def table_title(game_title: str, names: Names) -> str:
 
 
 def seat_rows(doc: dict[str, Any], names: Names, kept_for: Sequence[str] = ()) -> list[dict[str, Any]]:
-    """The seats of a game page's list: each named in full, taken or open, awaited or not; the
-    first open ones kept for invitees, as ``kept_for`` says it and as the table keeps them."""
+    """The seats of a game page's list: each named in full, taken or (before the start) open,
+    awaited or not; the first open ones kept for invitees, as ``kept_for`` says it."""
     rows = [
         {"seat": s["seat"], "full": names.full(s["seat"]), "player_id": s["player_id"], "bot": s["kind"] == "bot",
          "awaited": s["seat"] in doc["awaiting"], "open": False}
@@ -215,30 +216,10 @@ def seat_rows(doc: dict[str, Any], names: Names, kept_for: Sequence[str] = ()) -
     ]  # fmt: skip
     taken = {s["seat"] for s in doc["seats"]}
     kept = iter(kept_for)
-    for n in range(doc["planned_seats"]):
+    for n in range(doc["planned_seats"] if doc["status"] in ("open", "scheduled") else 0):
         if n not in taken:
             rows.append({"seat": n, "full": "An open seat", "open": True, "awaited": False, "kept": next(kept, None)})
     return sorted(rows, key=lambda r: r["seat"])
-
-
-def _invited(doc: dict[str, Any], player_id: str | None) -> dict[str, Any]:
-    """What a table not started says of its invitations: whom its open seats are kept for (names
-    public, as the game's creation names its invitees), the viewer's own invitation to answer
-    (``invitation``: its id and inviter), and for the creator the answers (``declined``: name and
-    reason, which only the inviter is told)."""
-    none: dict[str, Any] = {"kept_for": [], "invitation": None, "declined": []}
-    if doc["status"] not in ("open", "scheduled"):
-        return none
-    sent = current_platform().invitations.at_table(doc["id"])
-    seated = {s["player_id"] for s in doc["seats"]}
-    waiting = [i for i in sent if i["status"] == "pending" and i["who"]["id"] not in seated]
-    mine = next((i for i in waiting if i["who"]["id"] == player_id), None)
-    creator = player_id is not None and doc["creator"] == player_id
-    return {
-        "kept_for": ["kept for you" if i is mine else f"kept for {i['who']['name']}, who is invited" for i in waiting],
-        "invitation": mine and {"id": mine["invitation_id"], "inviter": mine["inviter"]["name"]},
-        "declined": [i for i in sent if i["status"] == "declined"] if creator else [],
-    }
 
 
 def draws_board(ruleset: Ruleset[Any]) -> bool:

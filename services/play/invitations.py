@@ -292,6 +292,10 @@ class Invitations:
             return True
         return summary["status"] in ("open", "scheduled") and len(summary["seats"]) < summary["planned_seats"]
 
+    def name_of(self, player_id: str) -> str:
+        """The name an invitee is called by, in a refusal."""
+        return str(self._who(player_id)["name"])
+
     def _who(self, player_id: str) -> dict[str, Any]:
         try:
             p = self.accounts.get(player_id)

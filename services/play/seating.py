@@ -11,7 +11,8 @@
   table opened this way has the variant's fewest seats, no clock and is rated, and waits for
   the next person who plays now (or for its creator to add a server bot).
 * **Inviting more** (``invite``): the creator of a table not started invites players after
-  opening it (another, when one declined); each keeps a seat until they answer.
+  opening it (another, when one declined); the free seats wait for them as for those invited
+  when it was opened.
 * **Giving a seat up** (``leave``): before the game starts, a player leaves the table (a seat
   taken by mistake, a table nobody else came to), or its creator takes off a server bot it
   seated; the seat is free for the next comer. The creator closes the table rather than leave
@@ -68,12 +69,14 @@ class Seating:
 
     def invite(self, game_id: str, player_id: str, invited: list[str]) -> list[dict[str, Any]]:
         """The creator of a table not started invites more players or bot accounts (names or
-        ids) after opening it (one who declined, say): each keeps a seat until they answer.
-        Returns those invitations as the inviter reads them."""
+        ids) after opening it (another, when one declined, say): as when it is opened, the free
+        seats wait for the invitees, the first to accept taking them. Returns those invitations
+        as the inviter reads them."""
         game = self.games.load(game_id)
         ids = self.invitations.resolve(player_id, invited)
         answered = {i["who"]["id"]: i["status"] for i in self.invitations.at_table(game_id)}
-        self.invitations.send(game, invitees_to_add(game, player_id, ids, answered))
+        named = {pid: self.invitations.name_of(pid) for pid in ids}
+        self.invitations.send(game, invitees_to_add(game, player_id, named, answered))
         return [self.invitations.get(invitation_id_of(game_id, pid), player_id) for pid in ids]
 
     def offers_seat(self, game: dict[str, Any], player_id: str) -> bool:

@@ -89,27 +89,26 @@ def seat_to_give_up(game: Game, player_id: str, seat: int | None) -> dict[str, A
     return dict(held)  # the SeatTaken's fields: what the SeatGivenUp repeats
 
 
-def invitees_to_add(game: Game, player_id: str, invited: Sequence[str], answered: dict[str, str]) -> list[str]:
-    """Of ``invited`` (account ids), those to invite now to ``game``, a table not started that
-    ``player_id`` opened: not its tournament's, and with a seat left to keep for each newcomer.
-    ``answered``: each invitee's invitation status so far. Already pending: nothing more to do;
-    seated: an error; a decline is final, as a challenge declined is (nobody is asked twice)."""
+def invitees_to_add(game: Game, player_id: str, invited: dict[str, str], answered: dict[str, str]) -> list[str]:
+    """Of ``invited`` (account ids to names), those to invite now to ``game``, a table not started
+    that ``player_id`` opened, not a tournament's, with a free seat. ``answered``: each invitee's
+    invitation status so far. Pending already: nothing more to do; seated, or a decline (final, as
+    a declined challenge is: nobody is asked twice): an error naming them. As when a table is
+    opened, there may be more invitees than free seats: the first to accept take them."""
     if game.creator != player_id:
         raise NotCreator("only the table's creator invites players to it")
     if game.status not in ("open", "scheduled"):
         raise NotAcceptingMoves(f"game {game.id} is {game.status}: players are invited only before it starts")
     if game.settings.get("tournament") or game.sandbox_of:
         raise SeatUnavailable("a tournament's or a dispute's table seats its own players: nobody is invited to it")
+    if len(game.seats) >= game.planned_seats:
+        raise SeatUnavailable("this table has no free seat to invite anyone to")
     seated = {s["player_id"] for s in game.seats}
-    for pid in invited:
+    for pid, name in invited.items():
         if pid in seated:
-            raise SeatUnavailable("a player you invite is seated at this table already")
-        if answered.get(pid) in ("declined", "closed"):
-            raise SeatUnavailable("a player you invite was invited to this table already and did not come")
-    kept = {pid for pid, status in answered.items() if status == "pending"} - seated
-    new = [pid for pid in dict.fromkeys(invited) if pid not in kept]
-    free = game.planned_seats - len(game.seats) - len(kept)
-    if len(new) > free:
-        left = "no seat" if free <= 0 else "only one seat" if free == 1 else f"only {free} seats"
-        raise SeatUnavailable(f"this table has {left} left to keep for another invitee")
-    return new
+            raise SeatUnavailable(f"{name} is seated at this table already")
+        if answered.get(pid) == "declined":
+            raise SeatUnavailable(f"{name} declined an invitation to this table already: nobody is asked twice")
+        if answered.get(pid) == "closed":
+            raise SeatUnavailable(f"{name}'s invitation to this table was closed; {name} may still take a free seat")
+    return [pid for pid in invited if answered.get(pid) != "pending"]

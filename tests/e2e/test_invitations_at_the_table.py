@@ -111,10 +111,9 @@ def test_the_creator_invites_another_player_when_one_declines(client: Any) -> No
     ("who", "names", "status", "words"),
     [
         ("bruno", ["Cid"], 403, "creator"),
-        ("ann", ["Bruno"], 409, "did not come"),  # a decline is final
+        ("ann", ["Cid", "bruno"], 409, "Bruno declined an invitation to this table already"),  # final
         ("ann", ["Ann"], 400, "yourself"),
-        ("ann", ["Nobody"], 400, "nobody is called"),
-        ("ann", ["Cid", "Dee"], 409, "only one seat"),
+        ("ann", ["Cid", "Nobody"], 400, "nobody is called"),
     ],
 )
 def test_an_invitation_the_table_cannot_take_is_refused_and_sends_nothing(
@@ -155,3 +154,20 @@ def test_the_creator_invites_from_the_table_page(platform: Any) -> None:
     )  # fmt: skip
     assert guest.post(accept, data={"csrf": bruno_csrf}).status_code == 303
     assert "bruno" in _seats(_read(creator.get(page))) and "kept for" not in _read(creator.get(page))
+
+
+def test_more_invitees_than_free_seats_wait_for_whoever_accepts_first(platform: Any, client: Any) -> None:
+    guest = create_app(platform).test_client()
+    signed_up(guest, "cid")
+    creator, csrf, page = _table(platform, "")
+    signed_up(create_app(platform).test_client(), "dee")
+    creator.post(page + "/bots", data={"bot": "greedy", "csrf": csrf})
+    sent = creator.post(page + "/invite", data={"invite": "cid, dee", "csrf": csrf})
+    assert sent.status_code == 303, _read(sent)[-600:]
+    seats = _seats(_read(creator.get(page)))
+    assert seats.count("kept for whichever of cid or dee accepts first") == 1, seats
+    own = _read(guest.get(page))
+    assert "kept for whichever of you or dee accepts first" in _seats(own)
+    assert "its free seats go to the first of those invited to accept" in own and "kept for you" not in own
+    start = creator.get(page).get_data(as_text=True)
+    assert 'data-confirm="Start now? cid and dee have not answered yet and will not play."' in start

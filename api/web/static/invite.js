@@ -1,6 +1,7 @@
-// Invite by name: the lobby's invite field suggests the names holding what is typed after the last
-// comma (GET /api/v1/players?q=), as an ARIA combobox: ↓ ↑ choose, Enter or a click takes the name,
-// Escape closes. Without this script the field still takes names separated by commas.
+// Invite by name: the invite field (the lobby's, a table's) suggests the names holding what is typed
+// after the last comma (GET /api/v1/players?q=), but for those its data-known lists (the inviter,
+// and at a table those seated or invited already), as an ARIA combobox: ↓ ↑ choose, Enter or a click
+// takes the name, Escape closes. Without this script the field still takes names separated by commas.
 "use strict";
 (function () {
   const input = document.getElementById("new-invite");
@@ -48,7 +49,8 @@
       if (response.ok) found = (await response.json()).players;
     } catch (e) { found = []; }
     if (mine !== asked) return;  // a later keystroke asked again
-    const taken = input.value.split(",").slice(0, -1).map((s) => s.trim().toLowerCase());
+    const known = JSON.parse(input.dataset.known || "[]");  // yourself, and who is seated or invited
+    const taken = input.value.split(",").slice(0, -1).concat(known).map((s) => s.trim().toLowerCase());
     found = found.filter((p) => !taken.includes(p.name.toLowerCase()));
     if (!found.length) { close(); return; }
     list.replaceChildren(...found.map((p, i) => {

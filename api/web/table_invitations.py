@@ -1,0 +1,62 @@
+"""What a table not started says of its invitations, viewer by viewer: whom its free seats wait
+for, the viewer's own invitation to answer there, the answers its creator reads, and what
+starting early would leave unanswered.
+
+Invitees' names are public at an open table (the game's creation names those invited then, and
+a kept seat is a fact of the table as a taken one is); why someone declined is told to the
+inviter only, as the inbox tells it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.context import current_platform
+from domain.kernel.wording import listing
+
+NONE: dict[str, Any] = {"kept_for": [], "invitation": None, "declined": [], "start_confirm": "", "invite_known": []}
+
+
+def invited(doc: dict[str, Any], player_id: str | None) -> dict[str, Any]:
+    """``kept_for``: the words of each free seat kept for invitees, in seat order; ``invitation``:
+    the viewer's own, pending (its id, its inviter, whether a seat is surely theirs);
+    ``declined``: for the creator, who declined and why; ``start_confirm``: what starting now
+    asks first while invitees have not answered; ``invite_known``: the names the creator's invite form need
+    not suggest (the seated, the invited)."""
+    if doc["status"] not in ("open", "scheduled"):
+        return NONE
+    sent = current_platform().invitations.at_table(doc["id"])
+    seated = {s["player_id"] for s in doc["seats"]}
+    waiting = [i for i in sent if i["status"] == "pending" and i["who"]["id"] not in seated]
+    mine = next((i for i in waiting if i["who"]["id"] == player_id), None)
+    free = doc["planned_seats"] - len(doc["seats"])
+    creator = player_id is not None and doc["creator"] == player_id
+    return {
+        "kept_for": _kept_for(waiting, mine, free),
+        "invitation": mine and _answerable(mine, len(waiting) <= free),
+        "declined": [i for i in sent if i["status"] == "declined" and i["who"]["id"] not in seated] if creator else [],
+        "start_confirm": _start_confirm(waiting),
+        "invite_known": [s["name"] for s in doc["seats"]] + [i["who"]["name"] for i in sent] if creator else [],
+    }
+
+
+def _answerable(mine: dict[str, Any], sure: bool) -> dict[str, Any]:
+    """The viewer's own invitation: its id, its inviter, whether a seat is surely theirs."""
+    return {"id": mine["invitation_id"], "inviter": mine["inviter"]["name"], "sure": sure}
+
+
+def _kept_for(waiting: list[dict[str, Any]], mine: dict[str, Any] | None, free: int) -> list[str]:
+    """Each invitee's own seat while there are seats enough; else every free seat waits for the
+    first of them to accept."""
+    if len(waiting) <= free:
+        return ["kept for you" if i is mine else f"kept for {i['who']['name']}, who is invited" for i in waiting]
+    names = listing(("you" if i is mine else i["who"]["name"] for i in waiting), last="or")
+    return [f"kept for whichever of {names} accepts first"] * free
+
+
+def _start_confirm(waiting: list[dict[str, Any]]) -> str:
+    """Starting early closes the invitations not answered: the creator is asked first."""
+    if not waiting:
+        return ""
+    verb = "has" if len(waiting) == 1 else "have"
+    return f"Start now? {listing(i['who']['name'] for i in waiting)} {verb} not answered yet and will not play."
