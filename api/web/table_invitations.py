@@ -14,12 +14,20 @@ from typing import Any
 from api.context import current_platform
 from domain.kernel.wording import listing
 
-NONE: dict[str, Any] = {"kept_for": [], "invitation": None, "declined": [], "start_confirm": "", "invite_known": []}
+NONE: dict[str, Any] = {
+    "kept_for": [],
+    "invitation": None,
+    "you_declined": "",
+    "declined": [],
+    "start_confirm": "",
+    "invite_known": [],
+}
 
 
 def invited(doc: dict[str, Any], player_id: str | None) -> dict[str, Any]:
     """``kept_for``: the words of each free seat kept for invitees, in seat order; ``invitation``:
-    the viewer's own, pending (its id, its inviter, whether a seat is surely theirs);
+    the viewer's own, pending (its id, its inviter, whether a seat is surely theirs), or
+    ``you_declined``: its inviter's name, once the viewer declined it;
     ``declined``: for the creator, who declined and why; ``start_confirm``: what starting now
     asks first while invitees have not answered; ``invite_known``: the names the creator's invite form need
     not suggest (the seated, the invited)."""
@@ -34,6 +42,9 @@ def invited(doc: dict[str, Any], player_id: str | None) -> dict[str, Any]:
     return {
         "kept_for": _kept_for(waiting, mine, free),
         "invitation": mine and _answerable(mine, len(waiting) <= free),
+        "you_declined": next(
+            (i["inviter"]["name"] for i in sent if i["status"] == "declined" and i["who"]["id"] == player_id), ""
+        ),
         "declined": [i for i in sent if i["status"] == "declined" and i["who"]["id"] not in seated] if creator else [],
         "start_confirm": _start_confirm(waiting),
         "invite_known": [s["name"] for s in doc["seats"]] + [i["who"]["name"] for i in sent] if creator else [],

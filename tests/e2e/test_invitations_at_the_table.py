@@ -48,6 +48,7 @@ def test_a_kept_seat_names_its_invitee_and_the_invitee_answers_on_the_table(plat
     assert answered.status_code == 303 and answered.headers["Location"].endswith(page), answered.headers
     after = _read(guest.get(page))
     assert "invites you" not in after and "kept for" not in after and "Take a seat" in after
+    assert "You declined ann's invitation to this table." in after
     told = _read(creator.get(page))
     assert "bruno declined your invitation: “This clock is too slow for me" in told, told[-1500:]
     assert "declined" not in _read(stranger.get(page)), "only the inviter reads why"

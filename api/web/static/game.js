@@ -332,11 +332,17 @@
   function tableMoved(doc) {
     return BEFORE_START.includes(data.status) && (doc.status !== data.status || seated(doc.seats) !== seated(data.seats));
   }
+  // A form of this page sent (take a seat, leave, start...) is already bringing the page anew: a
+  // reload for the seat event it caused would only cut that answer short.
+  let leaving = false;
+  window.addEventListener("beforeunload", () => { leaving = true; });
+  window.addEventListener("pageshow", () => { leaving = false; });  // back again from the history
+  function redraw() { if (!leaving) window.location.reload(); }
 
   function onGame(line) {
     if (line.version < version) return; // a read that left before the last line came: older than shown
     const doc = line.game;
-    if (tableMoved(doc)) { window.location.reload(); return; }
+    if (tableMoved(doc)) { redraw(); return; }
     // what was lit belongs to the game as it was, unless this seat's listing stands
     if (line.version !== version && !sameListing(line.legal_moves)) board.disarm();
     listing = line.legal_moves ? line.legal_moves.listing : undefined;
@@ -348,7 +354,7 @@
 
   function onEvents(line) {
     if (BEFORE_START.includes(data.status) && (line.events || []).some((e) => SEATINGS.includes(e.type))) {
-      window.location.reload();
+      redraw();
       return;
     }
     if (line.version !== version && !sameListing(line.legal_moves)) board.disarm();
