@@ -108,6 +108,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         "ended": doc["status"] in ENDED,
         "ended_statuses": sorted(ENDED),  # the pages' scripts end a game where the server does
         "draws_board": draws_board(ruleset),
+        "answers_awaited": invited["answers_awaited"],
     }
     return render(
         "game.html",

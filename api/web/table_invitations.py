@@ -29,7 +29,9 @@ def invited(doc: dict[str, Any], player_id: str | None) -> dict[str, Any]:
     the viewer's own, pending (its id, its inviter, whether a seat is surely theirs), or
     ``you_declined``: its inviter's name, once the viewer declined it;
     ``declined``: for the creator, who declined and why; ``start_confirm``: what starting now
-    asks first while invitees have not answered; ``invite_known``: the names the creator's invite form need
+    asks first while invitees have not answered; ``answers_awaited``: whether the creator's page
+    waits for an invitee's answer (a decline redraws it; an acceptance is a seat taken, which the
+    game's stream brings); ``invite_known``: the names the creator's invite form need
     not suggest (the seated, the invited)."""
     if doc["status"] not in ("open", "scheduled"):
         return NONE
@@ -47,6 +49,7 @@ def invited(doc: dict[str, Any], player_id: str | None) -> dict[str, Any]:
         ),
         "declined": [i for i in sent if i["status"] == "declined" and i["who"]["id"] not in seated] if creator else [],
         "start_confirm": _start_confirm(waiting),
+        "answers_awaited": creator and bool(waiting),
         "invite_known": [s["name"] for s in doc["seats"]] + [i["who"]["name"] for i in sent] if creator else [],
     }
 

@@ -372,33 +372,47 @@ def test_a_player_leaves_a_table_before_it_starts_and_the_creator_takes_a_bot_of
         guest.context.close()
 
 
-def test_the_creator_invites_from_the_table_and_the_invitee_answers_there(
+def test_the_creator_invites_from_the_table_and_the_invitees_answer_there(
     page: Page, browser: Browser, guard: PageGuard, web_server: Server, shoot: Shoot, check_a11y: A11y
 ) -> None:
-    """The invitee's seat says whom it waits for; the invitee accepts on the table itself."""
+    """The invitees' seats say whom they wait for; one declines on the table, which the creator's
+    page shows without a reload; the other accepts there."""
     base = web_server.base
-    guest = person(browser, guard)
+    kai, mia = person(browser, guard), person(browser, guard)
     try:
-        sign_up(guest, base, "Kai")
+        sign_up(kai, base, "Kai")
+        sign_up(mia, base, "Mia")
         sign_up(page, base, "Lena")
-        open_table(page, "tarasque/dragon-dice", 2, others="open")
+        open_table(page, "tarasque/dragon-dice", 3, others="open")
         table = page.url
-        page.get_by_label(re.compile("Invite people or bot accounts by name")).press_sequentially("ka")
+        invite = page.get_by_label(re.compile("Invite people or bot accounts by name"))
+        invite.press_sequentially("ka")
         suggestion = page.get_by_role("option", name="Kai")
         expect(suggestion).to_be_visible()
         suggestion.click()
+        invite.press_sequentially("Mia")
         page.get_by_role("button", name="Invite", exact=True).click()
         expect(page.locator("#seats")).to_contain_text("kept for Kai, who is invited")
+        expect(page.locator("#seats")).to_contain_text("kept for Mia, who is invited")
         check_page(page, "table-invited", shoot, check_a11y)
 
-        guest.goto(table)
-        expect(guest.locator("main")).to_contain_text("Lena invites you to this table")
-        expect(guest.locator("#seats")).to_contain_text("kept for you")
-        expect(guest.get_by_role("button", name="Take a seat")).to_have_count(0)
-        guest.get_by_role("button", name="Accept and take your seat").click()
-        expect(guest.locator("#seats")).to_contain_text("You")
-        assert web_server.wait_status(table.rsplit("/", 1)[1], "active")["status"] == "active"
+        kai.goto(table)
+        expect(kai.locator("main")).to_contain_text("Lena invites you to this table")
+        expect(kai.locator("#seats")).to_contain_text("kept for you")
+        expect(kai.get_by_role("button", name="Take a seat")).to_have_count(0)
+        kai.get_by_label("Reason").select_option(label="This variant is not for me right now.")
+        kai.get_by_role("button", name="Decline").click()
+        expect(kai.locator("main")).to_contain_text("You declined Lena's invitation to this table.")
+        expect(page.locator("main")).to_contain_text(  # the creator's page, live: no reload by hand
+            "Kai declined your invitation: “This variant is not for me right now.”"
+        )
+
+        mia.goto(table)
+        mia.get_by_role("button", name="Accept and take your seat").click()
+        expect(mia.locator("#seats")).to_contain_text("You")
+        expect(page.locator("#seats")).to_contain_text("Mia")
         reads_as_words(page)
-        reads_as_words(guest)
+        reads_as_words(kai)
     finally:
-        guest.context.close()
+        kai.context.close()
+        mia.context.close()

@@ -371,7 +371,18 @@
     words.update({ status });
   }
 
+  // The creator of a table whose invitees have not all answered hears their declines on the account
+  // stream (an acceptance is a seat taken: the game's own stream brings it) and has the page drawn again.
+  function awaitAnswers() {
+    if (!data.answers_awaited || !window.EventSource) return;
+    const account = new EventSource("/api/v1/stream/events");
+    account.addEventListener("invitation_declined", (message) => {
+      if (JSON.parse(message.data).game_id === gid) { account.close(); redraw(); }
+    });
+  }
+
   function connect() {
+    awaitAnswers();
     if (!window.EventSource) { setStatus("Live (polling)."); refresh().then(poll); return; }
     stream = new EventSource("/api/v1/games/" + gid + "/stream");
     const read = (handler) => (message) => { failures = 0; handler(JSON.parse(message.data)); };
