@@ -7,6 +7,7 @@ spectator when signed out), so a page shows exactly what the API would answer th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import asdict
 from functools import cache
 from typing import Any
 
@@ -108,7 +109,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         "ended": doc["status"] in ENDED,
         "ended_statuses": sorted(ENDED),  # the pages' scripts end a game where the server does
         "draws_board": draws_board(ruleset),
-        "answers_awaited": invited["answers_awaited"],
+        "answers_awaited": invited.answers_awaited,
     }
     return render(
         "game.html",
@@ -116,7 +117,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         title=ruleset.title,
         variant_title=variant_title(ruleset, doc["variant"]),
         heading=table_title(ruleset.title, names),
-        seat_rows=seat_rows(doc, names, invited["kept_for"]),
+        seat_rows=seat_rows(doc, names, invited.kept_for),
         status_words=STATUS_WORDS.get(doc["status"], doc["status"]),
         status_line=status_line(doc["status"], doc["awaiting"], names, len(doc["seats"]), doc["planned_seats"], result),
         result=result,
@@ -127,7 +128,7 @@ def game_page(game_id: str, errors: list[str] | None = None) -> str:
         is_creator=me is not None and doc["creator"] == me.id,
         **_starting(ruleset, doc),
         **_leaving(doc, player_id, names),
-        **invited,
+        **asdict(invited),
         words=words,
         bots=[(r.bot, f"Level {n}: {r.about}") for n, r in enumerate(ruleset.ladder, 1)],
         usual_bot=ruleset.default_bot,

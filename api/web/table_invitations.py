@@ -9,22 +9,27 @@ inviter only, as the inbox tells it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from api.context import current_platform
 from domain.kernel.wording import listing
 
-NONE: dict[str, Any] = {
-    "kept_for": [],
-    "invitation": None,
-    "you_declined": "",
-    "declined": [],
-    "start_confirm": "",
-    "invite_known": [],
-}
+
+@dataclass(frozen=True)
+class TableInvitations:
+    """What a table's page says of its invitations (``invited``); a started table says nothing."""
+
+    kept_for: list[str] = field(default_factory=list)
+    invitation: dict[str, Any] | None = None
+    you_declined: str = ""
+    declined: list[dict[str, Any]] = field(default_factory=list)
+    start_confirm: str = ""
+    answers_awaited: bool = False
+    invite_known: list[str] = field(default_factory=list)
 
 
-def invited(doc: dict[str, Any], player_id: str | None) -> dict[str, Any]:
+def invited(doc: dict[str, Any], player_id: str | None) -> TableInvitations:
     """``kept_for``: the words of each free seat kept for invitees, in seat order; ``invitation``:
     the viewer's own, pending (its id, its inviter, whether a seat is surely theirs), or
     ``you_declined``: its inviter's name, once the viewer declined it;
@@ -34,24 +39,24 @@ def invited(doc: dict[str, Any], player_id: str | None) -> dict[str, Any]:
     game's stream brings); ``invite_known``: the names the creator's invite form need
     not suggest (the seated, the invited)."""
     if doc["status"] not in ("open", "scheduled"):
-        return NONE
+        return TableInvitations()
     sent = current_platform().invitations.at_table(doc["id"])
     seated = {s["player_id"] for s in doc["seats"]}
     waiting = [i for i in sent if i["status"] == "pending" and i["who"]["id"] not in seated]
     mine = next((i for i in waiting if i["who"]["id"] == player_id), None)
     free = doc["planned_seats"] - len(doc["seats"])
     creator = player_id is not None and doc["creator"] == player_id
-    return {
-        "kept_for": _kept_for(waiting, mine, free),
-        "invitation": mine and _answerable(mine, len(waiting) <= free),
-        "you_declined": next(
+    return TableInvitations(
+        kept_for=_kept_for(waiting, mine, free),
+        invitation=mine and _answerable(mine, len(waiting) <= free),
+        you_declined=next(
             (i["inviter"]["name"] for i in sent if i["status"] == "declined" and i["who"]["id"] == player_id), ""
         ),
-        "declined": [i for i in sent if i["status"] == "declined" and i["who"]["id"] not in seated] if creator else [],
-        "start_confirm": _start_confirm(waiting),
-        "answers_awaited": creator and bool(waiting),
-        "invite_known": [s["name"] for s in doc["seats"]] + [i["who"]["name"] for i in sent] if creator else [],
-    }
+        declined=[i for i in sent if i["status"] == "declined" and i["who"]["id"] not in seated] if creator else [],
+        start_confirm=_start_confirm(waiting),
+        answers_awaited=creator and bool(waiting),
+        invite_known=[s["name"] for s in doc["seats"]] + [i["who"]["name"] for i in sent] if creator else [],
+    )
 
 
 def _answerable(mine: dict[str, Any], sure: bool) -> dict[str, Any]:
