@@ -77,6 +77,7 @@ def test_a_person_plays_tarasque_against_a_bot_replays_and_disputes_it(
     page.keyboard.press("End")
     expect(label).to_contain_text(re.compile(r"Step (\d+) of \1"))
     expect(page.locator("#board svg")).to_be_visible()
+    assert page.evaluate("window.scrollY") == 0, "the list of moves scrolls to the step, not the window"
     page.keyboard.press("Home")
     for _ in range(6):
         page.keyboard.press("ArrowRight")
@@ -87,6 +88,11 @@ def test_a_person_plays_tarasque_against_a_bot_replays_and_disputes_it(
     expect(label).to_contain_text("Step 3 of")
     check_page(page, "replay", shoot, check_a11y)
     page.reload()
+    expect(label).to_contain_text("Step 3 of")
+    last = int(label.inner_text().rsplit(" ", 1)[1])
+    page.goto(re.sub(r"step=\d+$", "step=9999", page.url))  # past the end: the last step, not the start
+    expect(label).to_contain_text(f"Step {last} of {last}")
+    page.goto(re.sub(r"step=\d+$", "step=3", page.url))
     expect(label).to_contain_text("Step 3 of")
 
     page.get_by_role("link", name="Dispute this step").click()

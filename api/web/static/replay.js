@@ -59,6 +59,14 @@
     return data.ended || (data.your_seats || []).includes(p.seat);
   }
 
+  /** Scrolls the list ``box`` (not the window, which stays on the board and the step's words) so
+   * that ``item`` is in it. */
+  function reveal(item, box) {
+    const r = item.getBoundingClientRect(), b = box.getBoundingClientRect();
+    if (r.top < b.top) box.scrollTop -= b.top - r.top;
+    else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+  }
+
   async function show(index) {
     at = Math.max(0, Math.min(positions.length - 1, index));
     const p = positions[at];
@@ -75,7 +83,7 @@
     dispute.querySelector("a").href = "/games/" + gid + "/audit?dispute=" + p.step + "#dispute-form";
     $("moves").querySelectorAll("a").forEach((a) => a.removeAttribute("aria-current"));
     const current = $("moves").querySelector('a[data-step="' + p.step + '"]');
-    if (current) { current.setAttribute("aria-current", "step"); current.scrollIntoView({ block: "nearest" }); }
+    if (current) { current.setAttribute("aria-current", "step"); reveal(current, $("moves")); }
     const url = new URL(window.location.href);
     url.searchParams.set("step", String(p.step));
     window.history.replaceState(null, "", url);
@@ -110,6 +118,7 @@
     $("step").max = Math.max(0, positions.length - 1);
     moveList();
     const asked = Number(new URL(window.location.href).searchParams.get("step") || 0);
-    go(positions.findIndex((p) => p.step >= asked) >= 0 ? positions.findIndex((p) => p.step >= asked) : 0);
+    const found = positions.findIndex((p) => p.step >= asked);
+    go(found >= 0 ? found : positions.length - 1);  // past the last step: the last
   }).catch((err) => { $("step-label").textContent = "Could not load the steps: " + window.DH.plainError(err) + "."; });
 })();
