@@ -13,6 +13,7 @@ from api.web.pages import STATUS_WORDS, render, sign_in_page, titles, web
 from api.web.viewing import viewer
 from domain.kernel.narration import Names
 from domain.kernel.wording import listing
+from services.common.visibility import ENDED
 from services.reads.seat_names import names_in
 
 MINE = 50
@@ -42,7 +43,8 @@ def inbox(errors: list[str] | None = None) -> str:
         received=p.invitations.received(me.id),
         sent=p.invitations.sent(me.id),
         tournament_notices=sorted(
-            p.inbox.items(me.id, "tournament_round") + p.inbox.items(me.id, "tournament_cancelled"),
+            [{**n, "ended": _ended(known, n.get("game_id"))} for n in p.inbox.items(me.id, "tournament_round")]
+            + p.inbox.items(me.id, "tournament_cancelled"),
             key=lambda i: i["at"],
             reverse=True,
         ),
@@ -86,3 +88,9 @@ def reminder_text(item: Mapping[str, Any], titles: Mapping[str, str]) -> str:
     if deadline:
         return f"Your turn in {game} runs out at {deadline[:16].replace('T', ' ')} UTC."
     return f"It is your turn in {game}."
+
+
+def _ended(known: Mapping[str, Mapping[str, Any]], game_id: str | None) -> bool:
+    """Whether a notice's game is over, as the viewer's latest games say (an older one is told as sent)."""
+    game = known.get(game_id or "")
+    return game is not None and game["status"] in ENDED

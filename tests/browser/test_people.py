@@ -326,8 +326,14 @@ def test_a_tournament_in_the_browsers_time_zone_with_notice_withdrawal_a_bot_sta
         expect(told).to_contain_text("GMT+9")
 
         announce("spring cup")
+        page.once("dialog", lambda dialog: dialog.dismiss())  # "Cancel this tournament for good?": no
+        page.get_by_role("button", name="Cancel the tournament").click()
+        expect(page.locator(".status").first).not_to_have_text("cancelled")
+        page.once("dialog", lambda dialog: dialog.accept())
         page.get_by_role("button", name="Cancel the tournament").click()
         expect(page.locator(".status").first).to_have_text("cancelled")
+        expect(page.locator("main")).to_contain_text("This tournament was cancelled: it will not be played.")
+        expect(page.locator("main")).to_contain_text("No round was played.")
         reads_as_words(page)
     finally:
         page.context.close()

@@ -426,9 +426,6 @@
     });
   }
 
-  document.querySelectorAll("form[data-confirm]").forEach((form) => {
-    form.addEventListener("submit", (event) => { if (!window.confirm(form.dataset.confirm)) event.preventDefault(); });
-  });
   board.attach($("board"), $("board-pick"), play, () => $("turn").textContent); // a spectator's board has no choices: it is only sized
   words.start(data);
   showClocks();
