@@ -182,11 +182,13 @@ def _dispute_words(
         "step": step_of_version(index, d["version"]),
         "claim": d["claim"],
         "opened": d["opened_at"][:16].replace("T", " "),
+        "opened_at": d["opened_at"],
         "who": audience.names.full(seat, start=False) if seat is not None else None,
         "move": move_words(narrator, d["move"], audience, seat) if d.get("move") else None,
         "answered": answer is not None,
         "resolution": d.get("resolution"),
         "sandbox": (answer or {}).get("sandbox_id"),
+        "by_you": seat is not None and audience.names.you(seat),
         "rule": judged.get("rule"),
     }
     if judged.get("evaluated"):

@@ -130,7 +130,7 @@ def silver_after(number_: int) -> str:
 def all_cards_played(d: Data, a: Audience) -> str:
     winners = d["winners"]
     verb = "comes" if len(winners) == 1 and not a.names.you(winners[0]) else "come"
-    return f"Every card has been played: {a.names.listed(winners, a.names)} {verb} closest to the goal"
+    return f"Every card has been played: {a.names.listed(winners)} {verb} closest to the goal"
 
 
 def last_card_placed(d: Data, a: Audience) -> str:

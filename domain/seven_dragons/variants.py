@@ -82,7 +82,7 @@ class ConnectionsOptions:
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("full", "Seven Dragons", MIN_SEATS, MAX_SEATS, FullOptions,
+    Variant("full", "Full game", MIN_SEATS, MAX_SEATS, FullOptions,
             "The full game: 51 dragons, 15 actions, the Silver Dragon and five secret goals."),
     Variant("single-action", "Single-action dragons", MIN_SEATS, MAX_SEATS, SingleActionOptions,
             "The full game with one action type, Trade Goals by default; the Silver Dragon is optional."),

@@ -54,7 +54,7 @@ def _set_aside(state: TarasqueState, symbol: str, count: int, egg: bool) -> Poin
     the common choice, every die of a face, takes a click and a confirmation or the egg."""
     refs: list[tuple[str, str]] = [(f"face:{symbol}", "")]
     if count < state.turn.showing.count(symbol):
-        refs.append((f"count:{count}", f"Only {NUMBERS[count] if count < len(NUMBERS) else count}"))
+        refs.append((f"count:{count}", f"Only {NUMBERS[count] if count < len(NUMBERS) else count} of them"))
     if egg:
         refs.append(("egg", ""))
     return Pointing((tuple(r for r, _ in refs),), labels=tuple((r, w) for r, w in refs if w))

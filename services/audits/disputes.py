@@ -34,6 +34,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from domain.kernel import Rng, RuleError, Viewer, encode, seed_commitment, state_hash
+from domain.kernel.narration import seat_names
 from services.accounts.account_feed import AccountFeed, Entry
 from services.accounts.players import SERVER_BOT_PREFIX
 from services.audits.dispute_aggregate import Dispute
@@ -43,6 +44,7 @@ from services.common.sqlstore import SqlStore
 from services.play import sandbox_chance
 from services.play.aggregate import Game
 from services.reads.redaction import redact_stored_event
+from services.reads.seat_names import as_named
 
 if TYPE_CHECKING:
     from services.play.games import GameService
@@ -232,7 +234,8 @@ class Disputes:
         )  # fmt: skip
         terms = sandbox_chance.terms(str(game.id), past.version, str(dispute.id), ended, settled)
         sandbox_seed = self.games.seeds.of(game.id if ended else sandbox_id)
-        seats = [{**s, "player_id": dispute.opener, "name": f"{s['name']} (sandbox)"} for s in past.seats]
+        named = seat_names(as_named(past.seats), game.ruleset.bot_title)  # "Level 1 bot", as the game named it
+        seats = [{**s, "player_id": dispute.opener, "name": f"{named[s['seat']]} (sandbox)"} for s in past.seats]
         table = Game._create(
             Game.Created,
             id=sandbox_id,

@@ -1,15 +1,17 @@
 // Times in the reader's own time zone: <time datetime="ISO" data-local="datetime"> shows the date
-// and time where the browser is; data-countdown="ISO" counts down to it ("in 2 h 05 min"), each second.
+// and time where the browser is, data-local="date" the date alone; data-countdown="ISO" counts down
+// to it ("in 2 h 05 min"), each second.
 "use strict";
 (function () {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const format = new Intl.DateTimeFormat(undefined, {
     weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
   });
-  document.querySelectorAll('time[data-local="datetime"]').forEach((t) => {
+  const day = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "long", year: "numeric" });
+  document.querySelectorAll("time[data-local]").forEach((t) => {
     const when = new Date(t.getAttribute("datetime"));
     if (!isNaN(when)) {
-      t.textContent = format.format(when);
+      t.textContent = (t.dataset.local === "date" ? day : format).format(when);
       t.title = "your time (" + zone + ")";
     }
   });
