@@ -60,16 +60,17 @@ def cards(numbers: Any) -> str:
 
 
 def cell(x: int, y: int) -> str:
-    """A cell of the layout from the centre: "right of the centre", "2 left and 1 up from the centre"."""
+    """A cell of the layout from the centre: "right of the centre", "2 places above the centre",
+    "2 left and 1 up from the centre"."""
     if (x, y) == (0, 0):
         return "at the centre"
     near = {(1, 0): "right of", (-1, 0): "left of", (0, -1): "above", (0, 1): "below"}
     if (x, y) in near:
         return f"{near[(x, y)]} the centre"
     if not y:
-        return f"{abs(x)} {'right' if x > 0 else 'left'} of the centre"
+        return f"{abs(x)} places {'right' if x > 0 else 'left'} of the centre"
     if not x:
-        return f"{abs(y)} {'below' if y > 0 else 'above'} the centre"
+        return f"{abs(y)} places {'below' if y > 0 else 'above'} the centre"
     return f"{abs(x)} {'right' if x > 0 else 'left'} and {abs(y)} {'down' if y > 0 else 'up'} from the centre"
 
 

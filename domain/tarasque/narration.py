@@ -191,5 +191,5 @@ NARRATOR = Narrator(
     turns={"TurnStarted": turn_heading},
     quiet=("TurnEnded", "TurnStarted"),
     reasons=REASONS,
-    score=lambda score, a: counted(score, "point"),
+    score=lambda score, a: f"{score:g} point{'' if score == 1 else 's'}",  # figures: "45 points ... 5 points"
 )

@@ -29,6 +29,9 @@ def test_a_card_placed_names_its_cell_from_the_centre() -> None:
     assert phrase(RULESET, PlaceDragon(HALVES, -2, -1, 0), ANN, 0) == (
         "place the red and gold card (red on top) 2 left and 1 up from the centre"
     )
+    assert phrase(RULESET, PlaceDragon(HALVES, 0, -2, 0), ANN, 0) == (
+        "place the red and gold card (red on top) 2 places above the centre"
+    )
 
 
 def test_what_another_seat_draws_or_holds_is_never_told() -> None:

@@ -46,6 +46,8 @@ def test_a_turn_opens_under_its_heading_and_the_result_counts_points() -> None:
     assert RULESET.narrator.outcome(outcome.to_json(), ANN) == (
         "Bruno (orange) won with 31 points: the last tile entered a lair. You (teal) came second with 25 points."
     )
+    small = Outcome.from_scores([5, 45], "the last tile entered a lair").to_json()
+    assert RULESET.narrator.outcome(small, ANN).endswith("You (teal) came second with 5 points."), "figures alike"
 
 
 def test_the_move_controls_ask_for_a_tile_then_its_row_in_words() -> None:
