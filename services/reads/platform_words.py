@@ -103,8 +103,11 @@ class PlatformWords:
         return f"{said}; {clock}" if clock else said
 
     def started(self, data: Data) -> str:
-        clock = clock_words(self.time_control)
-        return f"The game started: {clock}" if clock else "The game started, with no clock"
+        """The start, with who plays which colour: a table started early with a seat left empty
+        numbers its seats anew, and a colour named before the start may change then."""
+        seated = listing(self.names.full(int(s["seat"]), start=False) for s in data.get("seats") or [])
+        clock = clock_words(self.time_control) or "no clock"
+        return f"The game started: {seated}; {clock}" if data.get("seats") else f"The game started: {clock}"
 
     def timed_out(self, data: Data) -> str:
         seat = data["seat"]

@@ -145,3 +145,19 @@ def test_those_still_seated_hear_who_left_and_whoever_did_it_does_not(client: An
     assert [line["given_up_seat"] for line in bruno_heard] == [2, bot_seat], bruno_heard
     assert bruno_heard[-1]["kind"] == "bot"
     assert len(_told(client, ann)) == 1, "the creator who took the bot off is not told of it"
+
+
+def test_a_table_started_early_after_someone_left_names_each_colour_at_the_start(client: Any) -> None:
+    """The seats are numbered anew at the start: whoever sat past the gap may change colour, and the
+    start says who plays which."""
+    ann, bruno, cid, eve = (client.player(n) for n in ("Ann", "Bruno", "Cid", "Eve"))
+    table = client.new_game(ann["token"], game="tarasque", players=5)["id"]
+    for who in (ann, bruno, cid, eve):
+        client.seat(table, who["token"])
+    before = next(t for t in _titles(client, table, ann["id"]) if t.startswith("Eve"))
+    assert client.call("POST", f"/api/v1/games/{table}/leave", {}, cid["token"]).status == 200
+    assert client.call("POST", f"/api/v1/games/{table}/start", {}, ann["token"]).status == 200
+    started = next(t for t in _titles(client, table, ann["id"]) if t.startswith("The game started"))
+    eve_now = next(s for s in client.game(table, ann["token"])["seats"] if s["name"] == "Eve")["seat"]
+    assert eve_now == 2 and "Eve (" in started and "you (" in started and "Cid" not in started, started
+    assert before != f"Eve ({started.split('Eve (')[1].split(')')[0]}) took a seat", "Eve's colour changed"

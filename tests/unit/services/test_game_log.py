@@ -123,8 +123,8 @@ def test_a_timeout_is_told_as_a_notice_of_what_the_server_played(platform: Any, 
     notices = [line for step in log["steps"] for line in step["lines"] if line["notice"]]
     assert [n["text"] for n in notices] == ["You ran out of time; the server played 'bid one' for you."]
     started = next(s for s in log["steps"] if s["kind"] == "started")
-    assert started["title"] == "The game started: each turn has 60 seconds; the server plays for a player whose " \
-                               "time runs out"  # fmt: skip
+    assert started["title"] == "The game started: you (teal) and bea (orange); each turn has 60 seconds; the " \
+                               "server plays for a player whose time runs out"  # fmt: skip
     others = narrated_log(platform.queries, gid, ids[1])
     assert "ann ran out of time; the server played 'bid in secret' for ann." in _lines(others)
 
