@@ -13,6 +13,7 @@ from api.web import (  # noqa: F401  (register their routes on the blueprint)
     forms,
     inbox_page,
     invitation_forms,
+    rules_page,
     tournament_forms,
 )
 from api.web.page_words import said

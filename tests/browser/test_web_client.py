@@ -51,6 +51,11 @@ def test_a_person_plays_tarasque_against_a_bot_replays_and_disputes_it(
     base = web_server.base
     page.goto(f"{base}/")
     check_page(page, "lobby-signed-out", shoot, check_a11y)
+    page.get_by_role("link", name="Tarasque", exact=True).first.click()  # "How to play: Tarasque · ..."
+    expect(page.get_by_role("heading", name="How to play Tarasque")).to_be_visible()
+    page.get_by_text("Where it comes from").first.click()
+    expect(page.locator("blockquote").first).to_be_visible()
+    check_page(page, "rules", shoot, check_a11y)
     sign_up(page, base, "ann")
     check_page(page, "lobby", shoot, check_a11y)
 

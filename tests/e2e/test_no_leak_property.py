@@ -90,6 +90,7 @@ ACTIONS = {
 }
 OTHER_ROUTES = {
     "/api/v1/catalog",
+    "/rules/<game>",  # a game's rules: the same for every reader, of no table
     "/api/v1/docs",
     "/api/v1/openapi.json",
     "/healthz",
