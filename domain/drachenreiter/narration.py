@@ -303,7 +303,7 @@ MOVES = {
     "discard": lambda m, a, s: f"discard {cards(m['cards'])}",
     "aim": lambda m, a, s: f"play the laid card at {a.names.possessive(m['target'])} dragon",
     "lay_traps": lay_traps,
-    "hold": lambda m, a, s: "do not play the laid card",
+    "hold": lambda m, a, s: "keep the laid card unplayed",
 }
 
 

@@ -170,7 +170,8 @@ EVENTS = {
     ),
     "BonusDrawn": lambda d, a: f"{a.names(d['seat'])} drew {hand(d, 'cards', a, d['seat'])} as a bonus",
     "CardSetAside": lambda d, a: f"{a.names(d['seat'])} set {card(d['card'])} aside, out of the game",
-    "ActionPlayed": lambda d, a: f"{a.names(d['seat'])} played {card(d['card'])}",
+    # an action played may still be discarded without its effect: the line after it says which
+    "ActionPlayed": lambda d, a: f"{a.names(d['seat'])} chose {card(d['card'])}",
     "HandsTraded": hands_traded,
     "GoalsTraded": goals_traded,
     "GoalsRotated": lambda d, a: f"{a.names(d['seat'])} passed every goal one place to the {d['direction']}",

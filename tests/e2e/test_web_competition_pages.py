@@ -96,7 +96,7 @@ def test_a_profile_shows_ratings_record_and_recent_games_linking_to_them(browser
     profile = platform.profiles.profile(ada.id)
     [rating] = profile["ratings"]
     page = html(browser.get(f"/players/{ada.id}"))
-    assert "<h1>ada <small>human</small></h1>" in page
+    assert "<h1>ada <small>a person</small></h1>" in page
     shown = f"<strong>{rating['display_rating']}</strong> <small>± {rating['display_uncertainty']}</small>"
     assert shown in page, "the rating on the familiar scale, with its uncertainty"
     assert 1000 < rating["display_rating"] < 2000 and f"{rating['mu']:.2f}" not in page
@@ -128,7 +128,7 @@ def test_a_server_bots_profile_names_it_by_its_level_as_its_games_and_the_leader
     assert profile_href("server-bot:greedy") + ">Level 3 bot (" in game
     page = html(browser.get("/players/server-bot:greedy"))
     assert "<title>Level 3 bot · Dragonhall</title>" in page
-    assert "<h1>Level 3 bot <small>server bot</small></h1>" in page
+    assert "<h1>Level 3 bot <small>a server bot</small></h1>" in page
     assert "<li>Level 3 of Tarasque: weighs every move by the harvest it expects</li>" in page
     assert "<li>Level 3 of Seven Dragons: " in page
     assert "Ratings of Level 3 bot per game" in page and f'href="/games/{gid}"' in page
@@ -149,7 +149,7 @@ def test_the_leaderboard_lists_rated_players_a_page_at_a_time(browser: Any, plat
     rated_game(platform, ada, bob)
     page = html(browser.get("/leaderboards/dice-race"))
     board = platform.profiles.leaderboard("dice-race", 25, 0, True, "bot", "rating")  # seated as bots
-    ranked = re.findall(r'<td>(\d+)</td>\s*<td><a href="/players/([^"]+)">', page)
+    ranked = re.findall(r'<td data-label="Rank">(\d+)</td>\s*<td data-label="[^"]+"><a href="/players/([^"]+)">', page)
     assert ranked == [(str(p["rank"]), p["player_id"]) for p in board["players"]], "a young server lists everyone"
     assert len(ranked) == 2 and page.count("provisional</span>") == 2
     assert "No people have finished a rated game of Dice Race yet." in page

@@ -115,7 +115,8 @@
 
   /** Says whose turn it is and how many moves the viewer has. */
   function sayChoice(total) {
-    $("turn").textContent = words.statusText(true) + " Choose one of " + total.toLocaleString("en") + " move" + (total === 1 ? "" : "s") + ".";
+    $("turn").textContent = words.statusText(true) + (total === 1 ? " One move is possible."
+      : " Choose one of " + total.toLocaleString("en") + " moves.");
   }
 
   /** The moves of ``pages`` (of ``legal``) with their words, refs and poses; null when the game
