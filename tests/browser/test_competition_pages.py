@@ -44,7 +44,7 @@ def test_the_profile_and_leaderboard_pages_pass_axe_and_fit_a_phone(
     check_page(page, "leaderboard", shoot, check_a11y)
 
     board.get_by_role("link", name="Level 3 bot").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Level 3 bot server bot")  # as the board names it
+    expect(page.get_by_role("heading", level=1)).to_have_text("Level 3 bot a server bot")  # as the board names it
     expect(page).to_have_title("Level 3 bot · Dragonhall")
     expect(page.get_by_text("Level 3 of Tarasque:")).to_be_visible()
     expect(page.locator("main")).not_to_contain_text(re.compile("greedy", re.I))
