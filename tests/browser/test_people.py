@@ -422,3 +422,14 @@ def test_the_creator_invites_from_the_table_and_the_invitees_answer_there(
     finally:
         kai.context.close()
         mia.context.close()
+
+
+def test_back_to_the_lobby_its_options_follow_the_chosen_variant(page: Page, web_server: Server) -> None:
+    base = web_server.base
+    sign_up(page, base, "Noor")
+    page.get_by_label("Game and variant").select_option("mekong/classic")
+    expect(page.locator("fieldset.options:not([hidden]) legend")).to_contain_text("Les Dragons du Mékong")
+    page.get_by_role("link", name="Leaderboards").click()
+    page.go_back()
+    expect(page.get_by_label("Game and variant")).to_have_value("mekong/classic")
+    expect(page.locator("fieldset.options:not([hidden]) legend")).to_contain_text("Les Dragons du Mékong")

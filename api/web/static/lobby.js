@@ -53,4 +53,7 @@
   clock.addEventListener("change", syncClock);
   syncVariant();
   syncClock();
+  // Back to the lobby, the browser puts the chosen variant and clock back after this script ran:
+  // the options follow them again.
+  window.addEventListener("pageshow", () => { syncVariant(); syncClock(); });
 })();
