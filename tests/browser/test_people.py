@@ -412,6 +412,7 @@ def test_the_creator_invites_from_the_table_and_the_invitees_answer_there(
         expect(page.locator("main")).to_contain_text(  # the creator's page, live: no reload by hand
             "Kai declined your invitation: “This variant is not for me right now.”"
         )
+        expect(page.locator("#seats")).not_to_contain_text("kept for Kai")
 
         mia.goto(table)
         mia.get_by_role("button", name="Accept and take your seat").click()

@@ -373,12 +373,21 @@
   }
 
   // The creator of a table whose invitees have not all answered hears their declines on the account
-  // stream (an acceptance is a seat taken: the game's own stream brings it) and has the page drawn again.
+  // stream (an acceptance is a seat taken: the game's own stream brings it): the decline is said under
+  // the seats and the seat kept for the invitee reads open, in place (a reload could cut short a page
+  // the person is already leaving for).
   function awaitAnswers() {
     if (!data.answers_awaited || !window.EventSource) return;
     const account = new EventSource("/api/v1/stream/events");
+    window.addEventListener("pagehide", () => account.close());
     account.addEventListener("invitation_declined", (message) => {
-      if (JSON.parse(message.data).game_id === gid) { account.close(); redraw(); }
+      const line = JSON.parse(message.data);
+      if (line.game_id !== gid) return;
+      const who = line.invitee.name;
+      $("seats").querySelectorAll("li em").forEach((em) => {
+        if (em.textContent === "kept for " + who + ", who is invited") em.textContent = "open seat";
+      });
+      $("clocks").after(el("p", { class: "notice", text: who + " declined your invitation: “" + line.reason_text + "”" }));
     });
   }
 
