@@ -41,7 +41,8 @@ def standings(players: list[dict[str, Any]], tables: list[dict[str, Any]]) -> li
        placed below you, ties half; a bye 1, a table unfinished at its round's deadline 0.5 each);
     2. **Buchholz**: the sum of the points of every opponent, once per table shared with them
        (who you met counts: the score of your opposition);
-    3. **wins**: tables won outright or shared first (byes not counted);
+    3. **wins**: tables won outright: first alone (a first place shared is not a win; byes and
+       tables unfinished at the deadline are not counted);
     4. registration order (earlier first).
     """
     order = {p["player_id"]: i for i, p in enumerate(players)}
@@ -55,7 +56,7 @@ def standings(players: list[dict[str, Any]], tables: list[dict[str, Any]]) -> li
         seated = json.loads(row["players"])
         for pid, got, place in zip(seated, pairing.points(result["places"]), result["places"], strict=True):
             score[pid] += got
-            if place == 1 and not result.get("bye") and not result.get("unfinished"):
+            if _won_outright(place, result):
                 wins[pid] += 1
             opponents[pid].extend(q for q in seated if q != pid)
     buchholz = {p: sum(score[q] for q in opponents[p]) for p in order}
@@ -64,6 +65,10 @@ def standings(players: list[dict[str, Any]], tables: list[dict[str, Any]]) -> li
         {"rank": i + 1, "player_id": p, "points": score[p], "buchholz": buchholz[p], "wins": wins[p]}
         for i, p in enumerate(ranked)
     ]
+
+
+def _won_outright(place: int, result: dict[str, Any]) -> bool:
+    return place == 1 and result["places"].count(1) == 1 and not result.get("bye") and not result.get("unfinished")
 
 
 def tournament_json(t: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,7 @@ import pytest
 from services.common import clock
 from services.common.clock import FakeClock
 from services.common.errors import InvalidRequest
+from services.competition.tournament_standings import standings
 from services.competition.tournaments import (
     NotOrganiser,
     NotOwner,
@@ -122,6 +123,34 @@ def test_a_table_still_running_at_the_round_deadline_scores_as_a_tie(platform: A
     first = t["rounds"][0]["tables"]
     assert [tb["unfinished"] for tb in first] == [False, True]
     assert first[1]["places"] == [1, 1, 1]
+
+
+def test_the_organiser_is_not_paired_with_their_own_bot_in_round_one(platform: Any, fake_clock: FakeClock) -> None:
+    ann, _ = platform.accounts.register("ann", "human")
+    others = [platform.accounts.register(name, "human")[0] for name in ("bob", "cid")]
+    tours = platform.tournaments
+    t = tours.create(ann, _spec(seats=2, rounds=1))
+    tours.register(t["id"], ann, None, None)
+    fake_clock.advance(1)
+    (bot,) = _bots(platform, ann, 1)
+    _enter(platform, fake_clock, t, ann, [bot])
+    for other in others:
+        tours.register(t["id"], other, None, None)
+        fake_clock.advance(1)
+    fake_clock.advance(61)
+    tours.advance(t["id"])
+    tables = [tb["players"] for tb in tours.get(t["id"])["rounds"][0]["tables"]]
+    assert tables == [[ann.id, others[0].id], [bot.id, others[1].id]], "ranked ann, her bot, bob, cid"
+
+
+def test_a_first_place_shared_is_no_win_in_the_standings() -> None:
+    players = [{"player_id": p} for p in ("a", "b", "c", "d")]
+    tables = [
+        {"players": json.dumps(["a", "b"]), "result": json.dumps({"places": [1, 1]})},
+        {"players": json.dumps(["c", "d"]), "result": json.dumps({"places": [1, 2]})},
+    ]
+    wins = {s["player_id"]: s["wins"] for s in standings(players, tables)}
+    assert wins == {"a": 0, "b": 0, "c": 1, "d": 0}
 
 
 def test_registration_is_for_yourself_or_your_bots_until_the_start(platform: Any, fake_clock: FakeClock) -> None:
