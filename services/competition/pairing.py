@@ -18,6 +18,12 @@ the count allows. Where that greedy seating repeats a pair, a bounded depth-firs
 the same choices, in the same order of preference, looks for a seating with fewer repeats
 (``_Search``). The bye goes to the lowest-ranked player who has not had one.
 
+**Owners and their bots.** A player and a bot account they own count as having met once already
+(``stablemates``), so a Swiss round, and a round-robin's at more than two seats, keep them apart
+while any other seating repeats fewer pairs: nobody opens a tournament against their own bot when
+someone else could sit there. (Two bots of one owner may meet: a league of one author's bots is
+all one stable.) A two-seat round-robin still has every pair meet once.
+
 **Round-robin.** At two-seat tables, the circle method (Berger tables): ``n - 1`` rounds for
 ``n`` players (a bye each round when ``n`` is odd), every pair meeting once. At larger tables
 no such schedule exists for most ``n``; each round is built as a Swiss round ranked by fewest
@@ -143,6 +149,12 @@ def points(places: Sequence[int]) -> list[float]:
     if n < 2:
         return [1.0] * n
     return [(sum(1 for q in places if q > p) + 0.5 * (sum(1 for q in places if q == p) - 1)) / (n - 1) for p in places]
+
+
+def stablemates(owners: dict[str, str | None]) -> Met:
+    """One meeting for each player and a bot account of theirs among the players (``owners`` maps
+    each player to the account that owns it, or to None)."""
+    return Counter(frozenset((bot, owner)) for bot, owner in owners.items() if owner in owners)
 
 
 def meetings(tables: Sequence[Sequence[str]]) -> Met:

@@ -271,6 +271,7 @@ class Tournaments:
         order = [p["player_id"] for p in self._players(tid)]
         past = self._tables(tid)
         met = pairing.meetings([json.loads(r["players"]) for r in past if r["game_id"]])
+        met.update(pairing.stablemates({p: getattr(self.accounts.owner_of(p), "id", None) for p in order}))
         byes = {json.loads(r["players"])[0] for r in past if r["game_id"] is None}
         if t["format"] == "round_robin":
             tables, bye = pairing.round_robin(order, round_no, met, t["seats"], least, byes)

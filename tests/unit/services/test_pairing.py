@@ -96,3 +96,17 @@ def test_points_share_the_table_ties_counting_half() -> None:
     assert pairing.points([1, 2, 3]) == [1.0, 0.5, 0.0]
     assert pairing.points([1, 1, 3, 4]) == [pytest.approx(2.5 / 3)] * 2 + [pytest.approx(1 / 3), 0.0]
     assert pairing.points([1, 1]) == [0.5, 0.5]
+
+
+def test_a_player_and_their_own_bot_count_as_having_met() -> None:
+    met = pairing.stablemates({"ann": None, "ann-bot": "ann", "bob": None, "cid-bot": "cid"})
+    assert met == Counter({frozenset(("ann", "ann-bot")): 1}), "cid is not playing: no pair"
+
+
+def test_swiss_keeps_a_player_from_their_own_bot_where_it_can() -> None:
+    """Ranked ann, her bot, bob, cid: the top-down rule would seat ann against her bot."""
+    met = pairing.stablemates({"ann": None, "ann-bot": "ann", "bob": None, "cid": None})
+    tables, _ = pairing.swiss(["ann", "ann-bot", "bob", "cid"], met, 2, 2, set())
+    assert tables == [["ann", "bob"], ["ann-bot", "cid"]]
+    tables, _ = pairing.swiss(["ann", "ann-bot"], met, 2, 2, set())
+    assert tables == [["ann", "ann-bot"]], "with nobody else, they play"
