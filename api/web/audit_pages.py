@@ -17,7 +17,7 @@ from api.parser import page_contract
 from api.web.pages import ENDED, STATUS_WORDS, _document, _journal, int_arg, render, table_title, web
 from api.web.viewing import viewer
 from domain.kernel import find_game
-from domain.kernel.narration import Audience, Narrator
+from domain.kernel.narration import Audience, Names, Narrator
 from services.audits.records import audit_trail
 from services.common.errors import ServiceError
 from services.reads.game_log import narrated_log
@@ -64,7 +64,8 @@ def audit_page(game_id: str, errors: list[str] | None = None) -> str:
         last_step=index[-1]["step"] if index else 0,
         journal=_journal_words(_journal(doc["id"], player_id), ruleset.narrator, audience, index),
         disputes=[
-            _dispute_words(d, ruleset.narrator, audience, index) for d in p.disputes.of_game(doc["id"], player_id)
+            {**_dispute_words(d, ruleset.narrator, audience, index), **_opener(d["opener"], doc, player_id, names)}
+            for d in p.disputes.of_game(doc["id"], player_id)
         ],
         record_ready=doc["status"] in ENDED,
         chosen=chosen,
@@ -183,12 +184,10 @@ def _dispute_words(
         "claim": d["claim"],
         "opened": d["opened_at"][:16].replace("T", " "),
         "opened_at": d["opened_at"],
-        "who": audience.names.full(seat, start=False) if seat is not None else None,
         "move": move_words(narrator, d["move"], audience, seat) if d.get("move") else None,
         "answered": answer is not None,
         "resolution": d.get("resolution"),
         "sandbox": (answer or {}).get("sandbox_id"),
-        "by_you": seat is not None and audience.names.you(seat),
         "rule": judged.get("rule"),
     }
     if judged.get("evaluated"):
@@ -202,6 +201,23 @@ def _dispute_words(
     elif answer is not None:
         said["answer"] = "No move was named: the claim stands in words for an arbiter to read."
     return said
+
+
+def _opener(opener: str, doc: Mapping[str, Any], player_id: str | None, names: Names) -> dict[str, Any]:
+    """Who opened a dispute, as the reader says it: their seat's name where they hold one ("you
+    (teal)"), else "you" or their account's name. Not the disputed seat: once a game has ended,
+    anyone may dispute any seat's step."""
+    held = [int(s["seat"]) for s in doc["seats"] if s.get("player_id") == opener]
+    if held:
+        who = names.full(held[0], start=False)
+    elif opener == player_id:
+        who = "you"
+    else:
+        try:
+            who = current_platform().accounts.get(opener).name
+        except ServiceError:
+            who = "a former player"
+    return {"who": who, "by_you": opener == player_id}
 
 
 def open_dispute_fields(form: Mapping[str, str], game_id: str) -> dict[str, Any]:

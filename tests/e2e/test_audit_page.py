@@ -42,3 +42,17 @@ def test_each_page_of_the_audit_tells_its_steps_as_the_log_does(client: Any) -> 
     disputed = whole[-1]["step"]
     text = html.unescape(client.page(f"/games/{gid}/audit?dispute={disputed}", token).body)
     assert f"Step {disputed}: {whole[-1]['title']}</p>" in text
+
+
+def test_a_dispute_names_whoever_opened_it_not_the_seat_it_is_about(client: Any) -> None:
+    """Once a game has ended anyone may dispute any seat's step: the page says who opened each
+    dispute (a player by their seat, anyone else by their name), never the disputed seat instead."""
+    gid, _, token = _finished_game(client)
+    cid = client.player("cid")
+    for who in (token, cid["token"]):
+        opened = client.call("POST", f"/api/v1/games/{gid}/disputes", {"version": 6, "seat": 1, "claim": "odd"}, who)
+        assert opened.status == 201, opened.body
+    text = html.unescape(re.sub(r"<[^>]+>", "", client.page(f"/games/{gid}/audit", token).body))
+    openers = re.findall(r"Opened [^\n]*? UTC by ([^,\n]+)", text)
+    assert openers == ["you (teal)", "cid"], openers
+    assert "every seat yours" in text and "every seat played by whoever opened the dispute" in text
