@@ -48,6 +48,9 @@ class Pointing:
     labels: tuple[tuple[Ref, str], ...] = ()
     """Words for refs the picture does not draw (a choice with no place on the board: a speed, a
     turn's angle): the page shows them as the board's own buttons beside it."""
+    confirm: bool = False
+    """The move is made by its last click too, never played for the first ones because it is the
+    only move left that begins so: a move a person may not mean (a card thrown away unplayed)."""
 
     def pose(self) -> dict[str, Any] | None:
         """The move's pose for the page (JSON), or None when it has none."""
@@ -60,6 +63,8 @@ class Pointing:
             out.update(mark=[round(v, 1) for v in self.mark], frame=self.frame)
         if self.labels:
             out["labels"] = dict(self.labels)
+        if self.confirm:
+            out["confirm"] = True
         return out or None
 
 

@@ -9,7 +9,8 @@ card drawn in its cell, turned as it would lie.
 An action card played for its effect goes on top of the discard pile unless its player says
 otherwise, so the common action takes two clicks, the card and what it acts on: ``pile:bottom``,
 clicked before that, keeps the Silver Dragon's colour; ``pile:top`` alone discards the card
-without its effect.
+without its effect, and is asked for even when that is all the card can do: a card clicked is never
+thrown away by that click alone.
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ def pointing(state: SevenDragonsState, command: Command) -> Pointing:
             return point(*_played(card, discard), f"rotate:{direction.value}")
         case ZapCard(card=card, target=target, discard=discard):
             return point(*_played(card, discard), f"card:{target}")
-        case DiscardAction(card=card):
-            return point(f"card:{card}", "pile:top")
+        case DiscardAction(card=card):  # its effect lost: the pile's click is asked for, always
+            return Pointing(((f"card:{card}", "pile:top"),), confirm=True)
         case SetAside(card=card):
             return point(f"card:{card}", "set-aside")
     return NOWHERE

@@ -1,7 +1,8 @@
 // Playing on the board: the board picture's elements carry ``data-ref`` names and each legal move,
 // as the server lists it (GET /legal-moves?words=true: ``refs``, ``poses``), the refs a person clicks
 // to make it. This script knows no rule: it lights the refs that begin some legal move, narrows the
-// candidates with each click and plays the move once one remains. Where two moves share every click
+// candidates with each click and plays the move once one remains (unless its pose says ``confirm``:
+// then it asks for the move's last click, or its button). Where two moves share every click
 // and differ only in the way up their piece lies, the click on its place plays the one its ghost
 // shows (a "Turn the card" button shows the other way up first); where they differ otherwise, it
 // draws the move's pose (a ghost of the piece, a path) and asks which.
@@ -74,7 +75,9 @@ window.DHBoard = (function () {
       done = distinct(left); // what is left to choose is words alone, among a few moves: each offered whole
       chips.length = 0;
     }
-    showBar(done, chips, turns(left));
+    const single = distinct(left); // one move left that asks for its last click (a card thrown away)
+    const asking = !done.length && single.length === 1 && poses[single[0]] && poses[single[0]].confirm;
+    showBar(done, chips, turns(left), asking ? single[0] : null);
   }
 
   /** Lights the refs the server says may come next in a listing chosen step by step. */
@@ -204,14 +207,18 @@ window.DHBoard = (function () {
     if (pose.path && pose.path.length > 1) drawPath(pose, hover ? "hover" : "");
   }
 
-  function showBar(done, chips, ways) {
+  /** The bar under the board: what was chosen, what to do next, and a button for each move that
+   * is chosen whole (or, with ``only``, for the one move left that still asks for its last click). */
+  function showBar(done, chips, ways, only) {
     if (!bar) return;
     if (!armed) { bar.hidden = true; bar.replaceChildren(); return; }
     bar.hidden = false;
     const items = [];
     const said = chosen.map((r) => labelOf(r)).filter((w, k) => w !== chosen[k]);
     const text = said.length ? "Chosen: " + said.join(", ") + ". " : chosen.length ? "Chosen: " + chosen.length + " on the board. " : "";
-    const help = done.length ? "Play it, or choose more." : ways && ways.length > 1
+    const help = done.length ? "Play it, or choose more." : only != null
+      ? sentence(only) + "? Click the outlined place to do it, or start again."
+      : ways && ways.length > 1
       ? "Choose where it goes: it is put down as its ghost shows (turn the card first for the other way up)."
       : "Choose on the board: the outlined places start a move.";
     items.push(el("span", { class: "pick-help", text: text + help }));
@@ -232,6 +239,7 @@ window.DHBoard = (function () {
     } else {
       for (const i of done) items.push(button(sentence(i), "confirm", () => send(i)));
     }
+    if (only != null) items.push(button(sentence(only), "confirm", () => send(only)));
     if (ways && ways.length > 1) {
       items.push(button("Turn the card", "turn", () => {
         turn = ways[(ways.indexOf(turn ?? ways[0]) + 1) % ways.length];
@@ -288,7 +296,8 @@ window.DHBoard = (function () {
     shown = 0;
     const found = candidates();
     const left = distinct(found);
-    if (left.length === 1 && !(poses[left[0]] && poses[left[0]].path)) { send(left[0]); return; }
+    const only = poses[left[0]] || {}, whole = found.some((c) => c.way.length === chosen.length);
+    if (left.length === 1 && !only.path && (whole || !only.confirm)) { send(left[0]); return; }
     // a piece put down at the place its ghost showed it, nothing more to click: played the way up shown
     const placed = found.every((c) => c.way.length === chosen.length && poses[c.i] && poses[c.i].ghost && poses[c.i].at === ref);
     const apart = new Set(left.map((i) => (poses[i] && poses[i].turn) || 0)).size === left.length;

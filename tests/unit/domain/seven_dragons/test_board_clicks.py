@@ -46,3 +46,13 @@ def test_no_move_s_clicks_begin_another_move_s() -> None:
         for k in range(1, len(way)):
             other = made.get(way[:k])
             assert other is None, f"{move}: clicking {way[:k]} already makes {other}"
+
+
+def test_only_a_card_thrown_away_unplayed_asks_for_its_last_click() -> None:
+    """The page plays a move once the clicks made leave only it; discarding an action card without
+    its effect is asked for whole (its pose says ``confirm``), so a card clicked to see what it
+    can do is never lost by that click."""
+    hand = [ZAP, TRADE_GOALS, ROTATE, MOVE, TRADE_HANDS, dragon("GGGG")]
+    state = table(hands=[hand, [dragon("BBBB")], [dragon("KKKK")]], layout=[(dragon("RRRR"), 1, 0)])
+    asking = {m for m in RULESET.legal_moves(state, 0) if (RULESET.point(state, 0, m).pose() or {}).get("confirm")}
+    assert asking and asking == {m for m in RULESET.legal_moves(state, 0) if isinstance(m, DiscardAction)}
