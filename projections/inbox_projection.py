@@ -116,7 +116,7 @@ class InboxProjection(RetriedProjection):
         self.memory.seat_given_up(e)
         bot = e.player_id.startswith(SERVER_BOT_PREFIX)
         actor = self.memory.game_meta(game_of(e))["creator"] if bot else e.player_id
-        facts = {"given_up_seat": e.seat, "name": e.name, "kind": e.kind}
+        facts = {"given_up_seat": e.seat, "name": e.name, "kind": e.kind, "bot": e.bot if bot else None}
         turn_notices.tell_seats(self.memory, notices, e, "seat_given_up", facts, skip=actor)
 
     def _started(self, e: Game.Started, notices: Notices) -> None:

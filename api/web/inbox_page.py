@@ -11,10 +11,12 @@ from api.parser import page_contract
 from api.web import words
 from api.web.pages import STATUS_WORDS, render, sign_in_page, titles, web
 from api.web.viewing import viewer
-from domain.kernel.narration import Names
+from domain.kernel import find_game
+from domain.kernel.narration import Names, display_name
 from domain.kernel.wording import listing
+from services.common.errors import ServiceError
 from services.common.visibility import ENDED
-from services.reads.seat_names import names_in
+from services.reads.seat_names import OPEN, names_in
 
 MINE = 50
 """The viewer's games the inbox lists, the newest first."""
@@ -37,11 +39,13 @@ def inbox(errors: list[str] | None = None) -> str:
     for w in box["awaiting"]:
         game = known.get(w["game_id"]) or p.queries.document(w["game_id"], me.id)
         awaiting.append({**w, "text": f"{names.get(w['game'], w['game'])}: {turn_words(game, me.id, w['seat'])}"})
+    open_games = _GamesOf(known, me.id)
     return render(
         "inbox.html",
         awaiting=awaiting,
         received=p.invitations.received(me.id),
-        sent=p.invitations.sent(me.id),
+        sent=[{**i, "left": _left_after_accepting(i, open_games)} for i in p.invitations.sent(me.id)],
+        left_tables=_left_tables(p.feed.recent(me.id, ("seat_given_up",)), open_games, names),
         tournament_notices=sorted(
             [{**n, "ended": _ended(known, n.get("game_id"))} for n in p.inbox.items(me.id, "tournament_round")]
             + p.inbox.items(me.id, "tournament_cancelled"),
@@ -88,6 +92,51 @@ def reminder_text(item: Mapping[str, Any], titles: Mapping[str, str]) -> str:
     if deadline:
         return f"Your turn in {game} runs out at {deadline[:16].replace('T', ' ')} UTC."
     return f"It is your turn in {game}."
+
+
+class _GamesOf:
+    """The viewer's games by id, each read once: from the inbox's list, else its document; None
+    when gone."""
+
+    def __init__(self, known: Mapping[str, Mapping[str, Any]], player_id: str) -> None:
+        self.known, self.player_id = dict(known), player_id
+
+    def get(self, game_id: str) -> Mapping[str, Any] | None:
+        if game_id not in self.known:
+            try:
+                self.known[game_id] = current_platform().queries.document(game_id, self.player_id)
+            except ServiceError:
+                return None
+        return self.known[game_id]
+
+    def still_open(self, game_id: str) -> Mapping[str, Any] | None:
+        game = self.get(game_id)
+        return game if game is not None and game["status"] in OPEN else None
+
+
+def _left_tables(entries: list[dict[str, Any]], games: _GamesOf, titles: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Who left a table of the viewer's that has not started yet ("Bruno left your table of
+    Tarasque"), newest first: once the table starts or closes, it is news no more."""
+    said, seen = [], set()
+    for e in entries:
+        key = (e["game_id"], e["version"])
+        if key in seen or games.still_open(e["game_id"]) is None:
+            continue
+        seen.add(key)
+        who = display_name({"seat": e["given_up_seat"], "name": e["name"], "bot": e.get("bot")},
+                           find_game(e["game"]).bot_title)  # fmt: skip
+        game = titles.get(e["game"], e["game"])
+        text = f"{who} was taken off your table of {game}" if e.get("bot") else f"{who} left your table of {game}"
+        said.append({"game_id": e["game_id"], "at": e["at"], "text": text})
+    return said
+
+
+def _left_after_accepting(invitation: Mapping[str, Any], games: _GamesOf) -> bool:
+    """Whether an invitee who accepted has since left the table, which has not started."""
+    if invitation["status"] != "accepted":
+        return False
+    game = games.still_open(invitation["game_id"])
+    return game is not None and all(s.get("player_id") != invitation["invitee"]["id"] for s in game["seats"])
 
 
 def _ended(known: Mapping[str, Mapping[str, Any]], game_id: str | None) -> bool:

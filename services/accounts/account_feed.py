@@ -187,6 +187,16 @@ class AccountFeed:
         )
         return [self._pushed(player_id, line(row)) for row in rows]
 
+    def recent(self, player_id: str, types: Sequence[str], within: int = 500) -> list[dict[str, Any]]:
+        """The account's entries of ``types`` among its latest ``within``, newest first: what a page
+        tells of lately, read without a pass over an account's whole history (a bot's runs long)."""
+        rows = self.db.query(
+            "SELECT cursor, type, game_id, at, payload FROM dh_account_events WHERE player_id = ? "
+            "ORDER BY cursor DESC LIMIT ?",
+            (player_id, within),
+        )
+        return [line(row) for row in rows if row["type"] in types]
+
     def entry(self, dedupe: str) -> dict[str, Any] | None:
         """The entry recorded under ``dedupe``, as a stream line, with its ``player_id`` apart."""
         row = self.db.one(

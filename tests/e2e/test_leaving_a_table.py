@@ -4,6 +4,7 @@ says who left, and whatever may not be done is refused with its reason, storing 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -59,6 +60,33 @@ def test_the_creator_takes_off_a_server_bot_but_nobody_else_does(client: Any) ->
     off = client.call("POST", f"/api/v1/games/{table}/leave", {"seat": bot_seat}, ann["token"])
     assert off.status == 200 and [s["name"] for s in off.body["seats"]] == ["Ann"], off.body
     assert "Level 3 bot was taken off the table" in _titles(client, table, ann["id"])
+
+
+def test_the_inbox_tells_who_left_a_table_not_started_and_the_invitation_they_had_accepted(client: Any) -> None:
+    """The account stream's ``seat_given_up`` reads in the inbox of those still seated, while the
+    table waits; an invitee who accepted and then left is no longer said to have accepted alone."""
+    ann, bruno, cid = client.player("Ann"), client.player("Bruno"), client.player("Cid")
+    table = client.new_game(ann["token"], game="tarasque", players=4, invite=["Bruno"])["id"]
+    client.seat(table, ann["token"])
+    client.seat(table, ann["token"], bot="greedy")
+    assert client.seat(table, bruno["token"]).status == 201
+    assert client.call("POST", f"/api/v1/games/{table}/leave", {}, bruno["token"]).status == 200
+    bot_seat = next(s["seat"] for s in client.game(table)["seats"] if s["bot"])
+    assert client.seat(table, cid["token"]).status == 201
+    assert client.call("POST", f"/api/v1/games/{table}/leave", {"seat": bot_seat}, ann["token"]).status == 200
+    client.platform.wait_for_projections()
+    ann_reads = read_text(client.page("/inbox", ann["token"]).body)
+    assert "Bruno left your table of Tarasque" in ann_reads and "the seat is open again" in ann_reads, ann_reads
+    assert re.search(r"accepted\s*, then left the table", ann_reads), ann_reads
+    assert "taken off" not in ann_reads, "whoever took the bot off is not told"
+    cid_reads = read_text(client.page("/inbox", cid["token"]).body)
+    assert "Level 3 bot was taken off your table of Tarasque" in cid_reads and "Bruno left" not in cid_reads
+    assert not machine_words(ann_reads) and not machine_words(cid_reads)
+    assert "Your tables" not in read_text(client.page("/inbox", bruno["token"]).body)
+    client.seat(table, bruno["token"])
+    client.seat(table, client.player("Dee")["token"])  # the fourth seat: the game starts
+    client.platform.wait_for_projections()
+    assert "Your tables" not in read_text(client.page("/inbox", ann["token"]).body), "started: no news any more"
 
 
 @pytest.mark.parametrize("case", ["creator", "started", "stranger", "free", "tournament"])
@@ -138,12 +166,12 @@ def test_those_still_seated_hear_who_left_and_whoever_did_it_does_not(client: An
     assert client.call("POST", f"/api/v1/games/{table}/leave", {}, cid["token"]).status == 200
     [ann_heard] = _told(client, ann)
     assert (ann_heard["game_id"], ann_heard["given_up_seat"], ann_heard["name"]) == (table, 2, "Cid")
-    assert ann_heard["seat"] == 0 and ann_heard["kind"] == "human"
+    assert ann_heard["seat"] == 0 and ann_heard["kind"] == "human" and ann_heard["bot"] is None
     assert len(_told(client, bruno)) == 1 and _told(client, cid) == [], "the one who left is not told"
     assert client.call("POST", f"/api/v1/games/{table}/leave", {"seat": bot_seat}, ann["token"]).status == 200
     bruno_heard = _told(client, bruno)
     assert [line["given_up_seat"] for line in bruno_heard] == [2, bot_seat], bruno_heard
-    assert bruno_heard[-1]["kind"] == "bot"
+    assert bruno_heard[-1]["kind"] == "bot" and bruno_heard[-1]["bot"] == "greedy"
     assert len(_told(client, ann)) == 1, "the creator who took the bot off is not told of it"
 
 
