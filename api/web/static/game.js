@@ -325,10 +325,11 @@
   // ------------------------------------------------------------ the stream, or polling
 
   // Before its start a table's page is the server's drawing of who sits where and what the viewer
-  // may do (take a seat, leave, start, take a bot off): a seat taken or given up, or the start,
-  // has the page drawn again rather than left a change behind.
+  // may do (take a seat, leave, start, take a bot off): a seat taken or given up has its table
+  // parts drawn again in place (table.js); the start, or the table closed, the whole page.
   const BEFORE_START = ["open", "scheduled"];
   const SEATINGS = ["SeatTaken", "SeatGivenUp", "Started", "Abandoned"];
+  const TURNS = ["Started", "Abandoned"];
   const seated = (list) => list.map((s) => s.seat + ":" + s.player_id).join(" ");
   function tableMoved(doc) {
     return BEFORE_START.includes(data.status) && (doc.status !== data.status || seated(doc.seats) !== seated(data.seats));
@@ -338,12 +339,23 @@
   let leaving = false;
   window.addEventListener("beforeunload", () => { leaving = true; });
   window.addEventListener("pageshow", () => { leaving = false; });  // back again from the history
-  function redraw() { if (!leaving) window.location.reload(); }
+  function reload() { if (!leaving) window.location.reload(); }
+  function redraw(whole) {
+    if (leaving) return;
+    if (whole || !window.DHTable) { reload(); return; }
+    window.DHTable.redraw().then((fresh) => {
+      if (!fresh) return;
+      Object.assign(data, fresh);
+      seats = data.seats; status = data.status;
+      version = Math.max(version, fresh.version);
+      words.follow(version); // the log tells who sat down or left, as the page no longer reloads
+    }).catch(reload);
+  }
 
   function onGame(line) {
     if (line.version < version) return; // a read that left before the last line came: older than shown
     const doc = line.game;
-    if (tableMoved(doc)) { redraw(); return; }
+    if (tableMoved(doc)) { redraw(doc.status !== data.status); return; }
     // what was lit belongs to the game as it was, unless this seat's listing stands
     if (line.version !== version && !sameListing(line.legal_moves)) board.disarm();
     listing = line.legal_moves ? line.legal_moves.listing : undefined;
@@ -354,8 +366,9 @@
   }
 
   function onEvents(line) {
-    if (BEFORE_START.includes(data.status) && (line.events || []).some((e) => SEATINGS.includes(e.type))) {
-      redraw();
+    const events = line.events || [];
+    if (BEFORE_START.includes(data.status) && events.some((e) => SEATINGS.includes(e.type))) {
+      redraw(events.some((e) => TURNS.includes(e.type)) || line.status !== data.status);
       return;
     }
     if (line.version !== version && !sameListing(line.legal_moves)) board.disarm();
