@@ -155,7 +155,8 @@ def trap_sprung(d: Data, a: Audience) -> str:
 def exhausted(d: Data, a: Audience) -> str:
     seat = d["seat"]
     return (
-        f"{a.names.possessive(seat, start=True)} dragon took a Debilitatus: it discarded {cards(d['cards'])} "
+        f"{a.names.possessive(seat, start=True)} dragon could not pay its energy and took a Debilitatus (it is "
+        f"weakened: a second one puts it out of the race): it discarded {cards(d['cards'])} "
         f"and went back to {along(d['pose'])} with two energy tokens and speed 300"
     )
 
@@ -220,9 +221,12 @@ EVENTS = {
     "TrapSprung": trap_sprung,
     "SpeedDialled": lambda d, a: f"{a.names.possessive(d['seat'], start=True)} dial now shows {d['speed']}",
     "Exhausted": exhausted,
-    "DebilitatusLifted": lambda d, a: f"{a.names.possessive(d['seat'], start=True)} Debilitatus was lifted",
+    "DebilitatusLifted": lambda d, a: (
+        f"{a.names.possessive(d['seat'], start=True)} Debilitatus was lifted at an energy field: it is weakened no more"
+    ),
     "DragonEliminated": lambda d, a: (
-        f"{a.names.possessive(d['seat'], start=True)} dragon took a second Debilitatus and left the race"
+        f"{a.names.possessive(d['seat'], start=True)} dragon could not pay its energy while weakened (a second "
+        "Debilitatus) and is out of the race"
     ),
     "DragonLeft": lambda d, a: f"{a.names.possessive(d['seat'], start=True)} dragon left the race",
     "HandOverflowed": lambda d, a: f"{a.names(d['seat'])} must discard {counted(d['excess'], 'card')} down to four",

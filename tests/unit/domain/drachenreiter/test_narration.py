@@ -5,7 +5,16 @@ from __future__ import annotations
 from domain.drachenreiter import RULESET
 from domain.drachenreiter.cards import Magic
 from domain.drachenreiter.commands import Move, SetSpeed
-from domain.drachenreiter.events import CardLaid, DragonStruck, EnergyLost, SpeedRevealed, SpeedSet
+from domain.drachenreiter.events import (
+    CardLaid,
+    DebilitatusLifted,
+    DragonEliminated,
+    DragonStruck,
+    EnergyLost,
+    Exhausted,
+    SpeedRevealed,
+    SpeedSet,
+)
 from domain.drachenreiter.state import Pose
 from tests.support.narrating import audience, choices, phrase, told
 
@@ -56,3 +65,12 @@ def test_a_struck_dragon_is_named_as_a_dragon_whoever_reads() -> None:
     assert told(RULESET, struck, ANN).startswith("Bruno's dragon struck your dragon, which went back to ")
     watching = audience(RULESET, "standard", reader=None)
     assert told(RULESET, struck, watching, reader=None).startswith("Bruno's dragon struck ann's dragon, which went")
+
+
+def test_a_debilitatus_says_what_it_is_and_what_a_second_one_does() -> None:
+    """ "Debilitatus" is the rulebook's word; the log says what it means where it happens."""
+    said = told(RULESET, Exhausted(1, (), Pose(0.0, 0.0, 0.0, 384.0)), ANN)
+    assert said.startswith("Bruno's dragon could not pay its energy and took a Debilitatus"), said
+    assert "a second one puts it out of the race" in said
+    assert "at an energy field" in told(RULESET, DebilitatusLifted(1), ANN)
+    assert "out of the race" in told(RULESET, DragonEliminated(1, ()), ANN)
