@@ -136,10 +136,13 @@ def _verdict(trail: Mapping[str, Any], index: list[dict[str, Any]]) -> str:
     bad = (trail.get("first_bad_step") or {}).get("version")
     if not trail["verified"]:
         where = f" at step {step_of_version(index, bad - 1)}" if isinstance(bad, int) else ""
-        return f"Not verified: the record does not re-derive{where}."
+        return f"Not verified: played again by the rules, the game does not give what was recorded{where}."
     if trail["status"] in ENDED:
-        return "Verified: every decision re-derives the recorded events from the revealed seed."
-    return "Verified so far: every decision re-derives the recorded events."
+        return (
+            "Verified: every move, played again by the rules with the dice and the shuffles drawn from the "
+            "game's seed (secret while it ran, revealed at its end), gives exactly what was recorded."
+        )
+    return "Verified so far: every move, played again by the rules, gives exactly what was recorded."
 
 
 def move_words(narrator: Narrator, move: Any, audience: Audience, seat: int | None) -> str:
