@@ -37,6 +37,16 @@ def staying(state: TarasqueState) -> tuple[int, ...]:
     return tuple(s for s in range(state.seats) if s not in state.left)
 
 
+def may_set_aside(state: TarasqueState) -> bool:
+    """Whether the active seat may set dice aside now: a die in hand shows a valid symbol (``targets``)
+    not yet set aside from this roll."""
+    turn = state.turn
+    if turn.phase is not Phase.SELECT and turn.phase is not Phase.CONTINUE:
+        return False
+    valid = targets(state)
+    return any(face in valid and face not in turn.chosen for face in turn.showing)
+
+
 def targets(state: TarasqueState) -> frozenset[str]:
     """The symbols of valid dice: those on a middle tile or at another player's base.
 

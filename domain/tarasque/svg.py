@@ -102,6 +102,8 @@ def _title(view: Mapping[str, Any], colours: Sequence[str]) -> str:
     if active is None:
         return f"Tarasque, round {view['round']}"
     task = PHASE_WORDS.get(view["phase"], view["phase"])
+    if view["phase"] == "continue" and not view["turn"].get("may_set_aside", True):
+        task = "roll again or stop"  # every die in hand shows a symbol that cannot be set aside
     return f"Tarasque, round {view['round']}: {seat_name(active, colours[active])} to {task}"
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from domain.kernel import Viewer
 from domain.tarasque import lair
-from domain.tarasque.queries import scores
+from domain.tarasque.queries import may_set_aside, scores
 from domain.tarasque.state import AWAITING, TarasqueState
 from domain.tarasque.tiles import SIDES
 
@@ -35,6 +35,7 @@ def view(state: TarasqueState, viewer: Viewer) -> dict[str, Any]:
             "rolls": turn.rolls,
             "in_hand": turn.dice,
             "showing": list(turn.showing),
+            "may_set_aside": may_set_aside(state),
             "set_aside": {f: n for f, n in zip(deck.faces, turn.aside, strict=True) if n},
             "spent": {f: n for f, n in zip(deck.faces, turn.spent, strict=True) if n},
             "egg": turn.egg,

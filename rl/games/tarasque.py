@@ -16,6 +16,7 @@ from typing import Any
 
 from domain import tarasque
 from domain.tarasque import lair
+from domain.tarasque.queries import may_set_aside
 from domain.tarasque.state import AWAITING, Base, Board, Phase, TarasqueState, Turn
 from domain.tarasque.tiles import COLOURS, DECKS, DICE, LANDSCAPES, NUMBERS, SIDES
 from rl.action_fields import Values
@@ -35,7 +36,7 @@ TAKE_DICE = Values(range(1, DICE + 2))
 _PILE, _MIDDLE = path("pile"), path("middle")
 _REMOVED, _BASES, _LAIRS = path("removed"), path("bases"), path("lairs")
 _LEFT, _RESULT, _TURN = path("left"), path("result"), path("turn")
-_SHOWING = path("turn", "showing")
+_SHOWING, _MAY_SET_ASIDE = path("turn", "showing"), path("turn", "may_set_aside")
 
 
 def observation(state: TarasqueState, seat: int) -> Leaves:
@@ -49,7 +50,7 @@ def observation(state: TarasqueState, seat: int) -> Leaves:
     )
     out.grouped(board, lambda part: _add_board(part, board))
     out.sequence(_LEFT, state.left)
-    _add_turn(out, state.variant, turn)
+    _add_turn(out, state.variant, turn, may_set_aside(state))
     out.cached(0, ("deck", state.variant), _deck, state.variant)
     out.add(_RESULT, state.result or None)
     return out
@@ -94,11 +95,12 @@ def _base(base: Base) -> dict[str, Any]:
     return {str(side): list(tiles) for side, tiles in zip(SIDES, base, strict=True)}
 
 
-def _add_turn(out: Leaves, variant: str, turn: Turn) -> None:
+def _add_turn(out: Leaves, variant: str, turn: Turn, may: bool) -> None:
     """The view's ``turn``, part by part: the turn as a whole seldom recurs (its dice do not),
     its parts do."""
     out.cached(_TURN, (turn.seat, turn.rolls, turn.dice), _hand, turn.seat, turn.rolls, turn.dice)
     out.sequence(_SHOWING, turn.showing)
+    out.add(_MAY_SET_ASIDE, may)
     out.cached(_TURN, (variant, turn.aside, turn.spent), _counts, variant, turn.aside, turn.spent)
     out.cached(_TURN, (turn.egg, turn.pending, turn.extra), _rest, turn.egg, turn.pending, turn.extra)
 

@@ -4,6 +4,7 @@
   (and a tile won with six dice that waits for its row);
 * eggs are conserved: 36 between the supply and the players;
 * every lair row is valid at all times;
+* the view says dice may be set aside (``may_set_aside``) exactly when the listing has a set-aside;
 * with 2 players, a tile is removed only from a middle of 4;
 * every listed legal move is accepted, and a move that is not listed is refused;
 * every game ends within ``max_decisions``, and the same seeds replay the same game.
@@ -30,6 +31,7 @@ from domain.tarasque.commands import (
     StoreTile,
     TakeTile,
 )
+from domain.tarasque.queries import may_set_aside
 from domain.tarasque.state import Phase, TarasqueState
 from domain.tarasque.tiles import DECKS, EGGS
 from tests.support.runs import count
@@ -42,6 +44,10 @@ SEEDS = st.integers(0, 2**32 - 1)
 
 def check_invariants(state: TarasqueState) -> None:
     deck = state.deck
+    seat = state.turn.seat
+    if seat not in state.left:  # a seat gone plays no listing (``absence``)
+        asides = any(isinstance(m, SetAside) for m in RULES.legal_moves(state, seat))
+        assert may_set_aside(state) is asides, "the view's may_set_aside is not the listing's"
     assert sorted(tiles_everywhere(state)) == sorted(deck.tiles), "a tile is missing or duplicated"
     assert 0 <= state.turn.rolls <= 6, "at most 6 rolls a turn"
     board = state.board

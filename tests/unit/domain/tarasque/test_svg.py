@@ -9,7 +9,7 @@ import pytest
 
 from domain.kernel import Rng, Viewer
 from domain.tarasque.commands import TakeTile
-from domain.tarasque.state import TarasqueState
+from domain.tarasque.state import Phase, TarasqueState
 from tests.support.pictures import NS, accessible, description, last, last_words
 from tests.unit.domain.tarasque.helpers import RULES, make, new_game
 
@@ -126,3 +126,17 @@ def test_a_turn_not_yet_rolled_says_so() -> None:
     state, _ = new_game("dragon-dice", 2, b"unrolled")
     root = accessible(RULES.render_svg(RULES.view(state, Viewer.of(0))), 2)
     assert "Dice of the turn (not rolled yet)" in " ".join(root.itertext())
+
+
+def test_the_heading_offers_setting_aside_only_when_a_die_in_hand_can_be() -> None:
+    """After a set-aside the turn asks to set aside more, roll again or stop; when no die in hand
+    shows a symbol that may still be set aside, it asks only to roll again or stop."""
+
+    def heading(showing: tuple[str, ...]) -> str:
+        state = make(seats=2, phase=Phase.CONTINUE, middle=("red-desert", "blue-sea"), showing=showing, dice=2,
+                     rolls=1, chosen=("red",))  # fmt: skip
+        return " ".join(accessible(RULES.render_svg(RULES.view(state, Viewer.of(0))), 2).itertext())
+
+    assert "to set aside more, roll again or stop" in heading(("blue", "black"))
+    said = heading(("red", "black"))  # red was set aside from this roll, black is on no tile
+    assert "to roll again or stop" in said and "set aside more" not in said

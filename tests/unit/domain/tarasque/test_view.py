@@ -39,6 +39,7 @@ def test_a_view_shows_the_middle_bases_lairs_eggs_and_dice() -> None:
         "rolls": 3,
         "in_hand": 2,
         "showing": ["black", "black"],
+        "may_set_aside": False,  # black is on no middle tile and no other base
         "set_aside": {"red": 3, "blue": 1},
         "spent": {},
         "egg": "red",
