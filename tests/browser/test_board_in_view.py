@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.browser.board_play import LIT
+from tests.browser.board_play import LIT, play_one_decision_on_the_board
 from tests.browser.pages import open_table, sign_up, wait_for_turn_or_end
 from tests.support.processes import Server
 
@@ -90,6 +90,27 @@ def test_a_board_larger_than_its_box_on_a_phone_says_so(page: Page, web_server: 
     page.set_viewport_size({"width": 1440, "height": 900})
     if not page.evaluate(OVERFLOWS):
         expect(cue).to_be_hidden()
+
+
+def test_a_phone_shows_the_whole_board_at_the_viewers_wish_and_it_is_played_on_so(
+    page: Page, web_server: Server
+) -> None:
+    """The button "Show the whole board" shrinks the board to its box (it no longer scrolls), is remembered
+    from page to page, and the board so shown is played on by clicks as at its full size."""
+    on_a_phone(page, web_server.base, "dee whole board", "tarasque/dragon-dice", "tarasque/greedy")
+    expect(page.locator(LIT).first).to_be_visible()
+    assert page.evaluate(OVERFLOWS), "the board fits its box on a phone: nothing to show whole"
+    page.get_by_role("button", name="Show the whole board").click()
+    full_size = page.get_by_role("button", name="Show the board at its full size")
+    expect(full_size).to_be_visible()
+    page.wait_for_function(f"() => !({OVERFLOWS})()", timeout=5000)
+    page.reload()
+    expect(full_size).to_be_visible()  # remembered: the next page shows its board whole too
+    page.wait_for_function(f"() => !({OVERFLOWS})()", timeout=5000)
+    assert play_one_decision_on_the_board(page) > 0
+    full_size.click()
+    expect(page.get_by_role("button", name="Show the whole board")).to_be_visible()
+    page.wait_for_function(OVERFLOWS, timeout=5000)
 
 
 HOLD_LINES = """(() => {

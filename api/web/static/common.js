@@ -125,19 +125,35 @@ window.DH = (function () {
     if (focus.length) { holder.dataset.opened = "1"; bringIntoBox(holder, focus); }
   }
 
+  /** Whether the viewer chose to see every board whole, shrunk to its box (remembered in this
+   * browser), rather than at its own size in a box that scrolls. */
+  const WHOLE = "dh-board-whole";
+  function wholeWanted() {
+    try { return localStorage.getItem(WHOLE) === "1"; } catch (err) { return false; }
+  }
+
   /** Under a board larger than its box, says in words that it scrolls (a phone shows no scroll
-   * bar until it is touched); the box's edges are shaded where more of it lies (board.css). */
+   * bar until it is touched), and offers to show it whole, shrunk to the box (and back); the
+   * box's edges are shaded where more of it lies (board.css). */
   function cue(holder) {
     if (!holder || !holder.classList.contains("board")) return;
+    const whole = wholeWanted();
+    holder.classList.toggle("whole", whole);
     const wide = holder.scrollWidth > holder.clientWidth + 1, tall = holder.scrollHeight > holder.clientHeight + 1;
     let note = holder.previousElementSibling;
     if (!note || !note.classList.contains("board-cue")) {
-      note = el("p", { class: "board-cue muted" });
+      note = el("div", { class: "board-cue muted" }, el("span", { class: "cue-text" }),
+        el("button", { type: "button", class: "secondary cue-whole" }));
+      note.querySelector("button").addEventListener("click", () => {
+        try { localStorage.setItem(WHOLE, wholeWanted() ? "0" : "1"); } catch (err) { return; }
+        document.querySelectorAll(".board").forEach(cue);
+      });
       holder.before(note);
     }
     const way = wide && tall ? "drag or scroll it in any direction" : wide ? "drag or scroll it sideways" : "scroll it down";
-    note.textContent = wide || tall ? "The board is larger than its box: " + way + " to see all of it." : "";
-    note.hidden = !(wide || tall);
+    note.querySelector(".cue-text").textContent = wide || tall ? "The board is larger than its box: " + way + " to see all of it. " : "";
+    note.querySelector("button").textContent = whole ? "Show the board at its full size" : "Show the whole board";
+    note.hidden = !(wide || tall || whole);
     holder.classList.toggle("overflows", wide || tall);
   }
 
