@@ -20,6 +20,8 @@ from services.reads.seat_names import OPEN, names_in
 
 MINE = 50
 """The viewer's games the inbox lists, the newest first."""
+DISPUTES = 10
+"""The disputes opened on the viewer's games the inbox tells of, the newest first."""
 
 
 @web.route("/inbox", methods=["GET"])
@@ -46,6 +48,7 @@ def inbox(errors: list[str] | None = None) -> str:
         received=p.invitations.received(me.id),
         sent=[{**i, "left": _left_after_accepting(i, open_games)} for i in p.invitations.sent(me.id)],
         left_tables=_left_tables(p.feed.recent(me.id, ("seat_given_up",)), open_games, names),
+        disputes=_disputes(p.feed.recent(me.id, ("dispute_opened",)), open_games, names),
         tournament_notices=sorted(
             [{**n, "ended": _ended(known, n.get("game_id"))} for n in p.inbox.items(me.id, "tournament_round")]
             + p.inbox.items(me.id, "tournament_cancelled"),
@@ -128,6 +131,23 @@ def _left_tables(entries: list[dict[str, Any]], games: _GamesOf, titles: Mapping
         game = titles.get(e["game"], e["game"])
         text = f"{who} was taken off your table of {game}" if e.get("bot") else f"{who} left your table of {game}"
         said.append({"game_id": e["game_id"], "at": e["at"], "text": text})
+    return said
+
+
+def _disputes(entries: list[dict[str, Any]], games: _GamesOf, titles: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The disputes others opened on the viewer's games lately, newest first, each said by its game
+    ("your game of Tarasque against Bruno"): where to read them, never what they claim (a dispute
+    is its opener's while its game runs)."""
+    said = []
+    for e in entries[:DISPUTES]:
+        game = games.get(e["game_id"])
+        if game is None:
+            continue
+        names = seat_names(game, games.player_id)
+        others = [names.player(s) for s in names.seats if not names.you(s)]
+        against = f" against {listing(others)}" if others else ""
+        text = f"A dispute was opened on your game of {titles.get(e['game'], e['game'])}{against}"
+        said.append({"game_id": e["game_id"], "dispute_id": e["dispute_id"], "at": e["at"], "text": text})
     return said
 
 

@@ -56,3 +56,26 @@ def test_a_dispute_names_whoever_opened_it_not_the_seat_it_is_about(client: Any)
     openers = re.findall(r"Opened [^\n]*? UTC by ([^,\n]+)", text)
     assert openers == ["you (teal)", "cid"], openers
     assert "every seat yours" in text and "every seat played by whoever opened the dispute" in text
+
+
+def test_the_other_players_inbox_says_a_dispute_was_opened_and_where_never_its_claim(client: Any) -> None:
+    ann, bea = client.player("ann"), client.player("bea")
+    gid = client.new_game(ann["token"], game="tarasque", players=2)["id"]
+    client.seat(gid, ann["token"])
+    client.seat(gid, bea["token"])
+    games = client.platform.games
+    while 1 not in games.load(gid).awaiting:
+        game = games.load(gid)
+        move = game.ruleset.legal_moves(game.state, 0)[0]
+        games.submit_move(gid, ann["id"], game.ruleset.commands.dump(move))
+    version = games.load(gid).version
+    body = {"version": version, "claim": "my secret reasoning"}
+    opened = client.call("POST", f"/api/v1/games/{gid}/disputes", body, bea["token"])
+    assert opened.status == 201, opened.body
+    client.platform.wait_for_projections()
+    page = client.page("/inbox", ann["token"]).body
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    assert "A dispute was opened on your game of Tarasque against bea" in text, text
+    assert f'/games/{gid}/audit#dispute-{opened.body["id"]}"' in page
+    assert "my secret reasoning" not in text, "the claim is the opener's while the game runs"
+    assert "Disputes on your games" not in html.unescape(client.page("/inbox", bea["token"]).body)
