@@ -9,20 +9,23 @@ window.DHTable = (function () {
   // A form kept as it is (its node, its listeners, what is typed in it), its data-known brought up
   // to date: the invite field's suggestions (invite.js) are bound to its nodes.
   const KEPT = ["invite-form"];
-  let reading = null, again = false;
+  let running = null, again = false;
 
-  /** Reads the page again and swaps its table parts in. Resolves with the fresh page's data, or
-   * null when the page was drawn whole instead (the table started or closed) or not at all. */
-  async function redraw() {
-    if (reading) { again = true; return reading; }
-    reading = read();
-    try {
-      let fresh = await reading;
-      while (again && fresh) { again = false; fresh = await read(); }
-      return fresh;
-    } finally {
-      reading = null;
-    }
+  /** Reads the page again and swaps its table parts in (once more if a change came meanwhile).
+   * Resolves with the fresh page's data, or null when the page was drawn whole instead (the table
+   * started or closed). */
+  function redraw() {
+    if (running) { again = true; return running; }
+    running = (async () => {
+      try {
+        let fresh;
+        do { again = false; fresh = await read(); } while (again && fresh);
+        return fresh;
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
   }
 
   async function read() {
