@@ -358,7 +358,8 @@ def test_a_player_leaves_a_table_before_it_starts_and_the_creator_takes_a_bot_of
 
         invite = page.get_by_label(re.compile("Invite people or bot accounts by name"))
         invite.press_sequentially("Ze")  # the creator is typing a name as Ivo sits down
-        page.evaluate("window.sameTablePage = true")
+        page.evaluate("window.sameTablePage = true; document.getElementById('status-line').dataset.kept = '1'")
+        said = page.locator("#status-line").inner_text()
         guest.goto(table)
         guest.get_by_role("button", name="Take a seat").click()
         expect(guest.locator("#seats")).to_contain_text("You")
@@ -367,6 +368,9 @@ def test_a_player_leaves_a_table_before_it_starts_and_the_creator_takes_a_bot_of
         expect(invite).to_have_value("Ze")  # drawn again in place: what was typed stays, and the focus
         expect(invite).to_be_focused()
         assert page.evaluate("window.sameTablePage === true"), "the page was reloaded for a seat taken"
+        status = page.locator("#status-line[data-kept]")  # a live region: its words change, not its node
+        expect(status).to_have_count(1)
+        expect(status).not_to_have_text(said)
         guest.once("dialog", lambda dialog: dialog.accept())  # "Leave this table? Your seat will be free..."
         guest.get_by_role("button", name="Leave this table").click()
         expect(guest.get_by_role("button", name="Take a seat")).to_be_visible()

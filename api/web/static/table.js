@@ -5,7 +5,10 @@
 // leaving for; this keeps the rest of the page, the typed values and the focus.
 "use strict";
 window.DHTable = (function () {
-  const PARTS = ["game-heading", "status-line", "table-seats"];
+  const PARTS = ["game-heading", "table-seats"];
+  // Live regions whose words change in place, so that a screen reader hears the new ones (a node
+  // put in a live region's place is not announced).
+  const SPOKEN = ["status-line"];
   // A form kept as it is (its node, its listeners, what is typed in it), its data-known brought up
   // to date: the invite field's suggestions (invite.js) are bound to its nodes.
   const KEPT = ["invite-form"];
@@ -55,6 +58,13 @@ window.DHTable = (function () {
     for (const id of PARTS) {
       const old = document.getElementById(id), next = page.getElementById(id);
       if (old && next) old.replaceWith(document.adoptNode(next));
+    }
+    for (const id of SPOKEN) {
+      const old = document.getElementById(id), next = page.getElementById(id);
+      if (!old || !next) continue;
+      old.className = next.className;
+      old.hidden = next.hidden;
+      if (old.textContent !== next.textContent) old.textContent = next.textContent;
     }
     for (const [id, value] of typed) {
       const field = document.getElementById(id);
