@@ -25,6 +25,9 @@ def sign_up(page: Page, base: str, name: str, password: str = PASSWORD) -> list[
     codes = page.locator("#recovery-codes code").all_inner_texts()
     page.get_by_role("link", name="Go to the lobby").click()
     expect(page.get_by_text(f"Signed in as {name}")).to_be_visible()
+    # the lobby's text shows before its deferred scripts have run: a choice made in that moment
+    # is read by them as they start, but a test's next expectation may come first on a loaded machine
+    page.wait_for_load_state("load")
     return codes
 
 
