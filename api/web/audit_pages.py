@@ -185,7 +185,6 @@ def _dispute_words(
         "id": d["id"],
         "step": step_of_version(index, d["version"]),
         "claim": d["claim"],
-        "opened": d["opened_at"][:16].replace("T", " "),
         "opened_at": d["opened_at"],
         "move": move_words(narrator, d["move"], audience, seat) if d.get("move") else None,
         "answered": answer is not None,

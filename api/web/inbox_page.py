@@ -37,18 +37,19 @@ def inbox(errors: list[str] | None = None) -> str:
     known = {g["id"]: g for g in mine}
     box = p.timers.inbox_of(me.id)
     names = titles()
-    awaiting = []
-    for w in box["awaiting"]:
-        game = known.get(w["game_id"]) or p.queries.document(w["game_id"], me.id)
-        awaiting.append({**w, "text": f"{names.get(w['game'], w['game'])}: {turn_words(game, me.id, w['seat'])}"})
-    open_games = _GamesOf(known, me.id)
+    games = _GamesOf(known, me.id)
+    awaiting = [
+        {**w, "text": f"{names.get(w['game'], w['game'])}: {turn_words(game, me.id, w['seat'])}"}
+        for w in box["awaiting"]
+        if (game := games.get(w["game_id"])) is not None
+    ]
     return render(
         "inbox.html",
         awaiting=awaiting,
         received=p.invitations.received(me.id),
-        sent=[{**i, "left": _left_after_accepting(i, open_games)} for i in p.invitations.sent(me.id)],
-        left_tables=_left_tables(p.feed.recent(me.id, ("seat_given_up",)), open_games, names),
-        disputes=_disputes(p.feed.recent(me.id, ("dispute_opened",)), open_games, names),
+        sent=[{**i, "left": _left_after_accepting(i, games)} for i in p.invitations.sent(me.id)],
+        left_tables=_left_tables(p.feed.recent(me.id, ("seat_given_up",)), games, names),
+        disputes=_disputes(p.feed.recent(me.id, ("dispute_opened",)), games, names),
         tournament_notices=sorted(
             [{**n, "ended": _ended(known, n.get("game_id"))} for n in p.inbox.items(me.id, "tournament_round")]
             + p.inbox.items(me.id, "tournament_cancelled"),
