@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from domain.drachenreiter.track import runs_backwards, track
 from domain.kernel.narration import Audience, Narrator
 from domain.kernel.wording import (
     counted,
@@ -56,8 +57,15 @@ def cards(names: Any) -> str:
     return listing((card(c) for c in names), empty="no card")
 
 
-def along(pose: Mapping[str, Any]) -> str:
-    return f"{figure(pose['progress'], 0)} along the track"
+def along(pose: Mapping[str, Any], a: Audience) -> str:
+    """A place on the track: "1200 along the track, 1840 short of the finish" where the reader's
+    page knows the race's track (``Audience.config``), so that a figure means something."""
+    here = f"{figure(pose['progress'], 0)} along the track"
+    if a.config is None:
+        return here
+    layout = a.config.options.track
+    to_go = track(layout, runs_backwards(layout, a.config.seats)).finish - float(pose["progress"])
+    return f"{here}, past the finish line" if to_go <= 0 else f"{here}, {figure(to_go, 0)} short of the finish"
 
 
 def flight(speed: Any, turn_in: float, turn_out: float) -> str:
@@ -129,7 +137,7 @@ def alliance_answered(d: Data, a: Audience) -> str:
 def dragon_flew(d: Data, a: Audience) -> str:
     template = d["template"]
     flew = flight(template["speed"], d["turn_in"], d["turn_out"])
-    return f"{a.names.possessive(d['seat'], start=True)} dragon flew {flew}, and landed {along(d['pose'])}"
+    return f"{a.names.possessive(d['seat'], start=True)} dragon flew {flew}, and landed {along(d['pose'], a)}"
 
 
 def energy_lost(d: Data, a: Audience) -> str:
@@ -157,7 +165,7 @@ def exhausted(d: Data, a: Audience) -> str:
     return (
         f"{a.names.possessive(seat, start=True)} dragon could not pay its energy and took a Debilitatus (it is "
         f"weakened: a second one puts it out of the race): it discarded {cards(d['cards'])} "
-        f"and went back to {along(d['pose'])} with two energy tokens and speed 300"
+        f"and went back to {along(d['pose'], a)} with two energy tokens and speed 300"
     )
 
 
@@ -195,7 +203,7 @@ EVENTS = {
     "DragonFlew": dragon_flew,
     "TemplateCrashed": lambda d, a: (
         f"{a.names.possessive(d['seat'], start=True)} template touched a border: the dragon stopped at "
-        f"{along(d['pose'])}"
+        f"{along(d['pose'], a)}"
     ),
     "HeadingAwaited": lambda d, a: (
         f"{a.names(d['seat'])} now turn{'' if a.names.you(d['seat']) else 's'} "
@@ -206,11 +214,11 @@ EVENTS = {
     ),
     "DragonCrashed": lambda d, a: (
         f"{a.names.possessive(d['seat'], start=True)} dragon touched a border and was put back inside at "
-        f"{along(d['pose'])}"
+        f"{along(d['pose'], a)}"
     ),
     "DragonStruck": lambda d, a: (
         f"{a.names.possessive(d['seat'], start=True)} dragon struck {a.names.possessive(d['struck'])} dragon, which "
-        f"went back to {along(d['pose'])}"
+        f"went back to {along(d['pose'], a)}"
     ),
     "EnergyGained": lambda d, a: f"{a.names(d['seat'])} gained {counted(d['amount'], 'energy token')}",
     "EnergyLost": energy_lost,
@@ -247,7 +255,8 @@ EVENTS = {
     "FireballRolled": fireball,
     "EnergyDrained": lambda d, a: f"{a.names(d['seat'])} drained an energy token from {a.names.object(d['target'])}",
     "DragonLassoed": lambda d, a: (
-        f"{a.names(d['seat'])} lassoed {a.names.possessive(d['target'])} dragon to just in front, at {along(d['pose'])}"
+        f"{a.names(d['seat'])} lassoed {a.names.possessive(d['target'])} dragon to just in front, "
+        f"at {along(d['pose'], a)}"
     ),
     "AllianceJoined": lambda d, a: (
         f"{a.names.possessive(d['seat'], start=True)} dragon joined {a.names.possessive(d['target'])}, just behind it"

@@ -24,10 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.kernel.picture import SEAT_COLOURS
 from domain.kernel.wording import listing, ordinal, sentence, upper_first, words
+
+if TYPE_CHECKING:
+    from domain.kernel.ruleset import GameConfig
 
 # ------------------------------------------------------------------ names
 
@@ -192,6 +195,9 @@ class Audience:
 
     names: Names
     variant: str = ""
+    config: GameConfig | None = None
+    """The game's configuration, where the reader's page knows it: a sentence may then say what a
+    figure means in this game (Drachenreiter tells a distance against its track's finish)."""
 
 
 # ------------------------------------------------------------------ the narrator

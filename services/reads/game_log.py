@@ -52,7 +52,7 @@ def narrated_log(
     names = names_in(game.game, game.variant, game.options, game.seats, game.planned_seats, game.status, player_id,
                      game.state)  # fmt: skip
     ruleset = find_game(game.game)
-    audience = Audience(names, game.variant)
+    audience = Audience(names, game.variant, game.config() if game.state is not None else None)
     words = PlatformWords(
         ruleset.narrator, audience, game.time_control, seat_holder(game.seats, player_id, names, ruleset.bot_title)
     )

@@ -189,3 +189,20 @@ def test_every_platform_event_has_its_sentence() -> None:
     kinds -= {"Event", "RuleEvent", "SeatEvent", "Snapshot"}  # bases, never stored
     words = PlatformWords(Narrator(), Audience(names_in("dice-race", "standard", {}, [], 2, "open", None)), {})
     assert kinds and not kinds - set(words.told), "platform events told in no words"
+
+
+def test_a_place_on_the_track_is_told_against_the_finish_of_the_games_own_track(platform: Any) -> None:
+    """The log knows the game's configuration, so a Drachenreiter distance says what is left to fly."""
+    ids = [platform.accounts.register(name, "human")[0].id for name in ("ann", "bea")]
+    gid = str(platform.games.create_game(ids[0], "drachenreiter", None, None, 2).id)
+    for pid, name in zip(ids, ("ann", "bea"), strict=True):
+        platform.games.take_seat(gid, pid, name, "human")
+    rng = random.Random(5)
+    placed: list[str] = []
+    while not placed:
+        game = platform.games.load(gid)
+        seat = rng.choice(game.awaiting)
+        move = rng.choice(list(game.ruleset.legal_moves(game.state, seat)))
+        platform.games.submit_move(gid, ids[seat], game.ruleset.commands.dump(move))
+        placed = [line for line in _lines(narrated_log(platform.queries, gid, ids[0])) if "along the track" in line]
+    assert all("short of the finish" in line or "past the finish line" in line for line in placed), placed

@@ -16,6 +16,8 @@ from domain.drachenreiter.events import (
     SpeedSet,
 )
 from domain.drachenreiter.state import Pose
+from domain.drachenreiter.track import runs_backwards, track
+from domain.kernel.narration import Audience
 from tests.support.narrating import audience, choices, phrase, told
 
 ANN = audience(RULESET, "standard")
@@ -74,3 +76,18 @@ def test_a_debilitatus_says_what_it_is_and_what_a_second_one_does() -> None:
     assert "a second one puts it out of the race" in said
     assert "at an energy field" in told(RULESET, DebilitatusLifted(1), ANN)
     assert "out of the race" in told(RULESET, DragonEliminated(1, ()), ANN)
+
+
+def test_a_place_on_the_track_is_told_against_the_finish_where_the_race_is_known() -> None:
+    """ "Landed 384 along the track" says little to a reader who cannot see where the finish is; the
+    log knows the race's track, so it says how far there is still to go."""
+    config = RULESET.configure("standard", None, 2)
+    knowing = Audience(ANN.names, "standard", config)
+    finish = track(config.options.track, runs_backwards(config.options.track, 2)).finish
+    struck = DragonStruck(1, 0, Pose(0.0, 0.0, 0.0, 295.0))
+    assert told(RULESET, struck, knowing).endswith(
+        f"went back to 295 along the track, {round(finish - 295)} short of the finish."
+    )
+    over = DragonStruck(1, 0, Pose(0.0, 0.0, 0.0, finish + 10))
+    assert told(RULESET, over, knowing).endswith("along the track, past the finish line.")
+    assert told(RULESET, struck, ANN).endswith("went back to 295 along the track.")
