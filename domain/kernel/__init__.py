@@ -5,6 +5,7 @@ from domain.kernel.bots_rollout import RolloutBot, RolloutSettings
 from domain.kernel.bots_search import SearchBot, SearchSettings
 from domain.kernel.decoding import DecodeError, decode
 from domain.kernel.emitter import Emitter, Evolves, Folded, state_after, states_after
+from domain.kernel.game_config import GameConfig
 from domain.kernel.jsonable import canonical_json, encode, state_hash
 from domain.kernel.outcome import Outcome
 from domain.kernel.records import Codec, Command, Event
@@ -23,7 +24,6 @@ from domain.kernel.ruleset import (
     Bot,
     BotLevel,
     ConfigError,
-    GameConfig,
     NoOptions,
     OptionError,
     Ruleset,

@@ -24,13 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from domain.kernel.game_config import GameConfig
 from domain.kernel.picture import SEAT_COLOURS
 from domain.kernel.wording import listing, ordinal, sentence, upper_first, words
-
-if TYPE_CHECKING:
-    from domain.kernel.ruleset import GameConfig
 
 # ------------------------------------------------------------------ names
 

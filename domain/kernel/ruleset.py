@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from domain.kernel.decoding import DecodeError, decode
+from domain.kernel.game_config import GameConfig
 from domain.kernel.jsonable import encode
 from domain.kernel.narration import DEFAULT_NARRATOR, Narrator
 from domain.kernel.options import describe as describe_option
@@ -84,17 +85,6 @@ class Variant:
         name, type, default, words and, where it has them, choices and range
         (``domain.kernel.options``)."""
         return [describe_option(f) for f in fields(self.options)]
-
-
-@dataclass(frozen=True, slots=True)
-class GameConfig:
-    """What ``initial`` needs: the variant, its validated options and the seat count."""
-
-    variant: str
-    options: Any
-    """An instance of the variant's ``options`` dataclass: which one is known only once the
-    variant is (each game reads its own fields; ``Any`` spares it a cast)."""
-    seats: int
 
 
 class Bot(Protocol[S_contra]):
