@@ -69,8 +69,13 @@ def along(pose: Mapping[str, Any], a: Audience) -> str:
 
 
 def flight(speed: Any, turn_in: float, turn_out: float) -> str:
-    """A flight: "at speed 600, turning 15° left, then straight on at the tip"."""
-    return f"at speed {speed}, turning {turn_words(turn_in)}, then {turn_words(turn_out)} at the tip"
+    """A flight: "at speed 600, turning 15° left, then straight on at the tip"; "at speed 600,
+    straight on, then 15° left at the tip"; "at speed 600, straight on"."""
+    setting_off, at_tip = turn_words(turn_in), turn_words(turn_out)
+    if setting_off == at_tip == "straight on":
+        return f"at speed {speed}, straight on"
+    first = setting_off if setting_off == "straight on" else f"turning {setting_off}"
+    return f"at speed {speed}, {first}, then {at_tip} at the tip"
 
 
 def cause(text: str, a: Audience) -> str:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from domain.kernel.wording import chose
+
 INK = "#1b1b1b"
 PAPER = "#fbf8f0"
 MARK = "#d4145a"
@@ -150,7 +152,7 @@ def last_words(last: Last | None, colours: Sequence[str]) -> str:
     elif kind == "timed_out":
         what = f"ran out of time{'; the server played ' + chr(8216) + move + chr(8217) if move else ''}"
     else:
-        what = f"chose to {move}" if last.get("text") else f"played {move}"
+        what = chose(move) if last.get("text") else f"played {move}"
     return f"Last move: {who} {what}."
 
 

@@ -106,6 +106,15 @@ def article(noun: str) -> str:
     return "an" if first in "aeiou8" or noun[:2] in ("11", "18") else "a"
 
 
+def chose(move: str) -> str:
+    """A decision told after the fact from the phrase that offered it: "chose to stop", and for a
+    refusal, "chose not to turn the forced alliance" (never "chose to do not turn ...")."""
+    for refusal in ("do not ", "don't "):
+        if move.startswith(refusal):
+            return f"chose not to {move[len(refusal) :]}"
+    return f"chose to {move}"
+
+
 def upper_first(text: str) -> str:
     """``text`` with its first letter capitalised, the rest as it is (names keep their case)."""
     return text[:1].upper() + text[1:]

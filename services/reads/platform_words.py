@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.kernel.narration import Audience, Narrator
-from domain.kernel.wording import counted, listing, sentence, upper_first
+from domain.kernel.wording import chose, counted, listing, sentence, upper_first
 from services.accounts.players import SERVER_BOT_PREFIX
 
 Data = Mapping[str, Any]
@@ -73,7 +73,7 @@ class PlatformWords:
             "SeatTaken": lambda d: f"{self.holder(d)} took a seat",
             "SeatGivenUp": self.given_up,
             "Started": self.started,
-            "MoveMade": lambda d: f"{self.names(d['seat'])} chose to {self.move(d)}",
+            "MoveMade": lambda d: f"{self.names(d['seat'])} {chose(self.move(d))}",
             "Resigned": lambda d: f"{self.names(d['seat'])} resigned",
             "TurnTimedOut": self.timed_out,
             "PolicyPlayed": self.policy_played,

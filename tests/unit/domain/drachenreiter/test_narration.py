@@ -18,6 +18,7 @@ from domain.drachenreiter.events import (
 from domain.drachenreiter.state import Pose
 from domain.drachenreiter.track import runs_backwards, track
 from domain.kernel.narration import Audience
+from domain.kernel.picture import last_words
 from tests.support.narrating import audience, choices, phrase, told
 
 ANN = audience(RULESET, "standard")
@@ -91,3 +92,25 @@ def test_a_place_on_the_track_is_told_against_the_finish_where_the_race_is_known
     over = DragonStruck(1, 0, Pose(0.0, 0.0, 0.0, finish + 10))
     assert told(RULESET, over, knowing).endswith("along the track, past the finish line.")
     assert told(RULESET, struck, ANN).endswith("went back to 295 along the track.")
+
+
+def test_a_refused_alliance_is_told_as_a_choice_not_to_turn_it() -> None:
+    """The answer's button says "do not turn the forced alliance"; the log and the board's caption
+    tell it after the fact, as "chose not to turn", never "chose to do not turn"."""
+    from services.reads.platform_words import PlatformWords
+
+    words = PlatformWords(RULESET.narrator, ANN, {})
+    refused = {"seat": 0, "move": {"type": "ally", "turn": False}}
+    assert words.event("MoveMade", refused) == "You chose not to turn the forced alliance."
+    turned = {"seat": 1, "move": {"type": "ally", "turn": True}}
+    assert words.event("MoveMade", turned) == "Bruno chose to turn the forced alliance."
+    caption = last_words({"seat": 0, "who": "You", "text": "do not turn the forced alliance"}, ())
+    assert caption == "Last move: You chose not to turn the forced alliance."
+
+
+def test_a_flight_straight_on_is_not_told_as_a_turn() -> None:
+    assert phrase(RULESET, Move(600, 0.0, 0.0), ANN, 0) == "fly at speed 600, straight on"
+    assert phrase(RULESET, Move(600, 0.2, -15.0), ANN, 0) == "fly at speed 600, straight on, then 15° right at the tip"
+    assert phrase(RULESET, Move(600, 15.0, 0.0), ANN, 0) == (
+        "fly at speed 600, turning 15° left, then straight on at the tip"
+    )
