@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from domain.kernel import find_game
+from domain.kernel import ConfigError, GameConfig, find_game
 from domain.kernel.narration import Audience, Names
 from domain.kernel.wording import listing
 from services.common.visibility import has_ended
@@ -52,7 +52,7 @@ def narrated_log(
     names = names_in(game.game, game.variant, game.options, game.seats, game.planned_seats, game.status, player_id,
                      game.state)  # fmt: skip
     ruleset = find_game(game.game)
-    audience = Audience(names, game.variant, game.config() if game.state is not None else None)
+    audience = Audience(names, game.variant, _told_config(game))
     words = PlatformWords(
         ruleset.narrator, audience, game.time_control, seat_holder(game.seats, player_id, names, ruleset.bot_title)
     )
@@ -127,6 +127,19 @@ def _step(
         "move": data.get("move") if first["type"] in CAUSES else None,
         "lines": lines,
     }
+
+
+def _told_config(game: Game) -> GameConfig | None:
+    """The configuration the log's sentences may use (``Audience.config``): None before the start,
+    or when today's code no longer accepts the game's stored options, whose log is then told
+    without it rather than not at all."""
+    if game.state is None:
+        return None
+    try:
+        config: GameConfig = game.config()
+    except ConfigError:
+        return None
+    return config
 
 
 def status_line(

@@ -206,3 +206,22 @@ def test_a_place_on_the_track_is_told_against_the_finish_of_the_games_own_track(
         platform.games.submit_move(gid, ids[seat], game.ruleset.commands.dump(move))
         placed = [line for line in _lines(narrated_log(platform.queries, gid, ids[0])) if "along the track" in line]
     assert all("short of the finish" in line or "past the finish line" in line for line in placed), placed
+
+
+def test_a_game_whose_options_todays_code_refuses_is_still_told(platform: Any, monkeypatch: Any) -> None:
+    """The log's configuration is a nicety: a stored game that no longer configures (an option since
+    retired) is told without it, never refused."""
+    from domain.kernel import ConfigError
+    from services.play.aggregate import Game
+
+    ids = [platform.accounts.register(name, "human")[0].id for name in ("ann", "bea")]
+    gid = str(platform.games.create_game(ids[0], "drachenreiter", None, None, 2).id)
+    for pid, name in zip(ids, ("ann", "bea"), strict=True):
+        platform.games.take_seat(gid, pid, name, "human")
+
+    def refused(self: Any) -> Any:
+        raise ConfigError("options.track", "unknown track")
+
+    monkeypatch.setattr(Game, "config", refused)
+    lines = _lines(narrated_log(platform.queries, gid, ids[0]))
+    assert any("The game started" in line for line in lines), lines
