@@ -7,9 +7,12 @@ connection names, private files, metrics directory and server, readiness, and ho
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import logging
 import os
+import queue
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -120,9 +123,47 @@ def worker_readiness(platform: Any, beat: bool) -> dict[str, Any]:
     return {"status": "ready" if all(c["status"] == "ok" for c in checks) else "not ready", "checks": checks}
 
 
+_SAID: queue.SimpleQueue[str] = queue.SimpleQueue()
+_saying = threading.Lock()
+_sayer: list[threading.Thread] = []
+
+
 def say_as_log(message: str, *_: Any) -> None:
-    """What Celery says on a signal ("worker: Warm shutdown"), as a log line of the worker's."""
-    logging.getLogger("celery.worker").warning(message.strip())
+    """What Celery says on a signal ("worker: Warm shutdown"), as a log line of the worker's.
+
+    Celery says it from its signal handler, which runs on the main thread between two of its
+    bytecodes. Had the signal interrupted that thread in the middle of a log line, a second write
+    to the same stream would be refused ("reentrant call inside BufferedWriter") and ``logging``
+    would print its traceback, which is not a JSON line. So the handler only queues the words
+    (``SimpleQueue.put`` may be called from a signal handler), and a thread of ``start_saying``
+    writes them; what it has not written yet is written at exit."""
+    _SAID.put(message.strip())
+
+
+def start_saying() -> None:
+    """Starts, once a process, the thread that writes what ``say_as_log`` queued."""
+    with _saying:
+        if _sayer:
+            return
+        _sayer.append(threading.Thread(target=_say_forever, name="celery-say", daemon=True))
+        _sayer[0].start()
+        atexit.register(write_said)  # after the threads' join, before ``logging``'s own flush
+
+
+def _say_forever() -> None:
+    log = logging.getLogger("celery.worker")
+    while True:
+        log.warning(_SAID.get())
+
+
+def write_said() -> None:
+    """Writes what ``say_as_log`` queued and no thread has written yet."""
+    log = logging.getLogger("celery.worker")
+    while True:
+        try:
+            log.warning(_SAID.get_nowait())
+        except queue.Empty:
+            return
 
 
 def rebuild_advice(embedded_projections: bool) -> str:

@@ -9,7 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from api.operations import log_level, say_as_log, serve_metrics, worker_readiness
+from api.operations import log_level, say_as_log, serve_metrics, start_saying, worker_readiness
 
 if TYPE_CHECKING:
     from celery import Celery
@@ -100,6 +100,7 @@ def _run_celery_worker(celery: Celery, argv: list[str]) -> int:
     from celery.apps import worker as celery_worker
 
     celery_worker.safe_say = say_as_log  # its shutdown messages, written straight to stdout otherwise
+    start_saying()
 
     signals.worker_init.connect(found, weak=False)
     signals.beat_embedded_init.connect(beat_forked, weak=False)
