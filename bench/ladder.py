@@ -16,6 +16,11 @@ Every bot is handed ``--budget`` seconds a decision, as the server hands it
 weaker search), the others take what they take.
 
     .venv/bin/python bench/ladder.py [--games 200] [--budget 2.0] [--game tarasque ...] [--seats 2]
+    .venv/bin/python bench/ladder.py --game seven-dragons --budget 2.0 --seconds 2400
+
+``--seconds`` stops each game's ladder after that long (the game under way is played out) and
+prints the ratings of the games played: at the server's 2 s a game with a search seat takes
+tens of seconds, and a run of ``--games`` may take hours.
 
 ``--versus A B`` plays two bots of each game head to head instead (no ratings: the rules alone,
 the bots deciding on their seat's observation as on the server), A in seat 1 in the even games
@@ -110,15 +115,21 @@ def ladder(platform: Any, game: str) -> list[dict[str, Any]]:
     return out
 
 
-def run_game(platform: Any, game: str, games: int, seats: int, budget: float, seed: int) -> list[dict[str, Any]]:
+def run_game(
+    platform: Any, game: str, games: int, seats: int, budget: float, seed: int, seconds: float = math.inf
+) -> tuple[list[dict[str, Any]], int]:
+    """The rungs' ratings after ``games`` rated games, or as many as end within ``seconds``, and
+    how many that was."""
     pool = rungs(game)
     rng = random.Random(f"{seed}:{game}")
     started = time.perf_counter()
-    for n in range(1, games + 1):
+    played = 0
+    while played < games and time.perf_counter() - started < seconds:
         play_one(platform, game, rng.sample(pool, seats), rng, budget)
-        if n % 10 == 0:
-            console.print(f"{game}: {n} games, {time.perf_counter() - started:.0f} s")
-    return ladder(platform, game)
+        played += 1
+        if played % 10 == 0:
+            console.print(f"{game}: {played} games, {time.perf_counter() - started:.0f} s")
+    return ladder(platform, game), played
 
 
 def show(game: str, rows: list[dict[str, Any]], games: int) -> None:
@@ -245,7 +256,9 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=2, help="seats a table (2)")
     parser.add_argument("--seed", type=int, default=33)
     parser.add_argument("--versus", nargs=2, metavar=("A", "B"), help="two bots (names or levels) head to head")
-    parser.add_argument("--seconds", type=float, default=math.inf, help="with --versus: stop after this long")
+    parser.add_argument(
+        "--seconds", type=float, default=math.inf, help="stop after this long (a game under way is played out)"
+    )
     parser.add_argument(
         "--opening", type=int, default=0, help="with --versus: random decisions first, each opening twice"
     )
@@ -259,8 +272,8 @@ def main() -> None:
     platform = bootstrap(settings, work=NullWork())
     try:
         for game in args.game or GAMES:
-            rows = run_game(platform, game, args.games, args.seats, args.budget, args.seed)
-            show(game, rows, args.games)
+            rows, played = run_game(platform, game, args.games, args.seats, args.budget, args.seed, args.seconds)
+            show(game, rows, played)
     finally:
         platform.close()
 

@@ -1,4 +1,5 @@
-"""``bench/ladder.py --versus``: two bots head to head, with the distinct games counted."""
+"""``bench/ladder.py``: a ladder bounded by its games or its seconds, and ``--versus``: two bots
+head to head, with the distinct games counted."""
 
 from __future__ import annotations
 
@@ -18,3 +19,19 @@ def test_games_that_repeat_are_counted_once_and_openings_make_them_distinct() ->
     assert plain["distinct"] < 4
     assert opened["distinct"] == 4
     assert opened["a"] == opened["b"], "the same bot on both sides of each opening: each wins one of the two"
+
+
+def test_a_ladder_stops_at_its_games_or_once_its_seconds_have_passed() -> None:
+    """``--seconds`` bounds a ladder's run: the games already played are rated and counted."""
+    bench = importlib.import_module("bench.ladder")
+    settings = bench.Settings.from_env({"DRAGONHALL_STORE": "memory", "DRAGONHALL_SECRET_KEY": "33" * 32})
+    platform = bench.bootstrap(settings, work=bench.NullWork())
+    try:
+        rows, played = bench.run_game(platform, "tarasque", 3, 2, 0.1, 7)
+        assert played == 3
+        assert [r["bot"] for r in rows] == ["random", "beginner", "greedy", "search"]
+        assert any(r["sigma"] < 25 / 3 for r in rows), "the games played were rated"
+        _rows, played = bench.run_game(platform, "tarasque", 1000, 2, 0.1, 8, seconds=0.0)
+        assert played == 0
+    finally:
+        platform.close()
