@@ -33,7 +33,7 @@ from services.streams.lines import KEEPALIVE
 from tests.conftest import make_settings
 from tests.support.api_client import ApiClient
 from tests.support.processes import free_port
-from tests.support.pushpin import SIG_KEY, Pushpin, running_pushpin
+from tests.support.pushpin import SIG_KEY, Pushpin, running_pushpin, wait_passing
 from wiring import bootstrap
 
 WAIT = 30.0
@@ -77,6 +77,7 @@ def world() -> Iterator[World]:
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:
+            wait_passing(pushpin)
             yield World(pushpin, f"http://127.0.0.1:{port}", ApiClient(app.test_client(), platform))
         finally:
             server.shutdown()
