@@ -51,6 +51,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     """A Flask app over ``platform`` (bootstrapped from the environment when not given)."""
     platform = platform or bootstrap()
     app = Flask("dragonhall")
+    parser.install_segments(app)  # first: every route below takes its segments without a NUL
     log_lines.context_source = request_context
     app.response_class = WholeBodyResponse
     app.json = FastJSON(app)
@@ -83,6 +84,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.add_url_rule("/metrics", "metrics", meta.metrics)
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
     site.install(app)
+    parser.refuse_unread_bodies(app)  # once every route is added
     app.before_request(_start_clock)  # first: a request refused by the next ones is timed too
     app.before_request(parser.bound_unsized_body)
     app.before_request(parser.refuse_undeclared_query)

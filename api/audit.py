@@ -101,7 +101,7 @@ def fork_sandbox(dispute_id: str) -> dict[str, Any]:
 
 
 @blp.route("/disputes/<dispute_id>/resolve", methods=["POST"])
-@blp.contract(auth="required", scope="play", errors=[403, 404])
+@blp.contract(auth="required", scope="play", errors=[403, 404, 409])
 @blp.arguments(audit_schemas.DisputeResolution())
 @blp.response(200, audit_schemas.Dispute())
 def resolve_dispute(body: dict[str, Any], dispute_id: str) -> dict[str, Any]:

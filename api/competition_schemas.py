@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.game_schemas import TimeControl, options_field
-from api.schema_fields import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, BotName, GameSlug, VariantName, ahead
+from api.schema_fields import LARGEST, MAX_PLAYER_ID, MAX_SECONDS, BotName, GameSlug, VariantName, ahead, strict_int
 from services.competition.tournament_notices import DEFAULT_NOTICE, LEAST_NOTICE, MOST_NOTICE
 
 
@@ -147,22 +147,22 @@ class TournamentCreate(Schema):
     game = GameSlug(required=True, metadata={"description": "A game slug from GET /api/v1/catalog."})
     variant = VariantName(load_default=None, allow_none=True)
     options = options_field()
-    seats = fields.Integer(
+    seats = strict_int(
         required=True, validate=validate.Range(2, 6), metadata={"description": "Seats per table (2 to 6)."}
     )
     format = fields.String(required=True, validate=validate.OneOf(("swiss", "round_robin")))
-    rounds = fields.Integer(required=True, validate=validate.Range(1, 50))
-    capacity = fields.Integer(required=True, validate=validate.Range(2, 512))
+    rounds = strict_int(required=True, validate=validate.Range(1, 50))
+    capacity = strict_int(required=True, validate=validate.Range(2, 512))
     time_control = fields.Nested(TimeControl, load_default=None, allow_none=True)
     starts_at = ahead("Registration closes; round 1 is paired.", required=True)
-    round_seconds = fields.Integer(
+    round_seconds = strict_int(
         required=True,
         validate=validate.Range(5, MAX_SECONDS),
         metadata={
             "description": "Each round's deadline, from its games' start: tables still running then score as ties."
         },
     )
-    notice_seconds = fields.Integer(
+    notice_seconds = strict_int(
         load_default=DEFAULT_NOTICE,
         validate=validate.Range(LEAST_NOTICE, MOST_NOTICE),
         metadata={

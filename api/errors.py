@@ -24,7 +24,7 @@ from api.web.session import CsrfRefused
 from domain.kernel import MalformedMove, RuleError
 from infra import save_guard
 from services.accounts.name_book import NameTaken
-from services.audits.disputes import DisputeNotFound
+from services.audits.disputes import DisputeNotFound, DisputeResolved
 from services.common import errors as svc
 from services.competition.tournaments import (
     NotOrganiser,
@@ -85,6 +85,7 @@ STATUS: list[tuple[type[Exception], int]] = [
     (svc.CommandReused, 409),
     (RegistrationClosed, 409),
     (TooFewPlayers, 409),
+    (DisputeResolved, 409),
     (NameTaken, 409),
     (InvitationClosed, 409),
     (RuleError, 422),
@@ -93,10 +94,26 @@ STATUS: list[tuple[type[Exception], int]] = [
     *((cls, 503) for cls in svc.STORE_UNAVAILABLE),
 ]
 RETRY_AFTER_SECONDS = 1
+MAX_TEXT = 300
+"""The longest text of an error's message and fields: they quote what the request held (an unknown
+move type, a field's name), and a request of a megabyte is not to be sent back whole. A rule's
+passage, the rulebook's own text, is not cut."""
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, **{k: v for k, v in extra.items() if v is not None}}}
+    said = {k: _bounded(v) if k == "fields" else v for k, v in extra.items() if v is not None}
+    return {"error": {"code": code, "message": _bounded(message), **said}}
+
+
+def _bounded(value: Any) -> Any:
+    """``value`` with every string in it (keys too) cut at ``MAX_TEXT`` characters."""
+    if isinstance(value, str):
+        return value if len(value) <= MAX_TEXT else value[: MAX_TEXT - 1] + "…"
+    if isinstance(value, dict):
+        return {_bounded(k): _bounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_bounded(v) for v in value]
+    return value
 
 
 def to_response(exc: Exception) -> tuple[dict[str, Any], int]:

@@ -17,6 +17,7 @@ from api.schema_fields import (
     GameSlug,
     MoveField,
     Selected,
+    StrictBoolean,
     VariantName,
     ahead,
     strict_int,
@@ -98,7 +99,7 @@ class GameCreate(Schema):
             "/api/v1/catalog (its default bot when null)."
         },
     )
-    rated = fields.Boolean(
+    rated = StrictBoolean(
         load_default=True,
         metadata={
             "description": "Whether the game counts for ratings (casual when false). A rated game is still "
@@ -168,7 +169,7 @@ class MoveRequest(Schema):
     expected_version = strict_int(validate=validate.Range(0, LARGEST))
     command_id = fields.String(validate=validate.Length(1, 128))
     seat = strict_int(validate=validate.Range(0, 63))
-    include_legal_moves = fields.Boolean(
+    include_legal_moves = StrictBoolean(
         load_default=False,
         metadata={"description": "Also answer with the caller's legal moves after this move (saves a request)."},
     )

@@ -28,6 +28,7 @@ from flask_smorest.utils import resolve_schema_instance
 from webargs import core
 from webargs.flaskparser import FlaskParser
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.routing import UnicodeConverter
 
 from api.errors import MalformedJSON, RequestInvalid
 
@@ -120,13 +121,15 @@ class ContractParser(FlaskParser):
 def read_json(data: bytes) -> Any:
     """The JSON value of a UTF-8 body, refused (``MalformedJSON``, a 400) unless this API can hold
     it: nested at most ``MAX_JSON_DEPTH`` levels, every string and key Unicode text (no lone
-    surrogate such as ``"\\ud800"``, which no store can encode), every number finite and every
-    integer within 64 bits. Checked here, before any route runs, so a refused body stores nothing.
+    surrogate such as ``"\\ud800"``, which no store can encode) without a NUL (``"\\u0000"``,
+    which PostgreSQL refuses in text), every number finite and every integer within 64 bits.
+    Checked here, before any route runs, so a refused body stores nothing.
 
     The decoder checks numbers as it reads them. Strings and depth are walked only when the text
-    could hold a refused one: a lone surrogate comes only from a ``\\u`` escape (UTF-8 cannot
-    encode one), and deep nesting needs that many opening brackets (counted inside strings too,
-    so an upper bound). Most bodies are not walked at all."""
+    could hold a refused one: a lone surrogate or a NUL comes only from a ``\\u`` escape (UTF-8
+    cannot encode the one, and JSON refuses the other unescaped), and deep nesting needs that many
+    opening brackets (counted inside strings too, so an upper bound). Most bodies are not walked
+    at all."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -188,6 +191,8 @@ _PLAIN_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 _TOO_DEEP = f"the body nests arrays and objects more than {MAX_JSON_DEPTH} levels deep"
 _SURROGATE = "a string holds a lone surrogate, which is not Unicode text"
 _KEY_SURROGATE = "a key holds a lone surrogate, which is not Unicode text"
+_NUL = "a string holds a NUL character (U+0000), which no store keeps in text"
+_KEY_NUL = "a key holds a NUL character (U+0000), which no store keeps in text"
 _BEYOND_INT64 = "an integer lies outside the 64-bit range [-2**63, 2**63)"
 _INFINITE = "a number is too large to be represented"
 
@@ -210,15 +215,14 @@ def _check(container: dict[str, Any] | list[Any], depth: int) -> None:
         raise _Refused(_TOO_DEEP)
     items = container.items() if isinstance(container, dict) else enumerate(container)
     for key, child in items:
-        if key.__class__ is str and not key.isascii() and not _is_text(key):
-            raise _Refused(_KEY_SURROGATE)
+        if key.__class__ is str:
+            _check_key(key)
         child_cls = child.__class__
         try:
             if child_cls is dict or child_cls is list:
                 _check(child, depth + 1)
             elif child_cls is str:
-                if not child.isascii() and not _is_text(child):
-                    raise _Refused(_SURROGATE)
+                _check_text(child)
             elif child_cls is int:
                 if not -INT64 <= child < INT64:
                     raise _Refused(_BEYOND_INT64)
@@ -228,6 +232,20 @@ def _check(container: dict[str, Any] | list[Any], depth: int) -> None:
             e.path.append(str(key))
             raise
     return None
+
+
+def _check_key(key: str) -> None:
+    if "\x00" in key:
+        raise _Refused(_KEY_NUL)
+    if not key.isascii() and not _is_text(key):
+        raise _Refused(_KEY_SURROGATE)
+
+
+def _check_text(text: str) -> None:
+    if "\x00" in text:
+        raise _Refused(_NUL)
+    if not text.isascii() and not _is_text(text):
+        raise _Refused(_SURROGATE)
 
 
 def _check_scalar(value: Any) -> None:
@@ -267,6 +285,64 @@ def bound_unsized_body() -> None:
     environ["CONTENT_LENGTH"] = str(len(data))
 
 
+# ------------------------------------------------------------------ bodies a route does not read
+
+NUL_QUERY = "holds a NUL character (%00), which no store keeps in text"
+NO_BODY = "this call takes no body: send none, or {}"
+_BODILESS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def refuse_unread_bodies(app: Any) -> None:
+    """Has every API call that reads no body (``POST .../start``, a ``DELETE``) refuse one, as an
+    unknown field is refused, rather than ignore it while the call acts: bad JSON a 400
+    ``malformed_json``, any value but ``{}`` a 400 naming the body. Installed on those views alone,
+    once every route is added, so a call that reads its body (a move) pays nothing for it. The web
+    client's forms (endpoints ``web.*``) are not the API."""
+    writes = {r.endpoint for r in app.url_map.iter_rules() if (r.methods or set()) - _BODILESS}
+    for endpoint in writes:
+        view = app.view_functions[endpoint]
+        if not endpoint.startswith("web.") and not reads_body(view):
+            app.view_functions[endpoint] = _reading_no_body(view)
+
+
+def _reading_no_body(view: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(view)  # its contract and documentation too (``__dict__``)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        environ = request.environ
+        sent = environ["REQUEST_METHOD"] not in _BODILESS and environ.get("CONTENT_LENGTH") not in (None, "", "0")
+        if sent and read_json(request.get_data(cache=True)) != {}:
+            raise RequestInvalid({"_schema": [NO_BODY]})
+        return view(*args, **kwargs)
+
+    return checked
+
+
+@functools.cache
+def reads_body(view: Callable[..., Any]) -> bool:
+    """Whether a view declares a JSON body with ``@blp.arguments`` (the location ``json``)."""
+    params = getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", [])
+    return any(param.get("in") == "json" for param in params)
+
+
+# ------------------------------------------------------------------ paths
+
+
+class Segment(UnicodeConverter):
+    """A path's ``<name>`` (the default converter): one segment, as Werkzeug's, but never holding a
+    NUL (``%00``), which no store keeps in text (PostgreSQL refuses it): such a path matches no
+    route, a 404, before any route asks a store about it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.regex = self.regex.replace("[^/]", "[^/\\x00]", 1)
+
+
+def install_segments(app: Any) -> None:
+    """Makes ``Segment`` the converter of every route added after this call."""
+    app.url_map.converters["default"] = Segment
+    app.url_map.converters["string"] = Segment
+
+
 # ------------------------------------------------------------------ query strings
 
 
@@ -276,6 +352,8 @@ def refuse_undeclared_query() -> None:
     (endpoints ``web.*``) are not the API: they read their own filters and pages, and ignore the rest."""
     if not request.query_string:
         return
+    if b"%00" in request.query_string:  # a NUL, which no store keeps in text: refused on pages too
+        raise RequestInvalid(_nul_parameters())
     endpoint = request.endpoint
     if endpoint is None or endpoint.startswith("web."):  # no such route: the 404 or 405 comes next
         return
@@ -289,6 +367,12 @@ def refuse_undeclared_query() -> None:
             refused[name] = ["given more than once"]
     if refused:
         raise RequestInvalid(refused)
+
+
+def _nul_parameters() -> dict[str, list[str]]:
+    """Each query parameter holding a NUL in its name or value, named with ``%00`` for the NUL."""
+    found = {name.replace("\x00", "%00") for name, value in request.args.items(multi=True) if "\x00" in name + value}
+    return {name: [NUL_QUERY] for name in sorted(found)} or {"_query": [NUL_QUERY]}
 
 
 @functools.cache

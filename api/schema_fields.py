@@ -38,6 +38,16 @@ def strict_int(**kw: Any) -> fields.Integer:
     return fields.Integer(strict=True, **kw)
 
 
+class StrictBoolean(fields.Boolean):
+    """A boolean of a JSON body: ``true`` or ``false`` only. Marshmallow's ``Boolean`` takes
+    ``"yes"``, ``"no"``, ``0`` and ``1`` as well, so a client's mistake became a choice."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if value is True or value is False:
+            return value
+        raise self.make_error("invalid")
+
+
 def moment_ahead(value: datetime) -> None:
     """The rule of every moment a request carries (``services.common.date_rules.MOMENT``)."""
     error = date_rules.moment_error(value, clock.now())

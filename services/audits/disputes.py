@@ -71,6 +71,12 @@ class DisputeNotFound(ServiceError):
     code = "dispute_not_found"
 
 
+class DisputeResolved(ServiceError):
+    """A dispute is resolved once: a second verdict conflicts with the first (409)."""
+
+    code = "dispute_resolved"
+
+
 class Disputes:
     """Opens, answers, shows and resolves disputes."""
 
@@ -365,7 +371,7 @@ class Disputes:
         dispute = self._load(dispute_id)
         game = self.games.load(dispute.game_id)
         if dispute.resolution is not None:
-            raise InvalidRequest("the dispute is already resolved", field="verdict")
+            raise DisputeResolved(f"the dispute is already resolved ({dispute.resolution['verdict']})")
         if verdict == "withdrawn" and player_id != dispute.opener:
             raise NotCreator("only the opener may withdraw a dispute")
         if verdict != "withdrawn" and not self.arbitrates(game, player_id):

@@ -90,6 +90,11 @@ class RegistrationClosed(ServiceError):
     code = "registration_closed"
 
 
+def _past(status: str) -> str:
+    """What became of a tournament that takes no more registrations, by its status."""
+    return {"cancelled": "was cancelled", "finished": "has ended"}.get(status, "has started")
+
+
 class NotOwner(ServiceError):
     """Only a player, or the owner of a bot, registers that player."""
 
@@ -169,7 +174,7 @@ class Tournaments:
             open_ = tx.query("SELECT status, capacity FROM dh_tournaments WHERE tournament_id = ?", (tid,))[0]
             count = tx.query("SELECT COUNT(*) AS n FROM dh_tournament_players WHERE tournament_id = ?", (tid,))
             if open_["status"] != "registering" or clock.now() >= datetime.fromisoformat(t["starts_at"]):
-                raise RegistrationClosed(f"tournament {tid} has started: registration is closed")
+                raise RegistrationClosed(f"tournament {tid} {_past(open_['status'])}: registration is closed")
             if count[0]["n"] >= open_["capacity"]:
                 raise RegistrationClosed(f"tournament {tid} is full ({open_['capacity']} players)")
             tx.execute(
@@ -184,12 +189,14 @@ class Tournaments:
         withdrawing someone not registered is no error. ``RegistrationClosed`` once it has started."""
         t = self._row(tid)
         entrant = player_id or caller.id
+        if entrant != caller.id:
+            self.accounts.get(entrant)  # PlayerNotFound (404) for no such player, before whose it is
         if entrant != caller.id and getattr(self.accounts.owner_of(entrant), "id", None) != caller.id:
             raise NotOwner(f"only {entrant} or its owner may withdraw it")
         with self.db.tx() as tx:
             status = tx.query("SELECT status FROM dh_tournaments WHERE tournament_id = ?", (tid,))[0]["status"]
             if status != "registering" or clock.now() >= datetime.fromisoformat(t["starts_at"]):
-                raise RegistrationClosed(f"tournament {tid} has started: its players play it out")
+                raise RegistrationClosed(f"tournament {tid} {_past(status)}: its players stay registered")
             tx.execute("DELETE FROM dh_tournament_players WHERE tournament_id = ? AND player_id = ?", (tid, entrant))
         return self.get(tid)
 

@@ -568,6 +568,7 @@ def _dispute_asks(dispute: str, w: dict[str, Any]) -> list[Ask]:
         Ask("POST", resolve, f"/api/v1/disputes/{nope}/resolve", 404, body={"verdict": "upheld"}, token=a),
         Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 413, raw=BIG.encode(), token=a),
         Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 200, body={"verdict": "upheld"}, token=a),
+        Ask("POST", resolve, f"/api/v1/disputes/{dispute}/resolve", 409, body={"verdict": "rejected"}, token=a),
     ]
 
 
