@@ -14,7 +14,18 @@ from flask import Response, abort, jsonify
 
 from api.context import current_platform
 from api.parser import page_contract
-from api.web.pages import ENDED, STATUS_WORDS, _document, _journal, int_arg, render, table_title, web
+from api.web.pages import (
+    ENDED,
+    STATUS_WORDS,
+    _document,
+    _journal,
+    int_arg,
+    page_number,
+    past_the_end,
+    render,
+    table_title,
+    web,
+)
 from api.web.viewing import viewer
 from domain.kernel import find_game
 from domain.kernel.narration import Audience, Names, Narrator
@@ -44,8 +55,10 @@ def audit_page(game_id: str, errors: list[str] | None = None) -> str:
     audience = Audience(names, doc["variant"])
     trail = audit_trail(p.games, doc["id"], player_id)
     index = steps_of(bounds(p.games, doc["id"], doc["version"]))
-    page = max(0, int_arg("page", 0))
-    shown = _rows(doc, player_id, trail, slice(page * STEPS_PAGE, (page + 1) * STEPS_PAGE), me is not None)
+    page, pages = page_number(), max(1, (len(index) + STEPS_PAGE - 1) // STEPS_PAGE)
+    if page > pages:
+        past_the_end(page, "this game's steps", pages)
+    shown = _rows(doc, player_id, trail, slice((page - 1) * STEPS_PAGE, page * STEPS_PAGE), me is not None)
     asked = int_arg("dispute", 0)
     chosen = before_step(index, asked) if asked else None
     may_choose = chosen is not None and _disputable({**chosen, "kind": "move"}, doc, me is not None)
@@ -59,7 +72,7 @@ def audit_page(game_id: str, errors: list[str] | None = None) -> str:
         verdict=_verdict(trail, index),
         steps=shown,
         page=page,
-        pages=(len(index) + STEPS_PAGE - 1) // STEPS_PAGE,
+        pages=pages,
         steps_total=len(index),
         last_step=index[-1]["step"] if index else 0,
         journal=_journal_words(_journal(doc["id"], player_id), ruleset.narrator, audience, index),

@@ -21,7 +21,7 @@ from api.parser import page_contract
 from api.web import words
 from api.web.forms import acting, local_time, number, see_other, signed_in
 from api.web.page_words import form_messages, said
-from api.web.pages import int_arg, render, titles, web
+from api.web.pages import page_number, past_the_end, render, titles, web
 from api.web.viewing import viewer
 from domain.kernel import all_games
 from services.common import clock
@@ -86,13 +86,16 @@ def leaderboards() -> str | Response:
 def leaderboard_page(game: str) -> str:
     """A game's people and bots apart, each by the rating people read: settled ratings first,
     then provisional ones (marked), so a young server's board shows everyone who has played."""
-    page = max(0, int_arg("page", 0))
+    page = page_number()
     profiles = current_platform().profiles
     boards = {
-        kind: profiles.leaderboard(game, BOARD_PAGE, page * BOARD_PAGE, True, kind, "rating")
+        kind: profiles.leaderboard(game, BOARD_PAGE, (page - 1) * BOARD_PAGE, True, kind, "rating")
         for kind in ("human", "bot")
     }
     slug = boards["human"]["game"]
+    last = max(1, (max(b["total"] for b in boards.values()) + BOARD_PAGE - 1) // BOARD_PAGE)
+    if page > last:
+        past_the_end(page, f"the leaderboard of {titles().get(slug, slug)}", last)
     return render(
         "leaderboard.html",
         boards=[("people", "People", boards["human"]), ("bots", "Bots", boards["bot"])],
@@ -100,7 +103,7 @@ def leaderboard_page(game: str) -> str:
         title=titles().get(slug, slug),
         catalog=catalog(),
         page=page,
-        more=any(b["total"] > (page + 1) * BOARD_PAGE for b in boards.values()),
+        more=page < last,
         settled_games=PROVISIONAL_GAMES,
     )
 
@@ -111,8 +114,10 @@ def tournaments_page(errors: list[str] | None = None) -> str:
     """Tournaments, latest start first, optionally of one status; the form to announce one."""
     status = request.args.get("status", "")
     status = status if status in TOURNAMENT_STATUSES else ""
-    page = max(0, int_arg("page", 0))
-    found = current_platform().tournaments.listing(status or None, TOURNAMENTS_PAGE + 1, page * TOURNAMENTS_PAGE)
+    page = page_number()
+    found = current_platform().tournaments.listing(status or None, TOURNAMENTS_PAGE + 1, (page - 1) * TOURNAMENTS_PAGE)
+    if page > 1 and not found:
+        past_the_end(page, "the tournaments")
     return render(
         "tournaments.html",
         tournaments=found[:TOURNAMENTS_PAGE],
@@ -154,16 +159,26 @@ def tournament_page(tournament_id: str, errors: list[str] | None = None) -> str:
         server_bots=words.server_bots(t["game"]),
         organiser=me is not None and me.id == t["creator"],
         my_tables=_tables_of(t, me.id if me else None, {b.id for b in bots}),
+        round_start=_round_start(t),
         errors=errors,
     )
+
+
+def _round_start(t: dict[str, Any]) -> dict[str, Any] | None:
+    """When the current round's games start (``starts_at``) and whether they have (``started``):
+    a round is paired, and its players told, a notice before its games start; None when no round runs."""
+    if t["status"] != "running" or not t["round_deadline"]:
+        return None
+    starts = datetime.fromisoformat(t["round_deadline"]) - timedelta(seconds=t["round_seconds"])
+    return {"starts_at": starts.isoformat(), "started": starts <= clock.now()}
 
 
 def _tables_of(t: dict[str, Any], me: str | None, bots: set[str]) -> list[dict[str, Any]]:
     """The current round's tables where the reader or a bot of theirs sits: whose table it is,
     whom they meet, and when its game starts."""
-    if me is None or t["status"] != "running" or not t["round_deadline"]:
+    start = _round_start(t)
+    if me is None or start is None:
         return []
-    starts = datetime.fromisoformat(t["round_deadline"]) - timedelta(seconds=t["round_seconds"])
     current: dict[str, Any] = next((r for r in t["rounds"] if r["round"] == t["round"]), {"tables": []})
     found = []
     for table in current["tables"]:
@@ -171,8 +186,7 @@ def _tables_of(t: dict[str, Any], me: str | None, bots: set[str]) -> list[dict[s
         if not seated or not table["game_id"]:
             continue
         whose = me if me in seated else sorted(seated)[0]
-        found.append({**table, "whose": whose, "against": [p for p in players if p != whose],
-                      "starts_at": starts.isoformat(), "started": starts <= clock.now()})  # fmt: skip
+        found.append({**table, "whose": whose, "against": [p for p in players if p != whose], **start})
     return found
 
 

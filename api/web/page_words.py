@@ -43,14 +43,17 @@ FIELD_WORDS = {
 """Each field a page's form sends, as the form's reader knows it."""
 
 _ID = r"'?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}'?"
+_THINGS = "(game|player|tournament|dispute|invitation)"
 _NAMED = (
     (re.compile(rf"\b(?:you have )?no invitation {_ID}"), "there is no such invitation"),
     (re.compile(rf"\b(?:there is )?no (game|player|tournament|dispute|invitation) {_ID}"), r"there is no such \1"),
     (re.compile(rf"\b(game|player|tournament|dispute|invitation) {_ID}"), r"this \1"),
+    (re.compile(rf"\b(?:there is )?no {_THINGS} (?!such\b)[^\s'“]\S*$"), r"there is no such \1"),
     (re.compile(_ID), "it"),
     (re.compile(r"'([^']{1,80})'"), r"“\1”"),
 )
-"""Ids replaced by what they name; a name quoted as code (``'nope'``) quoted as in a sentence."""
+"""Ids replaced by what they name (an address's word that names nothing: "no player nobody" is
+"there is no such player"); a name quoted as code (``'nope'``) quoted as in a sentence."""
 
 
 def said(message: str) -> str:

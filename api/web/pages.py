@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict
 from functools import cache
-from typing import Any
+from typing import Any, NoReturn
 
 from flask import Blueprint, abort, render_template, request
 
@@ -55,10 +55,12 @@ def titles() -> dict[str, str]:
 def lobby(errors: list[str] | None = None) -> str:
     """Games filtered by game and status, a page at a time; sign-up or a new table's form."""
     filters = {k: request.args.get(k, "") for k in ("game", "status")}
-    page = max(0, int_arg("page", 0))
+    page = page_number()
     games = current_platform().queries.list_games(
-        filters["status"] or None, filters["game"] or None, None, PAGE + 1, page * PAGE
+        filters["status"] or None, filters["game"] or None, None, PAGE + 1, (page - 1) * PAGE
     )
+    if page > 1 and not games:
+        past_the_end(page, "the games")
     waiting = [g["id"] for g in games[:PAGE] if g["status"] in ("open", "scheduled")]
     return render(
         "lobby.html",
@@ -252,6 +254,18 @@ def _journal(game_id: str, player_id: str | None) -> list[dict[str, Any]] | None
     except NotAPlayer:
         return None
     return entries
+
+
+def page_number() -> int:
+    """The page of a list the address asks for (``?page=``), counted from 1 as the page says it
+    ("Page 2"): the first when absent, not a number, or 0 or less (an older link counted from 0)."""
+    return max(1, int_arg("page", 1))
+
+
+def past_the_end(page: int, what: str, last: int | None = None) -> NoReturn:
+    """A page past a list's last, as a not-found page that says so (``last``: its last page, when known)."""
+    after = f": the last is page {last}" if last else ""
+    abort(404, description=f"there is no page {page} of {what}{after}")
 
 
 def int_arg(name: str, default: int) -> int:

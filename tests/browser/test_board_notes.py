@@ -42,3 +42,17 @@ def test_a_click_off_the_moves_says_so_and_a_board_with_nothing_to_play_says_why
         route.continue_()
     page.unroute("**/api/v1/games/*/moves")
     expect(page.locator("#version")).not_to_have_text(version, timeout=15_000)
+
+
+def test_what_was_chosen_on_the_board_is_said_in_words_not_counted(page: Page, web_server: Server) -> None:
+    """A Seven Dragons card clicked in the hand is named under the board, as its picture names it."""
+    sign_up(page, web_server.base, "dee names her card")
+    open_table(page, "seven-dragons/full", 2, bot="seven-dragons/greedy")
+    assert wait_for_turn_or_end(page), "the game ended before the person's first decision"
+    card = page.locator('#board [data-ref^="card:"].pickable').first
+    title = card.locator("title").first.text_content() or ""
+    assert title, "a card in the hand is named in the picture"
+    card.click(force=True)
+    bar = page.locator("#board-pick .pick-help")
+    expect(bar).to_contain_text(re.compile("Chosen: " + re.escape(title[0].lower() + title[1:])))
+    expect(bar).not_to_contain_text("on the board.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Dialog, Page, Route, expect
+from playwright.sync_api import Browser, Dialog, Page, Route, expect
 
 from tests.browser.pages import open_table, sign_up, wait_for_turn_or_end
 from tests.support.processes import Server
@@ -76,3 +76,39 @@ def test_a_refused_table_keeps_what_the_person_entered_and_says_why_in_words(pag
     expect(page.get_by_label("Invite people or bot accounts by name")).to_have_value("Nobody Here")
     page.goto(web_server.base + "/")  # a page that answers no refusal: the form starts afresh
     expect(page.get_by_label("Players", exact=True)).to_have_value("2")
+
+
+@pytest.mark.expect_http_error(401, "/api/v1/")
+def test_a_session_ended_in_another_tab_leaves_the_game_page_a_watchers_that_says_so(
+    page: Page, browser: Browser, web_server: Server
+) -> None:
+    """Signed out elsewhere with the same cookie, a click on the board is refused "signed out": the
+    header then offers to sign in, "Sending your move…" goes, and the log and the stream go on as a
+    watcher's; a reload is a signed-out watcher's page, its log loaded and followed."""
+    sign_up(page, web_server.base, "dee signed out elsewhere")
+    open_table(page, "tarasque/dragon-dice", 2, bot="tarasque/greedy")
+    assert wait_for_turn_or_end(page)
+    elsewhere = browser.new_context()
+    try:
+        elsewhere.add_cookies(
+            [{"name": c["name"], "value": c["value"], "url": web_server.base} for c in page.context.cookies()]
+        )
+        tab = elsewhere.new_page()
+        tab.goto(web_server.base + "/")
+        tab.get_by_role("button", name="Sign out").click()
+        expect(tab.get_by_role("link", name="Sign in or sign up")).to_be_visible()
+    finally:
+        elsewhere.close()
+    page.locator(".board-panel [data-ref].pickable").first.click(force=True)
+    expect(page.locator("#move-error")).to_contain_text("you are signed out: sign in again")
+    expect(page.locator("header .who")).to_contain_text("Sign in or sign up")
+    expect(page.locator("header")).not_to_contain_text("Signed in as")
+    expect(page.locator("#turn")).to_have_text("You are signed out: sign in again to play.")
+    expect(page.locator("#live-state")).to_have_text(re.compile(r"^Live"))
+    expect(page.locator("#log li").first).to_be_visible()
+    page.reload()
+    expect(page.get_by_role("link", name="Sign in or sign up")).to_be_visible()
+    expect(page.get_by_text("watching")).to_be_visible()
+    expect(page.locator("#log li").first).to_be_visible()
+    expect(page.locator("#live-state")).to_have_text("Live.")
+    assert "could not be loaded" not in page.locator(".game-log").inner_text()

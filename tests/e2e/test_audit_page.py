@@ -33,9 +33,11 @@ def test_each_page_of_the_audit_tells_its_steps_as_the_log_does(client: Any) -> 
     gid, ann, token = _finished_game(client)
     whole = narrated_log(client.platform.queries, gid, ann)["steps"]
     assert len(whole) > 2 * STEPS_PAGE
-    for page in (0, 1, (len(whole) - 1) // STEPS_PAGE):  # the last page, however the steps divide
+    last = (len(whole) + STEPS_PAGE - 1) // STEPS_PAGE  # however the steps divide
+    for page in (1, 2, last):  # pages count from 1 in the address as on the page
         text = html.unescape(client.page(f"/games/{gid}/audit?page={page}", token).body)
-        shown = whole[page * STEPS_PAGE : (page + 1) * STEPS_PAGE]
+        assert f"Page {page} of {last}" in text
+        shown = whole[(page - 1) * STEPS_PAGE : page * STEPS_PAGE]
         assert f'aria-label="Steps {shown[0]["step"]} to {shown[-1]["step"]}"' in text
         titles = re.findall(r"</strong> · (.*?) <span", text)
         assert titles == [s["title"] for s in shown]
@@ -79,3 +81,14 @@ def test_the_other_players_inbox_says_a_dispute_was_opened_and_where_never_its_c
     assert f'/games/{gid}/audit#dispute-{opened.body["id"]}"' in page
     assert "my secret reasoning" not in text, "the claim is the opener's while the game runs"
     assert "Disputes on your games" not in html.unescape(client.page("/inbox", bea["token"]).body)
+
+
+def test_an_audit_page_past_the_last_is_not_found_and_a_nonsense_one_is_the_first(client: Any) -> None:
+    gid, ann, token = _finished_game(client)
+    last = (len(narrated_log(client.platform.queries, gid, ann)["steps"]) + STEPS_PAGE - 1) // STEPS_PAGE
+    past = client.page(f"/games/{gid}/audit?page={last + 1}", token)
+    assert past.status == 404
+    assert f"There is no page {last + 1} of this game's steps: the last is page {last}." in html.unescape(past.body)
+    for page in ("0", "-2", "later"):
+        text = html.unescape(client.page(f"/games/{gid}/audit?page={page}", token).body)
+        assert f"Page 1 of {last}" in text and "← Earlier steps" not in text

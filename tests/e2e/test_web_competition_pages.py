@@ -154,7 +154,11 @@ def test_the_leaderboard_lists_rated_players_a_page_at_a_time(browser: Any, plat
     assert len(ranked) == 2 and page.count("provisional</span>") == 2
     assert "No people have finished a rated game of Dice Race yet." in page
     assert "Lower →" not in page
-    assert html(browser.get("/leaderboards/dice-race?page=1")).count("<tr>") == 0
+    assert html(browser.get("/leaderboards/dice-race?page=1")) == page  # pages count from 1, as they read
+    past = browser.get("/leaderboards/dice-race?page=2")
+    assert past.status_code == 404
+    said = "There is no page 2 of the leaderboard of Dice Race: the last is page 1."
+    assert said in read_text(past.get_data(as_text=True))
 
 
 def test_the_leaderboards_page_chooses_a_game(browser: Any) -> None:
@@ -172,6 +176,30 @@ def test_an_unknown_id_answers_the_html_404_page(browser: Any, path: str) -> Non
     answer = browser.get(path)
     assert answer.status_code == 404
     assert "text/html" in answer.content_type and "<h1>Not found</h1>" in answer.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("path", "said"),
+    [
+        ("/players/nobody", "There is no such player."),
+        ("/no/such/page", "There is no page at this address: it may be mistyped, or the link that led here is out"),
+        ("/?page=99", "There is no page 99 of the games."),
+        ("/tournaments?page=4", "There is no page 4 of the tournaments."),
+    ],
+)
+def test_a_page_not_found_says_so_in_the_sites_words_in_its_layout(browser: Any, path: str, said: str) -> None:
+    answer = browser.get(path)
+    text = read_text(answer.get_data(as_text=True))
+    assert answer.status_code == 404 and "text/html" in answer.content_type
+    assert said in text and "Back to the lobby" in text and "Leaderboards" in text  # the site's layout
+    assert "requested URL" not in text and "nobody" not in text
+    assert browser.get("/api/v1/no/such/thing").get_json()["error"]["code"] == "not_found"  # the API's stays JSON
+
+
+@pytest.mark.parametrize("page", ["", "?page=1", "?page=0", "?page=-3", "?page=first"])
+def test_the_lists_page_numbers_count_from_1_and_a_nonsense_one_reads_the_first(browser: Any, page: str) -> None:
+    for path in ("/", "/tournaments", "/leaderboards/tarasque"):
+        assert browser.get(path + page).status_code == 200, path + page
 
 
 def test_a_person_announces_a_tournament_and_registers_from_its_page(
@@ -311,3 +339,26 @@ def test_a_full_tournament_offers_no_registration(browser: Any, platform: Any, f
     page = html(browser.get(f"/tournaments/{tid}"))
     assert "This tournament is full." in page and "Register for this tournament" not in page
     assert browser.post(f"/tournaments/{tid}/register", data={"csrf": csrf}).status_code == 409
+
+
+def test_a_rounds_games_read_as_starting_not_playing_before_they_start(
+    browser: Any, platform: Any, fake_clock: FakeClock
+) -> None:
+    """A round is paired a notice before its games start: its tables say when, and so does the game."""
+    owner, _ = platform.accounts.register("ada", "human")
+    bots = [platform.accounts.register_bot(owner, f"bot{k}")[0] for k in range(2)]
+    spec = {"name": "autumn cup", "game": "tarasque", "variant": None, "options": None, "seats": 2,
+            "format": "swiss", "rounds": 2, "capacity": 8, "time_control": None, "notice_seconds": 300,
+            "starts_at": fake_clock.now() + timedelta(minutes=1), "round_seconds": 3600}  # fmt: skip
+    t = platform.tournaments.create(owner, spec)
+    for bot in bots:
+        platform.tournaments.register(t["id"], owner, bot.id, "random")
+    fake_clock.advance(61)
+    assert platform.tournaments.advance(t["id"]) == "running"
+    t = platform.tournaments.get(t["id"])
+    gid = t["rounds"][0]["tables"][0]["game_id"]
+    assert platform.queries.document(gid, None)["status"] == "scheduled"
+    text = read_text(html(browser.get(f"/tournaments/{t['id']}")))
+    assert "(starts " in text and "(playing)" not in text
+    game = read_text(html(browser.get(f"/games/{gid}")))
+    assert "Waiting for the start" in game and "The game starts " in game

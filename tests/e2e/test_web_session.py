@@ -221,3 +221,46 @@ def test_a_start_time_is_read_in_the_browsers_time_zone(browser: Any, platform: 
     assert browser.get(f"/api/v1/games/{game_id}").get_json()["starts_at"].startswith(f"{year}-01-01T00:30:00")
     refused = browser.post("/games", data={**form, "tz": "Mars/Olympus"})
     assert refused.status_code == 400 and "Unknown time zone" in refused.get_data(as_text=True)
+
+
+def _ended_elsewhere(browser: Any, platform: Any) -> tuple[str, str]:
+    """Ann signed in, with a table of hers; her session then signed out from another browser that
+    holds the same cookie: this browser keeps a cookie whose token no longer signs anyone in."""
+    csrf = signed_up(browser)
+    gid = new_game(browser, csrf)
+    token = browser.get_cookie(session.COOKIE).value
+    platform.accounts.close_session(token)
+    return gid, token
+
+
+def test_a_page_read_with_a_session_ended_elsewhere_forgets_its_cookie_and_reads_as_a_watcher(
+    browser: Any, platform: Any
+) -> None:
+    """The page's scripts then read the log and the stream as a signed-out watcher does, where the
+    dead cookie had every read refused "you are signed out"."""
+    gid, _ = _ended_elsewhere(browser, platform)
+    page = browser.get(f"/games/{gid}")
+    assert page.status_code == 200 and "Sign in or sign up" in page.get_data(as_text=True)
+    assert f"{session.COOKIE}=;" in page.headers["Set-Cookie"]
+    assert browser.get_cookie(session.COOKIE) is None
+    assert browser.get(f"/api/v1/games/{gid}/log").status_code == 200
+
+
+def test_an_api_call_refused_for_a_session_ended_elsewhere_forgets_its_cookie(browser: Any, platform: Any) -> None:
+    """The script that heard the 401 reads again as a watcher (common.js); the stream opened anew does too."""
+    gid, _ = _ended_elsewhere(browser, platform)
+    refused = browser.get(f"/api/v1/games/{gid}/log")
+    assert refused.status_code == 401 and f"{session.COOKIE}=;" in refused.headers["Set-Cookie"]
+    assert browser.get(f"/api/v1/games/{gid}/log").status_code == 200
+
+
+def test_a_live_session_keeps_its_cookie_and_signing_in_over_a_dead_one_keeps_the_new_one(
+    browser: Any, platform: Any
+) -> None:
+    csrf = signed_up(browser)
+    gid = new_game(browser, csrf)
+    assert "Set-Cookie" not in browser.get(f"/games/{gid}").headers
+    platform.accounts.close_session(browser.get_cookie(session.COOKIE).value)
+    answer = browser.post("/signin", data={"name": "ann", "password": PASSWORD})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+    assert csrf_of(browser.get("/").get_data(as_text=True))  # signed in again: the new cookie was kept

@@ -144,6 +144,19 @@ window.DHBoard = (function () {
     return ref;
   }
 
+  /** What was clicked, in words: the move's own label for it, else what the picture calls the
+   * element (its title: "the red and blue card", or a button's words), else "a place on the board". */
+  function chosenWords(ref) {
+    const label = labelOf(ref);
+    if (label !== ref) return label;
+    for (const e of find(ref)) {
+      const title = [...e.children].find((c) => c.nodeName.toLowerCase() === "title");
+      const words = (title ? title.textContent : e.getAttribute("aria-label") || (e.classList.contains("button") ? e.textContent : "")).trim();
+      if (words) return words.replace(/^(The|An?) /, (w) => w.toLowerCase()); // mid-sentence
+    }
+    return "a place on the board";
+  }
+
   /** Faint paths of the moves ``list`` (a flight's choices so far), when there are few enough. */
   function fan(list, hover) {
     const paths = list.filter((i) => poses[i] && poses[i].path);
@@ -214,8 +227,7 @@ window.DHBoard = (function () {
     if (!armed) { bar.hidden = true; bar.replaceChildren(); return; }
     bar.hidden = false;
     const items = [];
-    const said = chosen.map((r) => labelOf(r)).filter((w, k) => w !== chosen[k]);
-    const text = said.length ? "Chosen: " + said.join(", ") + ". " : chosen.length ? "Chosen: " + chosen.length + " on the board. " : "";
+    const text = chosen.length ? "Chosen: " + chosen.map(chosenWords).join(", then ") + ". " : "";
     const help = done.length ? "Play it, or choose more." : only != null
       ? sentence(only) + "? Click the outlined place to do it, or start again."
       : ways && ways.length > 1

@@ -3,6 +3,25 @@
 window.DH = (function () {
   const csrf = () => (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
 
+  /** Whether the page was drawn for a signed-in person (only their pages print a CSRF token). */
+  const signedIn = () => !!document.querySelector('meta[name="csrf-token"]');
+
+  /** The server answered 401 to a page drawn signed in: the session is gone (signed out in another
+   * tab, revoked), and the answer forgot its cookie (api/web/site.py). The header says so and offers
+   * to sign in, and the page's scripts hear ``dh:signed-out`` to go on as a signed-out watcher's. */
+  function signedOut() {
+    if (!signedIn()) return false;
+    document.querySelector('meta[name="csrf-token"]').remove();
+    const who = document.querySelector("header .who");
+    if (who) {
+      who.replaceChildren(el("span", { text: "You are signed out. " }),
+        el("a", { href: "/signin", text: "Sign in or sign up" }));
+    }
+    document.querySelectorAll('header nav a[href="/inbox"]').forEach((a) => (a.closest("li") || a).remove());
+    document.dispatchEvent(new CustomEvent("dh:signed-out"));
+    return true;
+  }
+
   async function api(method, path, body) {
     const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
     if (method !== "GET") {
@@ -10,7 +29,9 @@ window.DH = (function () {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body || {});
     }
-    const response = await fetch("/api/v1" + path, init);
+    let response = await fetch("/api/v1" + path, init);
+    // a read refused as the session ended is read again without it, as a signed-out watcher reads
+    if (response.status === 401 && signedOut() && method === "GET") response = await fetch("/api/v1" + path, init);
     const text = await response.text();
     let data = null;
     try { data = text ? JSON.parse(text) : null; } catch (e) { data = null; } // a proxy's page, not ours
@@ -51,7 +72,8 @@ window.DH = (function () {
   }
 
   async function svg(path) {
-    const response = await fetch("/api/v1" + path, { credentials: "same-origin" });
+    let response = await fetch("/api/v1" + path, { credentials: "same-origin" });
+    if (response.status === 401 && signedOut()) response = await fetch("/api/v1" + path, { credentials: "same-origin" });
     if (response.status === 404) return null;
     if (!response.ok) throw new Error("board: " + response.status);
     return response.text();
@@ -219,5 +241,5 @@ window.DH = (function () {
     return (d ? d + "d " : "") + (d || h ? pad(h) + ":" : "") + pad(m) + ":" + pad(r);
   }
 
-  return { api, plainError, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText, moveChoices, kindText };
+  return { api, signedOut, plainError, svg, pageData, el, showBoard, fitBoard, bringIntoBox, openOn, words, brief, eventText, remaining, duration, setMoveTexts, moveText, moveChoices, kindText };
 })();

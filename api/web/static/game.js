@@ -15,6 +15,7 @@
   let version = data.version, status = data.status, awaiting = data.awaiting, clocks = data.clocks;
   let lastMoves = [];
   let seats = data.seats, busy = false, boardWanted = 0, boardDrawn = 0, movesWanted = 0, stream = null, failures = 0;
+  let polling = false, out = false; // out: the session ended while the page was open (dh:signed-out)
   let waiting; // the moves of a line that came while the viewer's move was on its way
   // A listing's name apart from its version (``listing``, where the game gives one: a Mékong
   // programme): the latest line's, and the one being read. While the others decide, the same
@@ -149,6 +150,7 @@
       return;
     }
     const wanted = ++movesWanted;
+    if (out) return; // signed out: the seat's moves are no longer this page's to offer
     if (busy) { waiting = legal; return; }
     waiting = undefined;
     const turn = $("turn");
@@ -292,12 +294,13 @@
         if (now !== null) return submit(move, now, true);
       }
       words.moveSent(false);
+      $("turn").textContent = out ? SIGNED_OUT : words.statusText(true); // no longer "Sending your move…"
       const rule = err.body && err.body.error && err.body.error.rule;
       const what = window.DH.moveText(move) || "play that";
       const why = err.status === 409 ? "the game moved on before it arrived; here is the game as it is now." : rule ? rule.text : window.DH.plainError(err) + ".";
       box.replaceChildren(el("p", { text: "You could not " + what + ": " + why }));
       box.hidden = false;
-      if (err.status === 409) return true;
+      if (err.status === 409 || out) return err.status === 409;
       board.arm(lastMoves, lastMoves.refs, lastMoves.poses, lastMoves.chosen, lastMoves.restart); // refused by a rule: the same moves stand
       $("controls").querySelectorAll("button, select").forEach((b) => (b.disabled = false));
       return false;
@@ -406,18 +409,58 @@
 
   function connect() {
     awaitAnswers();
-    if (!window.EventSource) { setStatus("Live (polling)."); refresh().then(poll); return; }
-    stream = new EventSource("/api/v1/games/" + gid + "/stream");
+    follow();
+  }
+
+  /** Follows the game's stream; by long polling where the browser has none or it failed three times
+   * in a row. A stream the server refused (a session gone: 401) is not tried again by the browser
+   * itself: the page asks whether the session stands (the header then says so) and opens it anew. */
+  function follow() {
+    if (!window.EventSource || failures >= 3) {
+      if (polling) return;
+      polling = true;
+      setStatus("Live (polling).");
+      refresh().catch(() => {}).then(poll);
+      return;
+    }
+    const source = new EventSource("/api/v1/games/" + gid + "/stream");
+    stream = source;
     const read = (handler) => (message) => { failures = 0; handler(JSON.parse(message.data)); };
-    stream.addEventListener("game", read(onGame));
-    stream.addEventListener("events", read(onEvents));
-    stream.addEventListener("error", () => {
+    source.addEventListener("game", read(onGame));
+    source.addEventListener("events", read(onEvents));
+    source.addEventListener("error", () => {
+      if (stream !== source) return; // closed by the page: another follows the game
       if (ended()) { finish(); return; }
       failures += 1;
       setStatus("Reconnecting…");
-      if (failures >= 3 && stream) { stream.close(); stream = null; setStatus("Live (polling)."); refresh().then(poll); }
+      if (failures < 3 && source.readyState !== EventSource.CLOSED) return; // the browser tries again
+      source.close();
+      stream = null;
+      const after = failures >= 3 ? 0 : 1000 * failures;
+      const session = document.querySelector('meta[name="csrf-token"]') ? api("GET", "/me").catch(() => null) : Promise.resolve();
+      session.then(() => setTimeout(() => { if (!stream && !ended()) follow(); }, after));
     });
   }
+
+  /** The session ended while the page was open (signed out in another tab, or revoked: common.js
+   * heard the server's 401). The seat's controls go, "Sending your move…" with them, and the page
+   * follows the game as a signed-out watcher does: the log read anew, the stream opened anew. */
+  const SIGNED_OUT = "You are signed out: sign in again to play.";
+  document.addEventListener("dh:signed-out", () => {
+    out = true;
+    movesWanted += 1; // a listing being read is not offered
+    waiting = undefined;
+    lastMoves = [];
+    board.disarm();
+    const controls = $("controls");
+    if (controls) controls.replaceChildren();
+    const turn = $("turn");
+    if (turn) turn.textContent = SIGNED_OUT;
+    const resigning = document.querySelector("#play details.resign");
+    if (resigning) resigning.hidden = true;
+    words.signedOut();
+    if (stream) { const old = stream; stream = null; old.close(); follow(); }
+  });
 
   async function refresh() {
     const doc = await api("GET", "/games/" + gid);
@@ -427,7 +470,7 @@
   }
 
   async function poll() {
-    while (!stream && !ended()) {
+    while (!stream && !ended()) { // polling: the stream is not tried again
       try {
         const got = await api("GET", "/games/" + gid + "/events?after=" + version + "&wait=25");
         if (got.events.length) { words.follow(got.version); await refresh(); }

@@ -285,5 +285,17 @@ window.DHLog = (function () {
 
   function idle() { return following.then(() => !queue.length); }
 
-  return { start, update, follow, moveSent, skipAll, idle, statusText, name: nameOf };
+  /** The session ended (game.js heard it): no seat is the viewer's any more, and the log is read
+   * again as a signed-out watcher reads it (its seats named as a watcher reads them). */
+  function signedOut() {
+    yours = [];
+    sending = false;
+    showStatus();
+    following = following.then(() => { skipAll(); return load(); }).catch((err) => {
+      announce("The log could not be loaded: " + window.DH.plainError(err) + ".");
+    });
+    return following;
+  }
+
+  return { start, update, follow, moveSent, skipAll, idle, statusText, signedOut, name: nameOf };
 })();
