@@ -128,15 +128,27 @@ def card_laid(d: Data, a: Audience) -> str:
     return f"{a.names(d['seat'])} laid {what} face down"
 
 
+def verb(a: Audience, seat: int, plain: str, third: str) -> str:
+    """The verb that agrees with the seat as the reader names it: ``plain`` after "you" ("you
+    fly"), ``third`` after a player's name ("Bruno flies")."""
+    return plain if a.names.you(seat) else third
+
+
 def alliance_window(d: Data, a: Audience) -> str:
-    return f"Before {a.names.object(d['target'])} flies, {a.names.listed(d['seats'])} may turn a laid forced alliance"
+    target = d["target"]
+    flies = verb(a, target, "fly", "flies")
+    return f"Before {a.names.object(target)} {flies}, {a.names.listed(d['seats'])} may turn a laid forced alliance"
 
 
 def alliance_answered(d: Data, a: Audience) -> str:
+    """Every seat with a face-down card is asked, whatever the card: a refusal tells only that the
+    laid card stayed face down, never that it was a forced alliance (a turn is one, and is shown)."""
     seat, turn = d["seat"], d["turn"]
     if is_hidden(turn):
         return f"{a.names(seat)} answered in secret"
-    return f"{a.names(seat)} chose {'' if turn else 'not '}to turn {a.names.their(seat)} forced alliance"
+    if not turn:
+        return f"{a.names(seat)} chose not to turn {a.names.their(seat)} laid card"
+    return f"{a.names(seat)} chose to turn {a.names.their(seat)} forced alliance"
 
 
 def dragon_flew(d: Data, a: Audience) -> str:
@@ -211,8 +223,8 @@ EVENTS = {
         f"{along(d['pose'], a)}"
     ),
     "HeadingAwaited": lambda d, a: (
-        f"{a.names(d['seat'])} now turn{'' if a.names.you(d['seat']) else 's'} "
-        f"{a.names.their(d['seat'])} dragon to the heading {'you want' if a.names.you(d['seat']) else 'they want'}"
+        f"{a.names(d['seat'])} now {verb(a, d['seat'], 'turn', 'turns')} "
+        f"{a.names.their(d['seat'])} dragon to the heading {verb(a, d['seat'], 'you want', 'they want')}"
     ),
     "DragonFaced": lambda d, a: (
         f"{a.names(d['seat'])} turned {a.names.their(d['seat'])} dragon to face {degrees(d['pose']['heading'])}"
@@ -281,9 +293,11 @@ def set_speed(m: Data, a: Audience, seat: int) -> str:
 
 
 def ally(m: Data, a: Audience, seat: int) -> str:
+    """A seat holding any face-down card is asked, so a refusal names the laid card, not what it is:
+    only a seat whose card is a forced alliance may turn it."""
     if is_hidden(m["turn"]):
         return "answer the alliance in secret"
-    return "turn the forced alliance" if m["turn"] else "do not turn the forced alliance"
+    return "turn the forced alliance" if m["turn"] else "do not turn the laid card"
 
 
 def lay_traps(m: Data, a: Audience, seat: int) -> str:
@@ -306,7 +320,7 @@ CHOICES = {
     "discard": lambda m, a, s: (("Cards to discard", cards(m["cards"])),),
     "aim": lambda m, a, s: (("Play the laid card at", f"{a.names.possessive(m['target'])} dragon"),),
     "lay_traps": lambda m, a, s: (("Traps", lay_traps(m, a, s).removeprefix("lay ")),),
-    "ally": lambda m, a, s: (("The forced alliance", "turn it" if m["turn"] else "do not turn it"),),
+    "ally": lambda m, a, s: (("The laid card", "turn it as a forced alliance" if m["turn"] else "do not turn it"),),
 }
 """Each move type's choices, in the order a player makes them (``Narrator.choices``): a flight by its
 speed, then its two turns."""
@@ -327,7 +341,7 @@ MOVES = {
 
 KINDS = {
     "set_speed": "Set your speed",
-    "ally": "Answer the forced alliance",
+    "ally": "Turn a laid forced alliance, or not",
     "move": "Fly",
     "face": "Turn your dragon",
     "draw": "Draw magic cards",

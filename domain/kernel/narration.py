@@ -230,7 +230,8 @@ class Narrator:
         self.events: Mapping[str, EventWords] = dict(events or {})
         self.moves: Mapping[str, MoveWords] = dict(moves or {})
         self.turns: Mapping[str, EventWords] = dict(turns or {})
-        """Event types that open a new turn of the log, with the turn's heading."""
+        """Event types that open a new turn of the log, with the turn's heading ("" where this
+        event opens none after all)."""
         self.quiet = frozenset(quiet)
         """Event types a log may leave out: bookkeeping that another sentence already says."""
         self.reasons: Mapping[str, str] = dict(reasons or {})
@@ -267,9 +268,11 @@ class Narrator:
         return self.kinds.get(kind) or upper_first(words(kind))
 
     def turn(self, kind: str, data: Mapping[str, Any], audience: Audience) -> str | None:
-        """The heading of a new turn when this event opens one, else None."""
+        """The heading of a new turn when this event opens one, else None: also when its words are
+        empty, for an event that opens a turn only where another follows (Mékong's round ending)."""
         told = self.turns.get(kind)
-        return sentence(told(data, audience)).rstrip(".") if told else None
+        heading = told(data, audience) if told else ""
+        return sentence(heading).rstrip(".") if heading else None
 
     def refusal(self, move: Mapping[str, Any] | None, code: str, rule_text: str, audience: Audience, seat: int) -> str:
         """Why a move was refused, in one sentence: what the seat tried and the rule."""

@@ -147,6 +147,16 @@ EVENTS = {
     "LastSeatStanding": lambda d, a: f"{a.names(d['seat'])} {a.names.was(d['seat'])} the last player left",
 }
 
+
+def next_round(d: Data, a: Audience) -> str:
+    """The heading of the round a ``RoundEnded`` opens: none after the last round, where the round
+    limit ends the game (known where the reader's page knows the game's options, as the log does)."""
+    limit = None if a.config is None else getattr(a.config.options, "round_limit", None)
+    if limit is not None and d["round"] >= limit:
+        return ""
+    return f"Round {d['round'] + 1}: programming"
+
+
 # ------------------------------------------------------------------ moves
 
 
@@ -208,7 +218,7 @@ NARRATOR = Narrator(
     kinds=KINDS,
     turns={
         "FirstPlayerDrawn": lambda d, a: "Round 1: programming",
-        "RoundEnded": lambda d, a: f"Round {d['round'] + 1}: programming",
+        "RoundEnded": next_round,
         "PositionRevealed": lambda d, a: f"Position {d['position']} of 5",
     },
     reasons=REASONS,

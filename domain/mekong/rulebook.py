@@ -12,10 +12,16 @@ from __future__ import annotations
 from domain.kernel import LEAVING, RuleRef
 from domain.kernel.rules import DECISIONS_BOOK, GAME_ENDED, TURN_ORDER, titled
 
-CLASSIC_BOOK = titled("mekong-classic-edition.fr.txt", "the rulebook of Les Dragons du Mékong, classic edition")
-RIVER_BOOK = titled(
-    "mekong-river-dragons-edition.fr.txt", "the rulebook of Les Dragons du Mékong, River Dragons edition"
+CLASSIC_BOOK = titled(
+    "mekong-classic-edition.fr.txt", "the rulebook of Les Dragons du Mékong, as worded in its classic edition"
 )
+RIVER_BOOK = titled(
+    "mekong-river-dragons-edition.fr.txt",
+    "the rulebook of Les Dragons du Mékong, as worded in its River Dragons edition",
+)
+"""The books' titles name the edition a passage is quoted from, not the edition played: a rule is
+cited once for both editions (an event type has one ``RULE``), from the clearer book, and where the
+editions differ each has its own rule naming its edition (``RETURN_CLASSIC``, ``SEATS_RIVER``)."""
 DECISIONS = DECISIONS_BOOK
 PLATFORM = "platform"
 

@@ -43,6 +43,9 @@ SCALE = 2.6
 PAWN = 2.6
 SMALLEST = 4.4
 """Designed: the least font size on the river, in board units: 11.4 px at ``SCALE`` and scale 1."""
+HALO = 1.2
+"""Designed: the width of the white outline round an island's number, in board units, so that it
+reads on a grey stone or a black plank's end."""
 PAWN_SHIFT = 7.0
 """How far a pawn on a plank stands from the plank's middle, across the plank."""
 
@@ -76,6 +79,7 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
         )
     for p in view["planks"]:
         parts.append(_plank(p, points, p["plank"] in touched))
+    parts.append(_numbers(board["islands"], view["stones"]))
     parts.extend(_pawns(view, points))
     parts.append("</g>")
     y = side + top + 14
@@ -99,8 +103,16 @@ def render_svg(view: Mapping[str, Any], last: Last | None = None) -> str:
     return "\n".join([*head, heading, *parts, "</svg>"]) + "\n"
 
 
+def round_played(view: Mapping[str, Any]) -> int:
+    """The round as people read it: never past the round limit. The state (and its view) counts on
+    to the limit plus one once the last round has ended, ``RoundEnded`` opening the next round before
+    ``RoundLimitReached`` ends the game; that count stays, as recorded games hash their states and
+    the learning environments mirror the view, but a game over at the limit reads "round 30 of 30"."""
+    return min(int(view["round"]), int(view["round_limit"]))
+
+
 def _title(view: Mapping[str, Any]) -> str:
-    head = f"Les Dragons du Mékong, round {view['round']} of {view['round_limit']}, {view['phase']}"
+    head = f"Les Dragons du Mékong, round {round_played(view)} of {view['round_limit']}, {view['phase']}"
     if view["winner"] is not None:
         return f"{head}: {view['winner']} wins"
     if view["card"] is not None:
@@ -166,14 +178,28 @@ def island_number(name: str) -> str:
 
 
 def _island(island: Mapping[str, Any], radius: float) -> str:
-    """A bare island, labelled with its number so that a player can name it."""
+    """An island, without its number: that is drawn over the stones and planks (``_numbers``)."""
     x, y, name = island["x"], island["y"], island["name"]
     return (
         f'<g class="island" data-ref="island:{escape(name)}"><title>island {escape(island_number(name))}</title>'
-        f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{SAND}"/>'
-        f'<text x="{x}" y="{y + 1.6:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" fill="{INK}">'
-        f"{escape(island_number(name))}</text></g>"
+        f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{SAND}"/></g>'
     )
+
+
+def _numbers(islands: Sequence[Mapping[str, Any]], stones: Sequence[Mapping[str, Any]]) -> str:
+    """Every island's number, and in the challenge variant every dropped stone's, drawn above the
+    stones and the planks' ends with a white halo: the log, the steps and the move controls name
+    them by number ("place a stone on island 6"), so a stone must never hide it. Clicks pass
+    through to the island, stone or plank beneath."""
+    named = [(i["x"], i["y"], island_number(i["name"])) for i in islands]
+    if not islands:
+        named += [(s["x"], s["y"], s["name"][1:]) for s in stones]
+    labels = "".join(
+        f'<text x="{x}" y="{y + 1.6:.1f}" font-size="{SMALLEST:g}" text-anchor="middle" fill="{INK}" '
+        f'stroke="#ffffff" stroke-width="{HALO:g}" stroke-linejoin="round" paint-order="stroke">{escape(n)}</text>'
+        for x, y, n in named
+    )
+    return f'<g class="numbers" pointer-events="none">{labels}</g>'
 
 
 CHIP_H = 26

@@ -255,6 +255,11 @@ CHOICE_WORDS = {
     "rotate:left": "Goals pass left", "rotate:right": "Goals pass right", "set-aside": "Set a card aside",
 }  # fmt: skip
 """The board's own choices for the viewer's action cards, drawn as buttons under the hand."""
+CHOICE_TITLES = {
+    "set-aside": "Set a card aside: when no card in your hand can be played, choose this, then the card "
+    "to put out of the game",
+}
+"""What a choice does, where its words alone do not say (the button's tooltip)."""
 
 
 def _choices(view: Mapping[str, Any], y: float, width: float) -> tuple[str, float]:
@@ -279,8 +284,9 @@ def _choices(view: Mapping[str, Any], y: float, width: float) -> tuple[str, floa
         w = 16 + len(words) * 7.2
         if x + w > width - MARGIN:
             x, y = float(MARGIN), y + 34
+        title = f"<title>{escape(CHOICE_TITLES[ref])}</title>" if ref in CHOICE_TITLES else ""
         out.append(
-            f'<g class="button" data-ref="{ref}"><rect x="{x:g}" y="{y:g}" width="{w:g}" height="26" rx="5" '
+            f'<g class="button" data-ref="{ref}">{title}<rect x="{x:g}" y="{y:g}" width="{w:g}" height="26" rx="5" '
             f'fill="#ffffff" stroke="#9e9684"/>{_text(x + 8, y + 18, words, 13)}</g>'
         )
         x += w + 8

@@ -118,11 +118,15 @@ class GameQueries:
     def last_decision(self, doc: dict[str, Any], player_id: str | None, seat: int | None) -> dict[str, Any] | None:
         """The last seat decision up to the document's version, its move redacted as ``GET /events``
         redacts it (``domain.kernel.picture`` says the shape). Redacted as for a running game unless
-        the document's game has ended and is no sandbox: never more than the document reveals."""
+        the document's game has ended and is no sandbox, or, for a replay's past version (it names
+        the ``current_version``), the game has ended since, as ``replay`` reveals its view: never
+        more than the document reveals."""
         stored = self.games.last_decision(doc["id"], doc["version"])
         if stored is None:
             return None
-        shown_all = visibility.revealed(doc["status"], origin_ended=not doc["sandbox"])  # a document cannot tell
+        shown_all = visibility.revealed(doc["status"], origin_ended=not doc["sandbox"])
+        if not shown_all and "current_version" in doc:
+            shown_all = self.games.revealed(self.games.load(doc["id"]))
         viewer = visibility.viewer(shown_all, doc["seats"], player_id, seat)
         ruleset = find_game(doc["game"])
         shown = redact_stored_event(ruleset, stored, viewer)

@@ -41,3 +41,19 @@ def test_the_last_decision_is_the_newest_move_up_to_the_version(platform: Any) -
     assert isinstance(found, Game.MoveMade) and found.seat == 1 and found.move["amount"] == 1
     earlier = platform.games.last_decision(gid, first)
     assert isinstance(earlier, Game.MoveMade) and earlier.seat == 0 and earlier.originator_version < first
+
+
+def test_a_replay_marks_a_secret_decision_as_its_reader_may_see_it_now(platform: Any) -> None:
+    """A bid is secret while the game runs; once it has ended, the replay of its past versions
+    reveals the whole board, and the last decision marked on it too."""
+    gid, ids = _table(platform)
+    platform.games.submit_move(gid, ids[0], {"type": "bid", "amount": 2})
+    at = platform.games.load(gid).version
+    queries = platform.queries
+    running = queries.last_decision(queries.replay(gid, None, at), None, None)
+    assert running is not None and running["move"] == {"type": "bid", "amount": {"hidden": True}}
+    platform.games.submit_move(gid, ids[1], {"type": "bid", "amount": 1})
+    platform.games.resign(gid, ids[1])
+    assert platform.games.revealed(platform.games.load(gid))
+    ended = queries.last_decision(queries.replay(gid, None, at), None, None)
+    assert ended is not None and ended["move"] == {"type": "bid", "amount": 2}

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import pytest
+
 from domain.drachenreiter import RULESET
 from domain.drachenreiter.cards import Magic
-from domain.drachenreiter.commands import Move, SetSpeed
+from domain.drachenreiter.commands import Ally, Move, SetSpeed
 from domain.drachenreiter.events import (
+    AllianceAnswered,
+    AllianceWindowOpened,
     CardLaid,
     DebilitatusLifted,
     DragonEliminated,
     DragonStruck,
     EnergyLost,
     Exhausted,
+    HeadingAwaited,
     SpeedRevealed,
     SpeedSet,
 )
-from domain.drachenreiter.state import Pose
+from domain.drachenreiter.state import Facing, Pose
 from domain.drachenreiter.track import runs_backwards, track
+from domain.kernel import Viewer
 from domain.kernel.narration import Audience
 from domain.kernel.picture import last_words
 from tests.support.narrating import audience, choices, phrase, told
@@ -95,17 +101,57 @@ def test_a_place_on_the_track_is_told_against_the_finish_where_the_race_is_known
 
 
 def test_a_refused_alliance_is_told_as_a_choice_not_to_turn_it() -> None:
-    """The answer's button says "do not turn the forced alliance"; the log and the board's caption
+    """The answer's button says "do not turn the laid card"; the log and the board's caption
     tell it after the fact, as "chose not to turn", never "chose to do not turn"."""
     from services.reads.platform_words import PlatformWords
 
     words = PlatformWords(RULESET.narrator, ANN, {})
     refused = {"seat": 0, "move": {"type": "ally", "turn": False}}
-    assert words.event("MoveMade", refused) == "You chose not to turn the forced alliance."
+    assert words.event("MoveMade", refused) == "You chose not to turn the laid card."
     turned = {"seat": 1, "move": {"type": "ally", "turn": True}}
     assert words.event("MoveMade", turned) == "Bruno chose to turn the forced alliance."
-    caption = last_words({"seat": 0, "who": "You", "text": "do not turn the forced alliance"}, ())
-    assert caption == "Last move: You chose not to turn the forced alliance."
+    caption = last_words({"seat": 0, "who": "You", "text": "do not turn the laid card"}, ())
+    assert caption == "Last move: You chose not to turn the laid card."
+
+
+@pytest.mark.parametrize("reader", [None, 0, 1])
+def test_a_refused_alliance_never_calls_the_laid_card_a_forced_alliance(reader: int | None) -> None:
+    """Rulebook: "Cette carte est retournée dès qu'un dragon adverse doit être bougé". Every dragon whose
+    laid card lies face down is asked, a Lasso as much as a forced alliance, so a refusal tells of the
+    laid card, never of a forced alliance: not while the race runs (the answer is secret, its owner
+    reads it) nor after it (the audit showed "chose not to turn their forced alliance" for a Lasso)."""
+    heard = audience(RULESET, "standard", reader=reader)
+    for seat in (0, 1):
+        said = told(RULESET, AllianceAnswered(seat, False), heard, reader)
+        moved = phrase(RULESET, Ally(False), heard, seat, reader)
+        assert "forced alliance" not in said and "forced alliance" not in moved
+    after = AllianceAnswered(1, False).visible_data(Viewer.everyone())
+    assert RULESET.narrator.event("AllianceAnswered", after, ANN) == "Bruno chose not to turn their laid card."
+    assert told(RULESET, AllianceAnswered(1, False), ANN) == "Bruno answered in secret."
+    assert told(RULESET, AllianceAnswered(0, False), ANN) == "You chose not to turn your laid card."
+    assert phrase(RULESET, Ally(False), ANN, 0) == "do not turn the laid card"
+    assert told(RULESET, AllianceAnswered(0, True), ANN) == "You chose to turn your forced alliance."
+    assert choices(RULESET, Ally(False), ANN, 0) == [("The laid card", "do not turn it")]
+    assert choices(RULESET, Ally(True), ANN, 0) == [("The laid card", "turn it as a forced alliance")]
+    assert RULESET.narrator.kind("ally") == "Turn a laid forced alliance, or not"
+
+
+def test_the_alliance_window_agrees_its_verb_with_you_and_with_a_name() -> None:
+    """The audit read "Before you flies, ...": a sentence about the reader says "you fly", about
+    another seat "Bruno flies"."""
+    window = AllianceWindowOpened(0, (1,))
+    assert told(RULESET, window, ANN) == "Before you fly, Bruno may turn a laid forced alliance."
+    bruno = audience(RULESET, "standard", reader=1)
+    assert told(RULESET, window, bruno, 1) == "Before ann flies, you may turn a laid forced alliance."
+    assert (
+        told(RULESET, AllianceWindowOpened(1, (0,)), ANN) == "Before Bruno flies, you may turn a laid forced alliance."
+    )
+    assert told(RULESET, HeadingAwaited(0, Facing.ALLIANCE), ANN) == (
+        "You now turn your dragon to the heading you want."
+    )
+    assert told(RULESET, HeadingAwaited(1, Facing.ALLIANCE), ANN) == (
+        "Bruno now turns their dragon to the heading they want."
+    )
 
 
 def test_a_flight_straight_on_is_not_told_as_a_turn() -> None:

@@ -78,7 +78,7 @@ def at_position(
     """Reveals ``position`` with the given programmes (by colour) and runs the automatic steps.
 
     Returns the state awaiting the first decision (or after the position, if none is needed) and the events."""
-    progs = [()] * state.seats
+    progs: list[tuple[Card, ...]] = [()] * state.seats
     for colour, cards in programmes.items():
         progs[seat_of(state, colour)] = cards
     ready = replace(

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from domain.kernel.rules import book_title
 from domain.mekong import RULESET
+from domain.mekong import rulebook as rb
 from domain.mekong.cards import Card
 from domain.mekong.commands import Move, PlacePlank, PlaceStoneAt, Program
 from domain.mekong.events import (
+    EVENTS,
     ActionCancelled,
     CardsProgrammed,
     PawnMoved,
@@ -70,3 +73,17 @@ def test_a_plank_that_fell_short_tells_its_owner_in_one_sentence() -> None:
     assert told(RULESET, short, ANN) == (
         "The white 2 plank fell short between island 11 and island 12: you must lay it elsewhere."
     )
+
+
+def test_a_cited_passage_names_the_edition_it_quotes_not_the_edition_played() -> None:
+    """An event type cites one rule for both editions (a classic game's stone cites the River Dragons
+    book's "Chaque île ne peut recevoir qu'une seule pierre."). The audit read "the rulebook of Les
+    Dragons du Mékong, River Dragons edition" in a classic game's replay: the title says instead
+    whose words it quotes."""
+    assert book_title(rb.RIVER_BOOK) == (
+        "the rulebook of Les Dragons du Mékong, as worded in its River Dragons edition"
+    )
+    assert book_title(rb.CLASSIC_BOOK) == "the rulebook of Les Dragons du Mékong, as worded in its classic edition"
+    shared = {e.RULE.book for e in EVENTS} - {rb.PLATFORM, rb.DECISIONS, "platform"}
+    assert shared == {rb.RIVER_BOOK, rb.CLASSIC_BOOK}
+    assert all(", as worded in its " in book_title(book) for book in shared)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.kernel import Viewer
+from domain.kernel.narration import Audience, Names
 from domain.mekong import RULESET
 from domain.mekong.commands import Move, PlaceStone, Program
 from domain.mekong.events import (
@@ -153,3 +154,20 @@ def test_a_pawn_with_nowhere_to_go_falls_and_the_round_goes_on() -> None:
     state = table("classic", 2)
     _, events = at_position(state, 3, {"black": slot(3, C.MOVE_2), "white": slot(3, C.JUMP)})
     assert [type(e) for e in events[1:3]] == [PawnFell, PawnFell]
+
+
+def test_a_game_over_at_the_round_limit_reads_the_last_round_played() -> None:
+    """Designed round limit: after round 30 of 30 no round follows. The audit read "round 31 of 30,
+    over" on the board and a "Round 31: programming" heading over the log's last lines."""
+    state = table("classic", 2, round_limit=2)
+    for _ in range(2):
+        state, _ = play(state, 0, Program(IDLE))
+        state, events = play(state, 1, Program(IDLE))
+    assert events[-2:] == [RoundEnded(2, 0), RoundLimitReached(2)]
+    assert state.phase is Phase.OVER
+    svg = RULESET.render_svg(RULESET.view(state, Viewer.spectator()))
+    assert svg is not None and "round 2 of 2, over" in svg and "round 3" not in svg
+    config = RULESET.configure("classic", {"round_limit": 2}, 2)
+    knowing = Audience(Names.numbered(2, yours=[0]), "classic", config)
+    assert RULESET.narrator.turn("RoundEnded", RoundEnded(1, 1).data(), knowing) == "Round 2: programming"
+    assert RULESET.narrator.turn("RoundEnded", RoundEnded(2, 0).data(), knowing) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import xml.etree.ElementTree as ET
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ from .support import C, board, dropped, play, table
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _drawn(view: dict) -> ET.Element:  # type: ignore[type-arg]
+def _drawn(view: dict[str, Any]) -> ET.Element:
     text = RULESET.render_svg(view)
     assert text is not None and text.startswith('<?xml version="1.0"')
     root = ET.fromstring(text.encode())
@@ -70,6 +71,39 @@ def test_the_challenge_board_is_drawn_without_islands() -> None:
     state = dropped(table("challenge", 2), (0.0, -60.0))
     titles = _titles(_drawn(RULESET.view(state, Viewer.spectator())))
     assert not any(t.startswith("island ") for t in titles) and "stone 1" in titles
+
+
+def _after(root: ET.Element, first: ET.Element, then: ET.Element) -> bool:
+    order = list(root.iter())
+    return order.index(first) < order.index(then)
+
+
+def test_an_islands_number_stays_readable_over_its_stone_and_the_planks_it_bears() -> None:
+    """The log, the steps and the move controls name islands by number ("place a stone on island 11",
+    "lay the white 2 plank from island 11 to island 12"): the audit found the stone drawn over the
+    number. The number is drawn after the stones and the planks, at the island, with a white halo."""
+    state = board(table("classic", 2), stones=("i11", "i12"), planks=(("white-2", "i11", "i12"),))
+    root = _drawn(RULESET.view(state, Viewer.spectator()))
+    stone = next(c for c in root.iter(f"{SVG}circle") if c.get("data-ref") == "spot:i11")
+    plank = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "plank")
+    numbers = {t.text: t for t in root.iter(f"{SVG}text") if t.text in ("11", "12", "5")}
+    assert set(numbers) == {"11", "12", "5"}
+    for label in numbers.values():
+        assert _after(root, stone, label) and _after(root, plank, label)
+        assert label.get("stroke") == "#ffffff" and label.get("paint-order") == "stroke"
+    x, y = float(stone.get("cx", "0")), float(stone.get("cy", "0"))
+    label = numbers["11"]
+    assert math.dist((x, y), (float(label.get("x", "0")), float(label.get("y", "0")))) < 2.0
+
+
+def test_a_dropped_stone_shows_its_number_as_the_words_name_it() -> None:
+    """Challenge: the words name a stone in the water by its number ("stone 1"), so the board shows it."""
+    state = dropped(table("challenge", 2), (0.0, -60.0))
+    root = _drawn(RULESET.view(state, Viewer.spectator()))
+    stone = next(c for c in root.iter(f"{SVG}circle") if c.get("data-ref") == "spot:s1")
+    at = float(stone.get("cx", "0")), float(stone.get("cy", "0"))
+    labels = [t for t in root.iter(f"{SVG}text") if math.dist(at, (float(t.get("x", "0")), float(t.get("y", "0")))) < 2]
+    assert [t.text for t in labels] == ["1"] and _after(root, stone, labels[0])
 
 
 @pytest.mark.parametrize("viewer", [Viewer.spectator(), Viewer.of(1)])

@@ -124,3 +124,12 @@ def test_the_panels_letters_are_explained_under_the_table() -> None:
     state = table(seats=2, layout=[(dragon("KGYR"), 1, 0)])
     text = " ".join(accessible(_picture(state, Viewer.spectator()), 2).itertext())
     assert "Panels: R red, Y gold, B blue, G green, K black, * rainbow (any colour)." in text
+
+
+def test_the_set_aside_button_says_when_it_applies() -> None:
+    """Rulebook: a card is set aside only when no card of the hand can be played; the button's words
+    alone ("Set a card aside") do not say so, so its tooltip does."""
+    root = ET.fromstring(_picture(table(hands=[[dragon("RRYY")], [], []]), Viewer.of(0)))
+    button = next(g for g in root.iter(f"{NS}g") if g.get("data-ref") == "set-aside")
+    title = button.find(f"{NS}title")
+    assert title is not None and "when no card in your hand can be played" in (title.text or "")
