@@ -4,7 +4,9 @@ are final (already put back inside)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from domain.drachenreiter import rulebook as rb
 from domain.drachenreiter.cards import Magic
@@ -34,6 +36,8 @@ HEADING_RULES: dict[Facing, RuleRef] = {
     Facing.ALLIANCE: rb.ALLIANCE_HEADING,
 }
 """The rulebook passage that lets a player turn a dragon placed by each rule."""
+END_RULES: dict[str, RuleRef] = {"last dragon flying": rb.LAST_DRAGON, "round limit": rb.ROUND_LIMIT_RULE}
+"""The rule of each way a race ends but its finish line (``rb.END``)."""
 
 # ------------------------------------------------------------------ speed and laying
 
@@ -146,8 +150,9 @@ class HeadingAwaited(Event):
     cause: Facing
     RULE = rb.CRASH_HEADING
 
-    def rule(self) -> RuleRef:
-        return HEADING_RULES[self.cause]
+    @classmethod
+    def rule_for(cls, data: Mapping[str, Any]) -> RuleRef:
+        return HEADING_RULES[Facing(data["cause"])]
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +166,9 @@ class DragonFaced(Event):
     haven: int
     RULE = rb.CRASH_HEADING
 
-    def rule(self) -> RuleRef:
-        return HEADING_RULES[self.cause]
+    @classmethod
+    def rule_for(cls, data: Mapping[str, Any]) -> RuleRef:
+        return HEADING_RULES[Facing(data["cause"])]
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,8 +334,15 @@ class TurnEnded(Event):
 
 @dataclass(frozen=True, slots=True)
 class RaceFinished(Event):
+    """The race ended: ``reason`` is ``"finish line crossed"``, ``"last dragon flying"`` or
+    ``"round limit"``, each its own rule."""
+
     reason: str
     RULE = rb.END
+
+    @classmethod
+    def rule_for(cls, data: Mapping[str, Any]) -> RuleRef:
+        return END_RULES.get(data["reason"], rb.END)
 
 
 EVENTS = (

@@ -18,7 +18,7 @@ Once a game has finished, everything is revealed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import Field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -86,9 +86,16 @@ class Event(Record):
     RULE: ClassVar[RuleRef]
     OWNERS: ClassVar[tuple[str, ...]] = ()
 
+    @classmethod
+    def rule_for(cls, data: Mapping[str, Any]) -> RuleRef:
+        """The rule an event of this type with ``data`` (its fields as JSON) applies: ``RULE``, unless
+        the type overrides this where the rule depends on the event (why a race ended). Read from its
+        public fields only, so that the steps of a running game cite it as the event does."""
+        return cls.RULE
+
     def rule(self) -> RuleRef:
-        """The rule this event applies; override where it depends on the event's data."""
-        return self.RULE
+        """The rule this event applies."""
+        return self.rule_for(self.data())
 
     def owners(self) -> frozenset[int]:
         out: set[int] = set()

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from domain.kernel import Event
+from domain.kernel import Event, RuleRef
 from domain.tarasque import rulebook as rb
 
 
@@ -82,6 +84,11 @@ class RollingEnded(Event):
     seat: int
     reason: str
     RULE = rb.NO_VALID_DIE
+
+    @classmethod
+    def rule_for(cls, data: Mapping[str, Any]) -> RuleRef:
+        """All six dice set aside: none is left to roll, as a die set aside is never rolled again."""
+        return rb.SET_ASIDE if data["reason"] == "no dice left" else rb.NO_VALID_DIE
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.kernel import state_hash
-from services.audits.replay_text import Mismatch, short
+from services.audits.replay_text import Mismatch, differs, short
 from services.deadlines import clocks
 
 
@@ -84,10 +84,7 @@ def expect(r: Replay, expected: list[Any], step: Step) -> None:
             )
         version = got.get("version")
         if got.get("type") != e.TYPE or got.get("data") != e.data():
-            raise Mismatch(
-                f"version {version}: recorded {got.get('type')} {short(got.get('data'))}, "
-                f"but the rules produce {e.TYPE} {short(e.data())}"
-            )
+            raise Mismatch(differs(version, got, e.TYPE, e.data()))
         r.state = r.ruleset.evolve(r.state, e)
         if got.get("state_hash") != state_hash(r.state):
             raise Mismatch(f"version {version}: the state hash does not match the re-folded state")

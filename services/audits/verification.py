@@ -34,8 +34,8 @@ from domain.kernel import ConfigError, find_game
 from services.audits.record_replay import walk
 from services.audits.record_signing import PublicKey, check_signature
 from services.audits.replay_state import Replay, Step
-from services.audits.replay_text import short
-from services.reads.steps import CAUSES, decisions
+from services.audits.replay_text import first_difference, short
+from services.reads.steps import CAUSES, cited_by_type, decisions
 
 FORMAT_1 = "dragonhall-record/1"
 FORMAT_2 = "dragonhall-record/2"
@@ -239,8 +239,16 @@ def _facts(r: Replay) -> dict[str, Any]:
 
 
 def _decision_problems(listed: list[Any], events: list[dict[str, Any]], r: Replay) -> list[Problem]:
-    """The record's decisions must be the events' decisions, as ``services.reads.steps`` lists them."""
-    expected = decisions(events, r.ruleset, r.seats)
+    """The record's decisions must be the events' decisions, as ``services.reads.steps`` lists them;
+    a record made before some events cited their rule by their data may cite each by its type."""
+    problems = _listing_problems(listed, decisions(events, r.ruleset, r.seats))
+    by_type = problems and ".rules" in problems[0].where
+    if by_type and not _listing_problems(listed, decisions(events, r.ruleset, r.seats, cited_by_type)):
+        return []
+    return problems
+
+
+def _listing_problems(listed: list[Any], expected: list[dict[str, Any]]) -> list[Problem]:
     for i, (have, want) in enumerate(zip(listed, expected, strict=False)):
         diff = first_difference(have, want, f"decisions[{i}]")
         if diff is not None:
@@ -256,26 +264,6 @@ def _decision_problems(listed: list[Any], events: list[dict[str, Any]], r: Repla
     if len(listed) != len(expected):
         return [Problem("decisions", f"the record lists {len(listed)} decisions; its events hold {len(expected)}")]
     return []
-
-
-def first_difference(said: Any, found: Any, path: str) -> tuple[str, Any, Any] | None:
-    """The first place where two JSON values differ: ``(path, said, found)``, or None."""
-    if isinstance(said, dict) and isinstance(found, dict):
-        for key in sorted(set(said) | set(found), key=str):
-            if key not in said or key not in found:
-                return f"{path}.{key}", said.get(key), found.get(key)
-            diff = first_difference(said[key], found[key], f"{path}.{key}")
-            if diff is not None:
-                return diff
-        return None
-    if isinstance(said, list) and isinstance(found, list) and len(said) == len(found):
-        for i, (a, b) in enumerate(zip(said, found, strict=True)):
-            diff = first_difference(a, b, f"{path}[{i}]")
-            if diff is not None:
-                return diff
-        return None
-    same = said == found and type(said) is type(found)
-    return None if same else (path, said, found)
 
 
 def _shape(record: Any) -> str:

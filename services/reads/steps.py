@@ -9,8 +9,23 @@ offline and checks a record's ``decisions`` against it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+Cite = Callable[[Any, Mapping[str, Any]], Any]
+"""The rule (a ``RuleRef``) an event of a class applies, given its data."""
+
+
+def cited(cls: Any, data: Mapping[str, Any]) -> Any:
+    """The rule the event applies (``Event.rule_for``: by its data where the rule depends on it)."""
+    return cls.rule_for(data)
+
+
+def cited_by_type(cls: Any, data: Mapping[str, Any]) -> Any:
+    """The rule of the event's type alone, as records made before 2026-12-01 cite it (a race's end
+    cited the finish line whatever ended the race): ``dragonhall verify`` still reads them."""
+    return cls.RULE
+
 
 CAUSES = ("MoveMade", "Resigned", "TurnTimedOut", "PolicyPlayed", "Joined")
 """Platform events that are decisions of a seat, each followed by the rule events it produced."""
@@ -31,7 +46,7 @@ POLICY_ACTS = ("TurnTimedOut", "PolicyPlayed")
 """Decisions the game's timeout policy took for a seat."""
 
 
-def steps(events: list[dict[str, Any]], ruleset: Any) -> list[dict[str, Any]]:
+def steps(events: list[dict[str, Any]], ruleset: Any, cite: Cite = cited) -> list[dict[str, Any]]:
     """The events grouped by the decision that caused them, each rule event with its citation."""
     out: list[dict[str, Any]] = []
     for e in events:
@@ -52,12 +67,15 @@ def steps(events: list[dict[str, Any]], ruleset: Any) -> list[dict[str, Any]]:
         step["events"].append(e)
         if e["source"] == "rules":
             cls = ruleset.events.by_type.get(e["type"])
-            if cls is not None and cls.RULE.to_json() not in step["rules"]:
-                step["rules"].append(cls.RULE.to_json())
+            rule = cite(cls, e["data"]).to_json() if cls is not None else None
+            if rule is not None and rule not in step["rules"]:
+                step["rules"].append(rule)
     return out
 
 
-def decisions(events: list[dict[str, Any]], ruleset: Any, seats: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def decisions(
+    events: list[dict[str, Any]], ruleset: Any, seats: Sequence[dict[str, Any]], cite: Cite = cited
+) -> list[dict[str, Any]]:
     """Each decision with its actor and time, and the versions of the events it caused;
     ``seats`` are the game's seats, which name the player behind a seat the policy played for."""
     return [
@@ -70,7 +88,7 @@ def decisions(events: list[dict[str, Any]], ruleset: Any, seats: Sequence[dict[s
             "decision": s["decision"],
             "rules": [r["id"] for r in s["rules"]],
         }
-        for s in steps(events, ruleset)
+        for s in steps(events, ruleset, cite)
     ]
 
 

@@ -152,3 +152,15 @@ def test_a_record_with_a_newcomer_and_a_resignation_verifies(platform: Any) -> N
     kinds = {e["type"] for e in record["events"]}
     assert {"Joined", "Resigned"} <= kinds
     assert verify_record(json.loads(json.dumps(record)))["ok"]
+
+
+def test_a_card_moved_late_in_a_shuffled_deck_is_named_where_it_differs(platform: Any) -> None:
+    """A deck of some fifty cards printed whole is cut off long before its last cards: the verdict
+    names the first place the recorded deck differs from the one the seed gives."""
+    record = finished_record(platform, "seven-dragons", seats=3)
+    order = first_event(record, "DeckShuffled")["data"]["order"]
+    order[-1], order[-2] = order[-2], order[-1]
+    report = verify_record(record)
+    assert not report["ok"]
+    said = json.dumps(report["first_bad_step"])
+    assert f"data.order[{len(order) - 2}]" in said, said
