@@ -85,6 +85,12 @@ def bot(args: argparse.Namespace) -> int:
     logging.getLogger("dragonhall.bot").setLevel(logging.INFO)
     logging.getLogger("dragonhall.client").setLevel(logging.INFO)
     client = Client(args.server, args.token)
+    unknown = _unknown_bot(client, strategy)
+    if unknown is not None:
+        console.print(f"[red]{unknown}[/]")
+        console.print(_BUILT_IN_BOTS)
+        client.close()
+        return 2
     runner = BotRunner(client, strategy, invitation_rules(args))
     where = f"game {args.game}" if args.game else "every game that awaits this token"
     if runner.invitations is not None:
@@ -101,7 +107,27 @@ def bot(args: argparse.Namespace) -> int:
         client.close()
     for game_id, game in runner.finished.items():
         console.print(f"{game_id}: {game['status']} {json.dumps(game.get('outcome'))}")
+    if args.game and args.game not in runner.finished and not runner.stopping.is_set():
+        why = runner.failed.get(args.game)
+        console.print(f"[red]game {args.game}: not played to its end{f' ({why})' if why else ''}[/]")
+        return 1
     return 0
+
+
+def _unknown_bot(client: Any, strategy: Any) -> str | None:
+    """Why a built-in bot's name is no server bot's (a misspelt ``greddy``), before a move is asked
+    of it; None when it is one, or the strategy is no server bot's."""
+    from dragonhall import AdviceStrategy, DragonhallError
+
+    if not isinstance(strategy, AdviceStrategy) or strategy.bot is None:
+        return None
+    try:
+        known = sorted({bot for game in client.catalog() for bot in game.get("bots", [])})
+    except DragonhallError:
+        return None  # the run says what is wrong with the server
+    if strategy.bot in known:
+        return None
+    return f"no game has a bot {strategy.bot!r}; the server's bots: {', '.join(known)}"
 
 
 _BUILT_IN_BOTS = (

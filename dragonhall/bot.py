@@ -223,6 +223,8 @@ class BotRunner:
         self._answered: set[str] = set()
         self.stopping = threading.Event()
         self.finished: dict[str, GameDocument] = {}
+        self.failed: dict[str, Exception] = {}
+        """The games the bot stopped playing before they ended, with why (logged too)."""
         self._playing: dict[str, threading.Thread] = {}
         self._lock = threading.Lock()
 
@@ -292,8 +294,9 @@ class BotRunner:
             ended = player.play(game_id)
         except Stopped:
             ended = None
-        except Exception:
+        except Exception as e:
             log.exception("game %s: the bot stopped playing it", game_id)
+            self.failed[game_id] = e
             ended = None
         with self._lock:
             self._playing.pop(game_id, None)

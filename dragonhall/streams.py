@@ -161,9 +161,11 @@ def _follow(
         timeout = httpx.Timeout(client.timeout, read=READ_TIMEOUT)
         retry_after: float | None = None
         lost: Exception | None = None
+        refused = False
         try:
             with client.http.stream("GET", API + path, params=params, headers=headers, timeout=timeout) as response:
                 if not response.is_success:
+                    refused = True
                     retry_after = _refusal(response)
                 else:
                     for line in parse(response.iter_lines()):
@@ -181,12 +183,23 @@ def _follow(
         except TruncatedLine:
             pass
         failures += 1
-        if failures >= reconnect.attempts and isinstance(lost, httpx.ConnectError | httpx.ConnectTimeout):
-            raise errors.Unreachable.after(client.server, failures, lost) from lost
         if failures >= reconnect.attempts:
-            raise errors.Unavailable(503, "stream_lost", f"{path}: no line after {failures} connections")
+            raise _gave_up(client, path, failures, lost, refused) from lost
         _call(idle)
         client.wait(reconnect.delay(failures, retry_after), f"reconnecting to {path}")
+
+
+def _gave_up(
+    client: StreamClient, path: str, failures: int, lost: Exception | None, refused: bool
+) -> errors.DragonhallError:
+    """The error of a stream given up after ``failures`` tries: ``Unavailable`` (503) while the server
+    answered each opening with a refusal, else ``Unreachable``, as for any call: ``unreachable`` when
+    no connection was made, ``connection_lost`` when each broke (or ended) before a line came."""
+    if refused:
+        return errors.Unavailable(503, "stream_lost", f"{path}: refused {failures} times")
+    if lost is not None:
+        return errors.Unreachable.after(client.server, failures, lost)
+    return errors.Unreachable(0, "connection_lost", f"{path}: the connection broke {failures} times before a line")
 
 
 def _call(idle: Idle) -> None:

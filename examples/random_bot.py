@@ -6,6 +6,7 @@ its token until Ctrl-C, or in the one game it opens with --new.
 """
 
 import argparse
+import os
 import random
 
 from dragonhall import BotRunner, Client
@@ -17,16 +18,15 @@ def choose(view, legal_moves, game):
 
 def new_game(client, game):  # registers, opens a two-seat game, takes a seat, seats the server's bot
     client.token = client.register(f"random-bot-{random.randrange(16**6):06x}", "bot")["token"]  # names are unique
-    game_id = client.create_game(game, players=2)["id"]
-    client.take_seat(game_id)
+    client.take_seat(game_id := client.create_game(game, players=2)["id"])
     client.add_bot(game_id, next(g["default_bot"] for g in client.catalog() if g["game"] == game))
     return game_id
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--server", default="http://127.0.0.1:8000")
-    parser.add_argument("--token")
+    parser.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
+    parser.add_argument("--token", default=os.environ.get("DRAGONHALL_TOKEN"))
     parser.add_argument("--new", metavar="GAME", help="open a game of GAME (a slug of /api/v1/catalog)")
     args = parser.parse_args(argv)
     with Client(args.server, args.token) as client:

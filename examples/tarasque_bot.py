@@ -20,6 +20,7 @@ score their length squared. The strategy:
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from dragonhall import BotRunner, Client
@@ -96,9 +97,11 @@ def _wanted_symbols(view: dict[str, Any]) -> set[str]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--server", default="http://127.0.0.1:8000")
-    parser.add_argument("--token", required=True)
+    parser.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
+    parser.add_argument("--token", default=os.environ.get("DRAGONHALL_TOKEN"))
     args = parser.parse_args(argv)
+    if not args.token:
+        parser.error("give the bot's token: --token T (or DRAGONHALL_TOKEN)")
     with Client(args.server, args.token) as client:
         BotRunner(client, choose).run()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import time
 import urllib.error
@@ -65,7 +66,8 @@ def play(client: Client, game_id: str, rng: random.Random, poll: float = 1.0) ->
 
 def new_game(client: Client, game: str) -> str:
     """Registers a bot player, opens a two-seat ``game``, takes a seat and seats the server's default bot."""
-    client.token = client.call("POST", "/players", {"name": "random-bot", "kind": "bot"})[1]["token"]
+    name = f"random-bot-{random.randrange(16**6):06x}"  # names are unique: one of its own each run
+    client.token = client.call("POST", "/players", {"name": name, "kind": "bot"})[1]["token"]
     game_id = client.call("POST", "/games", {"game": game, "players": 2})[1]["id"]
     client.call("POST", f"/games/{game_id}/seats", {})
     default_bot = next(g["default_bot"] for g in client.call("GET", "/catalog")[1]["games"] if g["game"] == game)
@@ -78,7 +80,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("game_id", nargs="?")
     parser.add_argument("token", nargs="?")
     parser.add_argument("--new", metavar="GAME", help="open a new game of GAME (a slug of /api/v1/catalog)")
-    parser.add_argument("--server", default="http://127.0.0.1:8000")
+    parser.add_argument("--server", default=os.environ.get("DRAGONHALL_URL", "http://127.0.0.1:8000"))
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between looks while waiting")
     args = parser.parse_args(argv)
     client = Client(args.server, args.token)

@@ -113,6 +113,25 @@ def test_the_bot_command_plays_a_whole_game_as_the_games_default_bot(server: Ser
     assert moved == {0, 1}, "the command played its seat through the streams, the server's bot the other"
 
 
+def test_the_bot_command_fails_when_it_cannot_play_its_game(server: Server) -> None:
+    """``--game`` stops when the game ends: a game it could not play (no such game, a token not
+    valid) is a failure the shell sees, and a misspelt bot's name is refused before a move."""
+    client = Client.for_new_player(server.base, f"failing-{uuid.uuid4().hex[:6]}", kind="bot")
+    game_id = client.create_game("tarasque", players=2)["id"]
+    client.take_seat(game_id)
+    client.add_bot(game_id, "greedy")
+    command = [str(BIN), "bot", "--server", server.base, "--strategy", "random"]
+    for token, game in [(client.token or "", "00000000-0000-4000-8000-000000000000"), ("dh_not_a_token", game_id)]:
+        done = subprocess.run([*command, "--token", token, "--game", game], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1, done.stderr
+        assert "not played to its end" in done.stderr.replace("\n", " ") or "401" in done.stderr, done.stderr
+    misspelt = [str(BIN), "bot", "--server", server.base, "--token", client.token or "", "--strategy", "greddy"]
+    done = subprocess.run([*misspelt, "--game", game_id], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "greddy" in done.stderr, done.stderr
+    mine = [e for e in client.events(game_id)["events"] if e["type"] == "MoveMade" and e["data"]["seat"] == 0]
+    assert client.game(game_id)["status"] == "active" and mine == [], "nothing was played for its seat"
+
+
 def test_the_bot_command_plays_the_games_that_await_its_token_until_interrupted(server: Server) -> None:
     player = Client.for_new_player(server.base, "patient", kind="bot")
     command = [str(BIN), "bot", "--server", server.base, "--token", player.token or ""]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from dragonhall import ServerError, Unauthenticated
+from dragonhall import ServerError, Unauthenticated, Unavailable, Unreachable
 from dragonhall.streams import ndjson_lines, sse_lines
 from tests.client.fakes import Script, client, error, ndjson, sse
 
@@ -241,3 +241,24 @@ def test_without_an_account_stream_the_inbox_is_polled_and_each_item_shown_once(
         ("reminder", None),
         ("awaiting", 9),
     ]
+
+
+def test_a_stream_whose_connections_keep_breaking_raises_unreachable() -> None:
+    """A server that accepts each opening and drops it before a line is a server that cannot be
+    reached, as for any call (docs/bots.md): ``Unreachable``, ``connection_lost``, a ConnectionError."""
+    for cut in (True, False):
+        dh, _ = client(Script({STREAM: [lambda request, cut=cut: ndjson(cut=cut)]}))
+        with pytest.raises(Unreachable) as lost:
+            list(dh.game_stream("g1", after=2))
+        assert lost.value.code == "connection_lost" and isinstance(lost.value, ConnectionError)
+    dh, _ = client(Script({STREAM: [httpx.ConnectError("connection refused")]}))
+    with pytest.raises(Unreachable) as refused:
+        list(dh.game_stream("g1", after=2))
+    assert refused.value.code == "unreachable"
+
+
+def test_a_stream_refused_at_every_opening_raises_unavailable() -> None:
+    dh, _ = client(Script({STREAM: [lambda request: error(503, "store_unavailable")]}))
+    with pytest.raises(Unavailable) as busy:
+        list(dh.game_stream("g1", after=2))
+    assert busy.value.code == "stream_lost"
