@@ -59,8 +59,15 @@ def serve(args: argparse.Namespace) -> int:
         return 1
     prepare_store()
     where = settings.data_dir.resolve() if settings.store == "sqlite" else settings.store
-    say(f"Dragonhall on [bold]http://{args.host}:{args.port}/[/] (store: {settings.store}, data: {where})")
-    say(f"API docs: http://{args.host}:{args.port}/api/v1/docs")
+    say(f"starting on port {args.port} (store: {settings.store}, data: {where})")
+    _say_once_answering(
+        args.host,
+        args.port,
+        [
+            f"Dragonhall on [bold]http://{args.host}:{args.port}/[/]",
+            f"API docs: http://{args.host}:{args.port}/api/v1/docs",
+        ],
+    )
     threads = max(1, args.threads or default_threads(settings.store))
     os.environ["DRAGONHALL_HTTP_THREADS"] = str(threads)  # the worker threads of ``api.app.serving_gateway``
     projector = _start_projector() if workers > 1 and settings.embedded_projections else None
@@ -85,6 +92,38 @@ def serve(args: argparse.Namespace) -> int:
         if projector is not None:
             _stop_projector(projector)
     return 0
+
+
+ANSWER_WAIT = 300.0
+"""How long the start waits for the server to answer before it stops looking (a slow machine's
+processes take seconds each to load the app)."""
+
+
+def _say_once_answering(host: str, port: int, lines: list[str]) -> None:
+    """Says ``lines`` once the server answers ``/healthz``, from a thread: the address is said when a
+    person can open it, not when the processes that will serve it are still starting (seconds each,
+    with several)."""
+    import threading
+    import time
+    import urllib.request
+
+    local = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+    url = f"http://[{local}]:{port}/healthz" if ":" in local else f"http://{local}:{port}/healthz"
+
+    def wait() -> None:
+        deadline = time.monotonic() + ANSWER_WAIT
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(url, timeout=2) as answer:
+                    if answer.status == 200:
+                        for line in lines:
+                            say(line)
+                        return
+            except OSError:
+                pass
+            time.sleep(0.1)
+
+    threading.Thread(target=wait, name="say-when-serving", daemon=True).start()
 
 
 def _port_free(host: str, port: int) -> bool:
