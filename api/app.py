@@ -27,6 +27,7 @@ from api import (
     games,
     grip_streams,
     invitations,
+    json_bodies,
     keys,
     limits,
     meta,
@@ -280,8 +281,8 @@ def error_meanings(max_body_bytes: int) -> dict[int, str]:
         400: (
             f"Malformed JSON, a body that does not match its schema, a query parameter the operation does not "
             f"take (or one given twice), or a value over a documented limit; `fields` names each one. A body "
-            f"is refused if it nests more than {parser.MAX_JSON_DEPTH} levels, holds a string with a lone "
-            f"surrogate, an integer outside 64 bits or of more than {parser.MAX_INT_DIGITS} digits, NaN or "
+            f"is refused if it nests more than {json_bodies.MAX_JSON_DEPTH} levels, holds a string with a lone "
+            f"surrogate, an integer outside 64 bits or of more than {json_bodies.MAX_INT_DIGITS} digits, NaN or "
             f"Infinity."
         ),
         401: "A missing or invalid bearer token (an invalid token is refused even where a token is optional).",

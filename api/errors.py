@@ -24,9 +24,9 @@ from api.web.session import CsrfRefused
 from domain.kernel import MalformedMove, RuleError
 from infra import save_guard
 from services.accounts.name_book import NameTaken
-from services.audits.disputes import DisputeNotFound, DisputeResolved
+from services.audits.dispute_errors import DisputeNotFound, DisputeResolved
 from services.common import errors as svc
-from services.competition.tournaments import (
+from services.competition.tournament_errors import (
     NotOrganiser,
     NotOwner,
     RegistrationClosed,
@@ -39,7 +39,7 @@ log = logging.getLogger("dragonhall.api")
 
 
 class MalformedJSON(Exception):
-    """The request body is not JSON this API reads (``api.parser.read_json``); ``path`` names
+    """The request body is not JSON this API reads (``api.json_bodies.read_json``); ``path`` names
     the value at fault (``move.cards.0``) when there is one."""
 
     def __init__(self, message: str, path: str | None = None) -> None:

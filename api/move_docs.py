@@ -22,7 +22,7 @@ from typing import Any
 
 from flask_smorest import Api
 
-from api.parser import INT64
+from api.json_bodies import INT64
 from domain.kernel import Ruleset, all_games
 
 MOVE = "Move"

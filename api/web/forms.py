@@ -20,7 +20,8 @@ from api.actions import open_table, register_person
 from api.auth import required_player
 from api.context import current_platform
 from api.errors import MalformedJSON, to_response
-from api.parser import INT64, page_contract, read_json
+from api.json_bodies import INT64, read_json
+from api.parser import page_contract
 from api.web import audit_pages, pages, session
 from api.web.audit_pages import open_dispute_fields
 from api.web.page_words import form_messages, said
@@ -215,7 +216,7 @@ def local_time(text: str, zone: str) -> datetime:
 
 def number(text: str) -> int | str:
     """A form's whole number as the schema's strict integer (anything else left for it to refuse,
-    as is a number outside 64 bits, which the API's body refuses too: ``api.parser.INT64``)."""
+    as is a number outside 64 bits, which the API's body refuses too: ``api.json_bodies.INT64``)."""
     digits = text.strip().lstrip("-")
     if not digits.isdigit() or len(digits) > 19:
         return text

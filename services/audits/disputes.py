@@ -38,8 +38,9 @@ from domain.kernel.narration import seat_names
 from services.accounts.account_feed import AccountFeed, Entry
 from services.accounts.players import SERVER_BOT_PREFIX
 from services.audits.dispute_aggregate import Dispute
+from services.audits.dispute_errors import DisputeNotFound, DisputeResolved
 from services.audits.records import audit_trail
-from services.common.errors import InvalidRequest, NotAcceptingMoves, NotAPlayer, NotArbiter, NotCreator, ServiceError
+from services.common.errors import InvalidRequest, NotAcceptingMoves, NotAPlayer, NotArbiter, NotCreator
 from services.common.sqlstore import SqlStore
 from services.play import sandbox_chance
 from services.play.aggregate import Game
@@ -65,16 +66,6 @@ RUNNING = (
     "while the game runs, a dispute says only whether the decision is legal for your seat: "
     "what it would cause, and a sandbox to play it out, come once the game has ended"
 )
-
-
-class DisputeNotFound(ServiceError):
-    code = "dispute_not_found"
-
-
-class DisputeResolved(ServiceError):
-    """A dispute is resolved once: a second verdict conflicts with the first (409)."""
-
-    code = "dispute_resolved"
 
 
 class Disputes:

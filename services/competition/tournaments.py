@@ -28,9 +28,17 @@ from services.accounts.player import Player
 from services.accounts.players import Accounts
 from services.common import clock
 from services.common.date_rules import check_moment
-from services.common.errors import GameNotFound, InvalidRequest, SeatUnavailable, ServiceError
+from services.common.errors import GameNotFound, InvalidRequest, SeatUnavailable
 from services.common.sqlstore import SqlStore
 from services.competition import pairing
+from services.competition.tournament_errors import (
+    NotOrganiser,
+    NotOwner,
+    RegistrationClosed,
+    TooFewPlayers,
+    TournamentNotFound,
+    past,
+)
 from services.competition.tournament_notices import DEFAULT_NOTICE, TournamentNotices
 from services.competition.tournament_standings import standings, table_result, tournament_json, tournament_view
 from services.play.games import GameService
@@ -78,39 +86,6 @@ TABLES = [
 ROUND_GAP = timedelta(seconds=2)
 """From pairing a round to its games' scheduled start: time for every seat to be taken."""
 FORMATS = ("swiss", "round_robin")
-
-
-class TournamentNotFound(ServiceError):
-    code = "tournament_not_found"
-
-
-class RegistrationClosed(ServiceError):
-    """The tournament has started (or is full): no one registers any more."""
-
-    code = "registration_closed"
-
-
-def _past(status: str) -> str:
-    """What became of a tournament that takes no more registrations, by its status."""
-    return {"cancelled": "was cancelled", "finished": "has ended"}.get(status, "has started")
-
-
-class NotOwner(ServiceError):
-    """Only a player, or the owner of a bot, registers that player."""
-
-    code = "not_owner"
-
-
-class NotOrganiser(ServiceError):
-    """Only the tournament's organiser (who announced it) starts it early or cancels it."""
-
-    code = "not_organiser"
-
-
-class TooFewPlayers(ServiceError):
-    """A tournament started early needs at least the game's fewest seats registered."""
-
-    code = "too_few_players"
 
 
 class Tournaments:
@@ -174,7 +149,7 @@ class Tournaments:
             open_ = tx.query("SELECT status, capacity FROM dh_tournaments WHERE tournament_id = ?", (tid,))[0]
             count = tx.query("SELECT COUNT(*) AS n FROM dh_tournament_players WHERE tournament_id = ?", (tid,))
             if open_["status"] != "registering" or clock.now() >= datetime.fromisoformat(t["starts_at"]):
-                raise RegistrationClosed(f"tournament {tid} {_past(open_['status'])}: registration is closed")
+                raise RegistrationClosed(f"tournament {tid} {past(open_['status'])}: registration is closed")
             if count[0]["n"] >= open_["capacity"]:
                 raise RegistrationClosed(f"tournament {tid} is full ({open_['capacity']} players)")
             tx.execute(
@@ -196,7 +171,7 @@ class Tournaments:
         with self.db.tx() as tx:
             status = tx.query("SELECT status FROM dh_tournaments WHERE tournament_id = ?", (tid,))[0]["status"]
             if status != "registering" or clock.now() >= datetime.fromisoformat(t["starts_at"]):
-                raise RegistrationClosed(f"tournament {tid} {_past(status)}: its players stay registered")
+                raise RegistrationClosed(f"tournament {tid} {past(status)}: its players stay registered")
             tx.execute("DELETE FROM dh_tournament_players WHERE tournament_id = ? AND player_id = ?", (tid, entrant))
         return self.get(tid)
 

@@ -1,4 +1,4 @@
-"""``api.parser.read_json``: the text screen that skips the value check never skips a refusal."""
+"""``api.json_bodies.read_json``: the text screen that skips the value check never skips a refusal."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from api.errors import MalformedJSON
-from api.parser import INT64, MAX_JSON_DEPTH, _check, _Refused, read_json
+from api.json_bodies import INT64, MAX_JSON_DEPTH, _check, _Refused, read_json
 
 scalars = st.one_of(
     st.none(),

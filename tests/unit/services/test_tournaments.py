@@ -14,7 +14,7 @@ from services.common import clock
 from services.common.clock import FakeClock
 from services.common.errors import InvalidRequest
 from services.competition.tournament_standings import standings
-from services.competition.tournaments import (
+from services.competition.tournament_errors import (
     NotOrganiser,
     NotOwner,
     RegistrationClosed,
