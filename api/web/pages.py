@@ -150,10 +150,10 @@ def _starting(ruleset: Ruleset[Any], doc: dict[str, Any]) -> dict[str, Any]:
 
 def _leaving(doc: dict[str, Any], player_id: str | None, names: Names) -> dict[str, Any]:
     """The ways in and out a table not started offers its viewer: leaving their seat (not its
-    creator, who closes it), or, for the creator, inviting more players while a seat is free and
-    taking off a server bot (``bots_off``: seat and name). A tournament's table offers none: its
-    seats are given up by withdrawing."""
-    shut: dict[str, Any] = {"can_leave": False, "can_invite": False, "bots_off": []}
+    creator, who closes it), or, for the creator, inviting more players while a seat is free,
+    taking off a server bot (``bots_off``: seat and name) and closing it. A tournament's table
+    offers none: its seats are given up by withdrawing, and it is the tournament's to cancel."""
+    shut: dict[str, Any] = {"can_leave": False, "can_invite": False, "can_close": False, "bots_off": []}
     if player_id is None or doc["status"] not in ("open", "scheduled"):
         return shut
     if current_platform().games.load(doc["id"]).settings.get("tournament"):
@@ -161,7 +161,7 @@ def _leaving(doc: dict[str, Any], player_id: str | None, names: Names) -> dict[s
     creator = doc["creator"] == player_id
     bots = [s for s in doc["seats"] if creator and str(s["player_id"]).startswith(SERVER_BOT_PREFIX)]
     return {"can_leave": bool(doc["your_seats"]) and not creator,
-            "can_invite": creator and len(doc["seats"]) < doc["planned_seats"],
+            "can_invite": creator and len(doc["seats"]) < doc["planned_seats"], "can_close": creator,
             "bots_off": [(s["seat"], names.full(s["seat"])) for s in bots]}  # fmt: skip
 
 

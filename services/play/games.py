@@ -188,6 +188,8 @@ class GameService(GameReads):
                 raise NotCreator("only the table's creator may close it")
             if game.status not in ("open", "scheduled"):
                 raise NotAcceptingMoves(f"game {game.id} is {game.status}: only a table not started can be closed")
+            if game.settings.get("tournament"):
+                raise NotAcceptingMoves("a tournament's table is the tournament's: its organiser may cancel that")
             game.trigger_event(Game.Abandoned, reason="its creator closed the table", seed=self.seeds.revealed(game))
 
         return self.uow.change(game_id, shut).game

@@ -18,6 +18,7 @@ from api.app import create_app
 from domain.kernel import find_game
 from services.common import clock
 from services.common.clock import FakeClock
+from services.common.errors import NotAcceptingMoves
 from tests.e2e.test_web_session import signed_up
 from tests.support.rated_games import play_out, play_table
 
@@ -345,7 +346,7 @@ def test_a_rounds_games_read_as_starting_not_playing_before_they_start(
     browser: Any, platform: Any, fake_clock: FakeClock
 ) -> None:
     """A round is paired a notice before its games start: its tables say when, and so does the game."""
-    owner, _ = platform.accounts.register("ada", "human")
+    owner, token = platform.accounts.register("ada", "human")
     bots = [platform.accounts.register_bot(owner, f"bot{k}")[0] for k in range(2)]
     spec = {"name": "autumn cup", "game": "tarasque", "variant": None, "options": None, "seats": 2,
             "format": "swiss", "rounds": 2, "capacity": 8, "time_control": None, "notice_seconds": 300,
@@ -362,3 +363,8 @@ def test_a_rounds_games_read_as_starting_not_playing_before_they_start(
     assert "(starts " in text and "(playing)" not in text
     game = read_text(html(browser.get(f"/games/{gid}")))
     assert "Waiting for the start" in game and "The game starts " in game
+    creator = platform.games.load(gid).creator
+    with pytest.raises(NotAcceptingMoves):  # a tournament's table is the tournament's to cancel
+        platform.games.close(gid, creator)
+    browser.set_cookie("dragonhall_session", token)
+    assert "Close this table" not in read_text(html(browser.get(f"/games/{gid}")))

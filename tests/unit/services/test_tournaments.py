@@ -13,7 +13,6 @@ import pytest
 from services.common import clock
 from services.common.clock import FakeClock
 from services.common.errors import InvalidRequest
-from services.competition.tournament_standings import standings
 from services.competition.tournament_errors import (
     NotOrganiser,
     NotOwner,
@@ -21,6 +20,7 @@ from services.competition.tournament_errors import (
     TooFewPlayers,
     TournamentNotFound,
 )
+from services.competition.tournament_standings import standings
 from services.deadlines.timers import AdvanceTournament
 from tests.support.rated_games import play_out
 
