@@ -86,6 +86,7 @@ def create_app(platform: Platform | None = None) -> Flask:
     app.add_url_rule("/api/v1/docs", "docs", meta.docs_page)
     site.install(app)
     parser.refuse_unread_bodies(app)  # once every route is added
+    parser.refuse_nul_in_forms(app)
     app.before_request(_start_clock)  # first: a request refused by the next ones is timed too
     app.before_request(parser.bound_unsized_body)
     app.before_request(parser.refuse_undeclared_query)

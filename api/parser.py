@@ -30,6 +30,7 @@ from werkzeug.routing import UnicodeConverter
 
 from api.errors import MalformedJSON, RequestInvalid
 from api.json_bodies import read_json
+from services.common.errors import InvalidRequest
 
 Auth = Literal["none", "optional", "required"]
 Scope = Literal["read", "play", "account"]
@@ -131,6 +132,7 @@ def bound_unsized_body() -> None:
 # ------------------------------------------------------------------ bodies a route does not read
 
 NUL_QUERY = "holds a NUL character (%00), which no store keeps in text"
+NUL_FIELD = "holds a NUL character (an invisible control character), which no store keeps in text"
 NO_BODY = "this call takes no body: send none, or {}"
 _BODILESS = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -165,6 +167,29 @@ def reads_body(view: Callable[..., Any]) -> bool:
     """Whether a view declares a JSON body with ``@blp.arguments`` (the location ``json``)."""
     params = getattr(view, "_apidoc", {}).get("arguments", {}).get("parameters", [])
     return any(param.get("in") == "json" for param in params)
+
+
+def refuse_nul_in_forms(app: Any) -> None:
+    """Has every form of the web client (a ``web.*`` view that takes a POST) refuse a field holding
+    a NUL (``%00``), as the API refuses one in a body: PostgreSQL keeps none in text, and SQLite
+    would store it. A 400, shown as the site's error page; nothing is written."""
+    forms = {r.endpoint for r in app.url_map.iter_rules() if "POST" in (r.methods or set())}
+    for endpoint in forms:
+        if endpoint.startswith("web."):
+            app.view_functions[endpoint] = _without_nul(app.view_functions[endpoint])
+
+
+def _without_nul(view: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(view)  # its page contract too (``__dict__``)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        if request.method == "POST":
+            held = sorted({k for k, v in request.form.items(multi=True) if "\x00" in k + v})
+            if held:
+                name = held[0].replace("\x00", "%00")
+                raise InvalidRequest(f"the field “{name}” {NUL_FIELD}: remove it and send the form again", field=name)
+        return view(*args, **kwargs)
+
+    return checked
 
 
 # ------------------------------------------------------------------ paths

@@ -19,6 +19,7 @@ from api.app import create_app
 from api.schema_fields import StrictBoolean
 from services.common.ports import NullWork
 from tests.conftest import make_settings
+from tests.e2e.test_web_session import signed_up
 from tests.support.api_client import ApiClient
 from wiring import bootstrap
 
@@ -275,3 +276,20 @@ def test_an_error_quotes_at_most_a_few_hundred_characters_of_the_request(client:
         r = client.call("POST", f"/api/v1/games/{game}/moves", body, a["token"])
         assert r.status == 400, r.body
         assert len(json.dumps(r.body)) < 2_000, len(json.dumps(r.body))
+
+
+def test_a_nul_in_a_forms_field_is_refused_as_a_page_and_stores_nothing(client: ApiClient) -> None:
+    """The web client's forms are held to what the API's bodies are: a NUL in a field is a 400 page
+    (it had been stored on SQLite, and a 500 on PostgreSQL)."""
+    browser = client.http
+    csrf = signed_up(browser)
+    starts = (datetime.now(UTC) + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M")
+    form = {"csrf": csrf, "name": "winter\x00cup", "variant": "tarasque/dragon-dice", "seats": "2",
+            "format": "swiss", "rounds": "2", "capacity": "8", "starts_at": starts, "round_seconds": "3600",
+            "clock": "per_move", "seconds": "600", "timeout_policy": "auto"}  # fmt: skip
+    before = _stored(client)
+    answer = browser.post("/tournaments", data=form)
+    assert answer.status_code == 400 and "text/html" in answer.content_type, answer.status_code
+    assert "NUL" in answer.get_data(as_text=True)
+    assert _stored(client) == before
+    assert browser.post("/tournaments", data={**form, "name": "winter cup"}).status_code == 303
