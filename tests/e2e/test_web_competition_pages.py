@@ -84,6 +84,13 @@ def tournament_form(csrf: str, fake_clock: FakeClock, **extra: str) -> dict[str,
     }
 
 
+def a_minute_ahead(fake_clock: FakeClock, name: str, **extra: Any) -> dict[str, Any]:
+    """A two-seat Tarasque swiss of two rounds, as the service takes it, starting a minute from now."""
+    return {"name": name, "game": "tarasque", "variant": None, "options": None, "seats": 2,
+            "format": "swiss", "rounds": 2, "capacity": 8, "time_control": None,
+            "starts_at": fake_clock.now() + timedelta(minutes=1), "round_seconds": 3600, **extra}  # fmt: skip
+
+
 def test_the_nav_leads_to_the_leaderboards_and_tournaments(browser: Any) -> None:
     page = html(browser.get("/"))
     assert 'href="/leaderboards">Leaderboards</a>' in page
@@ -260,10 +267,7 @@ def test_a_running_tournament_shows_its_standings_and_tables_linking_to_their_ga
 ) -> None:
     owner, _ = platform.accounts.register("ada", "human")
     bots = [platform.accounts.register_bot(owner, f"bot{k}")[0] for k in range(3)]
-    spec = {"name": "spring cup", "game": "tarasque", "variant": None, "options": None, "seats": 2,
-            "format": "swiss", "rounds": 2, "capacity": 8, "time_control": None,
-            "starts_at": fake_clock.now() + timedelta(minutes=1), "round_seconds": 3600}  # fmt: skip
-    t = platform.tournaments.create(owner, spec)
+    t = platform.tournaments.create(owner, a_minute_ahead(fake_clock, "spring cup"))
     for bot in bots:
         platform.tournaments.register(t["id"], owner, bot.id, "random")
     fake_clock.advance(61)
@@ -348,10 +352,7 @@ def test_a_rounds_games_read_as_starting_not_playing_before_they_start(
     """A round is paired a notice before its games start: its tables say when, and so does the game."""
     owner, token = platform.accounts.register("ada", "human")
     bots = [platform.accounts.register_bot(owner, f"bot{k}")[0] for k in range(2)]
-    spec = {"name": "autumn cup", "game": "tarasque", "variant": None, "options": None, "seats": 2,
-            "format": "swiss", "rounds": 2, "capacity": 8, "time_control": None, "notice_seconds": 300,
-            "starts_at": fake_clock.now() + timedelta(minutes=1), "round_seconds": 3600}  # fmt: skip
-    t = platform.tournaments.create(owner, spec)
+    t = platform.tournaments.create(owner, a_minute_ahead(fake_clock, "autumn cup", notice_seconds=300))
     for bot in bots:
         platform.tournaments.register(t["id"], owner, bot.id, "random")
     fake_clock.advance(61)
